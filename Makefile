@@ -1,0 +1,29 @@
+# perfgate: `make demo` measures MariaDB 10.11.18 (base) against 10.11.19 (head) on this
+# machine; `make test` runs every test tier that needs no source build. Both install what they
+# need first and can be run again.
+SHELL := /bin/bash
+PERFGATE_CACHE ?= $(HOME)/.cache/perfgate
+export PERFGATE_CACHE
+SERVERS := $(PERFGATE_CACHE)/servers
+BASE ?= $(SERVERS)/mariadb-10.11.18/usr
+HEAD ?= $(SERVERS)/mariadb-10.11.19/usr
+DEMO_OUT ?= runs/demo
+PERFGATE := node gate/bin/perfgate.js
+
+.PHONY: setup demo test test-unit test-integration
+
+setup:
+	@bash scripts/install-deps.sh
+	@bash scripts/fetch-servers.sh
+
+demo: setup
+	$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT)
+
+test: setup test-unit test-integration
+
+test-unit:
+	cd gate && node --test test/
+	python3 -m pytest -q harness/tests
+
+test-integration:
+	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration

@@ -1,0 +1,39 @@
+'use strict';
+const { EXIT, UsageError } = require('./errors');
+
+// One module per subcommand, loaded on demand so that a broken or heavy command never slows
+// down or breaks another.
+const COMMANDS = {
+  compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
+};
+
+function usage() {
+  const lines = ['usage: perfgate <command> [options]', '', 'commands:'];
+  for (const [name, { summary }] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)} ${summary}`);
+  lines.push('', 'perfgate <command> --help shows the options of one command.');
+  return lines.join('\n') + '\n';
+}
+
+async function main(argv, io) {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    io.stdout.write(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`perfgate: unknown command '${name}'. Expected one of: ${Object.keys(COMMANDS).join(', ')}.\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await require(command.module).run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`perfgate ${name}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+}
+
+module.exports = { main, COMMANDS };
