@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(sysbench liburing2 procps)
+# chromium: report.html is checked in a real headless browser by the tests.
+APT_PACKAGES=(sysbench liburing2 procps chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -16,7 +17,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if ! python3 -c 'import pymysql, yaml, jsonschema, pytest' 2>/dev/null; then
+if ! python3 -c 'import pymysql, yaml, jsonschema, pytest, scipy' 2>/dev/null; then
   echo "perfgate setup: pip install -r harness/requirements.txt"
   python3 -m pip install -q -r harness/requirements.txt
 fi
