@@ -204,3 +204,26 @@ test('reason lines for each verdict are pinned', () => {
   assert.equal(reason('inconclusive', i, LIMITS), 'rQPS 0.90 [0.85, 0.95] straddles the fail limit 0.93');
   assert.equal(reason('inconclusive', { n: 0 }, LIMITS), 'no paired rounds: nothing to compare');
 });
+
+test('suite-shaped limits (default, byName, ahi_gain) from the config loader are read', () => {
+  const limits = { default: { warn: 0.97, fail: 0.93, cpu_per_query: null }, ahi_gain: null, byName: { p: { warn: 0.5, fail: 0.4, cpu_per_query: null } } };
+  const v = judge(results([['p', pairsOf([0.6, 0.6])], ['q', pairsOf([0.6, 0.6])]]), { limits });
+  assert.deepEqual(v.benchmarks.map((b) => b.verdict), ['pass', 'fail']);
+});
+
+test('cpu/o limits settle an undecided rQPS and can worsen a decided one, never soften it', () => {
+  const cpuLimits = { default: { warn: 0.97, fail: 0.93, cpu_per_query: { warn: 1.03, fail: 1.07 } } };
+  // rQPS straddles the fail limit, CPU per query clearly up by ~11%: fail, said why.
+  const noisy = results([['update-index_range=100', pairsOf([0.9, 0.97, 0.92, 0.95])]]);
+  noisy.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r) => { r.cpu_per_query_us = 111; });
+  let b = judge(noisy, { limits: cpuLimits }).benchmarks[0];
+  assert.equal(b.verdict, 'fail');
+  assert.equal(b.reason, 'rQPS 0.93 [0.89, 0.99] straddles the fail limit 0.93; cpu/o 1.11 [1.11, 1.11] lies wholly above the cpu/o fail limit 1.07');
+  // rQPS passes, CPU per query undecided: the decided rQPS stands.
+  const steady = results([['point-query', pairsOf([1, 1.01, 0.99, 1])]]);
+  steady.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r, k) => { r.cpu_per_query_us = [100, 115, 98, 104][k]; });
+  b = judge(steady, { limits: cpuLimits }).benchmarks[0];
+  assert.equal(b.cpu_verdict, 'inconclusive');
+  assert.equal(b.verdict, 'pass');
+  assert.equal(b.reason, 'rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97');
+});

@@ -45,13 +45,22 @@ function reason(verdict, interval, limits, what = 'rQPS') {
   }
 }
 
-function limitsFor(config, bench) {
+// Limits come from the loaded suite (config.limits = {default, byName, ahi_gain}, see
+// src/config) or, for callers and tests that build them by hand, a flat {default, <name>: …}.
+function limitsFor(config, bench, { ahiGain = false } = {}) {
   const table = (config && config.limits) || {};
-  const l = table[bench.id] || table[bench.name] || table.default;
+  const byName = table.byName || table;
+  let l = byName[bench.id] || byName[bench.name];
+  if (!l && ahiGain && table.ahi_gain) l = table.ahi_gain;
+  if (!l) l = table.default;
   if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
   }
-  return { warn: l.warn, fail: l.fail };
+  const c = l.cpu_per_query;
+  if (c && !(c.warn > 0 && c.fail >= c.warn)) {
+    throw new UsageError(`cpu_per_query limits for '${bench.id}': expected {warn, fail} with 0 < warn <= fail, got ${JSON.stringify(c)}`);
+  }
+  return c ? { warn: l.warn, fail: l.fail, cpu_per_query: { warn: c.warn, fail: c.fail } } : { warn: l.warn, fail: l.fail };
 }
 
 function intervalOf(ratios) {
@@ -71,6 +80,39 @@ function errorText(e) {
   if (!e) return 'failed';
   const where = [e.side, e.step].filter(Boolean).join(' ');
   return where ? `${where}: ${e.message}` : e.message;
+}
+
+// cpu/o (head/base CPU per query, higher is worse) decided like rQPS, mirrored: fail when
+// the whole interval lies above its fail limit, pass when below its warn limit.
+function decideCpu(interval, limits) {
+  if (interval.low === null) return 'inconclusive';
+  if (interval.low > limits.fail) return 'fail';
+  if (interval.high <= limits.warn) return 'pass';
+  if (interval.high <= limits.fail) return 'warn';
+  return 'inconclusive';
+}
+
+// A suite that sets cpu_per_query limits for a benchmark says it is CPU-bound there, so CPU per
+// query, about three times steadier than QPS on a shared machine, may speak too. It settles an
+// rQPS interval too wide to decide, and it can make a decided verdict worse (more CPU per query
+// at the same QPS is a regression on a busier machine), but an undecided cpu/o never overrides a
+// decided rQPS: a regression that waits instead of burning CPU shows in QPS alone.
+function withCpuDecision(out, cpuLimits) {
+  const cpu = decideCpu(out.cpu_per_query, cpuLimits);
+  const i = out.cpu_per_query;
+  const line = i.low === null ? `cpu/o ${f2(i.estimate)} from 1 paired round`
+    : `cpu/o ${f2(i.estimate)} ${range(i)} ${{
+      fail: `lies wholly above the cpu/o fail limit ${f2(cpuLimits.fail)}`,
+      pass: `lies below the cpu/o warn limit ${f2(cpuLimits.warn)}`,
+      warn: `lies below the cpu/o fail limit ${f2(cpuLimits.fail)} but reaches above the cpu/o warn limit ${f2(cpuLimits.warn)}`,
+      inconclusive: `straddles the cpu/o fail limit ${f2(cpuLimits.fail)}`,
+    }[cpu]}`;
+  out.cpu_verdict = cpu;
+  const rq = out.verdict;
+  const final = rq === 'inconclusive' ? cpu : worst([rq, cpu === 'inconclusive' ? 'pass' : cpu]);
+  if (final !== rq) out.reason = `${out.reason}; ${line}`;
+  out.verdict = final;
+  return out;
 }
 
 function judgeBenchmark(bench, limits, runErrors) {
@@ -108,6 +150,7 @@ function judgeBenchmark(bench, limits, runErrors) {
   out.rqps = intervalOf(ratios);
   out.verdict = decide(out.rqps, limits);
   out.reason = reason(out.verdict, out.rqps, limits);
+  if (limits.cpu_per_query && out.cpu_per_query) return withCpuDecision(out, limits.cpu_per_query);
   return out;
 }
 
@@ -134,7 +177,7 @@ function ahiCells(judged, config) {
       const off = mean(c.off);
       return on && off ? on / off : null;
     };
-    const limits = limitsFor(config, { id: `${key}:ahi-gain`, name: c.name });
+    const limits = limitsFor(config, { id: `${key}:ahi-gain`, name: c.name }, { ahiGain: true });
     const cell = {
       id: `${key}:ahi-gain`,
       name: c.name,
