@@ -63,6 +63,16 @@ function limitsFor(config, bench, { ahiGain = false } = {}) {
   return c ? { warn: l.warn, fail: l.fail, cpu_per_query: { warn: c.warn, fail: c.fail } } : { warn: l.warn, fail: l.fail };
 }
 
+// The limits as the verdict records them: {default, ahi_gain?, <name>: {warn, fail}}.
+function flatLimits(config) {
+  const table = (config && config.limits) || {};
+  if (!table.byName) return table;
+  const flat = { default: table.default, ...table.byName };
+  if (table.ahi_gain) flat.ahi_gain = table.ahi_gain;
+  for (const [k, l] of Object.entries(flat)) if (!l.cpu_per_query) flat[k] = { warn: l.warn, fail: l.fail };
+  return flat;
+}
+
 function intervalOf(ratios) {
   const i = ratioInterval(ratios.map((r) => r.ratio), CONFIDENCE);
   return {
@@ -340,7 +350,7 @@ function judge(results, config = {}, options = {}) {
     headline: headline(overall, items, runError),
     confidence: CONFIDENCE,
     method: 'paired rounds (base i, head i); geometric mean of head/base with a Student-t interval on the log ratios',
-    limits: (config && config.limits) || {},
+    limits: flatLimits(config),
     counts,
     inconclusive: items.filter((b) => b.verdict === 'inconclusive').map((b) => b.id),
     failed: items.filter((b) => b.verdict === 'fail').map((b) => b.id),
