@@ -75,7 +75,7 @@ test('overall verdict precedence: error > fail > inconclusive > warn > pass', ()
 
 const HEADLINES = [
   ['all pass', [['a', [1, 1.01, 0.99, 1]], ['b', [1.02, 1, 1.01, 1]]], 'pass', 0,
-    'Nothing got slower: all 2 comparisons pass.'],
+    'Nothing got slower than the warn limit: all 2 comparisons pass.'],
   ['one fail, one inconclusive', [['update-index_range=100', [0.55, 0.56, 0.54, 0.55]], ['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'fail', 1,
     'Slower: update-index_range=100 45% slower (rQPS 0.55 [0.54, 0.56]); 1 undecided.'],
   ['many fails', [['a', [0.5, 0.5]], ['b', [0.6, 0.6]], ['c', [0.7, 0.7]], ['d', [0.8, 0.8]], ['e', [0.85, 0.85]]], 'fail', 1,

@@ -4,6 +4,7 @@
 // and every figure a renderer shows. Renderers read only the verdict.
 const { EXIT, UsageError } = require('../errors');
 const { ratioInterval, pairedRatios } = require('./stats');
+const { diagnose, warnings } = require('../doctor');
 
 const CONFIDENCE = 0.95;
 const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
@@ -253,7 +254,7 @@ function headline(overall, items, runError) {
       return `Slightly slower, within the fail limit: ${listed(w, slower)}.`;
     }
     default:
-      return `Nothing got slower: all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}.`;
+      return `Nothing got slower than the warn limit: all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}.`;
   }
 }
 
@@ -355,6 +356,7 @@ function judge(results, config = {}, options = {}) {
     inconclusive: items.filter((b) => b.verdict === 'inconclusive').map((b) => b.id),
     failed: items.filter((b) => b.verdict === 'fail').map((b) => b.id),
     errors: runErrors.map(errorText),
+    doctor: run.machine ? warnings(diagnose(run.machine)) : [],
     run: {
       started: run.started ?? null,
       finished: run.finished ?? null,
