@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(sysbench liburing2 procps)
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

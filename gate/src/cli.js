@@ -5,6 +5,7 @@ const { EXIT, UsageError } = require('./errors');
 // down or breaks another.
 const COMMANDS = {
   compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
+  build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
 };
 
 function usage() {
