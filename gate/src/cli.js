@@ -6,6 +6,7 @@ const { EXIT, UsageError } = require('./errors');
 const COMMANDS = {
   compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
+  doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
 };
 
 function usage() {

@@ -1,0 +1,1 @@
+"""perfgate harness: runs servers and sysbench, measures, writes results.json."""
