@@ -1,11 +1,15 @@
 """The statistics of runner-setup/pinning-noise on small hand-checked results."""
 
+import importlib.util
 import os
 from importlib.machinery import SourceFileLoader
 
 import pytest
 
-noise = SourceFileLoader("pinning_noise", os.path.join(os.path.dirname(__file__), "..", "pinning-noise")).load_module()
+_PATH = os.path.join(os.path.dirname(__file__), "..", "pinning-noise")
+_SPEC = importlib.util.spec_from_loader("pinning_noise", SourceFileLoader("pinning_noise", _PATH))
+noise = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(noise)
 
 
 def results(*pairs):
