@@ -5,6 +5,7 @@ const { EXIT, UsageError } = require('./errors');
 // down or breaks another.
 const COMMANDS = {
   compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
+  doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
 };
 
 function usage() {
