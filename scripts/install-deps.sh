@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: report.html is checked in a real headless browser by the tests.
-APT_PACKAGES=(sysbench liburing2 procps chromium)
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

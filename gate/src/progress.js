@@ -14,32 +14,37 @@ function timeLeft(event) {
   return typeof event.eta_seconds === 'number' ? `  ~${formatDuration(event.eta_seconds)} left` : '';
 }
 
-// `[2/10]` when the event says where in the plan it is.
-function position(event) {
-  const i = event.benchmark_index;
-  const n = event.benchmarks;
-  return Number.isInteger(i) && Number.isInteger(n) ? `[${i + 1}/${n}] ` : '';
+// `[2/10] ` when the benchmark is one of the plan's.
+function position(event, ids) {
+  const i = ids ? ids.indexOf(event.benchmark) : -1;
+  return i >= 0 ? `[${i + 1}/${ids.length}] ` : '';
 }
 
 /**
- * @param event  one parsed JSON line of `perfgate_harness run` stdout
- * @param stage  what this harness run is for ('' for the planned rounds, 'extra rounds 1', 'confirm')
+ * @param event    one parsed JSON line of `perfgate_harness run` stdout
+ * @param context  {stage: '' | 'extra rounds' | 'confirm', firstRound: the plan's first round
+ *                  index, ids: benchmark ids of the plan, in order}
  * @returns one line of text, or null for events that are not worth a line
  */
-function formatProgress(event, stage = '') {
-  const prefix = stage ? `(${stage}) ` : '';
+function formatProgress(event, context = {}) {
   if (!event || typeof event !== 'object') return null;
+  const { stage = '', firstRound = 0, ids = null } = context;
+  const prefix = stage ? `(${stage}) ` : '';
   if (event.event === 'round') {
-    const round = Number.isInteger(event.rounds) ? `round ${event.round}/${event.rounds}` : `round ${event.round}`;
-    return `${prefix}${position(event)}${event.benchmark}  ${event.side}  ${round}${timeLeft(event)}`;
+    // The harness numbers rounds across the whole run (extensions continue the numbering);
+    // people want "round k of the n in this step".
+    const k = Number.isInteger(event.round) ? event.round - firstRound + 1 : event.round;
+    const round = Number.isInteger(event.rounds) ? `round ${k}/${event.rounds}` : `round ${k}`;
+    return `${prefix}${position(event, ids)}${event.benchmark}  ${event.side}  ${round}${timeLeft(event)}`;
   }
   if (event.event === 'phase') {
-    const parts = [event.phase, event.side, event.benchmark].filter((p) => typeof p === 'string' && p);
+    const parts = [event.phase, event.side].filter((p) => typeof p === 'string' && p);
     if (parts.length === 0) return null;
-    return `${prefix}${position(event)}${parts.join('  ')}${timeLeft(event)}`;
+    const bench = typeof event.benchmark === 'string' ? `${position(event, ids)}${event.benchmark}  ` : '';
+    return `${prefix}${bench}${parts.join('  ')}${timeLeft(event)}`;
   }
-  if (event.event === 'error' && event.message) {
-    return `${prefix}error${event.benchmark ? ` in ${event.benchmark}` : ''}${event.side ? ` (${event.side})` : ''}: ${event.message}`;
+  if (event.event === 'benchmark' && event.status === 'error') {
+    return `${prefix}${position(event, ids)}${event.benchmark}  error: ${String(event.message || '').split('\n')[0]}`;
   }
   return null;
 }
