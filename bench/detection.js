@@ -31,7 +31,7 @@ const { values: opt } = parseArgs({
     out: { type: 'string', default: path.join(REPO, 'runs', 'detection') },
     'aa-runs': { type: 'string', default: '10' },
     'slow-runs': { type: 'string', default: '5' },
-    duty: { type: 'string', default: '0.15' },
+    duty: { type: 'string', default: '0.25' },
     period: { type: 'string', default: '100' },
     benchmarks: { type: 'string', default: 'point-query,points-covered-pk_range=100,read-only_range=10000,update-index_range=100,insert_range=100' },
     seconds: { type: 'string', default: '2' },
@@ -103,8 +103,17 @@ async function throttle(runDir, running) {
   return alive ? paused / alive : null;
 }
 
+// A server that fails to start is a harness or machine problem, not a verdict: such a
+// comparison is run again (up to twice) and the retries are counted in the figures.
 async function comparison(kind, k, thresholds) {
-  const dir = path.join(opt.out, `${kind}-${String(k).padStart(2, '0')}`);
+  for (let attempt = 1; ; attempt++) {
+    const row = await comparisonOnce(kind, k, thresholds, attempt);
+    if (attempt >= 3 || !row.side_failure) return row;
+  }
+}
+
+async function comparisonOnce(kind, k, thresholds, attempt) {
+  const dir = path.join(opt.out, `${kind}-${String(k).padStart(2, '0')}${attempt > 1 ? `-try${attempt}` : ''}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const log = path.join(dir, 'perfgate.log');
@@ -118,12 +127,13 @@ async function comparison(kind, k, thresholds) {
   const verdictFile = path.join(dir, 'verdict.json');
   const verdict = fs.existsSync(verdictFile) ? JSON.parse(fs.readFileSync(verdictFile, 'utf8')) : null;
   const row = {
-    kind, k, seconds: Math.round((Date.now() - started) / 1000), compareCode, judgeCode, duty,
+    kind, k, attempt, seconds: Math.round((Date.now() - started) / 1000), compareCode, judgeCode, duty,
+    side_failure: Boolean(verdict && verdict.verdict === 'error' && verdict.benchmarks.every((b) => b.verdict === 'error') && /server failed/.test(verdict.headline)),
     verdict: verdict ? verdict.verdict : 'no verdict',
     benchmarks: verdict ? verdict.benchmarks.map((b) => ({ id: b.id, verdict: b.verdict, rqps: b.rqps && b.rqps.estimate, low: b.rqps && b.rqps.low, high: b.rqps && b.rqps.high, pairs: b.rounds.pairs, cpu: b.cpu_per_query && b.cpu_per_query.estimate })) : [],
   };
   fs.appendFileSync(path.join(opt.out, 'detection.jsonl'), JSON.stringify(row) + '\n');
-  process.stderr.write(`${kind} ${k}: ${row.verdict} in ${row.seconds}s${duty !== null ? `, paused ${(duty * 100).toFixed(1)}%` : ''}: ${row.benchmarks.map((b) => `${b.id}=${b.verdict}${b.rqps ? `(${b.rqps.toFixed(3)})` : ''}`).join(' ')}\n`);
+  process.stderr.write(`${kind} ${k}${attempt > 1 ? ` (try ${attempt})` : ''}: ${row.verdict} in ${row.seconds}s${duty !== null ? `, paused ${(duty * 100).toFixed(1)}%` : ''}: ${row.benchmarks.map((b) => `${b.id}=${b.verdict}${b.rqps ? `(${b.rqps.toFixed(3)})` : ''}`).join(' ')}\n`);
   return row;
 }
 
@@ -169,6 +179,7 @@ async function main() {
   const S = tally(rows.filter((r) => r.kind === 'slow'));
   const duties = rows.filter((r) => r.kind === 'slow' && r.duty !== null).map((r) => r.duty);
   const duty = duties.length ? duties.reduce((s, x) => s + x, 0) / duties.length : null;
+  const retried = rows.filter((r) => r.attempt > 1).length;
   const fmt = (c, n) => `${c || 0}/${n} (${(((c || 0) / n) * 100).toFixed(1)}%)`;
   const lines = [
     `Detection benchmark: ${opt.benchmarks.split(',').length} microbenchmarks (${opt.benchmarks}),`,
@@ -179,6 +190,7 @@ async function main() {
     `Slowed head (paused ${duty !== null ? (duty * 100).toFixed(1) : '?'}% of the time, expected rQPS ≈ ${duty !== null ? (1 - duty).toFixed(3) : '?'}): ${S.runs} comparisons, ${S.verdicts} verdicts:`
       + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, inconclusive ${fmt(S.counts.inconclusive, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}.`,
   ];
+  if (retried) lines.push(`${retried} comparison(s) were run again because a server failed to start (counted once, by their last attempt).`);
   const perBench = {};
   for (const r of rows) for (const b of r.benchmarks) {
     const key = `${r.kind}:${b.id}`;

@@ -38,9 +38,10 @@ for (const d of fixtureDirs) {
     assert.equal(lines[0], `<!-- perfgate:comment suite=${v.suite} -->`);
     assert.ok(lines.includes(`**${v.headline}**`));
     for (const b of v.benchmarks) assert.equal(lines.filter((l) => l.includes(`| ${b.id} |`) || l.includes(`| ${b.id} — `)).length, 1, b.id);
-    const groupTitles = lines.filter((l) => /^\*\*(Point queries|Range queries|Writes)\*\*$/.test(l));
+    const groupTitles = lines.filter((l) => /^\*\*(Point queries|Range queries|Writes|AHI cells .*)\*\*$/.test(l));
     assert.ok(groupTitles.length >= 1);
-    assert.match(md, /```mermaid\nxychart-beta horizontal\n/);
+    if (v.benchmarks.some((b) => b.rqps)) assert.match(md, /```mermaid\nxychart-beta horizontal\n/);
+    if (v.ahi.length) assert.ok(lines.includes('**AHI gain (QPS with AHI on / off) of each side**'));
     assert.match(md, /<details><summary>Versions, server options, machine, how to reproduce<\/summary>/);
     assert.match(md, /```sh\n(sysbench|# )/);
     assert.ok(md.length <= GITHUB_COMMENT_LIMIT);
@@ -92,7 +93,9 @@ test('report.html is self-contained: no external URL, no script', () => {
   for (const d of fixtureDirs) {
     const html = renderReport(judge(load(d), CONFIG));
     assert.doesNotMatch(html, /<script|<link |src="http|href="http|@import/);
-    assert.match(html, /<svg class="chart" data-chart="rqps"/);
+    const v = judge(load(d), CONFIG);
+    if (v.benchmarks.some((b) => b.rqps)) assert.match(html, /<svg class="chart" data-chart="rqps"/);
+    else assert.match(html, /<p>No rQPS to chart\.<\/p>/);
   }
 });
 
