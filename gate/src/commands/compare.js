@@ -1,0 +1,155 @@
+'use strict';
+// `perfgate compare`: measure base against head on one suite and leave the run folder.
+const { parseArgs } = require('node:util');
+const path = require('node:path');
+const { loadThresholds, SHIPPED_DIR } = require('../config');
+const { checkBasedir } = require('../basedir');
+const { runComparison } = require('../compare');
+const { renderTerminal } = require('../render/terminal');
+const { UsageError, EXIT } = require('../errors');
+
+const OPTIONS = {
+  base: { type: 'string' },
+  head: { type: 'string' },
+  suite: { type: 'string', default: 'quick' },
+  out: { type: 'string' },
+  thresholds: { type: 'string' },
+  seconds: { type: 'string' },
+  'warmup-seconds': { type: 'string' },
+  rounds: { type: 'string' },
+  tables: { type: 'string' },
+  rows: { type: 'string' },
+  threads: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const HELP = `usage: perfgate compare --base <basedir> --head <basedir> --out <dir> [options]
+
+Measures the head server against the base server on one suite of thresholds/ and writes
+plan.json, results.json and servers/<side>/error.log into <dir>.
+
+  --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
+  --head <basedir>        installed server prefix of the head
+  --out <dir>             run folder (created; earlier run files in it are replaced)
+  --suite <name>          suite file thresholds/<name>.yml (default: quick)
+  --thresholds <dir>      thresholds folder (default: the shipped thresholds/)
+  --seconds <s>           length of one timed round, overrides measure.seconds
+  --warmup-seconds <s>    discarded warm-up run per microbenchmark, overrides measure.warmup_seconds
+  --rounds <n>            rounds per side, overrides measure.rounds (at least 2)
+  --tables <n>            sysbench tables, overrides scale.tables
+  --rows <n>              rows per table, overrides scale.rows
+  --threads <n[,n…]>      client threads, overrides measure.threads (e.g. 1,4)
+
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
+`;
+
+function positiveNumber(option, raw) {
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0) {
+    throw new UsageError(`--${option} '${raw}': not a positive number; expected e.g. --${option} 5`);
+  }
+  return v;
+}
+
+function nonNegativeNumber(option, raw) {
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v) || v < 0) {
+    throw new UsageError(`--${option} '${raw}': not a number >= 0; expected e.g. --${option} 2`);
+  }
+  return v;
+}
+
+function integerAtLeast(option, raw, min) {
+  const v = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || v < min) {
+    throw new UsageError(`--${option} '${raw}': not an integer >= ${min}; expected e.g. --${option} ${Math.max(min, 4)}`);
+  }
+  return v;
+}
+
+function threadList(raw) {
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
+    throw new UsageError(`--threads '${raw}': not a list of positive integers; expected e.g. --threads 1,4`);
+  }
+  const threads = parts.map(Number);
+  if (new Set(threads).size !== threads.length) {
+    throw new UsageError(`--threads '${raw}': repeats a thread count; expected distinct counts, e.g. --threads 1,4`);
+  }
+  return threads;
+}
+
+// node:util parseArgs errors are multi-line prose; perfgate prints one line naming the option.
+function parseCommandLine(argv) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    const option = /'(-[^' ]+)/.exec(err.message);
+    const known = Object.keys(OPTIONS).map((o) => `--${o}`).join(', ');
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      throw new UsageError(`unknown option '${option ? option[1] : err.message}'; expected one of: ${known}`);
+    }
+    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const name = option ? option[1] : '--seconds';
+      throw new UsageError(`${name}: missing its value; expected ${name} <value> (see perfgate compare --help)`);
+    }
+    if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      const arg = /'([^']+)'/.exec(err.message);
+      throw new UsageError(`unexpected argument '${arg ? arg[1] : ''}'; expected only options (see perfgate compare --help)`);
+    }
+    throw err;
+  }
+}
+
+// The typed settings of one `perfgate compare` invocation, every value checked.
+function readSettings(argv) {
+  const values = parseCommandLine(argv);
+  if (values.help) return { help: true };
+  for (const required of ['base', 'head', 'out']) {
+    if (!values[required]) throw new UsageError(`--${required} is missing; expected --${required} <${required === 'out' ? 'dir' : 'basedir'}>`);
+  }
+  const overrides = {};
+  if (values.seconds !== undefined) overrides.seconds = positiveNumber('seconds', values.seconds);
+  if (values['warmup-seconds'] !== undefined) overrides.warmup_seconds = nonNegativeNumber('warmup-seconds', values['warmup-seconds']);
+  if (values.rounds !== undefined) overrides.rounds = integerAtLeast('rounds', values.rounds, 2);
+  if (values.tables !== undefined) overrides.tables = integerAtLeast('tables', values.tables, 1);
+  if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1);
+  if (values.threads !== undefined) overrides.threads = threadList(values.threads);
+  return {
+    help: false,
+    base: values.base,
+    head: values.head,
+    out: path.resolve(values.out),
+    suite: values.suite,
+    thresholds: values.thresholds || SHIPPED_DIR,
+    overrides,
+  };
+}
+
+async function run(argv, io) {
+  const settings = readSettings(argv);
+  if (settings.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const config = loadThresholds(settings.thresholds);
+  const sides = {
+    base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
+    head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
+  };
+  const outcome = await runComparison({
+    config,
+    suiteName: settings.suite,
+    overrides: settings.overrides,
+    sides,
+    outDir: settings.out,
+    io,
+    env: io.env || process.env,
+  });
+  if (outcome.results) io.stdout.write(`\n${renderTerminal(outcome.results)}`);
+  if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
+  io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
+  return outcome.exitCode;
+}
+
+module.exports = { run, readSettings, HELP };
