@@ -50,8 +50,8 @@ class Plan:
     profile_options: dict
     tables: int
     rows: int
-    seconds: float
-    warmup_seconds: float
+    seconds: int
+    warmup_seconds: int
     rounds: int
     first_round: int
     pin_server: str | None
@@ -96,6 +96,10 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
                         f"(one of {', '.join(server.OWNED_OPTIONS)}); remove it from the profile")
 
     measure = raw["measure"]
+    for key in ("seconds", "warmup_seconds"):
+        if not float(measure[key]).is_integer():
+            raise PlanError(f"{source}: measure.{key}: {measure[key]} is not a whole number of seconds; "
+                            "expected an integer (sysbench 1.0.20 --time takes whole seconds)")
     pin = measure.get("pin_cpus") or {}
     for role in pin:
         if role not in ("server", "client"):
@@ -128,7 +132,7 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         raw=raw, suite=raw["suite"], sides=sides,
         profile_name=raw["profile"]["name"], profile_options=dict(raw["profile"]["options"]),
         tables=raw["scale"]["tables"], rows=raw["scale"]["rows"],
-        seconds=measure["seconds"], warmup_seconds=measure["warmup_seconds"],
+        seconds=int(measure["seconds"]), warmup_seconds=int(measure["warmup_seconds"]),
         rounds=measure["rounds"], first_round=measure.get("first_round", 0),
         pin_server=pin.get("server"), pin_client=pin.get("client"),
         benchmarks=benchmarks)

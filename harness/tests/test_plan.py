@@ -41,7 +41,7 @@ def edited(raw, edit):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda p: p.pop("benchmarks"), "plan.json: (top level): 'benchmarks' is a required property"),
-    (lambda p: p["measure"].update(seconds=0.5), "plan.json: measure.seconds: 0.5 is not of type 'integer'"),
+    (lambda p: p["measure"].update(seconds=0.5), "plan.json: measure.seconds: 0.5 is not a whole number of seconds; expected an integer"),
     (lambda p: p["benchmarks"][2].update(threads=0), "plan.json: benchmarks[2].threads: 0 is less than the minimum of 1"),
     (lambda p: p["sides"]["head"].update(basedir="/nonexistent"),
      "plan.json: sides.head.basedir: '/nonexistent' is not a directory; expected an installed server prefix"),
