@@ -41,9 +41,12 @@ const { values: opt } = parseArgs({
     rows: { type: 'string', default: '2000' },
     warn: { type: 'string', default: '0.97' },
     fail: { type: 'string', default: '0.93' },
+    'extra-rounds': { type: 'string', default: '0' },
+    'confirm-rounds': { type: 'string', default: '0' },
+    summarize: { type: 'boolean' },
   },
 });
-if (!opt.base) {
+if (!opt.base && !opt.summarize) {
   process.stderr.write('detection: --base is missing; expected --base <basedir> (an installed server prefix)\n');
   process.exit(2);
 }
@@ -62,7 +65,7 @@ function writeSuite() {
     `scale: {tables: ${opt.tables}, rows: ${opt.rows}}`,
     `measure: {threads: 2, seconds: ${opt.seconds}, warmup_seconds: ${opt['warmup-seconds']}, rounds: ${opt.rounds}}`,
     `limits:\n  default: {warn: ${opt.warn}, fail: ${opt.fail}}`,
-    'budget: {extra_rounds: 6, confirm_rounds: 4, step_rounds: 2}',
+    `budget: {extra_rounds: ${opt['extra-rounds']}, confirm_rounds: ${opt['confirm-rounds']}, step_rounds: 2}`,
     'benchmarks:',
     ...names.map((n) => `  - ${n}`),
     '',
@@ -159,7 +162,20 @@ function tally(rows) {
   return { verdicts: all.length, counts, gmean, runs: rows.length };
 }
 
+// The last attempt of every comparison recorded in detection.jsonl (to summarize a run that
+// was stopped early, or again).
+function recordedRows() {
+  const byKey = new Map();
+  for (const line of fs.readFileSync(path.join(opt.out, 'detection.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const row = JSON.parse(line);
+    byKey.set(`${row.kind}-${row.k}`, row);
+  }
+  return [...byKey.values()];
+}
+
 async function main() {
+  if (opt.summarize) return summarize(recordedRows());
   fs.mkdirSync(opt.out, { recursive: true });
   fs.rmSync(path.join(opt.out, 'detection.jsonl'), { force: true });
   const thresholds = writeSuite();
@@ -174,7 +190,10 @@ async function main() {
   }
   for (const [kind, k] of order) rows.push(await comparison(kind, k, thresholds));
   fs.rmSync(thresholds, { recursive: true, force: true });
+  return summarize(rows);
+}
 
+function summarize(rows) {
   const A = tally(rows.filter((r) => r.kind === 'aa'));
   const S = tally(rows.filter((r) => r.kind === 'slow'));
   const duties = rows.filter((r) => r.kind === 'slow' && r.duty !== null).map((r) => r.duty);
@@ -183,7 +202,8 @@ async function main() {
   const fmt = (c, n) => `${c || 0}/${n} (${(((c || 0) / n) * 100).toFixed(1)}%)`;
   const lines = [
     `Detection benchmark: ${opt.benchmarks.split(',').length} microbenchmarks (${opt.benchmarks}),`,
-    `${opt.rounds} rounds per side of ${opt.seconds} s, ${opt.tables} tables × ${opt.rows} rows, limits warn ${opt.warn} fail ${opt.fail}; base = head = ${opt.base}.`,
+    `${opt.rounds} rounds per side of ${opt.seconds} s, ${opt.tables} tables × ${opt.rows} rows, limits warn ${opt.warn} fail ${opt.fail},`,
+    `up to ${opt['extra-rounds']} extra rounds for undecided rows and ${opt['confirm-rounds']} confirmation rounds for fails; base = head = ${opt.base}.`,
     '',
     `A/A: ${A.runs} comparisons, ${A.verdicts} microbenchmark verdicts: fail ${fmt(A.counts.fail, A.verdicts)} (95% upper bound ${(upperBound(A.counts.fail || 0, A.verdicts) * 100).toFixed(1)}%),`
       + ` inconclusive ${fmt(A.counts.inconclusive, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}.`,
