@@ -23,7 +23,7 @@ test: setup test-unit test-integration
 
 test-unit:
 	cd gate && node --test test/
-	python3 -m pytest -q harness/tests runner-setup/tests
+	python3 -m pytest -q harness/tests runner-setup/tests test/stats
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(sysbench liburing2 procps)
+# chromium: report.html is checked in a real headless browser by the tests.
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -19,6 +20,12 @@ fi
 if ! python3 -c 'import pymysql, yaml, jsonschema, pytest' 2>/dev/null; then
   echo "perfgate setup: pip install -r harness/requirements.txt"
   python3 -m pip install -q -r harness/requirements.txt
+fi
+
+# scipy is the independent implementation the statistics tests check gate's numbers against.
+if ! python3 -c 'import scipy' 2>/dev/null; then
+  echo "perfgate setup: pip install scipy"
+  python3 -m pip install -q 'scipy>=1.10'
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -5,6 +5,9 @@ const { EXIT, UsageError } = require('./errors');
 // down or breaks another.
 const COMMANDS = {
   compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
+  judge: { module: './commands/judge', summary: 'judge stored results again (other limits) and rewrite the reports' },
+  calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A): noise, smallest catchable regression, limits' },
+  build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
 };
 

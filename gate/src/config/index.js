@@ -252,7 +252,8 @@ function loadThresholds(dir = SHIPPED_DIR) {
   const profiles = loadProfiles(root);
   const suites = {};
   for (const entry of fs.readdirSync(root).sort()) {
-    if (!entry.endsWith('.yml') || entry === CATALOGUE_FILE) continue;
+    // build.yml is the build recipe of `perfgate build` (gate/src/build/config.js), not a suite.
+    if (!entry.endsWith('.yml') || entry === CATALOGUE_FILE || entry === 'build.yml') continue;
     const stem = entry.slice(0, -'.yml'.length);
     suites[stem] = loadSuite(path.join(root, entry), stem, catalogue, profiles, displayPath(catalogueFile));
   }

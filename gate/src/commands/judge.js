@@ -1,0 +1,140 @@
+'use strict';
+// `perfgate judge <dir>`: judge the results stored in a run folder again, with the limits of a
+// thresholds folder (or --warn/--fail), and rewrite verdict.json and the reports.
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { loadThresholds, SHIPPED_DIR } = require('../config');
+const { judge } = require('../judge');
+const { writeReports, renderVerdictTable } = require('../render');
+const { schemaProblem } = require('../schemas');
+const { UsageError, EXIT } = require('../errors');
+
+const OPTIONS = {
+  thresholds: { type: 'string' },
+  suite: { type: 'string' },
+  warn: { type: 'string' },
+  fail: { type: 'string' },
+  results: { type: 'string', multiple: true },
+  'allow-different-machines': { type: 'boolean' },
+  'report-link': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const HELP = `usage: perfgate judge <dir> [options]
+
+Judges the results stored in run folder <dir> (results.json) and writes verdict.json,
+comment.md, summary.md and report.html there. Nothing is measured.
+
+  --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)
+  --suite <name>                suite whose limits apply (default: the suite the results were measured with)
+  --warn <ratio> --fail <ratio> one pair of rQPS limits for every microbenchmark, instead of the suite's
+  --results <file>              judge these results files together (repeatable; default <dir>/results.json)
+  --allow-different-machines    judge results whose machine fingerprints differ
+  --report-link <text>          where readers of comment.md find the full report (an artifact URL)
+
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
+`;
+
+function parseCommandLine(argv) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (err) {
+    const option = /'(-[^' ]+)/.exec(err.message);
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      throw new UsageError(`unknown option '${option ? option[1] : err.message}'; expected one of: ${Object.keys(OPTIONS).map((o) => `--${o}`).join(', ')}`);
+    }
+    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      throw new UsageError(`${option ? option[1] : 'an option'}: missing its value; expected ${option ? option[1] : '--option'} <value> (see perfgate judge --help)`);
+    }
+    throw err;
+  }
+}
+
+function ratio(option, raw) {
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0 || v > 2) {
+    throw new UsageError(`--${option} '${raw}': not a ratio in (0, 2]; expected e.g. --${option} ${option === 'warn' ? '0.97' : '0.93'}`);
+  }
+  return v;
+}
+
+function readSettings(argv) {
+  const { values, positionals } = parseCommandLine(argv);
+  if (values.help) return { help: true };
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length ? `unexpected argument '${positionals[1]}'; expected one run folder` : 'the run folder is missing; expected perfgate judge <dir>');
+  }
+  const dir = path.resolve(positionals[0]);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new UsageError(`'${positionals[0]}': not a directory; expected a run folder holding results.json`);
+  }
+  if ((values.warn === undefined) !== (values.fail === undefined)) {
+    throw new UsageError(`--${values.warn === undefined ? 'warn' : 'fail'} is missing; expected both --warn <ratio> and --fail <ratio>, or neither`);
+  }
+  let flat = null;
+  if (values.warn !== undefined) {
+    flat = { warn: ratio('warn', values.warn), fail: ratio('fail', values.fail) };
+    if (flat.warn < flat.fail) throw new UsageError(`--warn ${flat.warn} is below --fail ${flat.fail}; expected warn >= fail`);
+  }
+  return {
+    help: false,
+    dir,
+    resultsFiles: (values.results || [path.join(dir, 'results.json')]).map((f) => path.resolve(f)),
+    thresholds: values.thresholds || SHIPPED_DIR,
+    suite: values.suite || null,
+    flat,
+    allowDifferentMachines: Boolean(values['allow-different-machines']),
+    reportLink: values['report-link'] || null,
+  };
+}
+
+function readResults(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read it (${err.code || err.message}); expected a results.json written by perfgate compare`);
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not JSON (${err.message}); expected a perfgate.results/v1 document`);
+  }
+  const problem = schemaProblem('results', data);
+  if (problem) throw new UsageError(`${file}: ${problem}; expected a document valid by schema/results.schema.json`);
+  Object.defineProperty(data, '__file', { value: path.basename(file), enumerable: false });
+  return data;
+}
+
+// The limits that apply: --warn/--fail, else the suite's limits from the thresholds folder.
+function limitsConfig(settings, results) {
+  if (settings.flat) return { limits: { default: settings.flat } };
+  const suiteName = settings.suite || (results[0].plan && results[0].plan.suite);
+  if (!suiteName) throw new UsageError(`${results[0].__file}: key 'plan.suite' is missing; pass --suite <name> or --warn/--fail`);
+  const config = loadThresholds(settings.thresholds);
+  const suite = config.suites[suiteName];
+  if (!suite) {
+    throw new UsageError(`--suite '${suiteName}': no ${suiteName}.yml in ${config.dir}; expected one of: ${Object.keys(config.suites).join(', ')}`);
+  }
+  return { limits: suite.limits };
+}
+
+async function run(argv, io) {
+  const settings = readSettings(argv);
+  if (settings.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const results = settings.resultsFiles.map(readResults);
+  const verdict = judge(results, limitsConfig(settings, results), { allowDifferentMachines: settings.allowDifferentMachines });
+  const problem = schemaProblem('verdict', verdict);
+  if (problem) throw new Error(`internal: the verdict does not match schema/verdict.schema.json: ${problem}`);
+  writeReports(settings.dir, verdict, { reportLink: settings.reportLink });
+  io.stdout.write(renderVerdictTable(verdict));
+  io.stderr.write(`perfgate judge: wrote verdict.json, comment.md, summary.md, report.html in ${settings.dir}\n`);
+  return verdict.exit_code;
+}
+
+module.exports = { run, readSettings, HELP };

@@ -1,0 +1,107 @@
+'use strict';
+// comment.md: the sticky pull-request comment. Pure: verdict in, markdown out.
+const F = require('./format');
+const M = require('./markdown');
+
+// GitHub refuses comments longer than this many characters.
+const GITHUB_COMMENT_LIMIT = 65536;
+
+function marker(suite) {
+  return `<!-- perfgate:comment suite=${suite || 'unknown'} -->`;
+}
+
+function detailsBlock(verdict) {
+  const { sides = {}, machine, measure, scale, profile } = verdict.run;
+  const lines = ['<details><summary>Versions, server options, machine, how to reproduce</summary>', ''];
+  lines.push('| | base | head |', '|:--|:--|:--|');
+  lines.push(`| version | ${M.cell(sides.base && sides.base.version)} | ${M.cell(sides.head && sides.head.version)} |`);
+  lines.push(`| commit | ${M.cell((sides.base && sides.base.commit) || '–')} | ${M.cell((sides.head && sides.head.commit) || '–')} |`);
+  lines.push(`| label | ${M.cell((sides.base && sides.base.label) || '–')} | ${M.cell((sides.head && sides.head.label) || '–')} |`);
+  lines.push(`| basedir | \`${M.cell(sides.base && sides.base.basedir)}\` | \`${M.cell(sides.head && sides.head.basedir)}\` |`);
+  const options = F.optionRows(sides);
+  if (options.length) {
+    lines.push('', `Server options${profile && profile.name ? ` (profile ${profile.name})` : ''}:`, '', '| option | base | head |', '|:--|:--|:--|');
+    for (const o of options) lines.push(`| ${o.differs ? '**' : ''}${M.cell(o.key)}${o.differs ? '**' : ''} | ${M.cell(o.base ?? '–')} | ${M.cell(o.head ?? '–')} |`);
+  }
+  if (scale || measure) {
+    const parts = [];
+    if (scale) parts.push(`${scale.tables} tables × ${scale.rows} rows`);
+    if (measure) parts.push(`${measure.seconds} s rounds after a ${measure.warmup_seconds} s warm-up, ${measure.rounds} rounds per side`);
+    lines.push('', `Scale and timing: ${parts.join('; ')}.`);
+  }
+  const m = F.machineLines(machine);
+  if (m.length) lines.push('', 'Machine:', '', ...m.map(([k, v]) => `- ${k}: \`${M.cell(v)}\``));
+  if (verdict.run.machines_differ) lines.push('', '**The merged results come from different machines (judged with --allow-different-machines).**');
+  const target = F.reproduceTarget(verdict);
+  if (target) {
+    lines.push('', `To reproduce \`${target.id}\` by hand, start each server with the options above and run:`, '', '```sh', ...F.commandLines(target), '```');
+  }
+  lines.push('', `Method: ${verdict.method}; ${Math.round(verdict.confidence * 100)}% intervals.`, '', '</details>');
+  return lines.join('\n');
+}
+
+function renderWith(verdict, shown, options) {
+  const omitted = verdict.benchmarks.length - shown.length;
+  const title = `### ${F.MARK[verdict.verdict]} perfgate ${verdict.suite || ''}: ${F.WORD[verdict.verdict]}`.replace(/ +:/, ':');
+  const sides = verdict.run.sides || {};
+  const parts = [
+    marker(verdict.suite),
+    title,
+    '',
+    `**${verdict.headline}**`,
+    '',
+    `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
+  ];
+  const doctor = M.doctorBlock(verdict);
+  if (doctor) parts.push('', doctor);
+  const plain = shown.filter((b) => !b.ahi);
+  if (plain.length) parts.push('', M.groupedTables(plain));
+  const ahiRows = shown.filter((b) => b.ahi);
+  if (ahiRows.length) parts.push('', '**AHI cells (each state measured on both sides)**', '', M.benchmarkTable(ahiRows));
+  if (verdict.ahi.length) parts.push('', '**AHI gain (QPS with AHI on / off) of each side**', '', M.ahiTable(verdict.ahi));
+  if (omitted > 0) {
+    parts.push('', `_${omitted} of ${verdict.benchmarks.length} rows are left out to fit GitHub's comment size; the full report is ${options.reportLink || 'report.html in the run folder'}._`);
+  }
+  parts.push('', M.legend());
+  if (options.chart !== false) {
+    const chart = M.rqpsChart(shown.filter((b) => !b.ahi));
+    if (chart) parts.push('', chart);
+  }
+  if (options.reportLink) parts.push('', `Full report: ${options.reportLink}`);
+  parts.push('', detailsBlock(verdict));
+  return parts.join('\n') + '\n';
+}
+
+// Rows to keep when the comment is too long: the most severe first, then the slowest; shown in
+// their original order.
+function keepRows(benchmarks, count) {
+  const ranked = benchmarks
+    .map((b, i) => ({ b, i }))
+    .sort((x, y) => F.SEVERITY[y.b.verdict] - F.SEVERITY[x.b.verdict] || (x.b.rqps ? x.b.rqps.estimate : 0) - (y.b.rqps ? y.b.rqps.estimate : 0) || x.i - y.i);
+  const keep = new Set(ranked.slice(0, count).map((x) => x.i));
+  return benchmarks.filter((_, i) => keep.has(i));
+}
+
+/**
+ * @param verdict  perfgate.verdict/v1
+ * @param options  {reportLink: where the full report is (artifact URL or name), limit: max characters}
+ */
+function renderComment(verdict, options = {}) {
+  const limit = options.limit || GITHUB_COMMENT_LIMIT;
+  let text = renderWith(verdict, verdict.benchmarks, options);
+  if (text.length <= limit) return text;
+  // Drop rows, least severe first, until it fits (binary search on the number of rows kept).
+  let lo = 0;
+  let hi = verdict.benchmarks.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (renderWith(verdict, keepRows(verdict.benchmarks, mid), options).length <= limit) lo = mid; else hi = mid - 1;
+  }
+  text = renderWith(verdict, keepRows(verdict.benchmarks, lo), options);
+  if (text.length <= limit) return text;
+  // Even without rows it is too long (huge option lists): keep the head of the text and say so.
+  const tail = `\n\n_Cut to fit GitHub's comment size; the full report is ${options.reportLink || 'report.html in the run folder'}._\n`;
+  return text.slice(0, limit - tail.length) + tail;
+}
+
+module.exports = { renderComment, marker, GITHUB_COMMENT_LIMIT };

@@ -1,0 +1,95 @@
+'use strict';
+// Shared wording and number formats of every renderer, so that the comment, the job summary,
+// the HTML report and the terminal table say the same thing the same way.
+
+const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
+const WORD = { pass: 'pass', warn: 'warn', inconclusive: 'inconclusive', fail: 'fail', error: 'error' };
+// Published rQPS tables group rows this way, reads before writes.
+const GROUP_ORDER = ['point', 'range', 'write', 'ahi'];
+const GROUP_TITLE = { point: 'Point queries', range: 'Range queries', write: 'Writes', ahi: 'AHI cells' };
+const SEVERITY = { error: 4, fail: 3, inconclusive: 2, warn: 1, pass: 0 };
+
+const num = (x, digits = 2) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');
+const interval = (i) => (i && i.low !== null && i.low !== undefined ? `${num(i.low)}–${num(i.high)}` : '–');
+const estimate = (i) => (i ? num(i.estimate) : '–');
+
+function groupsOf(benchmarks) {
+  const groups = new Map();
+  for (const b of benchmarks) {
+    if (!groups.has(b.group)) groups.set(b.group, []);
+    groups.get(b.group).push(b);
+  }
+  const known = GROUP_ORDER.filter((g) => groups.has(g));
+  const other = [...groups.keys()].filter((g) => !GROUP_ORDER.includes(g));
+  return [...known, ...other].map((g) => ({ group: g, title: GROUP_TITLE[g] || g, benchmarks: groups.get(g) }));
+}
+
+function sideLine(side) {
+  if (!side) return '–';
+  const parts = [side.version];
+  if (side.label) parts.push(`“${side.label}”`);
+  if (side.commit) parts.push(`@ ${String(side.commit).slice(0, 12)}`);
+  return parts.join(' ');
+}
+
+function limitsLine(verdict) {
+  const d = verdict.limits && verdict.limits.default;
+  const overrides = Object.keys(verdict.limits || {}).filter((k) => k !== 'default');
+  if (!d) return '';
+  return `warn below ${num(d.warn)}, fail below ${num(d.fail)}${overrides.length ? ` (${overrides.length} per-benchmark override${overrides.length === 1 ? '' : 's'})` : ''}`;
+}
+
+function roundsLine(verdict) {
+  const pairs = verdict.benchmarks.map((b) => b.rounds.pairs).filter((n) => n > 0);
+  if (!pairs.length) return 'no paired rounds';
+  const lo = Math.min(...pairs);
+  const hi = Math.max(...pairs);
+  return `${lo === hi ? lo : `${lo}–${hi}`} paired round${hi === 1 ? '' : 's'} per microbenchmark, interleaved A B B A`;
+}
+
+function machineLines(machine) {
+  if (!machine) return [];
+  const gib = machine.memory_bytes ? `${(machine.memory_bytes / 2 ** 30).toFixed(1)} GiB` : null;
+  return [
+    ['CPU', `${machine.cpu_model || '?'} × ${machine.cores ?? '?'} cores`],
+    ['memory', gib],
+    ['kernel', machine.kernel],
+    ['governor', machine.governor],
+    ['SMT', machine.smt],
+    ['host', machine.hostname],
+    ['fingerprint', machine.id],
+  ].filter(([, v]) => v !== null && v !== undefined && v !== '');
+}
+
+// Server options: one row per option, base and head side by side, differences first.
+function optionRows(sides) {
+  const b = (sides.base && sides.base.options) || {};
+  const h = (sides.head && sides.head.options) || {};
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(h)])];
+  const rows = keys.map((k) => ({ key: k, base: b[k], head: h[k], differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
+  return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
+}
+
+// The benchmark whose commands a reader most likely wants to re-run by hand: the worst one.
+function reproduceTarget(verdict) {
+  const withCommand = verdict.benchmarks.filter((b) => b.command || b.commands);
+  if (!withCommand.length) return null;
+  return [...withCommand].sort((a, b) => SEVERITY[b.verdict] - SEVERITY[a.verdict] || (a.rqps ? a.rqps.estimate : 9) - (b.rqps ? b.rqps.estimate : 9))[0];
+}
+
+function commandLines(b) {
+  if (b.commands && typeof b.commands === 'object') return Object.entries(b.commands).map(([k, v]) => `# ${k}\n${v}`);
+  return b.command ? [b.command] : [];
+}
+
+function countsLine(verdict) {
+  return ['fail', 'inconclusive', 'warn', 'pass', 'error']
+    .filter((v) => verdict.counts[v])
+    .map((v) => `${verdict.counts[v]} ${WORD[v]}`)
+    .join(', ');
+}
+
+module.exports = {
+  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, groupsOf, sideLine, limitsLine, roundsLine,
+  machineLines, optionRows, reproduceTarget, commandLines, countsLine,
+};

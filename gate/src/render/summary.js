@@ -1,0 +1,31 @@
+'use strict';
+// summary.md: the job summary of a workflow run. Every row, no size games (GitHub allows 1 MiB).
+const F = require('./format');
+const M = require('./markdown');
+
+function renderSummary(verdict, options = {}) {
+  const sides = verdict.run.sides || {};
+  const parts = [
+    `## ${F.MARK[verdict.verdict]} perfgate ${verdict.suite || ''}: ${F.WORD[verdict.verdict]}`.replace(/ +:/, ':'),
+    '',
+    verdict.headline,
+    '',
+    `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
+  ];
+  const doctor = M.doctorBlock(verdict);
+  if (doctor) parts.push('', doctor);
+  const plain = verdict.benchmarks.filter((b) => !b.ahi);
+  if (plain.length) parts.push('', M.groupedTables(plain));
+  const ahiRows = verdict.benchmarks.filter((b) => b.ahi);
+  if (ahiRows.length) parts.push('', '**AHI cells**', '', M.benchmarkTable(ahiRows));
+  if (verdict.ahi.length) parts.push('', '**AHI gain (on/off) of each side**', '', M.ahiTable(verdict.ahi));
+  const undecided = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass');
+  if (undecided.length) {
+    parts.push('', 'Why:', '', ...undecided.map((b) => `- ${F.MARK[b.verdict]} \`${b.id}\`: ${b.reason}`));
+  }
+  parts.push('', M.legend());
+  if (options.reportLink) parts.push('', `Full report with charts: ${options.reportLink}`);
+  return parts.join('\n') + '\n';
+}
+
+module.exports = { renderSummary };

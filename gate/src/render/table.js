@@ -1,0 +1,33 @@
+'use strict';
+// The terminal table of a verdict: one row per microbenchmark with rQPS, its interval, the
+// cpu/o and cs/o ratios and the verdict, then the headline. Plain text, no colour codes, so it
+// reads the same in a terminal, a CI log and a test.
+const F = require('./format');
+
+function pad(rows, header) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function renderVerdictTable(verdict) {
+  const header = ['microbenchmark', 'rQPS', '95% interval', 'cpu/o', 'cs/o', 'pairs', 'verdict'];
+  const rows = [];
+  for (const g of F.groupsOf(verdict.benchmarks)) {
+    for (const b of g.benchmarks) {
+      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), b.rounds.pairs, b.verdict]);
+    }
+  }
+  const lines = pad(rows, header);
+  if (verdict.ahi.length) {
+    lines.push('', ...pad(verdict.ahi.map((c) => [
+      `${c.name} @${c.threads}`, F.num(c.rqps_off), F.num(c.rqps_on), F.num(c.gain.base), F.num(c.gain.head), F.estimate(c.gain_ratio), F.interval(c.gain_ratio), c.verdict,
+    ]), ['AHI cell', 'rQPS off', 'rQPS on', 'base gain', 'head gain', 'gain ratio', '95% interval', 'verdict']));
+  }
+  const sides = verdict.run.sides || {};
+  const title = `perfgate ${verdict.suite || ''}: head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}`;
+  const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass').map((b) => `  ${b.id}: ${b.reason}`);
+  return [title, '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
+}
+
+module.exports = { renderVerdictTable };

@@ -1,0 +1,182 @@
+'use strict';
+// The build path for real: a tiny CMake project (test/fixtures/tiny-cmake) committed into a
+// scratch git repository, built with cmake + ninja into the perfgate cache.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync, execFileSync } = require('node:child_process');
+const { buildCommit } = require('../src/build/runner');
+const { loadRecipe } = require('../src/build/settings');
+const { BuildError } = require('../src/build/failure');
+const { main } = require('../src/cli');
+
+const FIXTURE = path.resolve(__dirname, '../../test/fixtures/tiny-cmake');
+const haveTools = ['cmake', 'ninja', 'git', 'c++'].every((t) => spawnSync(t, ['--version'], { stdio: 'ignore' }).status === 0);
+
+// The tiny project's recipe, as a fork would write it: it replaces targets/install/required
+// and adds one flag the project uses, on top of the shipped MariaDB flags (which it ignores).
+const RECIPE_FILE = `
+flavors:
+  mariadb:
+    cmake_flags: {TINY_GREETING: from-recipe}
+    targets: [tinyd, tiny_print_defaults]
+    install:
+      - {dir: ., component: Server}
+      - {dir: tools, component: Client}
+    required: [[bin/tinyd], [bin/tiny_print_defaults], [share/tiny_tables.sql]]
+`;
+
+const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+
+function gitIn(repo, ...args) {
+  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', env: { ...process.env, ...GIT_ENV } }).trim();
+}
+
+// A scratch fork: base = the fixture; branches on top of it for each case.
+function makeFork(root) {
+  const repo = path.join(root, 'fork');
+  fs.cpSync(FIXTURE, repo, { recursive: true });
+  gitIn(repo, 'init', '-q', '-b', 'main');
+  gitIn(repo, 'add', '-A');
+  gitIn(repo, 'commit', '-q', '-m', 'base');
+  gitIn(repo, 'tag', 'base');
+  const commitOnBranch = (branch, file, edit) => {
+    gitIn(repo, 'checkout', '-q', '-b', branch, 'base');
+    const p = path.join(repo, file);
+    fs.writeFileSync(p, edit(fs.readFileSync(p, 'utf8')));
+    gitIn(repo, 'commit', '-q', '-am', branch);
+    gitIn(repo, 'checkout', '-q', 'main');
+  };
+  commitOnBranch('one-file', 'core/plan.cc', (t) => t.replace('"scan"', '"index scan"'));
+  commitOnBranch('broken', 'core/plan.cc', (t) => t.replace('return rows', 'this_does_not_compile;\n  return rows'));
+  commitOnBranch('no-sql', 'CMakeLists.txt', (t) => t.replace('install(FILES share/tiny_tables.sql DESTINATION share COMPONENT Server)', ''));
+  return repo;
+}
+
+function setup(t) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-build-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const cacheDir = path.join(root, 'cache');
+  const recipeFile = path.join(root, 'tiny-build.yml');
+  fs.writeFileSync(recipeFile, RECIPE_FILE);
+  const env = { ...process.env, PERFGATE_CACHE: cacheDir };
+  const recipe = loadRecipe({ buildConfigs: [recipeFile], env });
+  const repo = makeFork(root);
+  const events = [];
+  const build = (ref) => buildCommit({ source: repo, ref, recipe, cacheDir, env, onProgress: (e) => events.push(e) });
+  return { root, cacheDir, recipeFile, env, recipe, repo, build, events };
+}
+
+function cacheEntries(cacheDir) {
+  try { return fs.readdirSync(path.join(cacheDir, 'builds')).sort(); } catch { return []; }
+}
+
+function compiledObjects(logText) {
+  return logText.split('\n').filter((l) => /^\[\d+\/\d+\] Building (C|CXX) object/.test(l)).length;
+}
+
+test('build, cache hit, then an incremental build of a one-file change', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {
+  const s = setup(t);
+  const base = await s.build('base');
+  assert.equal(base.cache, 'cold');
+  assert.equal(base.commit, gitIn(s.repo, 'rev-parse', 'base'));
+  assert.equal(base.prefix, path.join(s.cacheDir, 'builds', base.key, 'prefix'));
+  assert.equal(execFileSync(path.join(base.prefix, 'bin/tinyd'), { encoding: 'utf8' }), 'from-recipe rows=4000 cost=404 checksum=3560192\n');
+  assert.ok(fs.existsSync(path.join(base.prefix, 'bin/tiny_print_defaults')));
+  assert.ok(fs.existsSync(path.join(base.prefix, 'share/tiny_tables.sql')));
+  assert.ok(!fs.existsSync(path.join(base.prefix, 'docs')), 'components not asked for are not installed');
+  const manifest = JSON.parse(fs.readFileSync(path.join(s.cacheDir, 'builds', base.key, 'build.json'), 'utf8'));
+  assert.equal(manifest.schema, 'perfgate.build/v1');
+  assert.equal(manifest.commit, base.commit);
+  assert.equal(manifest.cmakeFlags.TINY_GREETING, 'from-recipe');
+  assert.equal(compiledObjects(fs.readFileSync(base.logFile, 'utf8')), 5, 'cold: every object');
+  const compileEvents = s.events.filter((e) => e.phase === 'compile' && e.total > 0);
+  assert.ok(compileEvents.length > 0 && compileEvents.at(-1).done === compileEvents.at(-1).total, 'ninja progress reported');
+
+  const again = await s.build('base');
+  assert.equal(again.cache, 'hit');
+  assert.equal(again.prefix, base.prefix);
+  assert.ok(again.seconds < 5, `a cache hit took ${again.seconds}s`);
+
+  const head = await s.build('one-file');
+  assert.equal(head.cache, 'warm');
+  assert.notEqual(head.prefix, base.prefix);
+  assert.equal(execFileSync(path.join(head.prefix, 'bin/tinyd'), { encoding: 'utf8' }), 'from-recipe rows=4000 cost=410 checksum=3560192\n');
+  assert.equal(compiledObjects(fs.readFileSync(head.logFile, 'utf8')), 1, 'incremental: only the changed file');
+  assert.equal(execFileSync(path.join(base.prefix, 'bin/tinyd'), { encoding: 'utf8' }).includes('cost=404'), true, 'the base prefix is untouched');
+
+  // A changed recipe is another cache entry and a fresh build tree, never a stale hit.
+  const other = loadRecipe({ buildConfigs: [s.recipeFile], defines: [['TINY_GREETING', 'other']], env: s.env });
+  const rebuilt = await buildCommit({ source: s.repo, ref: 'base', recipe: other, cacheDir: s.cacheDir, env: s.env });
+  assert.equal(rebuilt.cache, 'cold');
+  assert.notEqual(rebuilt.key, base.key);
+  assert.match(execFileSync(path.join(rebuilt.prefix, 'bin/tinyd'), { encoding: 'utf8' }), /^other /);
+});
+
+test('failures name their step and leave no cache entry behind', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {
+  const s = setup(t);
+  await assert.rejects(s.build('no-such-ref'), (err) => err instanceof BuildError && err.step === 'ref'
+    && err.message === `ref 'no-such-ref' does not name a commit in ${fs.realpathSync(s.repo)}`);
+
+  await assert.rejects(s.build('broken'), (err) => {
+    assert.ok(err instanceof BuildError);
+    assert.equal(err.step, 'compile');
+    assert.equal(err.reason, 'compile-error');
+    assert.match(err.target, /core\/plan\.cc\.o$/);
+    assert.match(err.message, /error: 'this_does_not_compile' was not declared/);
+    assert.match(err.logTail, /ninja: build stopped: subcommand failed\./);
+    assert.ok(fs.readFileSync(err.logFile, 'utf8').includes('FAILED: '), 'the full log is kept');
+    return true;
+  });
+  assert.deepEqual(cacheEntries(s.cacheDir), []);
+
+  // Compiles and installs, but the prefix lacks a required file: verified, not cached.
+  await assert.rejects(s.build('no-sql'), (err) => err instanceof BuildError && err.step === 'verify'
+    && err.message === 'the installed prefix lacks share/tiny_tables.sql; check the install steps of the build config');
+  assert.deepEqual(cacheEntries(s.cacheDir), [], 'no half-installed prefix, no temp folder');
+
+  // After the failures the same tree still builds a good commit, incrementally.
+  const ok = await s.build('one-file');
+  assert.equal(ok.cache, 'warm');
+  assert.deepEqual(cacheEntries(s.cacheDir), [ok.key]);
+
+  fs.appendFileSync(path.join(s.repo, 'core/rows.cc'), '// local edit\n');
+  await assert.rejects(s.build('base'), (err) => err instanceof BuildError && err.step === 'source' && err.reason === 'dirty-tree'
+    && /has uncommitted changes in 1 file\(s\); commit or stash them/.test(err.message) && err.logTail.includes('core/rows.cc'));
+});
+
+test('perfgate build prints the prefix; a failed build exits 4 with the step and log tail', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {
+  const s = setup(t);
+  const run = async (...args) => {
+    let out = '';
+    let err = '';
+    const io = { stdout: { write: (x) => { out += x; } }, stderr: { write: (x) => { err += x; } }, env: s.env };
+    const code = await main(['build', '--source', s.repo, '--build-config', s.recipeFile, ...args], io);
+    return { code, out, err };
+  };
+  const ok = await run('--ref', 'base');
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /^\/.*\/builds\/[0-9a-f]{40}-[0-9a-f]{16}\/prefix\n$/);
+  assert.ok(fs.existsSync(path.join(ok.out.trim(), 'bin/tinyd')));
+  assert.match(ok.err, /build base: compile, 100% of ninja steps \(\d+\/\d+\), \d+s elapsed, cache cold/);
+  const hit = await run('--ref', 'base');
+  assert.equal(hit.out, ok.out);
+  assert.match(hit.err, /found in the cache/);
+
+  const broken = await run('--ref', 'broken');
+  assert.equal(broken.code, 4);
+  assert.equal(broken.out, '');
+  assert.match(broken.err, /^build error: compile \(ninja\) failed at .*plan\.cc\.o: .*error: 'this_does_not_compile'/m);
+  assert.match(broken.err, /^full log: /m);
+  assert.match(broken.err, /^ {2}ninja: build stopped: subcommand failed\.$/m);
+
+  const missing = await run('--ref', 'nope');
+  assert.equal(missing.code, 4);
+  assert.match(missing.err, /^build error: ref 'nope' does not name a commit in /);
+
+  const usage = await run('--ref', 'base', '--flavor', 'oracle');
+  assert.equal(usage.code, 2);
+  assert.equal(usage.err, "perfgate build: --flavor 'oracle': expected one of mariadb, mysql, percona\n");
+});

@@ -1,0 +1,127 @@
+"""gate's statistics against scipy on the same samples.
+
+gate (Node) computes rQPS intervals as the geometric mean of paired head/base ratios with a
+Student-t interval on the log ratios. scipy computes the same quantities independently
+(ttest_1samp's confidence interval, gmean, t.ppf); both must agree to 1e-9.
+"""
+import glob
+import json
+import math
+import os
+import subprocess
+
+import pytest
+from scipy import stats
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+STATS_JS = os.path.join(REPO, "gate", "src", "judge", "stats.js")
+JUDGE_JS = os.path.join(REPO, "gate", "src", "judge", "index.js")
+
+
+def node(script, payload):
+    out = subprocess.run(
+        ["node", "-e", script], input=json.dumps(payload), capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def gate_intervals(samples):
+    script = (
+        f"const s=require({json.dumps(STATS_JS)});"
+        "const xs=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(xs.map(r=>s.ratioInterval(r,0.95))));"
+    )
+    return node(script, samples)
+
+
+def scipy_interval(ratios):
+    logs = [math.log(r) for r in ratios]
+    estimate = float(stats.gmean(ratios))
+    if len(set(logs)) == 1:
+        # scipy returns nan bounds for zero spread; the interval of identical ratios is the point.
+        return estimate, estimate, estimate
+    ci = stats.ttest_1samp(logs, 0.0).confidence_interval(0.95)
+    return estimate, math.exp(ci.low), math.exp(ci.high)
+
+
+SAMPLES = {
+    "two rounds": [0.97, 1.04],
+    "identical values": [1.0, 1.0, 1.0, 1.0],
+    "identical non-unit values": [0.9, 0.9, 0.9],
+    "one outlier": [1.01, 0.99, 1.02, 0.62],
+    "default four pairs": [0.98, 1.03, 1.01, 0.96],
+    "big regression": [0.55, 0.56, 0.54, 0.57, 0.55, 0.56],
+    "noisy A/A from DESIGN range": [0.94, 1.16, 1.02, 0.99, 1.05, 0.97, 1.08, 0.95, 1.01, 1.0],
+    "improvement": [1.9, 1.88, 1.93, 1.91],
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_ratio_interval_matches_scipy(name):
+    ratios = SAMPLES[name]
+    (gate,) = gate_intervals([ratios])
+    estimate, low, high = scipy_interval(ratios)
+    assert gate["n"] == len(ratios)
+    assert gate["estimate"] == pytest.approx(estimate, rel=1e-12)
+    assert gate["low"] == pytest.approx(low, rel=1e-9)
+    assert gate["high"] == pytest.approx(high, rel=1e-9)
+
+
+def test_outlier_widens_rather_than_moves():
+    (clean, outlier) = gate_intervals([[1.01, 0.99, 1.02], [1.01, 0.99, 1.02, 0.62]])
+    assert outlier["high"] - outlier["low"] > 5 * (clean["high"] - clean["low"])
+    assert outlier["low"] < 0.93 < outlier["high"]  # straddles a fail limit: inconclusive
+
+
+def test_one_round_has_no_interval():
+    (one,) = gate_intervals([[0.8]])
+    assert one["estimate"] == pytest.approx(0.8)
+    assert one["low"] is None and one["high"] is None
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 7, 9, 15, 30, 120])
+@pytest.mark.parametrize("p", [0.6, 0.9, 0.95, 0.975, 0.995])
+def test_student_t_quantile_matches_scipy(df, p):
+    script = (
+        f"const s=require({json.dumps(STATS_JS)});"
+        "const [p,df]=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify([s.studentTQuantile(p,df), s.studentTCdf(1.3,df)]));"
+    )
+    q, cdf = node(script, [p, df])
+    assert q == pytest.approx(stats.t.ppf(p, df), rel=1e-9)
+    assert cdf == pytest.approx(stats.t.cdf(1.3, df), rel=1e-9)
+
+
+def results_files():
+    return sorted(glob.glob(os.path.join(REPO, "test", "fixtures", "results", "*", "results.json")))
+
+
+@pytest.mark.parametrize("path", results_files(), ids=lambda p: os.path.basename(os.path.dirname(p)))
+def test_judge_on_captured_results_matches_scipy(path):
+    """Pairs rounds by index in Python and checks every rQPS and cpu/o interval gate reports."""
+    script = (
+        f"const {{judge}}=require({json.dumps(JUDGE_JS)});"
+        "const r=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(judge(r,{limits:{default:{warn:0.97,fail:0.93}}})));"
+    )
+    with open(path) as f:
+        results = json.load(f)
+    verdict = node(script, results)
+    by_id = {b["id"]: b for b in verdict["benchmarks"]}
+    checked = 0
+    for bench in results["benchmarks"]:
+        if bench["status"] != "ok":
+            continue
+        for metric, key in (("qps", "rqps"), ("cpu_per_query_us", "cpu_per_query")):
+            base = {r["index"]: r.get(metric) for r in bench["rounds"] if r["side"] == "base"}
+            head = {r["index"]: r.get(metric) for r in bench["rounds"] if r["side"] == "head"}
+            ratios = [head[i] / base[i] for i in sorted(base) if i in head and base[i] and head[i]]
+            got = by_id[bench["id"]][key]
+            if len(ratios) < 2:
+                continue
+            estimate, low, high = scipy_interval(ratios)
+            assert got["estimate"] == pytest.approx(estimate, rel=1e-9)
+            assert got["low"] == pytest.approx(low, rel=1e-9)
+            assert got["high"] == pytest.approx(high, rel=1e-9)
+            checked += 1
+    assert checked > 0
