@@ -6,6 +6,8 @@ const { loadThresholds, SHIPPED_DIR } = require('../config');
 const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare');
 const { renderTerminal } = require('../render/terminal');
+const { renderVerdictTable, writeReports } = require('../render');
+const { judge } = require('../judge');
 const { UsageError, EXIT } = require('../errors');
 
 const OPTIONS = {
@@ -25,8 +27,10 @@ const OPTIONS = {
 
 const HELP = `usage: perfgate compare --base <basedir> --head <basedir> --out <dir> [options]
 
-Measures the head server against the base server on one suite of thresholds/ and writes
-plan.json, results.json and servers/<side>/error.log into <dir>.
+Measures the head server against the base server on one suite of thresholds/, measures more
+rounds where the answer is open (budget in the suite file), confirms fails, and writes
+plan.json, results.json, verdict.json, comment.md, summary.md, report.html and
+servers/<side>/error.log into <dir>.
 
   --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
   --head <basedir>        installed server prefix of the head
@@ -143,13 +147,30 @@ async function run(argv, io) {
     overrides: settings.overrides,
     sides,
     outDir: settings.out,
+    judge,
     io,
     env: io.env || process.env,
   });
-  if (outcome.results) io.stdout.write(`\n${renderTerminal(outcome.results)}`);
+  if (outcome.verdict) {
+    writeReports(settings.out, outcome.verdict);
+    io.stdout.write(`\n${renderVerdictTable(outcome.verdict)}`);
+  } else if (outcome.results) {
+    // Measured but not judged (the run broke off): still show what was measured.
+    io.stdout.write(`\n${renderTerminal(outcome.results)}`);
+  }
+  if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
   if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
   io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
   return outcome.exitCode;
+}
+
+function describeSteps(steps) {
+  const extra = steps.filter((s) => s.action === 'extend');
+  const confirm = steps.filter((s) => s.action === 'confirm');
+  const parts = [];
+  if (extra.length) parts.push(`${extra.reduce((n, s) => n + s.rounds, 0)} extra rounds per side in ${extra.length} step${extra.length === 1 ? '' : 's'}`);
+  if (confirm.length) parts.push(`fails re-measured ${confirm.reduce((n, s) => n + s.rounds, 0)} rounds per side to confirm them`);
+  return parts.join('; ');
 }
 
 module.exports = { run, readSettings, HELP };
