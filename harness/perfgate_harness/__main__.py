@@ -4,7 +4,7 @@ import argparse
 import json
 import sys
 
-from . import fingerprint
+from . import cli, fingerprint
 
 
 def _fingerprint(args):
@@ -19,6 +19,7 @@ def build_parser():
     fp = commands.add_parser("fingerprint", help="print the machine fingerprint as JSON")
     fp.add_argument("--data-dir", help="folder whose filesystem and disk to record (default: current folder)")
     fp.set_defaults(handler=_fingerprint)
+    cli.add_run_parser(commands)
     return parser
 
 

@@ -27,10 +27,11 @@ class BuildError extends Error {
     this.logTail = logTail;
     this.logFile = logFile;
     this.target = target;
+    this.commit = null; // set once the ref is resolved
   }
 
   toJSON() {
-    return { step: this.step, stepName: STEPS[this.step], reason: this.reason, message: this.message,
+    return { step: this.step, stepName: STEPS[this.step], reason: this.reason, message: this.message, commit: this.commit,
       target: this.target, logFile: this.logFile, logTail: this.logTail };
   }
 }

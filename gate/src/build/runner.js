@@ -200,6 +200,15 @@ async function buildCommit({ source, ref, recipe, cacheDir, logFile = null, jobs
   const elapsed = () => (Date.now() - started) / 1000;
   const toplevel = openSource(source);
   const commit = resolveCommit(toplevel, ref);
+  try {
+    return await buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile, jobs, onProgress, env, elapsed });
+  } catch (err) {
+    if (err instanceof BuildError) err.commit = commit;
+    throw err;
+  }
+}
+
+async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile, jobs, onProgress, env, elapsed }) {
   const key = cacheKey(commit, recipe.flagsHash);
   const report = (phase, cache, extra = {}) => onProgress({ phase, cache, commit, elapsedSeconds: elapsed(), done: 0, total: 0, ...extra });
 

@@ -5,6 +5,7 @@ const path = require('node:path');
 const { loadThresholds, SHIPPED_DIR } = require('../config');
 const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare');
+const { sidesFromSource } = require('../build/compare-source');
 const { renderTerminal } = require('../render/terminal');
 const { renderVerdictTable, writeReports } = require('../render');
 const { judge } = require('../judge');
@@ -22,6 +23,9 @@ const OPTIONS = {
   tables: { type: 'string' },
   rows: { type: 'string' },
   threads: { type: 'string' },
+  source: { type: 'string' },
+  flavor: { type: 'string' },
+  'build-config': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -34,6 +38,11 @@ servers/<side>/error.log into <dir>.
 
   --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
   --head <basedir>        installed server prefix of the head
+  --source <git checkout> build --base and --head from this checkout first: they are then git
+                          refs (branch, tag or SHA); see perfgate build --help. Build logs go
+                          to <dir>/build/; a failed build makes the run an error (exit 4)
+  --flavor <name>         with --source: mariadb (default), mysql or percona
+  --build-config <file>   with --source: build recipe overrides (repeatable)
   --out <dir>             run folder (created; earlier run files in it are replaced)
   --suite <name>          suite file thresholds/<name>.yml (default: quick)
   --thresholds <dir>      thresholds folder (default: the shipped thresholds/)
@@ -110,7 +119,11 @@ function readSettings(argv) {
   const values = parseCommandLine(argv);
   if (values.help) return { help: true };
   for (const required of ['base', 'head', 'out']) {
-    if (!values[required]) throw new UsageError(`--${required} is missing; expected --${required} <${required === 'out' ? 'dir' : 'basedir'}>`);
+    const form = required === 'out' ? 'dir' : values.source ? 'git ref' : 'basedir';
+    if (!values[required]) throw new UsageError(`--${required} is missing; expected --${required} <${form}>`);
+  }
+  if (!values.source && (values.flavor || values['build-config'])) {
+    throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
   }
   const overrides = {};
   if (values.seconds !== undefined) overrides.seconds = positiveNumber('seconds', values.seconds);
@@ -127,6 +140,9 @@ function readSettings(argv) {
     suite: values.suite,
     thresholds: values.thresholds || SHIPPED_DIR,
     overrides,
+    source: values.source ? path.resolve(values.source) : null,
+    flavor: values.flavor || 'mariadb',
+    buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
   };
 }
 
@@ -137,10 +153,22 @@ async function run(argv, io) {
     return EXIT.ok;
   }
   const config = loadThresholds(settings.thresholds);
-  const sides = {
-    base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
-    head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
-  };
+  let sides;
+  if (settings.source) {
+    // --base/--head are refs: build what is missing first; a failed build is an error run.
+    const built = await sidesFromSource({ settings, config, io, env: io.env || process.env });
+    if (built.exitCode !== undefined) {
+      io.stderr.write(`perfgate compare: error: ${built.results.errors[0].message}\n`);
+      io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
+      return built.exitCode;
+    }
+    sides = built.sides;
+  } else {
+    sides = {
+      base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
+      head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
+    };
+  }
   const outcome = await runComparison({
     config,
     suiteName: settings.suite,

@@ -1,0 +1,65 @@
+"""Per-round cost of mysqld from /proc: CPU time (all threads) and context switches (per thread)."""
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Sample:
+    cpu_seconds: float
+    context_switches: int
+
+
+def parse_cpu_ticks(stat_text: str) -> int:
+    """utime + stime of /proc/<pid>/stat (fields 14 and 15), in clock ticks.
+
+    The command name (field 2) is in parentheses and may hold spaces, so fields are counted
+    after the last ')'.
+    """
+    close = stat_text.rfind(")")
+    if close < 0:
+        raise ValueError(f"not a /proc/<pid>/stat line: {stat_text[:80]!r}")
+    rest = stat_text[close + 1:].split()
+    # rest[0] is field 3 (state); utime is field 14, stime field 15.
+    if len(rest) < 13:
+        raise ValueError(f"/proc/<pid>/stat has {len(rest) + 2} fields; expected at least 15")
+    return int(rest[11]) + int(rest[12])
+
+
+def parse_context_switches(status_text: str) -> int:
+    """voluntary + nonvoluntary context switches of one /proc/<pid>/task/<tid>/status."""
+    found = {}
+    for line in status_text.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
+            found[key] = int(value.strip())
+    if len(found) != 2:
+        raise ValueError("status has no voluntary_ctxt_switches/nonvoluntary_ctxt_switches lines")
+    return sum(found.values())
+
+
+def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
+    """CPU time of the whole process and context switches summed over its live threads.
+
+    The kernel folds the CPU time of exited threads into the process, but not their context
+    switches; mysqld keeps connection threads in its thread cache, so the sum stays stable.
+    """
+    ticks = parse_cpu_ticks((proc / str(pid) / "stat").read_text())
+    switches = 0
+    for task in (proc / str(pid) / "task").iterdir():
+        try:
+            switches += parse_context_switches((task / "status").read_text())
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread exited while we listed the others
+    return Sample(ticks / CLOCK_TICKS, switches)
+
+
+def per_query(before: Sample, after: Sample, queries: int) -> tuple[float | None, float | None]:
+    """(CPU microseconds per query, context switches per query); None when nothing was queried."""
+    if queries <= 0:
+        return None, None
+    cpu_us = (after.cpu_seconds - before.cpu_seconds) * 1e6 / queries
+    cs = (after.context_switches - before.context_switches) / queries
+    return cpu_us, cs

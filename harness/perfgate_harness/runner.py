@@ -1,0 +1,369 @@
+"""Executes a plan: both servers up, data loaded, then each benchmark's warm-up and interleaved
+rounds, sampling mysqld's cost around every round. Returns the results document.
+
+Fault policy: a failed step becomes an error record (step, message, log tail) on the benchmark
+and the run, and the benchmark keeps no rounds, so nothing downstream can read it as a
+measurement. A side whose server died is not restarted: crash recovery leaves it in a state
+(cold buffer pool, recovered data) that no longer matches the other side, and the run is an
+error anyway, so the remaining benchmarks are recorded as not measured instead.
+"""
+import json
+import signal
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pymysql
+
+from . import fingerprint, perfstat, procstat, progress, schedule, server, sysbench
+from .plan import Benchmark, Plan
+
+PREPARE_SCRIPT = "oltp_point_select"  # any oltp_* script prepares the shared sbtestN tables
+AHI_COUNTERS_SQL = ("SELECT name, `count` FROM information_schema.INNODB_METRICS "
+                    "WHERE name LIKE 'adaptive\\_hash\\_%' ORDER BY name")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class BenchmarkFailed(Exception):
+    def __init__(self, side, step, message, log_tail=""):
+        super().__init__(message)
+        self.error = {"side": side, "step": step, "message": message, "log_tail": log_tail}
+
+
+# ------------------------------------------------------------------------------ pure decisions
+
+def round_failure(side: str, outcome: sysbench.Outcome, parsed: dict | None, parse_error: str | None,
+                  server_state: str, timeout: float) -> str | None:
+    """Why a round cannot count as a measurement, or None when it can."""
+    if server_state != "running":
+        return f"{side} server {server_state} during the round"
+    if outcome.timed_out:
+        return f"sysbench did not finish within {timeout:.0f} s and was killed"
+    if outcome.returncode < 0:
+        name = signal.Signals(-outcome.returncode).name
+        hint = (" (sysbench 1.0.20 built with libmariadb crashes this way when it reconnects after a lost "
+                "connection)" if name == "SIGSEGV" else "")
+        return f"sysbench was killed by {name}{hint}"
+    if outcome.returncode != 0:
+        reasons = sysbench.failure_lines(outcome.output)
+        return f"sysbench exited with code {outcome.returncode}" + (f": {reasons[0]}" if reasons else "")
+    if parse_error:
+        return parse_error
+    if parsed["reconnects"] > 0:
+        return f"sysbench reconnected {parsed['reconnects']} times: connections were lost during the round"
+    if parsed["queries"] == 0:
+        return "sysbench completed no queries"
+    return None
+
+
+def reuse_marker(basedir: Path, version: str, tables: int, rows: int) -> dict:
+    return {"basedir": str(basedir), "version": version, "tables": tables, "rows": rows}
+
+
+def can_reuse(marker_text: str | None, expected: dict) -> bool:
+    if not marker_text:
+        return False
+    try:
+        return json.loads(marker_text) == expected
+    except json.JSONDecodeError:
+        return False
+
+
+def counter_delta(before: dict, after: dict) -> dict:
+    return {name: after[name] - before.get(name, 0) for name in after}
+
+
+# ------------------------------------------------------------------------------ the run
+
+class Run:
+    def __init__(self, plan: Plan, out_dir: Path, reuse_data: bool = False):
+        self.plan = plan
+        self.out = Path(out_dir).resolve()
+        self.reuse_data = reuse_data
+        self.servers: dict[str, server.Server] = {}
+        self.versions: dict[str, tuple[str, str]] = {}
+        self.errors: list[dict] = []
+        self.warnings: list[str] = []
+        self.dead: dict[str, str] = {}  # side -> why it cannot be measured any more
+        self.instructions_reason = None
+        self.ahi_monitor_enabled: set[str] = set()
+        self.sysbench_log = self.out / "sysbench.log"
+
+    # --- entry ---------------------------------------------------------------------------
+    def execute(self, versions: dict) -> dict:
+        self.versions = versions
+        started = now()
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.instructions_reason = perfstat.unavailable_reason()
+        benchmarks = []
+        try:
+            self._setup_servers()
+            for i, bench in enumerate(self.plan.benchmarks):
+                benchmarks.append(self._measure(bench, self.plan.benchmarks[i + 1:]))
+        finally:
+            self._shutdown_all()
+        status = "error" if self.errors or any(b["status"] == "error" for b in benchmarks) else "ok"
+        progress.emit("done", status=status)
+        results = {
+            "schema": "perfgate.results/v1",
+            "plan": self.plan.raw,
+            "status": status,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "started": started,
+            "finished": now(),
+            "machine": fingerprint.collect(data_dir=str(self.out)),
+            "sides": {side: self._side_record(side) for side in schedule.SIDES},
+            "instructions_unavailable": self.instructions_reason,
+            "benchmarks": benchmarks,
+        }
+        return results
+
+    def _side_record(self, side: str) -> dict:
+        spec = self.plan.sides[side]
+        flavor, version = self.versions[side]
+        srv = self.servers.get(side)
+        record = {"basedir": str(spec.basedir), "flavor": flavor, "version": version,
+                  "binary": str(spec.binary)}
+        if spec.label is not None:
+            record["label"] = spec.label
+        if spec.commit is not None:
+            record["commit"] = spec.commit
+        if srv is not None and srv.options is not None:
+            record["options"] = srv.options
+            record["error_log"] = str(srv.layout.error_log.relative_to(self.out))
+        return record
+
+    # --- servers -------------------------------------------------------------------------
+    def _setup_servers(self) -> None:
+        for side in schedule.SIDES:
+            spec = self.plan.sides[side]
+            flavor, version = self.versions[side]
+            self.servers[side] = server.Server(side, spec.basedir, spec.binary, flavor, version,
+                                               server.layout_for(self.out, side), self.plan.profile_options,
+                                               self.plan.pin_server)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            failures = list(pool.map(self._setup_side, schedule.SIDES))
+        for side, failure in zip(schedule.SIDES, failures):
+            if failure is not None:
+                self.errors.append({"side": side, "benchmark": None, **failure})
+                self.dead[side] = f"{side} server failed at {failure['step']}: {failure['message']}"
+
+    def _setup_side(self, side: str) -> dict | None:
+        srv = self.servers[side]
+        spec = self.plan.sides[side]
+        expected = reuse_marker(spec.basedir, srv.version, self.plan.tables, self.plan.rows)
+        marker_text = srv.layout.marker.read_text() if srv.layout.marker.exists() else None
+        reuse = self.reuse_data and srv.layout.datadir.is_dir() and can_reuse(marker_text, expected)
+        step = "init"
+        try:
+            if not reuse:
+                progress.emit("phase", phase="init", side=side)
+                server.clean_stale_files(srv.layout)
+                srv.initialize()
+            step = "start"
+            progress.emit("phase", phase="start", side=side)
+            srv.start()
+            if not reuse:
+                step = "prepare"
+                progress.emit("phase", phase="prepare", side=side)
+                self._load(srv)
+                srv.layout.marker.write_text(json.dumps(expected) + "\n")
+            return None
+        except server.ServerError as e:
+            return {"step": e.step, "message": e.message, "log_tail": e.log_tail}
+        except BenchmarkFailed as e:
+            return {k: v for k, v in e.error.items() if k != "side"}
+        except pymysql.err.MySQLError as e:
+            return {"step": step, "message": f"{side}: {e}", "log_tail": srv.log_tail()}
+
+    def _load(self, srv: server.Server) -> None:
+        conn = srv.connect()
+        try:
+            conn.cursor().execute(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
+        finally:
+            conn.close()
+        inv = sysbench.Invocation(script_path=sysbench.resolve_script(PREPARE_SCRIPT), socket=srv.layout.socket,
+                                  tables=self.plan.tables, rows=self.plan.rows,
+                                  threads=min(self.plan.tables, 4), command="prepare",
+                                  pin_cpus=self.plan.pin_client)
+        cmd = sysbench.build_command(inv)
+        outcome = sysbench.execute(cmd, timeout=3600, log_path=self.sysbench_log)
+        if outcome.returncode != 0 or not srv.alive():
+            reasons = sysbench.failure_lines(outcome.output)
+            message = (f"{srv.side}: sysbench prepare failed (exit code {outcome.returncode})"
+                       + (f": {reasons[0]}" if reasons else ""))
+            if not srv.alive():
+                message = f"{srv.side}: server {srv.exit_description()} while loading data"
+            raise BenchmarkFailed(srv.side, "prepare", message,
+                                  sysbench.output_tail(outcome.output) + "\n" + srv.log_tail())
+        conn = srv.connect(database=sysbench.DATABASE)
+        try:
+            cur = conn.cursor()
+            for t in range(1, self.plan.tables + 1):
+                cur.execute(f"ANALYZE TABLE sbtest{t}")
+                cur.fetchall()
+        finally:
+            conn.close()
+
+    def _shutdown_all(self) -> None:
+        for side, srv in self.servers.items():
+            if srv.proc is None:
+                continue
+            progress.emit("phase", phase="shutdown", side=side)
+            problem = srv.shutdown()
+            if problem:
+                self.warnings.append(problem)
+
+    # --- benchmarks ----------------------------------------------------------------------
+    def _record(self, bench: Benchmark) -> dict:
+        record = {"id": bench.id, "name": bench.name, "group": bench.group, "kind": bench.kind,
+                  "threads": bench.threads, "ahi": bench.ahi, "script": bench.script,
+                  "options": bench.options, "status": "ok", "rounds": []}
+        if bench.shape:
+            record["shape"] = bench.shape
+        return record
+
+    def _invocation(self, bench: Benchmark, side: str, seconds: float) -> sysbench.Invocation:
+        return sysbench.Invocation(script_path=bench.script_path, socket=self.servers[side].layout.socket,
+                                   tables=self.plan.tables, rows=self.plan.rows, threads=bench.threads,
+                                   seconds=seconds, options=bench.options, pin_cpus=self.plan.pin_client)
+
+    def _fail(self, record: dict, error: dict) -> dict:
+        error = {"benchmark": record["id"], **error}
+        record["status"] = "error"
+        record["error"] = error
+        record["rounds"] = []
+        record.pop("ahi_counters", None)
+        self.errors.append(error)
+        progress.emit("benchmark", benchmark=record["id"], status="error", message=error["message"])
+        return record
+
+    def _measure(self, bench: Benchmark, later: list) -> dict:
+        record = self._record(bench)
+        record["command"] = sysbench.command_text(sysbench.build_command(
+            self._invocation(bench, "base", self.plan.seconds)))
+        if self.dead:
+            side, why = next(iter(self.dead.items()))
+            return self._fail(record, {"side": side, "step": "skipped", "message": f"not measured: {why}"})
+        try:
+            if bench.ahi:
+                for side in schedule.SIDES:
+                    self._set_ahi(side, bench.ahi)
+            if self.plan.warmup_seconds > 0:
+                for side in schedule.SIDES:
+                    progress.emit("phase", phase="warmup", benchmark=bench.id, side=side)
+                    self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
+            counters = {side: {} for side in schedule.SIDES} if bench.ahi else None
+            order = schedule.round_order(self.plan.rounds, self.plan.first_round)
+            for n, (index, side) in enumerate(order):
+                progress.emit("round", benchmark=bench.id, side=side, round=index, rounds=self.plan.rounds,
+                              eta_seconds=self._eta(len(order) - n, later))
+                before_counters = self._ahi_counters(side) if bench.ahi else None
+                record["rounds"].append(self._round(bench, side, index))
+                if bench.ahi:
+                    delta = counter_delta(before_counters, self._ahi_counters(side))
+                    for name, value in delta.items():
+                        counters[side][name] = counters[side].get(name, 0) + value
+            if counters is not None:
+                record["ahi_counters"] = counters
+        except BenchmarkFailed as e:
+            return self._fail(record, e.error)
+        progress.emit("benchmark", benchmark=bench.id, status="ok")
+        return record
+
+    def _eta(self, runs_left_here: int, later: list) -> int:
+        per_side = 2 * self.plan.rounds
+        warmups = 2 if self.plan.warmup_seconds > 0 else 0
+        return schedule.eta_seconds(runs_left_here + per_side * len(later), self.plan.seconds,
+                                    warmups * len(later), self.plan.warmup_seconds)
+
+    def _check_alive(self, side: str, step: str) -> None:
+        srv = self.servers[side]
+        if not srv.alive():
+            why = f"{side} server {srv.exit_description()}"
+            self.dead[side] = why
+            raise BenchmarkFailed(side, step, why, srv.log_tail())
+
+    def _sql(self, side: str, step: str, statements: list[str]) -> list:
+        self._check_alive(side, step)
+        srv = self.servers[side]
+        try:
+            conn = srv.connect()
+            try:
+                cur = conn.cursor()
+                rows = []
+                for statement in statements:
+                    cur.execute(statement)
+                    rows = cur.fetchall()
+                return rows
+            finally:
+                conn.close()
+        except pymysql.err.MySQLError as e:
+            self._check_alive(side, step)
+            raise BenchmarkFailed(side, step, f"{side}: {e}", srv.log_tail()) from None
+
+    def _set_ahi(self, side: str, state: str) -> None:
+        value = "ON" if state == "on" else "OFF"
+        statements = [f"SET GLOBAL innodb_adaptive_hash_index = {value}"]
+        if side not in self.ahi_monitor_enabled:
+            # Most adaptive_hash_% counters are off by default; enabling them once is enough.
+            statements.append("SET GLOBAL innodb_monitor_enable = 'module_adaptive_hash'")
+        statements.append("SELECT @@GLOBAL.innodb_adaptive_hash_index")
+        rows = self._sql(side, "ahi", statements)
+        self.ahi_monitor_enabled.add(side)
+        if int(rows[0][0]) != (1 if state == "on" else 0):
+            raise BenchmarkFailed(side, "ahi", f"{side}: innodb_adaptive_hash_index stayed {rows[0][0]} "
+                                               f"after SET GLOBAL ... = {value}")
+
+    def _ahi_counters(self, side: str) -> dict:
+        rows = self._sql(side, "ahi", [AHI_COUNTERS_SQL])
+        if not rows:
+            raise BenchmarkFailed(side, "ahi", f"{side}: information_schema.INNODB_METRICS has no adaptive_hash_% counters")
+        return {name: int(count) for name, count in rows}
+
+    def _timed_run(self, bench: Benchmark, side: str, seconds: float, step: str):
+        """Runs sysbench once against one side; returns (parsed report, samples, perf count)."""
+        self._check_alive(side, step)
+        srv = self.servers[side]
+        cmd = sysbench.build_command(self._invocation(bench, side, seconds))
+        timeout = seconds + sysbench.RUN_GRACE_SECONDS
+        before = procstat.sample(srv.pid)
+        counter = perfstat.Counter(srv.pid) if step == "round" and self.instructions_reason is None else None
+        outcome = sysbench.execute(cmd, timeout=timeout, log_path=self.sysbench_log)
+        instructions = counter.stop() if counter else (None, self.instructions_reason)
+        state = srv.exit_description()
+        after = procstat.sample(srv.pid) if state == "running" else None
+        parsed, parse_error = None, None
+        if outcome.returncode == 0 and not outcome.timed_out:
+            try:
+                parsed = sysbench.parse_run_output(outcome.output)
+            except sysbench.SysbenchOutputError as e:
+                parse_error = str(e)
+        failure = round_failure(side, outcome, parsed, parse_error, state, timeout)
+        if failure:
+            if state != "running":
+                self.dead[side] = f"{side} server {state}"
+            log_tail = sysbench.output_tail(outcome.output)
+            # The server's last words explain a crash; when it is alive they are only context.
+            server_tail = srv.log_tail(30 if state != "running" else 5)
+            if server_tail:
+                log_tail += f"\n--- {srv.layout.error_log.name} ({side}) ---\n{server_tail}"
+            raise BenchmarkFailed(side, step, f"{side}: {failure}", log_tail)
+        return parsed, before, after, instructions
+
+    def _round(self, bench: Benchmark, side: str, index: int) -> dict:
+        started = now()
+        parsed, before, after, (instructions, why_not) = self._timed_run(bench, side, self.plan.seconds, "round")
+        cpu_us, cs = procstat.per_query(before, after, parsed["queries"])
+        return {
+            "index": index, "side": side, "started": started, "seconds": parsed["seconds"],
+            "qps": parsed["qps"], "tps": parsed["tps"], "queries": parsed["queries"],
+            "latency_ms": parsed["latency_ms"], "errors": parsed["errors"], "reconnects": parsed["reconnects"],
+            "cpu_per_query_us": cpu_us, "cs_per_query": cs,
+            "instructions_per_query": (instructions / parsed["queries"]) if instructions is not None else None,
+            "instructions_unavailable": None if instructions is not None else why_not,
+        }

@@ -1,0 +1,44 @@
+"""A tiny quick suite end to end on the two real servers."""
+from perfgate_harness import schema
+
+from conftest import events, load_plan, no_server_left
+
+
+def test_quick_suite_end_to_end(harness, basedirs):
+    plan = load_plan("tiny-quick.json", basedirs, rounds=1, warmup_seconds=1)
+    done = harness.run(plan)
+    assert done.returncode == 0, done.stderr
+    results = harness.results()
+    assert schema.schema_errors("results", results) == []
+    assert results["status"] == "ok" and results["errors"] == []
+
+    names = [b["name"] for b in results["benchmarks"]]
+    assert names == [b["name"] for b in plan["benchmarks"]]  # the posts' names, in the plan's order
+    for bench in results["benchmarks"]:
+        assert bench["status"] == "ok"
+        assert [(r["index"], r["side"]) for r in bench["rounds"]] == [(0, "base"), (0, "head")]
+        for r in bench["rounds"]:
+            assert r["qps"] > 0 and r["tps"] > 0 and r["queries"] > 0
+            assert r["cpu_per_query_us"] > 0 and r["cs_per_query"] > 0
+            assert r["errors"] == 0 and r["reconnects"] == 0
+            assert 0 < r["latency_ms"]["avg"] <= r["latency_ms"]["max"]
+            assert (r["instructions_per_query"] is None) == (r["instructions_unavailable"] is not None)
+        assert f"--mysql-socket={harness.out / 'servers' / 'base' / 'mysqld.sock'}" in bench["command"]
+
+    # both servers, with their versions and the options they ran with
+    assert results["sides"]["base"]["version"].startswith("10.11.18")
+    assert results["sides"]["head"]["version"].startswith("10.11.19")
+    for side in ("base", "head"):
+        record = results["sides"][side]
+        assert record["flavor"] == "mariadb"
+        assert record["options"]["innodb_buffer_pool_size"] == "128M"
+        assert record["options"]["datadir"] == str(harness.out / "servers" / side / "data")
+        assert (harness.out / record["error_log"]).is_file()
+    assert results["machine"]["cores"] >= 1 and results["machine"]["cpu_model"]
+
+    progress = events(done.stdout)
+    rounds = [e for e in progress if e["event"] == "round"]
+    assert len(rounds) == 2 * len(plan["benchmarks"]) and all(e["eta_seconds"] >= 0 for e in rounds)
+    assert rounds[-1]["eta_seconds"] < rounds[0]["eta_seconds"]
+    assert progress[-1] == {"event": "done", "status": "ok"}
+    no_server_left(harness.out)
