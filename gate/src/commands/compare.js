@@ -56,26 +56,10 @@ servers/<side>/error.log into <dir>.
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
 `;
 
-function positiveNumber(option, raw) {
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0) {
-    throw new UsageError(`--${option} '${raw}': not a positive number; expected e.g. --${option} 5`);
-  }
-  return v;
-}
-
-function nonNegativeNumber(option, raw) {
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v < 0) {
-    throw new UsageError(`--${option} '${raw}': not a number >= 0; expected e.g. --${option} 2`);
-  }
-  return v;
-}
-
-function integerAtLeast(option, raw, min) {
+function integerAtLeast(option, raw, min, example) {
   const v = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || v < min) {
-    throw new UsageError(`--${option} '${raw}': not an integer >= ${min}; expected e.g. --${option} ${Math.max(min, 4)}`);
+    throw new UsageError(`--${option} '${raw}': not an integer >= ${min}; expected e.g. --${option} ${example}`);
   }
   return v;
 }
@@ -126,11 +110,12 @@ function readSettings(argv) {
     throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
   }
   const overrides = {};
-  if (values.seconds !== undefined) overrides.seconds = positiveNumber('seconds', values.seconds);
-  if (values['warmup-seconds'] !== undefined) overrides.warmup_seconds = nonNegativeNumber('warmup-seconds', values['warmup-seconds']);
-  if (values.rounds !== undefined) overrides.rounds = integerAtLeast('rounds', values.rounds, 2);
-  if (values.tables !== undefined) overrides.tables = integerAtLeast('tables', values.tables, 1);
-  if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1);
+  // Whole seconds: sysbench 1.0.20 takes --time as an integer.
+  if (values.seconds !== undefined) overrides.seconds = integerAtLeast('seconds', values.seconds, 1, 3);
+  if (values['warmup-seconds'] !== undefined) overrides.warmup_seconds = integerAtLeast('warmup-seconds', values['warmup-seconds'], 0, 2);
+  if (values.rounds !== undefined) overrides.rounds = integerAtLeast('rounds', values.rounds, 2, 6);
+  if (values.tables !== undefined) overrides.tables = integerAtLeast('tables', values.tables, 1, 8);
+  if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1, 10000);
   if (values.threads !== undefined) overrides.threads = threadList(values.threads);
   return {
     help: false,
