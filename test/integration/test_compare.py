@@ -38,15 +38,25 @@ def perfgate_compare(*args, timeout=900):
                           capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
-def tiny_thresholds(tmp_path, limits, budget, benchmarks=("point-query", "update-index_range=100")):
+def tiny_thresholds(tmp_path, limits, budget, benchmarks=("point-query", "update-index_range=100"), rounds=2, seconds=1):
     """A copy of the shipped thresholds/ with a two-microbenchmark suite `tiny`."""
     folder = tmp_path / "thresholds"
     shutil.copytree(REPO / "thresholds", folder)
     lines = ["suite: tiny", "profile: mariadb", "scale: {tables: 2, rows: 1000}",
-             "measure: {threads: 1, seconds: 1, warmup_seconds: 0, rounds: 2}",
+             f"measure: {{threads: 1, seconds: {seconds}, warmup_seconds: 0, rounds: {rounds}}}",
              f"limits: {{default: {limits}}}", f"budget: {budget}", "benchmarks:"]
     lines += [f"  - {name}" for name in benchmarks]
     (folder / "tiny.yml").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def without_extra_rounds(folder):
+    """The shipped quick and ahi suites with no extra or confirmation rounds: one pass only."""
+    for suite in ("quick.yml", "ahi.yml"):
+        text = (folder / suite).read_text()
+        text = re.sub(r"extra_rounds: \d+", "extra_rounds: 0", text)
+        text = re.sub(r"confirm_rounds: \d+", "confirm_rounds: 0", text)
+        (folder / suite).write_text(text)
     return folder
 
 
@@ -57,7 +67,7 @@ def rounds_of(results, bench_id, side):
 
 def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
     out = tmp_path / "run"
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}")
+    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}"))
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "quick",
                          "--thresholds", str(thresholds), *TINY)
     assert r.returncode in (0, 1, 3), r.stderr
@@ -73,6 +83,7 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
         assert bench["status"] == "ok"
         assert rounds_of(results, bench["id"], "base") == rounds_of(results, bench["id"], "head") == [0, 1]
         assert all(r["qps"] > 0 for r in bench["rounds"])
+    assert "extensions" not in results
     assert results["sides"]["base"]["version"].startswith("10.11.18")
     assert results["sides"]["head"]["version"].startswith("10.11.19")
     for side in ("base", "head"):
@@ -89,7 +100,7 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
 
 def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
     out = tmp_path / "run"
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}")
+    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}"))
     # Keep the default ahi suite's workloads but shrink scale and time.
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "ahi",
                          "--thresholds", str(thresholds), *TINY, "--threads", "2")
@@ -129,17 +140,20 @@ def test_undecided_microbenchmarks_get_extra_rounds_merged_into_results(tmp_path
 
 
 def test_a_fail_is_confirmed_by_fresh_rounds_before_exit_1(tmp_path):
-    # rQPS of 10.11.19 against 10.11.18 is near 1, far below a fail limit of 1.9: a sure fail.
+    # A cpu/o fail limit of 0.1 makes a sure fail: the CPU per query of 10.11.19 is not a tenth
+    # of 10.11.18's, and cpu/o stays steady where QPS does not (on this shared machine single
+    # pair QPS ratios of 0.46 and 2.5 were seen within one run).
     out = tmp_path / "run"
-    thresholds = tiny_thresholds(tmp_path, "{warn: 1.9, fail: 1.9}", "{extra_rounds: 0, confirm_rounds: 2}",
-                                 benchmarks=("point-query",))
+    thresholds = tiny_thresholds(tmp_path, "{warn: 1.0, fail: 1.0, cpu_per_query: {warn: 0.1, fail: 0.1}}",
+                                 "{extra_rounds: 0, confirm_rounds: 2}", benchmarks=("point-query",), rounds=4)
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
                          "--thresholds", str(thresholds))
     assert r.returncode == 1, r.stderr
     results = json.loads((out / "results.json").read_text())
-    assert results["extensions"] == [{"file": "results.extra-1.json", "purpose": "confirm", "first_round": 2,
+    assert results["extensions"] == [{"file": "results.extra-1.json", "purpose": "confirm", "first_round": 4,
                                       "rounds": 2, "benchmarks": ["point-query"]}]
-    assert rounds_of(results, "point-query", "head") == [0, 1, 2, 3]
+    assert rounds_of(results, "point-query", "head") == list(range(6))
+    assert "(confirm) [1/1] point-query  head  round 2/2" in r.stderr
     verdict = json.loads((out / "verdict.json").read_text())
     assert verdict["verdict"] == "fail" and verdict["exit_code"] == 1
 

@@ -164,16 +164,17 @@ async function run(argv, io) {
     io,
     env: io.env || process.env,
   });
+  if (outcome.verdict) writeReports(settings.out, outcome.verdict);
+  if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
+  if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
+  io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
+  // The table comes last: it is what people read when the run is over.
   if (outcome.verdict) {
-    writeReports(settings.out, outcome.verdict);
     io.stdout.write(`\n${renderVerdictTable(outcome.verdict)}`);
   } else if (outcome.results) {
     // Measured but not judged (the run broke off): still show what was measured.
     io.stdout.write(`\n${renderTerminal(outcome.results)}`);
   }
-  if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
-  if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
-  io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
   return outcome.exitCode;
 }
 
