@@ -20,7 +20,7 @@ SERVER_BINARY_CANDIDATES = ("sbin/mariadbd", "sbin/mysqld", "bin/mariadbd", "bin
 INSTALL_DB_CANDIDATES = ("bin/mariadb-install-db", "scripts/mariadb-install-db",
                          "bin/mysql_install_db", "scripts/mysql_install_db")
 # Keys perfgate writes itself; a profile that sets them would point the server elsewhere.
-OWNED_OPTIONS = ("basedir", "datadir", "socket", "port", "bind_address", "pid_file", "log_error", "user")
+OWNED_OPTIONS = ("basedir", "datadir", "socket", "port", "bind_address", "pid_file", "log_error", "user", "tmpdir")
 # sun_path is 108 bytes including the terminating NUL.
 SOCKET_PATH_LIMIT = 107
 START_TIMEOUT = 180.0
@@ -138,6 +138,9 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
         "bind_address": "127.0.0.1",
         "pid_file": str(layout.pid_file),
         "log_error": str(layout.error_log),
+        # A private tmpdir: in the shared /tmp, bootstrap's temporary tables were seen to vanish
+        # under concurrent runs ("Unknown table 'mysql.tmp_user_sys'"), failing mariadb-install-db.
+        "tmpdir": str(layout.dir / "tmp"),
     })
     if run_as:
         # mysqld refuses to run as root unless told to.
@@ -270,6 +273,7 @@ class Server:
         self.port = port
         self.options = server_options(self.profile_options, self.layout, self.basedir, port, current_root_user())
         self.layout.dir.mkdir(parents=True, exist_ok=True)
+        (self.layout.dir / "tmp").mkdir(exist_ok=True)
         self.layout.socket.parent.mkdir(parents=True, exist_ok=True)
         self.layout.cnf.write_text(render_cnf(self.options), encoding="utf-8")
 
