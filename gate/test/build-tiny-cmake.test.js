@@ -123,3 +123,16 @@ test('perfgate build prints the prefix; a failed build exits 4 with the step and
   assert.equal(usage.code, 2);
   assert.equal(usage.err, "perfgate build: --flavor 'oracle': expected one of mariadb, mysql, percona\n");
 });
+
+test('PERFGATE_BUILD_NICE runs cmake and ninja at that niceness', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {
+  const s = setup(t);
+  const env = { ...s.env, PERFGATE_BUILD_NICE: '5' };
+  const built = await buildCommit({ source: s.repo, ref: 'base', recipe: s.recipe, cacheDir: s.cacheDir, env });
+  const log = fs.readFileSync(built.logFile, 'utf8');
+  assert.match(log, /^\$ nice -n 5 cmake -G Ninja /m);
+  assert.match(log, /^\$ nice -n 5 ninja -C /m);
+  assert.match(log, /^\$ git -C /m);
+  await assert.rejects(buildCommit({ source: s.repo, ref: 'one-file', recipe: s.recipe, cacheDir: s.cacheDir, env: { ...s.env, PERFGATE_BUILD_NICE: 'low' } }),
+    /PERFGATE_BUILD_NICE 'low': expected an integer niceness, e\.g\. 19/);
+  assert.ok(!fs.existsSync(path.join(s.cacheDir, 'trees', require('node:fs').readdirSync(path.join(s.cacheDir, 'trees'))[0], 'lock')), 'the tree lock is released after an error');
+});

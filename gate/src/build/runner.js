@@ -151,8 +151,17 @@ function runLogged({ command, args, cwd, env, log, onLine }) {
   });
 }
 
+// PERFGATE_BUILD_NICE=<n> runs cmake and ninja at that niceness, so a build can share the
+// machine with measurements without disturbing them much; git steps are too short to matter.
+function niced(spec, env) {
+  const level = env.PERFGATE_BUILD_NICE;
+  if (level === undefined || level === '' || spec.command === 'git') return spec;
+  if (!/^-?\d+$/.test(level)) throw new UsageError(`PERFGATE_BUILD_NICE '${level}': expected an integer niceness, e.g. 19`);
+  return { ...spec, command: 'nice', args: ['-n', level, spec.command, ...spec.args] };
+}
+
 async function step(name, spec, ctx) {
-  const r = await runLogged({ ...spec, log: ctx.log });
+  const r = await runLogged({ ...niced(spec, ctx.env), log: ctx.log });
   if (r.exitCode !== 0) {
     throw classifyCommandFailure({ step: name, command: [spec.command, ...spec.args].join(' '), exitCode: r.exitCode,
       logText: r.output, logFile: ctx.logFile, spawnError: r.spawnError });
