@@ -87,6 +87,8 @@ import json, sys
 sides = json.load(open(sys.argv[1]))["sides"]
 sys.exit(0 if (sides["base"].get("commit"), sides["head"].get("commit")) == (sys.argv[2], sys.argv[3]) else 1)
 PY
+  check "$run: comment.md names both commits" \
+    grep -q "$(git -C "$FORK" rev-parse --short=12 base).*$(git -C "$FORK" rev-parse --short=12 "$run")" "$OUT/$run/comment.md"
 done
 
 T=$(now)
