@@ -64,7 +64,7 @@ function renderWith(verdict, shown, options) {
   }
   parts.push('', M.legend());
   if (options.chart !== false) {
-    const chart = M.rqpsChart(shown.filter((b) => !b.ahi));
+    const chart = M.rqpsChart(shown);
     if (chart) parts.push('', chart);
   }
   if (options.reportLink) parts.push('', `Full report: ${options.reportLink}`);
