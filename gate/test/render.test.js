@@ -125,3 +125,18 @@ test('text from results is escaped in every renderer', () => {
   assert.doesNotMatch(renderReport(v), /<script>|<img src=x/);
   assert.ok(renderComment(v).includes('| a\\|b<script> |'));
 });
+
+test('the reproduce block derives prepare and the head socket from the recorded command', () => {
+  const { commandLines } = require('../src/render/format');
+  const cmd = 'sysbench oltp_point_select --mysql-socket=/r/servers/base/mysqld.sock --mysql-db=sbtest --tables=2 run';
+  const sides = { base: { options: { socket: '/r/servers/base/mysqld.sock' } }, head: { options: { socket: '/r/servers/head/mysqld.sock' } } };
+  assert.deepEqual(commandLines({ command: cmd }, sides), [
+    '# load the tables (once per server, after CREATE DATABASE sbtest)',
+    'sysbench oltp_point_select --mysql-socket=/r/servers/base/mysqld.sock --mysql-db=sbtest --tables=2 prepare',
+    '# one timed round against the base server',
+    cmd,
+    '# the same against the head server',
+    'sysbench oltp_point_select --mysql-socket=/r/servers/head/mysqld.sock --mysql-db=sbtest --tables=2 run',
+  ]);
+  assert.deepEqual(commandLines({ command: 'sysbench x --time=1' }, sides), ['sysbench x --time=1']);
+});

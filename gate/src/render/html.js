@@ -155,7 +155,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   const withCommands = verdict.benchmarks.filter((b) => b.command || b.commands);
   if (withCommands.length) {
     parts.push('<h2>Reproduce by hand</h2><p class="muted">Start each server with the options above, then run a microbenchmark:</p>');
-    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b).join('\n'))}</pre>`);
+    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b, sides).join('\n'))}</pre>`);
   }
   parts.push(`<p class="muted">Method: ${esc(verdict.method)}; ${Math.round(verdict.confidence * 100)}% intervals. Started ${esc(verdict.run.started || '?')}, finished ${esc(verdict.run.finished || '?')}.</p>`);
   parts.push('</body></html>\n');
