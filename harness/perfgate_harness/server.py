@@ -20,7 +20,7 @@ SERVER_BINARY_CANDIDATES = ("sbin/mariadbd", "sbin/mysqld", "bin/mariadbd", "bin
 INSTALL_DB_CANDIDATES = ("bin/mariadb-install-db", "scripts/mariadb-install-db",
                          "bin/mysql_install_db", "scripts/mysql_install_db")
 # Keys perfgate writes itself; a profile that sets them would point the server elsewhere.
-OWNED_OPTIONS = ("basedir", "datadir", "socket", "port", "bind_address", "pid_file", "log_error", "user")
+OWNED_OPTIONS = ("basedir", "datadir", "tmpdir", "socket", "port", "bind_address", "pid_file", "log_error", "user")
 # sun_path is 108 bytes including the terminating NUL.
 SOCKET_PATH_LIMIT = 107
 START_TIMEOUT = 180.0
@@ -91,6 +91,7 @@ class Layout:
     """Where one side's server keeps its files, all under <run>/servers/<side>/ except a long socket."""
     dir: Path
     datadir: Path
+    tmpdir: Path
     cnf: Path
     socket: Path
     pid_file: Path
@@ -109,7 +110,7 @@ def socket_path(side_dir: Path, side: str) -> Path:
 
 def layout_for(run_dir: Path, side: str) -> Layout:
     d = Path(run_dir).resolve() / "servers" / side
-    return Layout(dir=d, datadir=d / "data", cnf=d / "my.cnf", socket=socket_path(d, side),
+    return Layout(dir=d, datadir=d / "data", tmpdir=d / "tmp", cnf=d / "my.cnf", socket=socket_path(d, side),
                   pid_file=d / "mysqld.pid", error_log=d / "error.log", stdout_log=d / "mysqld.out",
                   marker=d / "data.json")
 
@@ -133,6 +134,9 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
     options.update({
         "basedir": str(basedir),
         "datadir": str(layout.datadir),
+        # A private tmpdir: servers bootstrapping at the same time in a shared /tmp have been
+        # seen to lose each other's temporary tables.
+        "tmpdir": str(layout.tmpdir),
         "socket": str(layout.socket),
         "port": str(port),
         "bind_address": "127.0.0.1",
@@ -270,6 +274,7 @@ class Server:
         self.port = port
         self.options = server_options(self.profile_options, self.layout, self.basedir, port, current_root_user())
         self.layout.dir.mkdir(parents=True, exist_ok=True)
+        self.layout.tmpdir.mkdir(exist_ok=True)
         self.layout.socket.parent.mkdir(parents=True, exist_ok=True)
         self.layout.cnf.write_text(render_cnf(self.options), encoding="utf-8")
 

@@ -166,6 +166,16 @@ def failure_lines(text: str) -> list[str]:
     return lines[-1:]
 
 
+def failure_reason(text: str) -> str | None:
+    """The most telling of the failure lines: the server's error, then a Lua error, then the first."""
+    lines = failure_lines(text)
+    for marker in ("MySQL error", "function failed:"):
+        for line in lines:
+            if marker in line:
+                return line
+    return lines[0] if lines else None
+
+
 def output_tail(text: str, lines: int = 20) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:])
 

@@ -54,6 +54,14 @@ def test_failure_lines_prefer_fatal_lines(fixture_text):
     assert lines and all(l.startswith("FATAL") for l in lines)
 
 
+def test_failure_reason_prefers_the_server_error_then_the_lua_error(fixture_text):
+    assert sysbench.failure_reason(fixture_text("sysbench", "fail-sql-error.txt")) == \
+        "FATAL: MySQL error: 1054 \"Unknown column 'nosuchcolumn' in 'SELECT'\""
+    assert sysbench.failure_reason(fixture_text("sysbench", "fail-lua-error.txt")).endswith(
+        "perfgate_common.lua:54: --points-on=x: expected one of id, k")
+    assert sysbench.failure_reason("") is None
+
+
 def test_empty_output():
     with pytest.raises(sysbench.SysbenchOutputError, match="it is empty"):
         sysbench.parse_run_output("")
