@@ -20,7 +20,8 @@ SERVER_BINARY_CANDIDATES = ("sbin/mariadbd", "sbin/mysqld", "bin/mariadbd", "bin
 INSTALL_DB_CANDIDATES = ("bin/mariadb-install-db", "scripts/mariadb-install-db",
                          "bin/mysql_install_db", "scripts/mysql_install_db")
 # Keys perfgate writes itself; a profile that sets them would point the server elsewhere.
-OWNED_OPTIONS = ("basedir", "datadir", "tmpdir", "socket", "port", "bind_address", "pid_file", "log_error", "user")
+OWNED_OPTIONS = ("basedir", "datadir", "tmpdir", "socket", "port", "bind_address", "pid_file", "log_error", "user",
+                 "loose_mysqlx")
 # sun_path is 108 bytes including the terminating NUL.
 SOCKET_PATH_LIMIT = 107
 START_TIMEOUT = 180.0
@@ -125,7 +126,8 @@ def _cnf_value(value) -> str | None:
     return str(value)
 
 
-def server_options(profile_options: dict, layout: Layout, basedir: Path, port: int, run_as: str | None) -> dict:
+def server_options(profile_options: dict, layout: Layout, basedir: Path, port: int, run_as: str | None,
+                   flavor: str = "mariadb") -> dict:
     """The [mysqld] options as written to my.cnf: the profile, then what perfgate owns."""
     conflicts = owned_option_conflicts(profile_options)
     if conflicts:
@@ -146,6 +148,10 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
     if run_as:
         # mysqld refuses to run as root unless told to.
         options["user"] = run_as
+    if flavor in ("mysql", "percona"):
+        # MySQL 8 loads the X plugin on the fixed port 33060, which the second server could not
+        # bind; loose_ keeps 5.7 (no X plugin by default) from refusing the option.
+        options["loose_mysqlx"] = "OFF"
     return options
 
 
@@ -272,7 +278,8 @@ class Server:
     # --- files ---------------------------------------------------------------------------
     def write_cnf(self, port: int) -> None:
         self.port = port
-        self.options = server_options(self.profile_options, self.layout, self.basedir, port, current_root_user())
+        self.options = server_options(self.profile_options, self.layout, self.basedir, port, current_root_user(),
+                                      self.flavor)
         self.layout.dir.mkdir(parents=True, exist_ok=True)
         self.layout.tmpdir.mkdir(exist_ok=True)
         self.layout.socket.parent.mkdir(parents=True, exist_ok=True)

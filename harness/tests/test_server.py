@@ -55,6 +55,13 @@ def test_cnf_is_the_profile_then_our_paths(tmp_path):
     assert "user" not in server.server_options({}, lay, Path("/opt/m"), 3307, run_as=None)
 
 
+@pytest.mark.parametrize("flavor", ["mysql", "percona"])
+def test_mysql_servers_do_not_fight_over_the_x_plugin_port(tmp_path, flavor):
+    opts = server.server_options({}, layout(tmp_path), Path("/p"), 3307, None, flavor)
+    assert opts["loose_mysqlx"] == "OFF"
+    assert "loose_mysqlx" not in server.server_options({}, layout(tmp_path), Path("/m"), 3307, None, "mariadb")
+
+
 def test_profile_may_not_set_our_paths(tmp_path):
     assert server.owned_option_conflicts({"socket": "/x", "log-error": "y", "innodb_x": 1}) == ["socket", "log-error"]
     with pytest.raises(ValueError, match="profile sets 'datadir'"):
