@@ -6,7 +6,7 @@ const { UsageError } = require('./errors');
 const { schemaProblem } = require('./schemas');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
-const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds'];
+const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus'];
 
 function ahiShape(workload) {
   if (workload.update_percent === 0) return 'SELECT c FROM sbtestN WHERE id = ?';
@@ -97,6 +97,7 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
       seconds: pick('seconds', suite.measure.seconds),
       warmup_seconds: pick('warmup_seconds', suite.measure.warmup_seconds),
       rounds: pick('rounds', suite.measure.rounds),
+      ...(overrides.pin_cpus ? { pin_cpus: overrides.pin_cpus } : {}),
     },
     benchmarks: suite.ahi ? ahiBenchmarks(suite, threads) : listedBenchmarks(config, suite, threads),
   };

@@ -42,7 +42,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
   const ok = ['--base', prefix, '--head', prefix, '--out', out];
   const badThresholds = thresholdsWith({ 'ahi.yml': (s) => s.replace('seconds: 5', 'seconds: -5') });
   const cases = [
-    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --suite, --out, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --source, --flavor, --build-config, --help"],
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --suite, --out, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --source, --flavor, --build-config, --help"],
     [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not a positive number; expected e.g. --seconds 5"],
     [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not a positive number; expected e.g. --seconds 5"],
     [[...ok, '--warmup-seconds=-1'], "perfgate compare: --warmup-seconds '-1': not a number >= 0; expected e.g. --warmup-seconds 2"],

@@ -44,7 +44,14 @@ test('a head that does not compile: exit 4, results with status error, both comm
   assert.equal(builds.sides.base.status, 'ok');
   assert.equal(builds.sides.head.status, 'error');
   assert.equal(builds.sides.head.error.step, 'compile');
-  assert.ok(!fs.existsSync(path.join(out, 'verdict.json')), 'no stale verdict from an earlier run');
+  const verdict = readJson(path.join(out, 'verdict.json'));
+  assert.equal(schemaProblem('verdict', verdict), null);
+  assert.equal(verdict.verdict, 'error');
+  assert.equal(verdict.exit_code, 4);
+  assert.match(verdict.headline, /head/);
+  assert.equal(verdict.stale, undefined, 'the stale verdict of an earlier run is replaced');
+  for (const f of ['comment.md', 'summary.md', 'report.html']) assert.ok(fs.existsSync(path.join(out, f)), f);
+  assert.match(fs.readFileSync(path.join(out, 'comment.md'), 'utf8'), /did not build/);
 });
 
 test('a base ref that does not exist: exit 4 naming the ref; bad options exit 2', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {

@@ -23,8 +23,12 @@ for p in "${BUILD_DEPS[@]}"; do
 done
 if ((${#missing[@]})); then
   say "apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2 \
-    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2; }
+  mkdir -p "$WORK"
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > "$WORK/apt.log" 2>&1; then
+    apt-get update -qq >> "$WORK/apt.log" 2>&1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >> "$WORK/apt.log" 2>&1 \
+      || { tail -n 20 "$WORK/apt.log" >&2; say "apt-get install failed (log: $WORK/apt.log)"; exit 1; }
+  fi
 fi
 
 # apt-get source needs a deb-src entry; add one mirroring the host's own Debian entry so the
@@ -35,7 +39,7 @@ if [ ! -f "$DEB_SRC" ] && ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sou
   [ -n "$entry" ] || { say "no /etc/apt/sources.list.d/*.sources entry to copy as deb-src"; exit 1; }
   say "adding $DEB_SRC (deb-src copy of $entry)"
   sed 's/^Types:.*/Types: deb-src/' "$entry" > "$DEB_SRC.tmp" && mv "$DEB_SRC.tmp" "$DEB_SRC"
-  apt-get update -qq >&2
+  apt-get update -qq > /dev/null
 fi
 
 mkdir -p "$WORK"
@@ -44,7 +48,8 @@ if [ ! -f "$SRC/.perfgate-unpacked" ]; then
   say "apt-get source mariadb=$VERSION into $WORK"
   rm -rf "$SRC" "$WORK/download"
   mkdir -p "$WORK/download"
-  (cd "$WORK/download" && apt-get source -qq "mariadb=$VERSION" >&2)
+  (cd "$WORK/download" && apt-get source -qq "mariadb=$VERSION" > "$WORK/apt-source.log" 2>&1) \
+    || { tail -n 20 "$WORK/apt-source.log" >&2; say "apt-get source failed (log: $WORK/apt-source.log)"; exit 1; }
   mv "$WORK/download/mariadb-$UPSTREAM" "$SRC"
   rm -rf "$WORK/download"
   touch "$SRC/.perfgate-unpacked"
@@ -62,7 +67,7 @@ if ! git -C "$FORK" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
   git -C "$FORK.tmp" init -q -b main
   git -C "$FORK.tmp" config core.autocrlf false
   # The tarball's own .gitignore files would hide sources; the fork tracks every file.
-  git -C "$FORK.tmp" add -f -A
+  git -C "$FORK.tmp" add -f -A 2>/dev/null
   git -C "$FORK.tmp" commit -q -m "MariaDB $UPSTREAM (Debian $VERSION)"
   git -C "$FORK.tmp" tag base
   rm -rf "$FORK"

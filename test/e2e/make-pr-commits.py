@@ -4,7 +4,7 @@ one branch each, with fixed authors and dates so their SHAs (and build cache key
 on every run:
 
   pr-comment  changes only a comment                                  -> must pass
-  pr-slow     makes every InnoDB secondary-index update spin ~0.3 ms  -> must fail on
+  pr-slow     makes every InnoDB secondary-index update spin ~1 ms  -> must fail on
               update-index and pass on point-query
   pr-broken   does not compile                                        -> must be an error
 
@@ -41,7 +41,7 @@ EDITS = {
                                        "The clustered index record has already been updated.\n", 1)),
     "pr-slow": ("Spin before every secondary index update (deliberately slow)",
                 lambda t: insert_in_function(t, "\t/* A deliberate slowdown: spin before every secondary index update. */\n"
-                                                "\tfor (volatile ulint spin = 0; spin < 200000; spin = spin + 1) {}\n")),
+                                                "\tfor (volatile ulint spin = 0; spin < 1000000; spin = spin + 1) {}\n")),
     "pr-broken": ("Refactor the secondary index update (does not compile)",
                   lambda t: insert_in_function(t, "\tthis_identifier_does_not_exist = 1;\n")),
 }

@@ -7,6 +7,8 @@ const { loadRecipe, cacheDirFrom } = require('./settings');
 const { buildSides, buildErrorResults, machineFingerprint } = require('./sides');
 const { resolvePlan } = require('../plan');
 const { writeJsonAtomic } = require('../files');
+const { judge } = require('../judge');
+const { writeReports } = require('../render');
 const { EXIT, UsageError } = require('../errors');
 
 // Run-folder files of an earlier run that an error run must not leave behind.
@@ -14,12 +16,11 @@ const STALE = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|
 
 /**
  * @param settings  {source, base, head, flavor, buildConfigs, thresholds, suite, overrides, out}
- * @param onError   optional (results, outDir) => exitCode|undefined: judges and renders the error
- *                  run like any other; without it the run folder holds plan.json + results.json
- * @returns {sides} ready for runComparison, or {exitCode} when a build failed (the run folder
- *          then says why: results.json with status "error", build/<side>.log)
+ * @returns {sides} ready for runComparison, or {exitCode, results, verdict} when a build failed:
+ *          the run folder then says why like any other run (plan.json, results.json with status
+ *          "error", verdict.json "error" and the reports), plus build/<side>.log
  */
-async function sidesFromSource({ settings, config, io, env, onError = null }) {
+async function sidesFromSource({ settings, config, io, env }) {
   const recipe = loadRecipe({ thresholdsDir: settings.thresholds, buildConfigs: settings.buildConfigs || [],
     flavor: settings.flavor || 'mariadb', env });
   try {
@@ -44,8 +45,10 @@ async function sidesFromSource({ settings, config, io, env, onError = null }) {
   const results = buildErrorResults({ plan, failure, built: sides, refs, flavor: recipe.flavor,
     machine: machineFingerprint(env), started, finished: new Date().toISOString() });
   writeJsonAtomic(path.join(settings.out, 'results.json'), results);
-  const judged = onError ? onError(results, settings.out) : undefined;
-  return { exitCode: judged === undefined ? EXIT.error : judged, results };
+  const verdict = judge(results, config.suites[settings.suite]);
+  writeReports(settings.out, verdict);
+  // A build failure is an error whatever the judge would make of it: never a verdict.
+  return { exitCode: EXIT.error, results, verdict };
 }
 
 module.exports = { sidesFromSource };

@@ -8,6 +8,7 @@ const { runComparison } = require('../compare');
 const { sidesFromSource } = require('../build/compare-source');
 const { renderTerminal } = require('../render/terminal');
 const { UsageError, EXIT } = require('../errors');
+const { pinFromSettings } = require('../pinning');
 
 const OPTIONS = {
   base: { type: 'string' },
@@ -21,6 +22,7 @@ const OPTIONS = {
   tables: { type: 'string' },
   rows: { type: 'string' },
   threads: { type: 'string' },
+  'pin-cpus': { type: 'string' },
   source: { type: 'string' },
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
@@ -48,6 +50,8 @@ plan.json, results.json and servers/<side>/error.log into <dir>.
   --tables <n>            sysbench tables, overrides scale.tables
   --rows <n>              rows per table, overrides scale.rows
   --threads <n[,n…]>      client threads, overrides measure.threads (e.g. 1,4)
+  --pin-cpus <sets>       server=<cpus>,client=<cpus>: run mysqld and sysbench on separate CPUs
+                          (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none
 
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
 `;
@@ -111,7 +115,7 @@ function parseCommandLine(argv) {
 }
 
 // The typed settings of one `perfgate compare` invocation, every value checked.
-function readSettings(argv) {
+function readSettings(argv, env = {}) {
   const values = parseCommandLine(argv);
   if (values.help) return { help: true };
   for (const required of ['base', 'head', 'out']) {
@@ -128,6 +132,8 @@ function readSettings(argv) {
   if (values.tables !== undefined) overrides.tables = integerAtLeast('tables', values.tables, 1);
   if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1);
   if (values.threads !== undefined) overrides.threads = threadList(values.threads);
+  const pin = pinFromSettings(values['pin-cpus'], env);
+  if (pin) overrides.pin_cpus = pin;
   return {
     help: false,
     base: values.base,
@@ -143,7 +149,7 @@ function readSettings(argv) {
 }
 
 async function run(argv, io) {
-  const settings = readSettings(argv);
+  const settings = readSettings(argv, io.env || process.env);
   if (settings.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# End-to-end test of perfgate on a real fork (slow tier: a real MariaDB source build).
+#
+#   base        Debian's MariaDB 10.11.18 source, committed into a scratch git repository
+#   pr-comment  changes only a comment                      -> perfgate compare must pass (exit 0)
+#   pr-slow     spins in every secondary-index update       -> must fail (exit 1): update-index
+#               fails, point-query and update-nonindex pass
+#   pr-broken   does not compile                            -> must be an error (exit 4)
+#
+# Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
+# on the same machine reuses them. Run folders and timings go to $E2E_OUT (default runs/e2e).
+# Builds run at nice 19: they share the machine with everything else.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REPO=$PWD
+export PERFGATE_CACHE=${PERFGATE_CACHE:-$HOME/.cache/perfgate}
+OUT=${E2E_OUT:-$REPO/runs/e2e}
+PERFGATE=(nice -n 19 node "$REPO/gate/bin/perfgate.js")
+# Small scale: the e2e checks that the verdicts come out right, not the figures.
+SCALE=(--thresholds "$REPO/test/e2e/thresholds" --suite e2e)
+
+now() { date +%s.%N; }
+since() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$1" "$(now)"; }
+say() { echo "e2e: $*" >&2; }
+failures=0
+check() { # check <description> <command...>
+  local what=$1; shift
+  if "$@"; then say "ok   - $what"; else say "FAIL - $what"; failures=$((failures + 1)); fi
+}
+verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run>
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+v = json.load(open(f"{sys.argv[1]}/verdict.json"))
+if not sys.argv[2]:
+    print(v["verdict"])
+else:
+    print(next((b["verdict"] for b in v["benchmarks"] if b["name"] == sys.argv[2] or b["id"] == sys.argv[2]), "missing"))
+PY
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+T_START=$(now)
+
+say "preparing the fork (Debian MariaDB 10.11.18 source + three pull request commits)"
+FORK=$(bash test/e2e/fetch-mariadb-source.sh)
+python3 test/e2e/make-pr-commits.py "$FORK"
+T_SOURCE=$(since "$T_START")
+
+say "building base (a first build on this machine is a cold build)"
+T=$(now)
+"${PERFGATE[@]}" build --source "$FORK" --ref base --json > "$OUT/build-base.json"
+T_BASE=$(since "$T")
+BASE_CACHE=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cache'])" "$OUT/build-base.json")
+
+compare() { # compare <head ref> -> exit code
+  local code=0
+  "${PERFGATE[@]}" compare --source "$FORK" --base base --head "$1" "${SCALE[@]}" --out "$OUT/$1" \
+    > "$OUT/$1.stdout" 2> >(tee "$OUT/$1.stderr" >&2) || code=$?
+  echo "$code"
+}
+
+T=$(now); CODE_COMMENT=$(compare pr-comment); T_COMMENT=$(since "$T")
+check "pr-comment: exit 0 (pass), got $CODE_COMMENT" test "$CODE_COMMENT" = 0
+check "pr-comment: verdict pass" test "$(verdict_of "$OUT/pr-comment" "")" = pass
+
+T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
+check "pr-slow: exit 1 (fail), got $CODE_SLOW" test "$CODE_SLOW" = 1
+check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$OUT/pr-slow" update-index_range=100)" = fail
+check "pr-slow: point-query passes" test "$(verdict_of "$OUT/pr-slow" point-query)" = pass
+check "pr-slow: update-nonindex_range=100 passes" test "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)" = pass
+
+T=$(now); CODE_BROKEN=$(compare pr-broken); T_BROKEN=$(since "$T")
+check "pr-broken: exit 4 (error), got $CODE_BROKEN" test "$CODE_BROKEN" = 4
+check "pr-broken: verdict error" test "$(verdict_of "$OUT/pr-broken" "")" = error
+check "pr-broken: results.json names the failing build step" \
+  grep -q '"step": "build: compile at .*row0upd.cc.o"' "$OUT/pr-broken/results.json"
+check "pr-broken: the build log is in the run folder" grep -q "this_identifier_does_not_exist" "$OUT/pr-broken/build/head.log"
+check "pr-broken: no cache entry for the broken commit" \
+  test -z "$(ls "$PERFGATE_CACHE/builds" | grep "^$(git -C "$FORK" rev-parse pr-broken)" || true)"
+
+for run in pr-comment pr-slow; do
+  check "$run: plan.json names both commits" python3 - "$OUT/$run/plan.json" "$(git -C "$FORK" rev-parse base)" "$(git -C "$FORK" rev-parse "$run")" <<'PY'
+import json, sys
+sides = json.load(open(sys.argv[1]))["sides"]
+sys.exit(0 if (sides["base"].get("commit"), sides["head"].get("commit")) == (sys.argv[2], sys.argv[3]) else 1)
+PY
+done
+
+T=$(now)
+"${PERFGATE[@]}" build --source "$FORK" --ref base --json > "$OUT/build-base-again.json"
+T_HIT=$(since "$T")
+check "a second build of base is a cache hit" grep -q '"cache": "hit"' "$OUT/build-base-again.json"
+
+TOTAL=$(since "$T_START")
+python3 - "$OUT" <<PY
+import json, sys
+out = sys.argv[1]
+def head_build(run):
+    try:
+        return json.load(open(f"{out}/{run}/build/builds.json"))["sides"]["head"]
+    except (OSError, KeyError):
+        return None
+summary = {
+    "source_seconds": $T_SOURCE,
+    "base_build": {"seconds": $T_BASE, "cache": "$BASE_CACHE"},
+    "head_builds": {run: head_build(run) for run in ("pr-comment", "pr-slow", "pr-broken")},
+    "cache_hit_seconds": $T_HIT,
+    "compare_seconds": {"pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "pr-broken": $T_BROKEN},
+    "exit_codes": {"pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "pr-broken": $CODE_BROKEN},
+    "total_seconds": $TOTAL,
+    "failures": $failures,
+}
+json.dump(summary, open(f"{out}/e2e-summary.json", "w"), indent=2)
+print(json.dumps(summary, indent=2))
+PY
+if ((failures)); then say "$failures check(s) failed; run folders in $OUT"; exit 1; fi
+say "all checks passed in ${TOTAL}s; run folders in $OUT"
