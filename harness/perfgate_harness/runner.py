@@ -61,7 +61,8 @@ def round_failure(side: str, outcome: sysbench.Outcome, parsed: dict | None, par
 
 
 def reuse_marker(basedir: Path, version: str, tables: int, rows: int) -> dict:
-    return {"basedir": str(basedir), "version": version, "tables": tables, "rows": rows}
+    return {"basedir": str(basedir), "version": version, "tables": tables, "rows": rows,
+            "rand_type": sysbench.RAND_TYPE}
 
 
 def can_reuse(marker_text: str | None, expected: dict) -> bool:

@@ -1,4 +1,6 @@
 """--reuse-data: extra rounds on the loaded datadirs, continuing the round numbering."""
+import json
+
 from conftest import events, load_plan, no_server_left
 
 
@@ -8,7 +10,7 @@ def phases(done):
 
 
 def small(basedirs, **measure):
-    plan = load_plan("tiny-quick.json", basedirs, rounds=1, warmup_seconds=0, **measure)
+    plan = load_plan("tiny-quick.json", basedirs, **{"rounds": 1, "warmup_seconds": 0, **measure})
     plan["scale"] = {"tables": 1, "rows": 500}
     plan["benchmarks"] = plan["benchmarks"][:1]
     return plan
@@ -22,9 +24,7 @@ def test_extension_run_reuses_the_data_and_continues_the_rounds(harness, basedir
     extra = harness.run(small(basedirs, rounds=2, first_round=1), "--reuse-data", "--results", "results.extra-1.json")
     assert extra.returncode == 0, extra.stderr
     assert phases(extra) == []  # same scale and basedirs: no init, no load
-    rounds = harness.out.joinpath("results.extra-1.json").read_text()
-    import json
-    measured = json.loads(rounds)["benchmarks"][0]["rounds"]
+    measured = json.loads(harness.out.joinpath("results.extra-1.json").read_text())["benchmarks"][0]["rounds"]
     assert [(r["index"], r["side"]) for r in measured] == [(1, "head"), (1, "base"), (2, "base"), (2, "head")]
     assert json.loads(harness.out.joinpath("results.json").read_text())["status"] == "ok"  # first file kept
 
