@@ -81,7 +81,7 @@ const HEADLINES = [
   ['many fails', [['a', [0.5, 0.5]], ['b', [0.6, 0.6]], ['c', [0.7, 0.7]], ['d', [0.8, 0.8]], ['e', [0.85, 0.85]]], 'fail', 1,
     'Slower: a 50% slower (rQPS 0.50 [0.50, 0.50]), b 40% slower (rQPS 0.60 [0.60, 0.60]), c 30% slower (rQPS 0.70 [0.70, 0.70]) and 2 more.'],
   ['inconclusive', [['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'inconclusive', 3,
-    'Undecided: scan_range=100 could be slower than the fail limit but the interval is too wide; more rounds would decide.'],
+    'Undecided: scan_range=100 could be slower than the fail limit but its interval is too wide; more rounds would decide.'],
   ['warn', [['insert_range=100', [0.95, 0.96, 0.95, 0.96]], ['point-query', [1, 1, 1, 1]]], 'warn', 0,
     'Slightly slower, within the fail limit: insert_range=100 5% slower (rQPS 0.95 [0.95, 0.96]).'],
 ];

@@ -9,13 +9,15 @@
 #
 # Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
 # on the same machine reuses them. Run folders and timings go to $E2E_OUT (default runs/e2e).
-# Builds run at nice 19: they share the machine with everything else.
+# Builds run at nice 19 (PERFGATE_BUILD_NICE): they share the machine with everything else;
+# measurements run at normal priority.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 export PERFGATE_CACHE=${PERFGATE_CACHE:-$HOME/.cache/perfgate}
 OUT=${E2E_OUT:-$REPO/runs/e2e}
-PERFGATE=(nice -n 19 node "$REPO/gate/bin/perfgate.js")
+export PERFGATE_BUILD_NICE=${PERFGATE_BUILD_NICE:-19}
+PERFGATE=(node "$REPO/gate/bin/perfgate.js")
 # Small scale: the e2e checks that the verdicts come out right, not the figures.
 SCALE=(--thresholds "$REPO/test/e2e/thresholds" --suite e2e)
 
@@ -85,6 +87,8 @@ import json, sys
 sides = json.load(open(sys.argv[1]))["sides"]
 sys.exit(0 if (sides["base"].get("commit"), sides["head"].get("commit")) == (sys.argv[2], sys.argv[3]) else 1)
 PY
+  check "$run: comment.md names both commits" \
+    grep -q "$(git -C "$FORK" rev-parse --short=12 base).*$(git -C "$FORK" rev-parse --short=12 "$run")" "$OUT/$run/comment.md"
 done
 
 T=$(now)

@@ -232,7 +232,9 @@ function headline(overall, items, runError) {
   const slower = (b) => {
     const i = b.rqps || b.gain_ratio;
     const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
-    return `${what} ${pct(i.estimate)} slower (${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)})`;
+    const figures = `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)})`;
+    // Limits above 1.00 (a fork that demands a speed-up) can fail a head that is not slower.
+    return i.estimate < 1 ? `${what} ${pct(i.estimate)} slower ${figures}` : `${what} below its ${b.verdict} limit ${f2(b.verdict === 'fail' ? b.limits.fail : b.limits.warn)} ${figures}`;
   };
   switch (overall) {
     case 'error': {
@@ -247,7 +249,7 @@ function headline(overall, items, runError) {
     }
     case 'inconclusive': {
       const u = by('inconclusive');
-      return `Undecided: ${listed(u, (b) => b.id)} could be slower than the fail limit but the interval is too wide; more rounds would decide.`;
+      return `Undecided: ${listed(u, (b) => b.id)} could be slower than the fail limit but ${u.length === 1 ? 'its interval is' : 'their intervals are'} too wide; more rounds would decide.`;
     }
     case 'warn': {
       const w = by('warn');

@@ -16,15 +16,20 @@ function rqpsChart(rows, limits) {
   const rowH = 22;
   const top = 50;
   const height = top + shown.length * rowH + 30;
+  // A log scale: ratios are multiplicative, so 0.5 and 2.0 sit equally far from 1.00. Wide
+  // intervals of short runs are clipped to [1/4, 4] and end in an arrow.
   const values = shown.flatMap((b) => [b.rqps.estimate, b.rqps.low ?? b.rqps.estimate, b.rqps.high ?? b.rqps.estimate]);
-  const lo = Math.min(0.8, Math.floor(Math.min(...values) * 10) / 10);
-  const hi = Math.max(1.2, Math.ceil(Math.max(...values) * 10) / 10);
-  const x = (v) => label + ((Math.min(Math.max(v, lo), hi) - lo) / (hi - lo)) * plot;
+  const lo = Math.max(0.25, Math.min(0.8, Math.min(...values) * 0.95));
+  const hi = Math.min(4, Math.max(1.25, Math.max(...values) * 1.05));
+  const x = (v) => label + ((Math.log(Math.min(Math.max(v, lo), hi)) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * plot;
   const parts = [`<svg class="chart" data-chart="rqps" role="img" aria-label="rQPS with 95% intervals" viewBox="0 0 ${width} ${height}" width="100%">`];
-  for (let t = Math.ceil(lo * 10); t <= Math.floor(hi * 10); t++) {
-    const v = t / 10;
+  const TICKS = [0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1, 1.05, 1.1, 1.2, 1.3, 1.5, 1.75, 2, 2.5, 3, 4];
+  let lastTick = -Infinity;
+  for (const v of TICKS) {
+    if (v < lo || v > hi || x(v) - lastTick < 34) continue;
+    lastTick = x(v);
     parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${top - 6}" y2="${height - 24}" stroke="#eaeef2"/>`);
-    parts.push(`<text x="${x(v)}" y="${height - 8}" text-anchor="middle" class="tick">${v.toFixed(1)}</text>`);
+    parts.push(`<text x="${x(v)}" y="${height - 8}" text-anchor="middle" class="tick">${v.toFixed(2)}</text>`);
   }
   const refs = [[1, '#57606a', 'same'], [limits.warn, COLOR.warn, `warn ${F.num(limits.warn)}`], [limits.fail, COLOR.fail, `fail ${F.num(limits.fail)}`]];
   // Labels on three heights: the limits are often only a few pixels apart.
@@ -39,7 +44,11 @@ function rqpsChart(rows, limits) {
     const c = COLOR[b.verdict];
     parts.push(`<g class="bar" data-benchmark="${esc(b.id)}"><title>${esc(`${b.id}: ${b.reason}`)}</title>`);
     parts.push(`<text x="${label - 8}" y="${y + 4}" text-anchor="end" class="name">${esc(b.id)}</text>`);
-    if (b.rqps.low !== null) parts.push(`<line x1="${x(b.rqps.low)}" x2="${x(b.rqps.high)}" y1="${y}" y2="${y}" stroke="${c}" stroke-width="3"/>`);
+    if (b.rqps.low !== null) {
+      parts.push(`<line x1="${x(b.rqps.low)}" x2="${x(b.rqps.high)}" y1="${y}" y2="${y}" stroke="${c}" stroke-width="3"/>`);
+      if (b.rqps.low < lo) parts.push(`<path d="M${x(lo) - 6},${y} l8,-5 v10 z" fill="${c}"/>`);
+      if (b.rqps.high > hi) parts.push(`<path d="M${x(hi) + 6},${y} l-8,-5 v10 z" fill="${c}"/>`);
+    }
     parts.push(`<circle cx="${x(b.rqps.estimate)}" cy="${y}" r="5" fill="${c}"/></g>`);
   });
   parts.push('</svg>');
@@ -96,7 +105,6 @@ function benchmarkRows(rows) {
 function renderReport(verdict) {
   const sides = verdict.run.sides || {};
   const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
-  const plain = verdict.benchmarks.filter((b) => !b.ahi);
   const groups = F.groupsOf(verdict.benchmarks);
   const head = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -121,7 +129,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   parts.push(`<p class="headline">${esc(verdict.headline)}</p>`);
   parts.push(`<p>head <b>${esc(F.sideLine(sides.head))}</b> against base <b>${esc(F.sideLine(sides.base))}</b>: ${esc(F.countsLine(verdict))}. Limits: ${esc(F.limitsLine(verdict))}; ${esc(F.roundsLine(verdict))}.</p>`);
   if ((verdict.doctor || []).length) parts.push(`<div class="warnbox"><b>This runner may give noisy timings:</b><ul>${verdict.doctor.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
-  parts.push('<h2>rQPS with 95% intervals</h2>', rqpsChart(plain.length ? plain : verdict.benchmarks, limits));
+  parts.push('<h2>rQPS with 95% intervals</h2>', rqpsChart(verdict.benchmarks, limits));
   parts.push('<h2>Microbenchmarks</h2>');
   const header = '<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th><th>pairs</th><th>why</th></tr>';
   for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks)}</table>`);
@@ -147,7 +155,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   const withCommands = verdict.benchmarks.filter((b) => b.command || b.commands);
   if (withCommands.length) {
     parts.push('<h2>Reproduce by hand</h2><p class="muted">Start each server with the options above, then run a microbenchmark:</p>');
-    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b).join('\n'))}</pre>`);
+    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b, sides).join('\n'))}</pre>`);
   }
   parts.push(`<p class="muted">Method: ${esc(verdict.method)}; ${Math.round(verdict.confidence * 100)}% intervals. Started ${esc(verdict.run.started || '?')}, finished ${esc(verdict.run.finished || '?')}.</p>`);
   parts.push('</body></html>\n');

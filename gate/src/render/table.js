@@ -26,7 +26,10 @@ function renderVerdictTable(verdict) {
   }
   const sides = verdict.run.sides || {};
   const title = `perfgate ${verdict.suite || ''}: head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}`;
-  const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass').map((b) => `  ${b.id}: ${b.reason}`);
+  // One line each; a long error message (a command line, a log excerpt) is cut: verdict.json
+  // and the reports keep it whole.
+  const cut = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
+  const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass').map((b) => cut(`  ${b.id}: ${b.reason}`));
   return [title, '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 
