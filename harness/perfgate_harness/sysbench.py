@@ -203,6 +203,11 @@ def execute(cmd: list[str], timeout: float, log_path: Path | None = None) -> Out
         timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
+    except BaseException:
+        # Interrupted (SIGTERM, Ctrl-C): sysbench runs in its own session, so stop it here.
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
     text = out.decode("utf-8", "replace")
     if log_path is not None:
         with open(log_path, "a", encoding="utf-8") as f:

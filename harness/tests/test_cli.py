@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,16 @@ def test_results_must_be_a_file_name(tmp_path):
 def test_missing_argument_is_a_usage_error(tmp_path):
     done = run("run", "--plan", "plan.json", cwd=tmp_path)
     assert done.returncode == 2 and "--out" in done.stderr
+
+
+def test_results_are_written_atomically_and_readable(tmp_path):
+    from perfgate_harness.cli import write_json_atomically
+    target = tmp_path / "results.json"
+    old = os.umask(0o022)
+    try:
+        write_json_atomically(target, {"a": 1})
+    finally:
+        os.umask(old)
+    assert json.loads(target.read_text()) == {"a": 1}
+    assert target.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["results.json"]  # no temp file left

@@ -30,3 +30,10 @@ def test_error_benchmarks_are_left_out(fixture_text):
     results = json.loads(fixture_text("results", "tiny-quick.json"))
     results["benchmarks"][0]["status"] = "error"
     assert len(noise.noise_rows(results)) == len(results["benchmarks"]) - 1
+
+
+def test_readme_table_is_the_one_the_checked_in_run_gives(fixture_text):
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    results = json.loads(fixture_text("results", "aa-quick-noise.json"))
+    assert noise.render_markdown(noise.noise_rows(results)) in readme

@@ -195,3 +195,20 @@ def test_stale_files_are_cleaned_and_a_foreign_server_is_left_alone(harness, bas
         foreign.kill()
         foreign.wait()
     no_server_left(harness.out)
+
+
+def test_interrupted_run_stops_its_servers_and_writes_nothing(harness, basedirs):
+    proc = harness.start(small_plan(basedirs, seconds=3))
+    for line in proc.stdout:
+        if json.loads(line)["event"] == "round":
+            pids = [pid_of(harness.out, side) for side in ("base", "head")]
+            proc.send_signal(signal.SIGTERM)
+            break
+    proc.wait(120)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert not (harness.out / "results.json").exists()
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "mariadbd" not in Path(f"/proc/{pid}/cmdline").read_text()
+    assert not subprocess.run(["pgrep", "-f", f"sysbench.*{harness.out}"]).returncode == 0  # no sysbench left
+    for side in ("base", "head"):  # stopped with SHUTDOWN, not killed
+        assert "Shutdown complete" in (harness.out / "servers" / side / "error.log").read_text()
