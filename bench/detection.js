@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { parseArgs } = require('node:util');
-const { incompleteBeta } = require('../gate/src/judge/stats');
+const { binomialUpperBound: upperBound } = require('../gate/src/judge/stats');
 
 const REPO = path.resolve(__dirname, '..');
 const PERFGATE = path.join(REPO, 'gate', 'bin', 'perfgate.js');
@@ -138,19 +138,6 @@ async function comparisonOnce(kind, k, thresholds, attempt) {
   fs.appendFileSync(path.join(opt.out, 'detection.jsonl'), JSON.stringify(row) + '\n');
   process.stderr.write(`${kind} ${k}${attempt > 1 ? ` (try ${attempt})` : ''}: ${row.verdict} in ${row.seconds}s${duty !== null ? `, paused ${(duty * 100).toFixed(1)}%` : ''}: ${row.benchmarks.map((b) => `${b.id}=${b.verdict}${b.rqps ? `(${b.rqps.toFixed(3)})` : ''}`).join(' ')}\n`);
   return row;
-}
-
-// Exact (Clopper-Pearson) one-sided 95% upper bound of a proportion, x of n.
-function upperBound(x, n) {
-  if (x >= n) return 1;
-  let lo = x / n;
-  let hi = 1;
-  for (let i = 0; i < 100; i++) {
-    const mid = (lo + hi) / 2;
-    // P(X <= x | p = mid) = 1 - I_mid(x + 1, n - x)
-    if (1 - incompleteBeta(mid, x + 1, n - x) > 0.05) lo = mid; else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 function tally(rows) {

@@ -128,3 +128,15 @@ def test_judge_on_captured_results_matches_scipy(path):
             assert got["high"] == pytest.approx(high, rel=1e-9)
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("x,n", [(0, 20), (0, 110), (1, 110), (3, 55), (7, 25), (24, 25)])
+def test_binomial_upper_bound_matches_scipy(x, n):
+    """The bound the detection benchmark states for its false-fail rate (Clopper-Pearson)."""
+    script = (
+        f"const s=require({json.dumps(STATS_JS)});"
+        "const [x,n]=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(s.binomialUpperBound(x,n)));"
+    )
+    got = node(script, [x, n])
+    assert got == pytest.approx(stats.beta.ppf(0.95, x + 1, n - x), rel=1e-9)
