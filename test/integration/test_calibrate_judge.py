@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import jsonschema
+import yaml
 
 from conftest import REPO
 
@@ -28,7 +29,9 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     schema = json.loads((REPO / "schema" / "calibration.schema.json").read_text())
     jsonschema.validate(cal, schema)
     assert [b["id"] for b in cal["benchmarks"]] == ["point-query", "update-index_range=100"]
-    assert cal["measured_pairs"] == 3 and cal["rounds"] == 4  # noise from 3 pairs, projected on quick's 4
+    quick_rounds = yaml.safe_load((REPO / "thresholds" / "quick.yml").read_text())["measure"]["rounds"]
+    # noise from the 3 measured pairs, projected on the quick suite's own number of rounds
+    assert cal["measured_pairs"] == 3 and cal["rounds"] == quick_rounds
     for b in cal["benchmarks"]:
         assert b["pairs"] == 3
         assert b["noise"]["rqps_sd"] > 0

@@ -295,16 +295,14 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     }
 
     report('compile', cache);
-    let last = { done: 0, total: 0 };
     const ninjaArgs = ['-C', buildDir, ...(jobs ? ['-j', String(jobs)] : []), ...recipe.targets];
     await step('compile', {
       command: 'ninja', args: ninjaArgs, env: { ...ctx.env, NINJA_STATUS },
       onLine: (line) => {
         const s = parseNinjaStatus(line);
-        if (s) { last = s; report('compile', cache, s); }
+        if (s) report('compile', cache, s);
       },
     }, ctx);
-    report('compile', cache, { done: last.total, total: last.total });
 
     report('install', cache);
     const prefix = path.join(tmpDir, 'prefix');
