@@ -10,9 +10,10 @@ const { renderReport } = require('../src/render/html');
 const { renderVerdictTable } = require('../src/render/table');
 
 const CONFIG = { limits: { default: { warn: 0.97, fail: 0.93 } } };
-const FIXTURES = path.join(__dirname, '../../test/fixtures/results');
-const load = (d) => JSON.parse(fs.readFileSync(path.join(FIXTURES, d, 'results.json'), 'utf8'));
-const fixtureDirs = fs.readdirSync(FIXTURES).filter((d) => fs.existsSync(path.join(FIXTURES, d, 'results.json')));
+const { capturedResults, loadResults } = require('./captured');
+const CAPTURED = capturedResults();
+const load = (name) => loadResults(CAPTURED.find((c) => c.name === name).file);
+const fixtureDirs = CAPTURED.map((c) => c.name);
 
 function syntheticResults(count, { ratio = () => 1, group = () => 'point' } = {}) {
   return {

@@ -4,6 +4,7 @@ calibrate runs the base server against itself (A/A) and must leave a calibration
 its schema, a verdict and the reports; judge then re-judges that run folder with other limits.
 """
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -51,6 +52,8 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     assert verdict["verdict"] == "pass"
     assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01}}
     assert "PASS: Nothing got slower than the warn limit: all 2 comparisons pass." in r.stdout
+    # The datadirs take about a gigabyte; pytest keeps its last temporary folders.
+    shutil.rmtree(out / "servers", ignore_errors=True)
 
 
 def test_calibrate_bad_input_is_one_line(tmp_path):

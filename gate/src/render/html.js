@@ -10,8 +10,9 @@ const COLOR = { pass: '#1a7f37', warn: '#9a6700', inconclusive: '#6e7781', fail:
 function rqpsChart(rows, limits) {
   const shown = rows.filter((b) => b.rqps && Number.isFinite(b.rqps.estimate));
   if (!shown.length) return '<p>No rQPS to chart.</p>';
-  const label = 230;
-  const width = 760;
+  // Room for the longest name (about 6.6 px per character of the 11 px font).
+  const label = Math.min(420, Math.max(160, Math.ceil(Math.max(...shown.map((b) => b.id.length)) * 6.6) + 12));
+  const width = label + 530;
   const plot = width - label - 20;
   const rowH = 22;
   const top = 50;
