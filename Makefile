@@ -16,8 +16,11 @@ setup:
 	@bash scripts/install-deps.sh
 	@bash scripts/fetch-servers.sh
 
+# A fail (1) or an inconclusive answer (3) is a result the demo shows, not a broken demo;
+# bad input (2) and a failed measurement (4) stop make.
 demo: setup
-	$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT)
+	@$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT); \
+	  code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || [ $$code -eq 3 ]
 
 test: setup test-unit test-integration
 

@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { parseArgs } = require('node:util');
-const { incompleteBeta } = require('../gate/src/judge/stats');
+const { binomialUpperBound: upperBound } = require('../gate/src/judge/stats');
 
 const REPO = path.resolve(__dirname, '..');
 const PERFGATE = path.join(REPO, 'gate', 'bin', 'perfgate.js');
@@ -140,26 +140,17 @@ async function comparisonOnce(kind, k, thresholds, attempt) {
   return row;
 }
 
-// Exact (Clopper-Pearson) one-sided 95% upper bound of a proportion, x of n.
-function upperBound(x, n) {
-  if (x >= n) return 1;
-  let lo = x / n;
-  let hi = 1;
-  for (let i = 0; i < 100; i++) {
-    const mid = (lo + hi) / 2;
-    // P(X <= x | p = mid) = 1 - I_mid(x + 1, n - x)
-    if (1 - incompleteBeta(mid, x + 1, n - x) > 0.05) lo = mid; else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
-
 function tally(rows) {
   const all = rows.flatMap((r) => r.benchmarks);
   const counts = {};
   for (const b of all) counts[b.verdict] = (counts[b.verdict] || 0) + 1;
   const rqps = all.map((b) => b.rqps).filter((x) => typeof x === 'number');
   const gmean = rqps.length ? Math.exp(rqps.reduce((s, x) => s + Math.log(x), 0) / rqps.length) : null;
-  return { verdicts: all.length, counts, gmean, runs: rows.length };
+  // Typical width of the 95% interval, as ± around the estimate (half the log-width).
+  const halfWidths = all.filter((b) => b.low > 0 && b.high > 0).map((b) => Math.exp(Math.log(b.high / b.low) / 2) - 1).sort((a, b) => a - b);
+  const medianHalfWidth = halfWidths.length ? halfWidths[Math.floor(halfWidths.length / 2)] : null;
+  const runsWithFail = rows.filter((r) => r.benchmarks.some((b) => b.verdict === 'fail')).length;
+  return { verdicts: all.length, counts, gmean, runs: rows.length, runsWithFail, medianHalfWidth };
 }
 
 // The last attempt of every comparison recorded in detection.jsonl (to summarize a run that
@@ -199,16 +190,17 @@ function summarize(rows) {
   const duties = rows.filter((r) => r.kind === 'slow' && r.duty !== null).map((r) => r.duty);
   const duty = duties.length ? duties.reduce((s, x) => s + x, 0) / duties.length : null;
   const retried = rows.filter((r) => r.attempt > 1).length;
+  const hw = (t) => (t.medianHalfWidth === null ? '?' : `±${(t.medianHalfWidth * 100).toFixed(1)}%`);
   const fmt = (c, n) => `${c || 0}/${n} (${(((c || 0) / n) * 100).toFixed(1)}%)`;
   const lines = [
     `Detection benchmark: ${opt.benchmarks.split(',').length} microbenchmarks (${opt.benchmarks}),`,
     `${opt.rounds} rounds per side of ${opt.seconds} s, ${opt.tables} tables × ${opt.rows} rows, limits warn ${opt.warn} fail ${opt.fail},`,
     `up to ${opt['extra-rounds']} extra rounds for undecided rows and ${opt['confirm-rounds']} confirmation rounds for fails; base = head = ${opt.base}.`,
     '',
-    `A/A: ${A.runs} comparisons, ${A.verdicts} microbenchmark verdicts: fail ${fmt(A.counts.fail, A.verdicts)} (95% upper bound ${(upperBound(A.counts.fail || 0, A.verdicts) * 100).toFixed(1)}%),`
-      + ` inconclusive ${fmt(A.counts.inconclusive, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}.`,
-    `Slowed head (paused ${duty !== null ? (duty * 100).toFixed(1) : '?'}% of the time, expected rQPS ≈ ${duty !== null ? (1 - duty).toFixed(3) : '?'}): ${S.runs} comparisons, ${S.verdicts} verdicts:`
-      + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, inconclusive ${fmt(S.counts.inconclusive, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}.`,
+    `A/A: ${A.runs} comparisons (${A.runsWithFail} with any fail), ${A.verdicts} microbenchmark verdicts: fail ${fmt(A.counts.fail, A.verdicts)} (95% upper bound ${(upperBound(A.counts.fail || 0, A.verdicts) * 100).toFixed(1)}%),`
+      + ` inconclusive ${fmt(A.counts.inconclusive, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}; median 95% interval ${hw(A)}.`,
+    `Slowed head (paused ${duty !== null ? (duty * 100).toFixed(1) : '?'}% of the time, expected rQPS ≈ ${duty !== null ? (1 - duty).toFixed(3) : '?'}): ${S.runs} comparisons (${S.runsWithFail} with any fail), ${S.verdicts} verdicts:`
+      + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, inconclusive ${fmt(S.counts.inconclusive, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}; median 95% interval ${hw(S)}.`,
   ];
   if (retried) lines.push(`${retried} comparison(s) were run again because a server failed to start (counted once, by their last attempt).`);
   const perBench = {};

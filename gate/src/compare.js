@@ -63,13 +63,16 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
   return { results, exitCode: EXIT.ok, message: null };
 }
 
+// The first error in one line (the full list is in results.json and the reports): a failed
+// server makes every benchmark after it fail with the same long message.
 function describeErrors(results) {
   const errors = results.errors || [];
   if (errors.length === 0) return `status ${results.status}`;
-  return errors
-    .slice(0, 3)
-    .map((e) => [e.benchmark, e.side, e.step].filter(Boolean).join('/') + `: ${e.message.split('\n')[0]}`)
-    .join('; ') + (errors.length > 3 ? `; and ${errors.length - 3} more` : '');
+  const e = errors[0];
+  const where = [e.benchmark, e.side, e.step].filter(Boolean).join('/');
+  let line = `${where ? `${where}: ` : ''}${String(e.message).split('\n')[0]}`;
+  if (line.length > 240) line = `${line.slice(0, 239)}…`;
+  return errors.length > 1 ? `${line} (and ${errors.length - 1} more in results.json)` : line;
 }
 
 const STAGE = { extend: 'extra rounds', confirm: 'confirm' };
@@ -139,4 +142,4 @@ async function runComparison({ config, suiteName, overrides = {}, budget, sides,
   return { plan, results, verdict, steps, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` };
 }
 
-module.exports = { runComparison, clearRunOutputs, measure };
+module.exports = { runComparison, clearRunOutputs, measure, describeErrors };

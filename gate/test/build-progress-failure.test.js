@@ -62,6 +62,16 @@ test('a full disk is reported as such, whatever step hit it', () => {
   assert.equal(io.message, 'store the prefix in the cache failed: the disk is full (ENOSPC). Free space under the perfgate cache and retry.');
 });
 
+test('a failed step with almost nothing left on the disk is a full disk, even when the tool did not say', () => {
+  const silent = 'FAILED: CMakeFiles/tinycore.dir/core/checksum.c.o \nccache /usr/bin/cc -c checksum.c\nninja: build stopped: subcommand failed.';
+  const full = classifyCommandFailure({ step: 'compile', command: 'ninja', exitCode: 1, logText: silent, freeBytes: 24 * 1024 });
+  assert.equal(full.reason, 'disk-full');
+  assert.equal(full.message, 'compile (ninja) failed: the disk is full (24 KiB left). Free space under the perfgate cache and retry.');
+  const roomy = classifyCommandFailure({ step: 'compile', command: 'ninja', exitCode: 1, logText: silent, freeBytes: 10 * 1024 ** 3 });
+  assert.equal(roomy.reason, 'compile-error');
+  assert.equal(roomy.message, 'compile (ninja) failed at CMakeFiles/tinycore.dir/core/checksum.c.o');
+});
+
 test('other failures name the step, the command and its exit code; a missing tool says so', () => {
   const conf = classifyCommandFailure({ step: 'configure', command: 'cmake -G Ninja', exitCode: 1, logText: 'CMake Error: x' });
   assert.equal(conf.message, "configure (cmake) failed: 'cmake -G Ninja' exited with 1");

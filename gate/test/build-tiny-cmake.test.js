@@ -123,3 +123,42 @@ test('perfgate build prints the prefix; a failed build exits 4 with the step and
   assert.equal(usage.code, 2);
   assert.equal(usage.err, "perfgate build: --flavor 'oracle': expected one of mariadb, mysql, percona\n");
 });
+
+test('PERFGATE_BUILD_NICE runs cmake and ninja at that niceness', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {
+  const s = setup(t);
+  const env = { ...s.env, PERFGATE_BUILD_NICE: '5' };
+  const built = await buildCommit({ source: s.repo, ref: 'base', recipe: s.recipe, cacheDir: s.cacheDir, env });
+  const log = fs.readFileSync(built.logFile, 'utf8');
+  assert.match(log, /^\$ nice -n 5 cmake -G Ninja /m);
+  assert.match(log, /^\$ nice -n 5 ninja -C /m);
+  assert.match(log, /^\$ git -C /m);
+  await assert.rejects(buildCommit({ source: s.repo, ref: 'one-file', recipe: s.recipe, cacheDir: s.cacheDir, env: { ...s.env, PERFGATE_BUILD_NICE: 'low' } }),
+    /PERFGATE_BUILD_NICE 'low': expected an integer niceness, e\.g\. 19/);
+  assert.ok(!fs.existsSync(path.join(s.cacheDir, 'trees', require('node:fs').readdirSync(path.join(s.cacheDir, 'trees'))[0], 'lock')), 'the tree lock is released after an error');
+});
+
+// A real full disk: the cache on a 600 KiB tmpfs (needs root to mount; skipped otherwise).
+function mountSmallDisk(dir) {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'needs root to mount a tmpfs';
+  fs.mkdirSync(dir, { recursive: true });
+  const r = require('node:child_process').spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=600k', 'tmpfs', dir], { encoding: 'utf8' });
+  return r.status === 0 ? null : `cannot mount a tmpfs: ${(r.stderr || '').trim()}`;
+}
+
+test('a disk that fills up: the build fails as disk-full and nothing is cached', { skip: !haveTools && 'needs cmake, ninja, git, c++' }, async (t) => {
+  const s = setup(t);
+  const small = path.join(s.root, 'small-disk');
+  const why = mountSmallDisk(small);
+  if (why) { t.skip(why); return; }
+  try {
+  await assert.rejects(buildCommit({ source: s.repo, ref: 'base', recipe: s.recipe, cacheDir: small, env: s.env }), (err) => {
+    assert.ok(err instanceof BuildError, String(err));
+    assert.equal(err.reason, 'disk-full', `${err.message}\n${err.logTail}`);
+    assert.match(err.message, /the disk is full \((No space left on device|\d+ KiB left)\)\. Free space under the perfgate cache and retry\.$/);
+    return true;
+  });
+    assert.deepEqual(fs.readdirSync(path.join(small, 'builds')), [], 'no cache entry, no temp folder');
+  } finally {
+    require('node:child_process').spawnSync('umount', [small]);
+  }
+});

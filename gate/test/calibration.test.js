@@ -28,10 +28,9 @@ test('plan(): half-width, detectable slowdown and suggested limits follow from t
 });
 
 test('calibrate() on every captured results file is valid by schema/calibration.schema.json', () => {
-  for (const d of fs.readdirSync(FIXTURES)) {
-    const file = path.join(FIXTURES, d, 'results.json');
-    if (!fs.existsSync(file)) continue;
-    const cal = calibrate(JSON.parse(fs.readFileSync(file, 'utf8')), { limits: { default: { warn: 0.97, fail: 0.93 } } }, { atRounds: 4 });
+  const { capturedResults, loadResults } = require('./captured');
+  for (const { name: d, file } of capturedResults()) {
+    const cal = calibrate(loadResults(file), { limits: { default: { warn: 0.97, fail: 0.93 } } }, { atRounds: 4 });
     assert.equal(schemaProblem('calibration', cal), null, d);
     assert.equal(cal.rounds, 4);
     const text = renderCalibration(cal);

@@ -30,10 +30,10 @@ async function compare(args) {
 }
 
 test('settings: overrides are typed, the rest defaulted', () => {
-  const s = readSettings(['--base', 'b', '--head', 'h', '--out', 'o', '--seconds', '1.5', '--rounds', '3', '--tables', '2', '--rows', '1000', '--threads', '1,4', '--warmup-seconds', '0']);
+  const s = readSettings(['--base', 'b', '--head', 'h', '--out', 'o', '--seconds', '2', '--rounds', '3', '--tables', '2', '--rows', '1000', '--threads', '1,4', '--warmup-seconds', '0']);
   assert.equal(s.suite, 'quick');
   assert.equal(s.out, path.resolve('o'));
-  assert.deepEqual(s.overrides, { seconds: 1.5, warmup_seconds: 0, rounds: 3, tables: 2, rows: 1000, threads: [1, 4] });
+  assert.deepEqual(s.overrides, { seconds: 2, warmup_seconds: 0, rounds: 3, tables: 2, rows: 1000, threads: [1, 4] });
 });
 
 test('bad input exits 2 with one line naming the argument and writes nothing', async (t) => {
@@ -43,12 +43,13 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
   const badThresholds = thresholdsWith({ 'ahi.yml': (s) => s.replace('seconds: 5', 'seconds: -5') });
   const cases = [
     [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --suite, --out, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --source, --flavor, --build-config, --help"],
-    [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not a positive number; expected e.g. --seconds 5"],
-    [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not a positive number; expected e.g. --seconds 5"],
-    [[...ok, '--warmup-seconds=-1'], "perfgate compare: --warmup-seconds '-1': not a number >= 0; expected e.g. --warmup-seconds 2"],
-    [[...ok, '--rounds', '1'], "perfgate compare: --rounds '1': not an integer >= 2; expected e.g. --rounds 4"],
-    [[...ok, '--rows', '1e3'], "perfgate compare: --rows '1e3': not an integer >= 1; expected e.g. --rows 4"],
-    [[...ok, '--tables', '0'], "perfgate compare: --tables '0': not an integer >= 1; expected e.g. --tables 4"],
+    [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
+    [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
+    [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],
+    [[...ok, '--warmup-seconds=-1'], "perfgate compare: --warmup-seconds '-1': not an integer >= 0; expected e.g. --warmup-seconds 2"],
+    [[...ok, '--rounds', '1'], "perfgate compare: --rounds '1': not an integer >= 2; expected e.g. --rounds 6"],
+    [[...ok, '--rows', '1e3'], "perfgate compare: --rows '1e3': not an integer >= 1; expected e.g. --rows 10000"],
+    [[...ok, '--tables', '0'], "perfgate compare: --tables '0': not an integer >= 1; expected e.g. --tables 8"],
     [[...ok, '--threads', '1,x'], "perfgate compare: --threads '1,x': not a list of positive integers; expected e.g. --threads 1,4"],
     [[...ok, '--threads', '2,2'], "perfgate compare: --threads '2,2': repeats a thread count; expected distinct counts, e.g. --threads 1,4"],
     [[...ok, '--rounds'], 'perfgate compare: --rounds: missing its value; expected --rounds <value> (see perfgate compare --help)'],
@@ -58,7 +59,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--suite', 'nope'], `perfgate compare: --suite 'nope': no nope.yml in ${path.resolve(__dirname, '../../thresholds')}; expected one of: ahi, quick`],
     [['--base', '/nonexistent', '--head', prefix, '--out', out], "perfgate compare: --base '/nonexistent': no such directory; expected an installed server prefix holding bin/ or sbin/ and share/"],
     [['--base', prefix, '--head', os.tmpdir(), '--out', out], `perfgate compare: --head '${os.tmpdir()}': no server binary (looked for sbin/mariadbd, bin/mariadbd, sbin/mysqld, bin/mysqld, libexec/mysqld); expected an installed server prefix holding bin/ or sbin/ and share/`],
-    [[...ok, '--thresholds', badThresholds], `perfgate compare: ${path.join(badThresholds, 'ahi.yml')}:${lineOf(badThresholds, 'ahi.yml', 'seconds: -5')}: measure.seconds: -5 is not valid; expected a number > 0`],
+    [[...ok, '--thresholds', badThresholds], `perfgate compare: ${path.join(badThresholds, 'ahi.yml')}:${lineOf(badThresholds, 'ahi.yml', 'seconds: -5')}: measure.seconds: -5 is not valid; expected whole seconds >= 1 (sysbench 1.0.20 --time)`],
   ];
   for (const [args, message] of cases) {
     await t.test(args.join(' '), async () => {

@@ -41,6 +41,7 @@ test('a head that does not compile: exit 4, results with status error, both comm
   assert.ok(fs.existsSync(path.join(out, 'build/base.log')));
   assert.match(fs.readFileSync(path.join(out, 'build/head.log'), 'utf8'), /FAILED: /);
   const builds = readJson(path.join(out, 'build/builds.json'));
+  assert.equal(schemaProblem('builds', builds), null);
   assert.equal(builds.sides.base.status, 'ok');
   assert.equal(builds.sides.head.status, 'error');
   assert.equal(builds.sides.head.error.step, 'compile');

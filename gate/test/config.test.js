@@ -51,13 +51,13 @@ test('config errors name file, line and key, the bad value and the expected form
   const cases = [
     {
       name: 'malformed YAML',
-      edits: { 'quick.yml': replace('  seconds: 7 ', '  seconds: 7: 8 ') },
-      file: 'quick.yml', at: 'seconds: 7: 8',
+      edits: { 'quick.yml': replace('  seconds: 3 ', '  seconds: 3: 8 ') },
+      file: 'quick.yml', at: 'seconds: 3: 8',
       expect: (f, l) => `${f}:${l}: malformed YAML: Nested mappings are not allowed in compact mappings`,
     },
     {
       name: 'duplicate key',
-      edits: { 'quick.yml': replace('  seconds: 7', '  seconds: 7\n  seconds: 8') },
+      edits: { 'quick.yml': replace('  seconds: 3', '  seconds: 3\n  seconds: 8') },
       file: 'quick.yml', at: 'seconds: 8',
       expect: (f, l) => `${f}:${l}: malformed YAML: Map keys must be unique`,
     },
@@ -124,9 +124,15 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'one round',
-      edits: { 'quick.yml': replace('rounds: 4 ', 'rounds: 1 ') },
+      edits: { 'quick.yml': replace('rounds: 6 ', 'rounds: 1 ') },
       file: 'quick.yml', at: 'rounds: 1',
       expect: (f, l) => `${f}:${l}: measure.rounds: 1 is not valid; expected an integer >= 2`,
+    },
+    {
+      name: 'a fraction of a second',
+      edits: { 'quick.yml': replace('seconds: 3 ', 'seconds: 2.5 ') },
+      file: 'quick.yml', at: 'seconds: 2.5',
+      expect: (f, l) => `${f}:${l}: measure.seconds: 2.5 is not valid; expected whole seconds >= 1 (sysbench 1.0.20 --time)`,
     },
     {
       name: 'bad threads',

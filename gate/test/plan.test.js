@@ -15,7 +15,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
   assert.equal(plan.suite, 'quick');
   assert.equal(plan.created, '2026-01-01T00:00:00Z');
   assert.deepEqual(plan.scale, { tables: 8, rows: 10000 });
-  assert.deepEqual(plan.measure, { seconds: 7, warmup_seconds: 3, rounds: 4 });
+  assert.deepEqual(plan.measure, { seconds: 3, warmup_seconds: 2, rounds: 6 });
   assert.equal(plan.profile.name, 'mariadb');
   assert.equal(plan.profile.options.innodb_adaptive_hash_index, 'OFF');
   assert.deepEqual(plan.benchmarks.map((b) => b.id), config.suites.quick.benchmarks);
@@ -33,9 +33,9 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
 });
 
 test('overrides replace scale, timing and threads; several thread counts make one id each', () => {
-  const plan = resolvePlan(config, 'quick', { seconds: 1.5, warmup_seconds: 0, rounds: 2, tables: 2, rows: 1000, threads: [1, 4] }, sides);
+  const plan = resolvePlan(config, 'quick', { seconds: 1, warmup_seconds: 0, rounds: 2, tables: 2, rows: 1000, threads: [1, 4] }, sides);
   assert.deepEqual(plan.scale, { tables: 2, rows: 1000 });
-  assert.deepEqual(plan.measure, { seconds: 1.5, warmup_seconds: 0, rounds: 2 });
+  assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 0, rounds: 2 });
   assert.equal(plan.benchmarks.length, 20);
   assert.deepEqual(plan.benchmarks.slice(0, 2).map((b) => [b.id, b.name, b.threads]), [
     ['point-query threads=1', 'point-query', 1],
@@ -87,9 +87,9 @@ test('an unknown suite names --suite, the folder and the known suites', () => {
 
 test('an extension plan keeps the plan but only the given benchmarks and continues round numbers', () => {
   const plan = resolvePlan(config, 'quick', {}, sides);
-  const extra = extensionPlan(plan, ['scan_range=100', 'point-query'], 2, 4);
+  const extra = extensionPlan(plan, ['scan_range=100', 'point-query'], 2, 6);
   assert.equal(schemaProblem('plan', extra), null);
   assert.deepEqual(extra.benchmarks.map((b) => b.id), ['point-query', 'scan_range=100']);
-  assert.deepEqual(extra.measure, { seconds: 7, warmup_seconds: 3, rounds: 2, first_round: 4 });
+  assert.deepEqual(extra.measure, { seconds: 3, warmup_seconds: 2, rounds: 2, first_round: 6 });
   assert.throws(() => extensionPlan(plan, ['nope'], 2, 4), /not in the plan: nope/);
 });

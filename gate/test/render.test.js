@@ -10,9 +10,10 @@ const { renderReport } = require('../src/render/html');
 const { renderVerdictTable } = require('../src/render/table');
 
 const CONFIG = { limits: { default: { warn: 0.97, fail: 0.93 } } };
-const FIXTURES = path.join(__dirname, '../../test/fixtures/results');
-const load = (d) => JSON.parse(fs.readFileSync(path.join(FIXTURES, d, 'results.json'), 'utf8'));
-const fixtureDirs = fs.readdirSync(FIXTURES).filter((d) => fs.existsSync(path.join(FIXTURES, d, 'results.json')));
+const { capturedResults, loadResults } = require('./captured');
+const CAPTURED = capturedResults();
+const load = (name) => loadResults(CAPTURED.find((c) => c.name === name).file);
+const fixtureDirs = CAPTURED.map((c) => c.name);
 
 function syntheticResults(count, { ratio = () => 1, group = () => 'point' } = {}) {
   return {
@@ -124,4 +125,19 @@ test('text from results is escaped in every renderer', () => {
   const v = judge(r, CONFIG);
   assert.doesNotMatch(renderReport(v), /<script>|<img src=x/);
   assert.ok(renderComment(v).includes('| a\\|b<script> |'));
+});
+
+test('the reproduce block derives prepare and the head socket from the recorded command', () => {
+  const { commandLines } = require('../src/render/format');
+  const cmd = 'sysbench oltp_point_select --mysql-socket=/r/servers/base/mysqld.sock --mysql-db=sbtest --tables=2 run';
+  const sides = { base: { options: { socket: '/r/servers/base/mysqld.sock' } }, head: { options: { socket: '/r/servers/head/mysqld.sock' } } };
+  assert.deepEqual(commandLines({ command: cmd }, sides), [
+    '# load the tables (once per server, after CREATE DATABASE sbtest)',
+    'sysbench oltp_point_select --mysql-socket=/r/servers/base/mysqld.sock --mysql-db=sbtest --tables=2 prepare',
+    '# one timed round against the base server',
+    cmd,
+    '# the same against the head server',
+    'sysbench oltp_point_select --mysql-socket=/r/servers/head/mysqld.sock --mysql-db=sbtest --tables=2 run',
+  ]);
+  assert.deepEqual(commandLines({ command: 'sysbench x --time=1' }, sides), ['sysbench x --time=1']);
 });

@@ -18,12 +18,14 @@ test('report.html renders its charts in headless Chromium without console errors
   const { chromium } = require('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   t.after(() => browser.close());
-  const dirs = fs.readdirSync(FIXTURES).filter((d) => fs.existsSync(path.join(FIXTURES, d, 'results.json')));
+  const { capturedResults, loadResults } = require('./captured');
+  const captured = capturedResults();
+  const dirs = captured.map((c) => c.name);
   assert.ok(dirs.length > 0);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-report-'));
   t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   for (const d of dirs) {
-    const results = JSON.parse(fs.readFileSync(path.join(FIXTURES, d, 'results.json'), 'utf8'));
+    const results = loadResults(captured.find((c) => c.name === d).file);
     const verdict = judge(results, { limits: { default: { warn: 0.97, fail: 0.93 } } });
     const file = path.join(tmp, `${d}.html`);
     fs.writeFileSync(file, renderReport(verdict));

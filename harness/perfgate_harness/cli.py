@@ -21,6 +21,10 @@ def write_json_atomically(path: Path, document: dict) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(document, f, indent=2)
             f.write("\n")
+        # mkstemp creates 0600; results are read by other users (artifact upload, a web server).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -9,6 +9,7 @@ error anyway, so the remaining benchmarks are recorded as not measured instead.
 """
 import json
 import signal
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -48,8 +49,8 @@ def round_failure(side: str, outcome: sysbench.Outcome, parsed: dict | None, par
                 "connection)" if name == "SIGSEGV" else "")
         return f"sysbench was killed by {name}{hint}"
     if outcome.returncode != 0:
-        reasons = sysbench.failure_lines(outcome.output)
-        return f"sysbench exited with code {outcome.returncode}" + (f": {reasons[0]}" if reasons else "")
+        reason = sysbench.failure_reason(outcome.output)
+        return f"sysbench exited with code {outcome.returncode}" + (f": {reason}" if reason else "")
     if parse_error:
         return parse_error
     if parsed["reconnects"] > 0:
@@ -60,7 +61,8 @@ def round_failure(side: str, outcome: sysbench.Outcome, parsed: dict | None, par
 
 
 def reuse_marker(basedir: Path, version: str, tables: int, rows: int) -> dict:
-    return {"basedir": str(basedir), "version": version, "tables": tables, "rows": rows}
+    return {"basedir": str(basedir), "version": version, "tables": tables, "rows": rows,
+            "rand_type": sysbench.RAND_TYPE}
 
 
 def can_reuse(marker_text: str | None, expected: dict) -> bool:
@@ -102,7 +104,13 @@ class Run:
         try:
             self._setup_servers()
             for i, bench in enumerate(self.plan.benchmarks):
-                benchmarks.append(self._measure(bench, self.plan.benchmarks[i + 1:]))
+                try:
+                    benchmarks.append(self._measure(bench, self.plan.benchmarks[i + 1:]))
+                except Exception as e:  # a harness fault must still end as an error run, not a traceback
+                    record = self._record(bench)
+                    benchmarks.append(self._fail(record, {"side": None, "step": "internal",
+                                                          "message": f"{type(e).__name__}: {e}",
+                                                          "log_tail": traceback.format_exc()[-4000:]}))
         finally:
             self._shutdown_all()
         status = "error" if self.errors or any(b["status"] == "error" for b in benchmarks) else "ok"
@@ -193,9 +201,9 @@ class Run:
         cmd = sysbench.build_command(inv)
         outcome = sysbench.execute(cmd, timeout=3600, log_path=self.sysbench_log)
         if outcome.returncode != 0 or not srv.alive():
-            reasons = sysbench.failure_lines(outcome.output)
+            reason = sysbench.failure_reason(outcome.output)
             message = (f"{srv.side}: sysbench prepare failed (exit code {outcome.returncode})"
-                       + (f": {reasons[0]}" if reasons else ""))
+                       + (f": {reason}" if reason else ""))
             if not srv.alive():
                 message = f"{srv.side}: server {srv.exit_description()} while loading data"
             raise BenchmarkFailed(srv.side, "prepare", message,
@@ -331,7 +339,11 @@ class Run:
         srv = self.servers[side]
         cmd = sysbench.build_command(self._invocation(bench, side, seconds))
         timeout = seconds + sysbench.RUN_GRACE_SECONDS
-        before = procstat.sample(srv.pid)
+        try:
+            before = procstat.sample(srv.pid)
+        except OSError:
+            self._check_alive(side, step)
+            raise
         counter = perfstat.Counter(srv.pid) if step == "round" and self.instructions_reason is None else None
         outcome = sysbench.execute(cmd, timeout=timeout, log_path=self.sysbench_log)
         instructions = counter.stop() if counter else (None, self.instructions_reason)

@@ -20,7 +20,8 @@ SERVER_BINARY_CANDIDATES = ("sbin/mariadbd", "sbin/mysqld", "bin/mariadbd", "bin
 INSTALL_DB_CANDIDATES = ("bin/mariadb-install-db", "scripts/mariadb-install-db",
                          "bin/mysql_install_db", "scripts/mysql_install_db")
 # Keys perfgate writes itself; a profile that sets them would point the server elsewhere.
-OWNED_OPTIONS = ("basedir", "datadir", "socket", "port", "bind_address", "pid_file", "log_error", "user")
+OWNED_OPTIONS = ("basedir", "datadir", "tmpdir", "socket", "port", "bind_address", "pid_file", "log_error", "user",
+                 "loose_mysqlx")
 # sun_path is 108 bytes including the terminating NUL.
 SOCKET_PATH_LIMIT = 107
 START_TIMEOUT = 180.0
@@ -91,6 +92,7 @@ class Layout:
     """Where one side's server keeps its files, all under <run>/servers/<side>/ except a long socket."""
     dir: Path
     datadir: Path
+    tmpdir: Path
     cnf: Path
     socket: Path
     pid_file: Path
@@ -109,7 +111,7 @@ def socket_path(side_dir: Path, side: str) -> Path:
 
 def layout_for(run_dir: Path, side: str) -> Layout:
     d = Path(run_dir).resolve() / "servers" / side
-    return Layout(dir=d, datadir=d / "data", cnf=d / "my.cnf", socket=socket_path(d, side),
+    return Layout(dir=d, datadir=d / "data", tmpdir=d / "tmp", cnf=d / "my.cnf", socket=socket_path(d, side),
                   pid_file=d / "mysqld.pid", error_log=d / "error.log", stdout_log=d / "mysqld.out",
                   marker=d / "data.json")
 
@@ -124,7 +126,8 @@ def _cnf_value(value) -> str | None:
     return str(value)
 
 
-def server_options(profile_options: dict, layout: Layout, basedir: Path, port: int, run_as: str | None) -> dict:
+def server_options(profile_options: dict, layout: Layout, basedir: Path, port: int, run_as: str | None,
+                   flavor: str = "mariadb") -> dict:
     """The [mysqld] options as written to my.cnf: the profile, then what perfgate owns."""
     conflicts = owned_option_conflicts(profile_options)
     if conflicts:
@@ -133,6 +136,9 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
     options.update({
         "basedir": str(basedir),
         "datadir": str(layout.datadir),
+        # A private tmpdir: servers bootstrapping at the same time in a shared /tmp have been
+        # seen to lose each other's temporary tables.
+        "tmpdir": str(layout.tmpdir),
         "socket": str(layout.socket),
         "port": str(port),
         "bind_address": "127.0.0.1",
@@ -142,6 +148,10 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
     if run_as:
         # mysqld refuses to run as root unless told to.
         options["user"] = run_as
+    if flavor in ("mysql", "percona"):
+        # MySQL 8 loads the X plugin on the fixed port 33060, which the second server could not
+        # bind; loose_ keeps 5.7 (no X plugin by default) from refusing the option.
+        options["loose_mysqlx"] = "OFF"
     return options
 
 
@@ -268,8 +278,10 @@ class Server:
     # --- files ---------------------------------------------------------------------------
     def write_cnf(self, port: int) -> None:
         self.port = port
-        self.options = server_options(self.profile_options, self.layout, self.basedir, port, current_root_user())
+        self.options = server_options(self.profile_options, self.layout, self.basedir, port, current_root_user(),
+                                      self.flavor)
         self.layout.dir.mkdir(parents=True, exist_ok=True)
+        self.layout.tmpdir.mkdir(exist_ok=True)
         self.layout.socket.parent.mkdir(parents=True, exist_ok=True)
         self.layout.cnf.write_text(render_cnf(self.options), encoding="utf-8")
 

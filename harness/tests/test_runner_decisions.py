@@ -28,7 +28,7 @@ def test_timeout():
 def test_sysbench_error_quotes_its_first_fatal_line(fixture_text):
     out = fixture_text("sysbench", "fail-sql-error.txt")
     assert runner.round_failure("base", Outcome(1, out), None, None, "running", 61) == \
-        "sysbench exited with code 1: FATAL: mysql_stmt_prepare() failed"
+        "sysbench exited with code 1: FATAL: MySQL error: 1054 \"Unknown column 'nosuchcolumn' in 'SELECT'\""
 
 
 def test_sysbench_crash_names_the_signal(fixture_text):

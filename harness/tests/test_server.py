@@ -28,7 +28,7 @@ def layout(tmp_path):
 
 def test_layout_keeps_everything_under_the_run_folder(tmp_path):
     lay = layout(tmp_path)
-    for p in (lay.datadir, lay.cnf, lay.socket, lay.pid_file, lay.error_log):
+    for p in (lay.datadir, lay.tmpdir, lay.cnf, lay.socket, lay.pid_file, lay.error_log):
         assert str(p).startswith(str(tmp_path.resolve() / "servers" / "base"))
 
 
@@ -50,9 +50,16 @@ def test_cnf_is_the_profile_then_our_paths(tmp_path):
     assert lines[1] == "[mysqld]"
     assert lines[2:6] == ["innodb_buffer_pool_size = 1G", "performance_schema = OFF", "skip_log_bin",
                           "max_connections = 500"]
-    assert f"datadir = {lay.datadir}" in lines and f"socket = {lay.socket}" in lines
+    assert f"datadir = {lay.datadir}" in lines and f"tmpdir = {lay.tmpdir}" in lines and f"socket = {lay.socket}" in lines
     assert "port = 3307" in lines and "bind_address = 127.0.0.1" in lines and "user = root" in lines
     assert "user" not in server.server_options({}, lay, Path("/opt/m"), 3307, run_as=None)
+
+
+@pytest.mark.parametrize("flavor", ["mysql", "percona"])
+def test_mysql_servers_do_not_fight_over_the_x_plugin_port(tmp_path, flavor):
+    opts = server.server_options({}, layout(tmp_path), Path("/p"), 3307, None, flavor)
+    assert opts["loose_mysqlx"] == "OFF"
+    assert "loose_mysqlx" not in server.server_options({}, layout(tmp_path), Path("/m"), 3307, None, "mariadb")
 
 
 def test_profile_may_not_set_our_paths(tmp_path):

@@ -54,6 +54,14 @@ def test_failure_lines_prefer_fatal_lines(fixture_text):
     assert lines and all(l.startswith("FATAL") for l in lines)
 
 
+def test_failure_reason_prefers_the_server_error_then_the_lua_error(fixture_text):
+    assert sysbench.failure_reason(fixture_text("sysbench", "fail-sql-error.txt")) == \
+        "FATAL: MySQL error: 1054 \"Unknown column 'nosuchcolumn' in 'SELECT'\""
+    assert sysbench.failure_reason(fixture_text("sysbench", "fail-lua-error.txt")).endswith(
+        "perfgate_common.lua:54: --points-on=x: expected one of id, k")
+    assert sysbench.failure_reason("") is None
+
+
 def test_empty_output():
     with pytest.raises(sysbench.SysbenchOutputError, match="it is empty"):
         sysbench.parse_run_output("")
@@ -71,6 +79,7 @@ def test_script_options_from_plan_options():
     ({"tables": 4}, "tables: set by perfgate"),
     ({"table-size": 4}, "table-size: set by perfgate"),
     ({"mysql_socket": "/x"}, "mysql_socket: set by perfgate"),
+    ({"rand-type": "special"}, "rand-type: set by perfgate"),
     ({"Bad Name": 1}, "Bad Name: not an option name"),
     ({"c": "a\nb"}, "c: 'a\\\\nb' spans lines"),
     ({"c": [1]}, "c: \\[1\\] is a list"),
@@ -97,7 +106,7 @@ def test_run_command_of_a_builtin():
                               tables=8, rows=10000, threads=2, seconds=7, options={"range_size": 10000})
     assert sysbench.build_command(inv) == [
         "sysbench", "oltp_read_only", "--db-driver=mysql", "--mysql-socket=/r/s.sock", "--mysql-user=root",
-        "--mysql-db=sbtest", "--tables=8", "--table-size=10000", "--threads=2", "--time=7",
+        "--mysql-db=sbtest", "--tables=8", "--table-size=10000", "--threads=2", "--rand-type=uniform", "--time=7",
         "--report-interval=0", "--percentile=95", "--range_size=10000", "run"]
 
 
@@ -114,6 +123,7 @@ def test_prepare_command_has_no_duration():
                               tables=2, rows=1000, threads=2, command="prepare")
     cmd = sysbench.build_command(inv)
     assert cmd[-1] == "prepare" and not any(a.startswith("--time") for a in cmd)
+    assert "--rand-type=uniform" in cmd  # the k values written match the ranges read later
 
 
 def test_execute_kills_a_run_that_overstays(tmp_path):

@@ -4,18 +4,20 @@
 #   base        Debian's MariaDB 10.11.18 source, committed into a scratch git repository
 #   pr-comment  changes only a comment                      -> perfgate compare must pass (exit 0)
 #   pr-slow     spins in every secondary-index update       -> must fail (exit 1): update-index
-#               fails, point-query and update-nonindex pass
+#               fails, point-query and update-nonindex pass (pass or warn: exit-0 verdicts)
 #   pr-broken   does not compile                            -> must be an error (exit 4)
 #
 # Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
 # on the same machine reuses them. Run folders and timings go to $E2E_OUT (default runs/e2e).
-# Builds run at nice 19: they share the machine with everything else.
+# Builds run at nice 19 (PERFGATE_BUILD_NICE): they share the machine with everything else;
+# measurements run at normal priority.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 export PERFGATE_CACHE=${PERFGATE_CACHE:-$HOME/.cache/perfgate}
 OUT=${E2E_OUT:-$REPO/runs/e2e}
-PERFGATE=(nice -n 19 node "$REPO/gate/bin/perfgate.js")
+export PERFGATE_BUILD_NICE=${PERFGATE_BUILD_NICE:-19}
+PERFGATE=(node "$REPO/gate/bin/perfgate.js")
 # Small scale: the e2e checks that the verdicts come out right, not the figures.
 SCALE=(--thresholds "$REPO/test/e2e/thresholds" --suite e2e)
 
@@ -27,6 +29,9 @@ check() { # check <description> <command...>
   local what=$1; shift
   if "$@"; then say "ok   - $what"; else say "FAIL - $what"; failures=$((failures + 1)); fi
 }
+# A change passes the check when perfgate says pass or warn (both exit 0): on a noisy shared
+# machine an unchanged microbenchmark's interval may reach below the warn limit, never the fail.
+passes() { [ "$1" = pass ] || [ "$1" = warn ]; }
 verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run>
   python3 - "$1" "$2" <<'PY'
 import json, sys
@@ -62,13 +67,13 @@ compare() { # compare <head ref> -> exit code
 
 T=$(now); CODE_COMMENT=$(compare pr-comment); T_COMMENT=$(since "$T")
 check "pr-comment: exit 0 (pass), got $CODE_COMMENT" test "$CODE_COMMENT" = 0
-check "pr-comment: verdict pass" test "$(verdict_of "$OUT/pr-comment" "")" = pass
+check "pr-comment: verdict pass or warn" passes "$(verdict_of "$OUT/pr-comment" "")"
 
 T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
 check "pr-slow: exit 1 (fail), got $CODE_SLOW" test "$CODE_SLOW" = 1
 check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$OUT/pr-slow" update-index_range=100)" = fail
-check "pr-slow: point-query passes" test "$(verdict_of "$OUT/pr-slow" point-query)" = pass
-check "pr-slow: update-nonindex_range=100 passes" test "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)" = pass
+check "pr-slow: point-query passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" point-query)"
+check "pr-slow: update-nonindex_range=100 passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)"
 
 T=$(now); CODE_BROKEN=$(compare pr-broken); T_BROKEN=$(since "$T")
 check "pr-broken: exit 4 (error), got $CODE_BROKEN" test "$CODE_BROKEN" = 4
@@ -85,6 +90,8 @@ import json, sys
 sides = json.load(open(sys.argv[1]))["sides"]
 sys.exit(0 if (sides["base"].get("commit"), sides["head"].get("commit")) == (sys.argv[2], sys.argv[3]) else 1)
 PY
+  check "$run: comment.md names both commits" \
+    grep -q "$(git -C "$FORK" rev-parse --short=12 base).*$(git -C "$FORK" rev-parse --short=12 "$run")" "$OUT/$run/comment.md"
 done
 
 T=$(now)

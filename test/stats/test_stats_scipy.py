@@ -93,10 +93,15 @@ def test_student_t_quantile_matches_scipy(df, p):
 
 
 def results_files():
-    return sorted(glob.glob(os.path.join(REPO, "test", "fixtures", "results", "*", "results.json")))
+    base = os.path.join(REPO, "test", "fixtures", "results")
+    return sorted(glob.glob(os.path.join(base, "*", "results.json")) + glob.glob(os.path.join(base, "*.json")))
 
 
-@pytest.mark.parametrize("path", results_files(), ids=lambda p: os.path.basename(os.path.dirname(p)))
+def fixture_id(path):
+    return os.path.basename(os.path.dirname(path)) if path.endswith("/results.json") else os.path.basename(path)
+
+
+@pytest.mark.parametrize("path", results_files(), ids=fixture_id)
 def test_judge_on_captured_results_matches_scipy(path):
     """Pairs rounds by index in Python and checks every rQPS and cpu/o interval gate reports."""
     script = (
@@ -121,6 +126,11 @@ def test_judge_on_captured_results_matches_scipy(path):
             ratios = [head[i] / base[i] for i in sorted(base) if i in head and base[i] and head[i]]
             got = by_id[bench["id"]][key]
             if len(ratios) < 2:
+                # One pair: an estimate, no interval.
+                if ratios:
+                    assert got["estimate"] == pytest.approx(ratios[0], rel=1e-12)
+                    assert got["low"] is None and got["high"] is None
+                    checked += 1
                 continue
             estimate, low, high = scipy_interval(ratios)
             assert got["estimate"] == pytest.approx(estimate, rel=1e-9)
@@ -128,3 +138,15 @@ def test_judge_on_captured_results_matches_scipy(path):
             assert got["high"] == pytest.approx(high, rel=1e-9)
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("x,n", [(0, 20), (0, 110), (1, 110), (3, 55), (7, 25), (24, 25)])
+def test_binomial_upper_bound_matches_scipy(x, n):
+    """The bound the detection benchmark states for its false-fail rate (Clopper-Pearson)."""
+    script = (
+        f"const s=require({json.dumps(STATS_JS)});"
+        "const [x,n]=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(s.binomialUpperBound(x,n)));"
+    )
+    got = node(script, [x, n])
+    assert got == pytest.approx(stats.beta.ppf(0.95, x + 1, n - x), rel=1e-9)

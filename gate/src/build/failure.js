@@ -14,6 +14,14 @@ const STEPS = Object.freeze({
 });
 
 const DISK_FULL = /No space left on device|ENOSPC|Disk quota exceeded|EDQUOT/;
+// Compilers and ccache do not always say why they could not write an object; with less than
+// this left on the cache's filesystem after a failed step, the full disk is the likely cause.
+const LOW_DISK_BYTES = 64 * 1024 * 1024;
+
+function formatBytes(n) {
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${Math.round(n / (1024 * 1024))} MiB`;
+}
 
 class BuildError extends Error {
   // step: a key of STEPS; reason: short machine-readable cause; logTail: last lines of the
@@ -53,11 +61,16 @@ function firstNinjaFailure(logText) {
 
 // A failed external command (cmake, ninja, install) → BuildError. `exitCode` null means the
 // command could not be started (errno in `spawnError`).
-function classifyCommandFailure({ step, command, exitCode, logText, logFile, spawnError = null, tail = 40 }) {
+// freeBytes: space left on the cache's filesystem after the failure (null: unknown).
+function classifyCommandFailure({ step, command, exitCode, logText, logFile, spawnError = null, freeBytes = null, tail = 40 }) {
   const logTail = tailLines(logText, tail);
   if (DISK_FULL.test(logText || '') || (spawnError && DISK_FULL.test(String(spawnError.code || spawnError.message)))) {
     return new BuildError({ step, reason: 'disk-full', logTail, logFile,
       message: `${STEPS[step]} failed: the disk is full (No space left on device). Free space under the perfgate cache and retry.` });
+  }
+  if (freeBytes !== null && freeBytes < LOW_DISK_BYTES) {
+    return new BuildError({ step, reason: 'disk-full', logTail, logFile,
+      message: `${STEPS[step]} failed: the disk is full (${formatBytes(freeBytes)} left). Free space under the perfgate cache and retry.` });
   }
   if (spawnError) {
     return new BuildError({ step, reason: 'tool-missing', logTail, logFile,
@@ -94,4 +107,4 @@ function describeFailure(error, { tail = 20 } = {}) {
   return lines;
 }
 
-module.exports = { STEPS, BuildError, tailLines, firstNinjaFailure, classifyCommandFailure, classifyIoFailure, describeFailure };
+module.exports = { LOW_DISK_BYTES, STEPS, BuildError, tailLines, firstNinjaFailure, classifyCommandFailure, classifyIoFailure, describeFailure };

@@ -151,11 +151,21 @@ function runLogged({ command, args, cwd, env, log, onLine }) {
   });
 }
 
+// PERFGATE_BUILD_NICE=<n> runs cmake and ninja at that niceness, so a build can share the
+// machine with measurements without disturbing them much; git steps are too short to matter.
+function niced(spec, env) {
+  const level = env.PERFGATE_BUILD_NICE;
+  if (level === undefined || level === '' || spec.command === 'git') return spec;
+  if (!/^-?\d+$/.test(level)) throw new UsageError(`PERFGATE_BUILD_NICE '${level}': expected an integer niceness, e.g. 19`);
+  return { ...spec, command: 'nice', args: ['-n', level, spec.command, ...spec.args] };
+}
+
 async function step(name, spec, ctx) {
-  const r = await runLogged({ ...spec, log: ctx.log });
+  const r = await runLogged({ ...niced(spec, ctx.env), log: ctx.log });
   if (r.exitCode !== 0) {
+    const logText = ctx.logError ? `${r.output}\n(build log: ${ctx.logError.message})` : r.output;
     throw classifyCommandFailure({ step: name, command: [spec.command, ...spec.args].join(' '), exitCode: r.exitCode,
-      logText: r.output, logFile: ctx.logFile, spawnError: r.spawnError });
+      logText, logFile: ctx.logFile, spawnError: r.spawnError, freeBytes: freeBytes(ctx.cacheDir) });
   }
   return r;
 }
@@ -176,6 +186,15 @@ async function checkoutWorktree(toplevel, srcDir, commit, ctx) {
   await step('worktree', { command: 'git', args: ['-C', srcDir, 'checkout', '--detach', '--force', '--quiet', commit], env: ctx.env }, ctx);
   // Anything left in the worktree that the commit does not have would be built as if it were.
   await step('worktree', { command: 'git', args: ['-C', srcDir, 'clean', '-ffdq'], env: ctx.env }, ctx);
+}
+
+function freeBytes(dir) {
+  try {
+    const st = fs.statfsSync(dir);
+    return st.bavail * st.bsize;
+  } catch {
+    return null;
+  }
 }
 
 function hasCcache() {
@@ -230,8 +249,10 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
   const log_ = logFile || path.join(cacheDir, 'logs', `${key}.log`);
   fs.mkdirSync(path.dirname(log_), { recursive: true });
   const log = fs.createWriteStream(log_);
+  // A full disk fails the log too: keep the error for the failure report instead of crashing.
+  log.on('error', (err) => { ctx.logError = err; });
   // C locale: compiler messages in plain ASCII, the same on every runner.
-  const ctx = { log, logFile: log_, env: { ...env, LC_ALL: 'C' } };
+  const ctx = { log, logFile: log_, cacheDir, env: { ...env, LC_ALL: 'C' } };
   log.write(`perfgate build: ${ref} = ${commit} of ${toplevel}, flavor ${recipe.flavor}, recipe ${recipe.flagsHash.slice(0, 16)}\n`);
 
   const unlock = await lockTree(treeDir, (pid) => report(`waiting for the build tree (used by pid ${pid})`, 'miss'));
@@ -274,16 +295,14 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     }
 
     report('compile', cache);
-    let last = { done: 0, total: 0 };
     const ninjaArgs = ['-C', buildDir, ...(jobs ? ['-j', String(jobs)] : []), ...recipe.targets];
     await step('compile', {
       command: 'ninja', args: ninjaArgs, env: { ...ctx.env, NINJA_STATUS },
       onLine: (line) => {
         const s = parseNinjaStatus(line);
-        if (s) { last = s; report('compile', cache, s); }
+        if (s) report('compile', cache, s);
       },
     }, ctx);
-    report('compile', cache, { done: last.total, total: last.total });
 
     report('install', cache);
     const prefix = path.join(tmpDir, 'prefix');

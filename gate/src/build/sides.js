@@ -10,6 +10,7 @@ const { BuildError, describeFailure } = require('./failure');
 const { formatProgress, progressThrottle, formatDuration } = require('./progress');
 const { HARNESS_DIR } = require('../harness');
 const { writeJsonAtomic } = require('../files');
+const { schemaProblem } = require('../schemas');
 
 const SIDES = ['base', 'head'];
 
@@ -31,14 +32,18 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env }) {
   const buildDir = path.join(outDir, 'build');
   fs.mkdirSync(buildDir, { recursive: true });
   const sides = {};
-  const summary = { source, flavor: recipe.flavor, cmake_flags: recipe.cmakeFlags, recipe: recipe.flagsHash.slice(0, 16), sides: {} };
-  const writeSummary = () => writeJsonAtomic(path.join(buildDir, 'builds.json'), summary);
+  const summary = { schema: 'perfgate.builds/v1', source, flavor: recipe.flavor, cmake_flags: recipe.cmakeFlags, recipe: recipe.flagsHash.slice(0, 16), sides: {} };
+  const writeSummary = () => {
+    const problem = schemaProblem('builds', summary);
+    if (problem) throw new Error(`build/builds.json does not match schema/builds.schema.json: ${problem}`);
+    writeJsonAtomic(path.join(buildDir, 'builds.json'), summary);
+  };
   for (const side of SIDES) {
     const logFile = path.join(buildDir, `${side}.log`);
     const due = progressThrottle(15);
     try {
       const built = await buildCommit({ source, ref: refs[side], recipe, cacheDir, logFile, env,
-        onProgress: (e) => { if (due(e, e.elapsedSeconds)) io.stderr.write(`perfgate compare: ${formatProgress({ label: `${side} ${refs[side]}`, ...e })}\n`); } });
+        onProgress: (e) => { if (due(e, e.elapsedSeconds)) io.stderr.write(`perfgate compare: ${formatProgress({ label: `${side} (${refs[side]})`, ...e })}\n`); } });
       if (built.cache === 'hit') copyLog(built.logFile, logFile, `perfgate: ${refs[side]} (${built.commit}) was found in the build cache; this is the log of the build that made it.`);
       io.stderr.write(`perfgate compare: ${side} ${refs[side]} = ${built.commit.slice(0, 12)}: ${built.cache === 'hit' ? 'cached build' : `built in ${formatDuration(built.seconds)} (${built.cache} tree)`}\n`);
       sides[side] = { basedir: built.prefix, label: side, commit: built.commit, ref: refs[side] };

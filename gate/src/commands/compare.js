@@ -7,6 +7,8 @@ const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare');
 const { sidesFromSource } = require('../build/compare-source');
 const { renderTerminal } = require('../render/terminal');
+const { renderVerdictTable, writeReports } = require('../render');
+const { judge } = require('../judge');
 const { UsageError, EXIT } = require('../errors');
 const { pinFromSettings } = require('../pinning');
 
@@ -31,8 +33,10 @@ const OPTIONS = {
 
 const HELP = `usage: perfgate compare --base <basedir> --head <basedir> --out <dir> [options]
 
-Measures the head server against the base server on one suite of thresholds/ and writes
-plan.json, results.json and servers/<side>/error.log into <dir>.
+Measures the head server against the base server on one suite of thresholds/, measures more
+rounds where the answer is open (budget in the suite file), confirms fails, and writes
+plan.json, results.json, verdict.json, comment.md, summary.md, report.html and
+servers/<side>/error.log into <dir>.
 
   --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
   --head <basedir>        installed server prefix of the head
@@ -56,26 +60,10 @@ plan.json, results.json and servers/<side>/error.log into <dir>.
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
 `;
 
-function positiveNumber(option, raw) {
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0) {
-    throw new UsageError(`--${option} '${raw}': not a positive number; expected e.g. --${option} 5`);
-  }
-  return v;
-}
-
-function nonNegativeNumber(option, raw) {
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v < 0) {
-    throw new UsageError(`--${option} '${raw}': not a number >= 0; expected e.g. --${option} 2`);
-  }
-  return v;
-}
-
-function integerAtLeast(option, raw, min) {
+function integerAtLeast(option, raw, min, example) {
   const v = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || v < min) {
-    throw new UsageError(`--${option} '${raw}': not an integer >= ${min}; expected e.g. --${option} ${Math.max(min, 4)}`);
+    throw new UsageError(`--${option} '${raw}': not an integer >= ${min}; expected e.g. --${option} ${example}`);
   }
   return v;
 }
@@ -126,11 +114,12 @@ function readSettings(argv, env = {}) {
     throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
   }
   const overrides = {};
-  if (values.seconds !== undefined) overrides.seconds = positiveNumber('seconds', values.seconds);
-  if (values['warmup-seconds'] !== undefined) overrides.warmup_seconds = nonNegativeNumber('warmup-seconds', values['warmup-seconds']);
-  if (values.rounds !== undefined) overrides.rounds = integerAtLeast('rounds', values.rounds, 2);
-  if (values.tables !== undefined) overrides.tables = integerAtLeast('tables', values.tables, 1);
-  if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1);
+  // Whole seconds: sysbench 1.0.20 takes --time as an integer.
+  if (values.seconds !== undefined) overrides.seconds = integerAtLeast('seconds', values.seconds, 1, 3);
+  if (values['warmup-seconds'] !== undefined) overrides.warmup_seconds = integerAtLeast('warmup-seconds', values['warmup-seconds'], 0, 2);
+  if (values.rounds !== undefined) overrides.rounds = integerAtLeast('rounds', values.rounds, 2, 6);
+  if (values.tables !== undefined) overrides.tables = integerAtLeast('tables', values.tables, 1, 8);
+  if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1, 10000);
   if (values.threads !== undefined) overrides.threads = threadList(values.threads);
   const pin = pinFromSettings(values['pin-cpus'], env);
   if (pin) overrides.pin_cpus = pin;
@@ -177,13 +166,31 @@ async function run(argv, io) {
     overrides: settings.overrides,
     sides,
     outDir: settings.out,
+    judge,
     io,
     env: io.env || process.env,
   });
-  if (outcome.results) io.stdout.write(`\n${renderTerminal(outcome.results)}`);
+  if (outcome.verdict) writeReports(settings.out, outcome.verdict);
+  if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
   if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
   io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
+  // The table comes last: it is what people read when the run is over.
+  if (outcome.verdict) {
+    io.stdout.write(`\n${renderVerdictTable(outcome.verdict)}`);
+  } else if (outcome.results) {
+    // Measured but not judged (the run broke off): still show what was measured.
+    io.stdout.write(`\n${renderTerminal(outcome.results)}`);
+  }
   return outcome.exitCode;
+}
+
+function describeSteps(steps) {
+  const extra = steps.filter((s) => s.action === 'extend');
+  const confirm = steps.filter((s) => s.action === 'confirm');
+  const parts = [];
+  if (extra.length) parts.push(`${extra.reduce((n, s) => n + s.rounds, 0)} extra rounds per side in ${extra.length} step${extra.length === 1 ? '' : 's'}`);
+  if (confirm.length) parts.push(`fails re-measured ${confirm.reduce((n, s) => n + s.rounds, 0)} rounds per side to confirm them`);
+  return parts.join('; ');
 }
 
 module.exports = { run, readSettings, HELP };

@@ -96,8 +96,9 @@ function loadMeasure(src) {
   check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
   return {
     threads: threadsList(src, [...at, 'threads']),
-    seconds: check.number(src, [...at, 'seconds'], { above: 0 }),
-    warmup_seconds: check.number(src, [...at, 'warmup_seconds'], { min: 0 }),
+    // Whole seconds: sysbench 1.0.20 takes --time as an integer.
+    seconds: check.number(src, [...at, 'seconds'], { integer: true, min: 1, what: 'whole seconds >= 1 (sysbench 1.0.20 --time)' }),
+    warmup_seconds: check.number(src, [...at, 'warmup_seconds'], { integer: true, min: 0, what: 'whole seconds >= 0 (0 skips the warm-up)' }),
     // Two rounds per side is the least that yields a spread of paired ratios.
     rounds: check.number(src, [...at, 'rounds'], { integer: true, min: 2 }),
   };

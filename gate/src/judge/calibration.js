@@ -109,7 +109,7 @@ function renderCalibration(cal) {
     'caught as fail: the slowdown judged fail in 80% of runs at the current fail limit.',
     'suggest warn: A/A runs pass 90% of the time; fail: one interval half-width lower.',
   ];
-  if (cal.suggested) out.push('', `Suggested suite limits: limits: {default: {warn: ${cal.suggested.warn.toFixed(2)}, fail: ${cal.suggested.fail.toFixed(2)}}} (the strictest per-benchmark suggestion).`);
+  if (cal.suggested) out.push('', `Suggested suite limits: limits: {default: {warn: ${cal.suggested.warn.toFixed(2)}, fail: ${cal.suggested.fail.toFixed(2)}}} (the loosest per-benchmark suggestion, so that every microbenchmark stays quiet in A/A runs).`);
   out.push(`A/A verdict at the current limits: ${cal.aa_verdict}: ${cal.aa_headline}`);
   for (const w of cal.doctor || []) out.push(`runner warning: ${w}`);
   return out.join('\n') + '\n';

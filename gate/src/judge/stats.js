@@ -140,6 +140,23 @@ function pairedRatios(rounds, metric) {
   return out;
 }
 
+// Exact (Clopper-Pearson) one-sided upper confidence bound of a proportion seen x times in n
+// trials: the p at which seeing x or fewer has probability 1 - confidence. Used to state how
+// high a false-fail rate can still be after observing x fails in n A/A verdicts.
+function binomialUpperBound(x, n, confidence = 0.95) {
+  if (!(n > 0) || x < 0 || x > n) throw new RangeError(`binomialUpperBound needs 0 <= x <= n, n > 0; got x=${x}, n=${n}`);
+  if (x === n) return 1;
+  let lo = x / n;
+  let hi = 1;
+  for (let i = 0; i < 200 && hi - lo > 1e-14; i++) {
+    const mid = (lo + hi) / 2;
+    // P(X <= x | p = mid) = 1 - I_mid(x + 1, n - x)
+    if (1 - incompleteBeta(mid, x + 1, n - x) > 1 - confidence) lo = mid; else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 module.exports = {
+  binomialUpperBound,
   logGamma, incompleteBeta, studentTCdf, studentTQuantile, mean, sampleSd, ratioInterval, pairedRatios,
 };

@@ -34,7 +34,7 @@ function detailsBlock(verdict) {
   if (verdict.run.machines_differ) lines.push('', '**The merged results come from different machines (judged with --allow-different-machines).**');
   const target = F.reproduceTarget(verdict);
   if (target) {
-    lines.push('', `To reproduce \`${target.id}\` by hand, start each server with the options above and run:`, '', '```sh', ...F.commandLines(target), '```');
+    lines.push('', `To reproduce \`${target.id}\` by hand, start each server with the options above and run:`, '', '```sh', ...F.commandLines(target, sides), '```');
   }
   lines.push('', `Method: ${verdict.method}; ${Math.round(verdict.confidence * 100)}% intervals.`, '', '</details>');
   return lines.join('\n');

@@ -77,9 +77,27 @@ function reproduceTarget(verdict) {
   return [...withCommand].sort((a, b) => SEVERITY[b.verdict] - SEVERITY[a.verdict] || (a.rqps ? a.rqps.estimate : 9) - (b.rqps ? b.rqps.estimate : 9))[0];
 }
 
-function commandLines(b) {
+// The sysbench lines to reproduce one microbenchmark: the harness records the command of a
+// base round; the same script with `prepare` loads the tables, and the head is reached through
+// its own socket.
+function commandLines(b, sides = {}) {
   if (b.commands && typeof b.commands === 'object') return Object.entries(b.commands).map(([k, v]) => `# ${k}\n${v}`);
-  return b.command ? [b.command] : [];
+  if (!b.command) return [];
+  const cmd = b.command;
+  if (!/ run$/.test(cmd)) return [cmd];
+  const db = /--mysql-db=(\S+)/.exec(cmd);
+  const lines = [
+    `# load the tables (once per server${db ? `, after CREATE DATABASE ${db[1]}` : ''})`,
+    cmd.replace(/ run$/, ' prepare'),
+    '# one timed round against the base server',
+    cmd,
+  ];
+  const baseSocket = sides.base && sides.base.options && sides.base.options.socket;
+  const headSocket = sides.head && sides.head.options && sides.head.options.socket;
+  if (baseSocket && headSocket && baseSocket !== headSocket && cmd.includes(baseSocket)) {
+    lines.push('# the same against the head server', cmd.split(baseSocket).join(headSocket));
+  }
+  return lines;
 }
 
 function countsLine(verdict) {

@@ -10,8 +10,9 @@ const COLOR = { pass: '#1a7f37', warn: '#9a6700', inconclusive: '#6e7781', fail:
 function rqpsChart(rows, limits) {
   const shown = rows.filter((b) => b.rqps && Number.isFinite(b.rqps.estimate));
   if (!shown.length) return '<p>No rQPS to chart.</p>';
-  const label = 230;
-  const width = 760;
+  // Room for the longest name (about 6.6 px per character of the 11 px font).
+  const label = Math.min(420, Math.max(160, Math.ceil(Math.max(...shown.map((b) => b.id.length)) * 6.6) + 12));
+  const width = label + 530;
   const plot = width - label - 20;
   const rowH = 22;
   const top = 50;
@@ -155,7 +156,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   const withCommands = verdict.benchmarks.filter((b) => b.command || b.commands);
   if (withCommands.length) {
     parts.push('<h2>Reproduce by hand</h2><p class="muted">Start each server with the options above, then run a microbenchmark:</p>');
-    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b).join('\n'))}</pre>`);
+    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b, sides).join('\n'))}</pre>`);
   }
   parts.push(`<p class="muted">Method: ${esc(verdict.method)}; ${Math.round(verdict.confidence * 100)}% intervals. Started ${esc(verdict.run.started || '?')}, finished ${esc(verdict.run.finished || '?')}.</p>`);
   parts.push('</body></html>\n');

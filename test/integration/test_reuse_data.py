@@ -1,0 +1,36 @@
+"""--reuse-data: extra rounds on the loaded datadirs, continuing the round numbering."""
+import json
+
+from conftest import events, load_plan, no_server_left
+
+
+def phases(done):
+    return [(e["phase"], e["side"]) for e in events(done.stdout) if e["event"] == "phase" and "side" in e
+            and e["phase"] in ("init", "prepare")]
+
+
+def small(basedirs, **measure):
+    plan = load_plan("tiny-quick.json", basedirs, **{"rounds": 1, "warmup_seconds": 0, **measure})
+    plan["scale"] = {"tables": 1, "rows": 500}
+    plan["benchmarks"] = plan["benchmarks"][:1]
+    return plan
+
+
+def test_extension_run_reuses_the_data_and_continues_the_rounds(harness, basedirs):
+    first = harness.run(small(basedirs))
+    assert first.returncode == 0, first.stderr
+    assert sorted(phases(first)) == [("init", "base"), ("init", "head"), ("prepare", "base"), ("prepare", "head")]
+
+    extra = harness.run(small(basedirs, rounds=2, first_round=1), "--reuse-data", "--results", "results.extra-1.json")
+    assert extra.returncode == 0, extra.stderr
+    assert phases(extra) == []  # same scale and basedirs: no init, no load
+    measured = json.loads(harness.out.joinpath("results.extra-1.json").read_text())["benchmarks"][0]["rounds"]
+    assert [(r["index"], r["side"]) for r in measured] == [(1, "head"), (1, "base"), (2, "base"), (2, "head")]
+    assert json.loads(harness.out.joinpath("results.json").read_text())["status"] == "ok"  # first file kept
+
+    bigger = small(basedirs)
+    bigger["scale"]["rows"] = 600
+    again = harness.run(bigger, "--reuse-data")
+    assert again.returncode == 0, again.stderr
+    assert sorted(phases(again)) == [("init", "base"), ("init", "head"), ("prepare", "base"), ("prepare", "head")]
+    no_server_left(harness.out)
