@@ -88,6 +88,8 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
     assert results["sides"]["head"]["version"].startswith("10.11.19")
     for side in ("base", "head"):
         assert (out / "servers" / side / "error.log").stat().st_size > 0
+        # The loaded datadir (about 1 GB) is gone once the comparison is decided; the logs stay.
+        assert not (out / "servers" / side / "data").exists()
     for name in ("verdict.json", "comment.md", "summary.md", "report.html"):
         assert (out / name).exists(), name
     # Progress: microbenchmark, side, round k/n, time left.
@@ -130,6 +132,8 @@ def test_undecided_microbenchmarks_get_extra_rounds_merged_into_results(tmp_path
     assert steps[0] == {"file": "results.extra-1.json", "purpose": "extend", "first_round": 2, "rounds": 1,
                         "benchmarks": ["point-query"]}
     assert (out / "plan.extra-1.json").exists() and (out / "results.extra-1.json").exists()
+    # Extra rounds ran on the data loaded by the first pass, and that data was removed after.
+    assert not (out / "servers" / "base" / "data").exists()
     extra_plan = json.loads((out / "plan.extra-1.json").read_text())
     assert extra_plan["measure"]["first_round"] == 2 and extra_plan["measure"]["rounds"] == 1
     expected = list(range(2 + sum(s["rounds"] for s in steps)))
