@@ -95,9 +95,29 @@ function describeStep(step, ids) {
  * @param outDir     run folder
  * @param judge      (results, suite) -> perfgate.verdict/v1, or null to measure only
  * @param io         {stdout, stderr}
+ * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
  * @returns {plan, results|null, verdict|null, steps, exitCode, message|null}
  */
-async function runComparison({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env }) {
+async function runComparison(args) {
+  try {
+    return await measureAndDecide(args);
+  } finally {
+    if (!args.keepData) removeServerData(args.outDir);
+  }
+}
+
+// A loaded datadir is about 0.9 GB per side even at the smallest scale (InnoDB's redo log and
+// buffer pool files), and nothing reads it once the comparison is decided: a runner serving many
+// pull requests would fill its disk. The server logs and my.cnf stay beside the results.
+function removeServerData(outDir) {
+  for (const side of ['base', 'head']) {
+    const serverDir = path.join(outDir, 'servers', side);
+    fs.rmSync(path.join(serverDir, 'data'), { recursive: true, force: true });
+    fs.rmSync(path.join(serverDir, 'data.json'), { force: true });
+  }
+}
+
+async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env }) {
   const plan = resolvePlan(config, suiteName, overrides, sides, new Date().toISOString());
   const suite = config.suites[suiteName];
   try {
@@ -142,4 +162,4 @@ async function runComparison({ config, suiteName, overrides = {}, budget, sides,
   return { plan, results, verdict, steps, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` };
 }
 
-module.exports = { runComparison, clearRunOutputs, measure, describeErrors };
+module.exports = { runComparison, clearRunOutputs, removeServerData, measure, describeErrors };

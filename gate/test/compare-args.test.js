@@ -42,7 +42,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
   const ok = ['--base', prefix, '--head', prefix, '--out', out];
   const badThresholds = thresholdsWith({ 'ahi.yml': (s) => s.replace('seconds: 5', 'seconds: -5') });
   const cases = [
-    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --suite, --out, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --source, --flavor, --build-config, --help"],
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --suite, --out, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --source, --flavor, --build-config, --keep-data, --help"],
     [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],

@@ -88,6 +88,8 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
     assert results["sides"]["head"]["version"].startswith("10.11.19")
     for side in ("base", "head"):
         assert (out / "servers" / side / "error.log").stat().st_size > 0
+        # The loaded datadir (about 1 GB) is gone once the comparison is decided; the logs stay.
+        assert not (out / "servers" / side / "data").exists()
     for name in ("verdict.json", "comment.md", "summary.md", "report.html"):
         assert (out / name).exists(), name
     # Progress: microbenchmark, side, round k/n, time left.
@@ -117,19 +119,29 @@ def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
 
 def test_undecided_microbenchmarks_get_extra_rounds_merged_into_results(tmp_path):
     # A fail limit of 1.0 sits inside any two-pair interval of two real servers: inconclusive.
-    out = tmp_path / "run"
+    # Not always: two nearly equal pairs give a narrow interval that can clear 1.0 (seen about
+    # once in seven runs here). Such a run must then have measured nothing more, and the test
+    # measures again; three decided first passes in a row are rare enough to mean a bug.
     thresholds = tiny_thresholds(tmp_path, "{warn: 1.0, fail: 1.0}", "{extra_rounds: 2, step_rounds: 1, confirm_rounds: 0}",
                                  benchmarks=("point-query",))
-    r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
-                         "--thresholds", str(thresholds))
-    assert r.returncode in (0, 1, 3), r.stderr
-    results = json.loads((out / "results.json").read_text())
-    jsonschema.validate(results, schema("results"))
-    steps = results.get("extensions", [])
-    assert steps, f"no extra rounds were measured:\n{r.stderr}"
+    for attempt in range(3):
+        out = tmp_path / f"run{attempt}"
+        r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
+                             "--thresholds", str(thresholds))
+        assert r.returncode in (0, 1, 3), r.stderr
+        results = json.loads((out / "results.json").read_text())
+        jsonschema.validate(results, schema("results"))
+        steps = results.get("extensions", [])
+        if steps:
+            break
+        decided = json.loads((out / "verdict.json").read_text())["benchmarks"][0]["verdict"]
+        assert decided in ("pass", "warn", "fail"), f"undecided, yet no extra rounds were measured:\n{r.stderr}"
+    assert steps, f"no extra rounds were measured in three runs:\n{r.stderr}"
     assert steps[0] == {"file": "results.extra-1.json", "purpose": "extend", "first_round": 2, "rounds": 1,
                         "benchmarks": ["point-query"]}
     assert (out / "plan.extra-1.json").exists() and (out / "results.extra-1.json").exists()
+    # Extra rounds ran on the data loaded by the first pass, and that data was removed after.
+    assert not (out / "servers" / "base" / "data").exists()
     extra_plan = json.loads((out / "plan.extra-1.json").read_text())
     assert extra_plan["measure"]["first_round"] == 2 and extra_plan["measure"]["rounds"] == 1
     expected = list(range(2 + sum(s["rounds"] for s in steps)))

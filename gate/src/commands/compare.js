@@ -28,6 +28,7 @@ const OPTIONS = {
   source: { type: 'string' },
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
+  'keep-data': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -56,6 +57,8 @@ servers/<side>/error.log into <dir>.
   --threads <n[,n…]>      client threads, overrides measure.threads (e.g. 1,4)
   --pin-cpus <sets>       server=<cpus>,client=<cpus>: run mysqld and sysbench on separate CPUs
                           (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none
+  --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
+                          by default they are removed when the comparison is over
 
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
 `;
@@ -134,6 +137,7 @@ function readSettings(argv, env = {}) {
     source: values.source ? path.resolve(values.source) : null,
     flavor: values.flavor || 'mariadb',
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
+    keepData: Boolean(values['keep-data']),
   };
 }
 
@@ -166,6 +170,7 @@ async function run(argv, io) {
     overrides: settings.overrides,
     sides,
     outDir: settings.out,
+    keepData: Boolean(settings.keepData),
     judge,
     io,
     env: io.env || process.env,
