@@ -1,4 +1,5 @@
 'use strict';
+const { formatDuration } = require('../progress');
 // Progress of a long build: ninja's status prefix → steps done, and one human line.
 
 // perfgate runs ninja with NINJA_STATUS set to this, so every edge line starts with it.
@@ -13,14 +14,6 @@ function parseNinjaStatus(line) {
   const total = Number(m[2]);
   if (!(total > 0) || done > total) return null;
   return { done, total };
-}
-
-function formatDuration(seconds) {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 // cache: 'hit' (prefix reused), 'warm' (build tree already built once: incremental) or

@@ -1,6 +1,6 @@
 'use strict';
 // `perfgate build`: one commit of a fork's source → an installed prefix (printed on stdout).
-const { parseArgs } = require('node:util');
+const { parseCommandLine } = require('../args');
 const path = require('node:path');
 const { parseDefine } = require('../build/config');
 const { loadRecipe, cacheDirFrom } = require('../build/settings');
@@ -45,27 +45,9 @@ Cache: $PERFGATE_CACHE (default ~/.cache/perfgate)/builds, trees, ccache.
 Exit codes: 0 built or cached, 2 bad input, 4 the build failed (the step and log tail on stderr).
 `;
 
-function parseCommandLine(argv) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (err) {
-    const option = /'(-[^' ]+)/.exec(err.message);
-    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new UsageError(`unknown option '${option ? option[1] : err.message}'; expected one of: ${Object.keys(OPTIONS).map((o) => `--${o}`).join(', ')}`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      throw new UsageError(`${option ? option[1] : 'an option'}: missing its value (see perfgate build --help)`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      const arg = /'([^']+)'/.exec(err.message);
-      throw new UsageError(`unexpected argument '${arg ? arg[1] : ''}'; expected only options (see perfgate build --help)`);
-    }
-    throw err;
-  }
-}
 
 function readSettings(argv) {
-  const v = parseCommandLine(argv);
+  const v = parseCommandLine('build', argv, OPTIONS).values;
   if (v.help) return { help: true };
   if (!v.source) throw new UsageError('--source is missing; expected --source <git checkout>');
   if (!v.ref) throw new UsageError('--ref is missing; expected --ref <branch, tag or SHA>');

@@ -4,7 +4,7 @@
 // and limits that keep A/A runs quiet; writes calibration.json beside the run's files.
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseCommandLine } = require('../args');
 const { loadThresholds, SHIPPED_DIR } = require('../config');
 const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare');
@@ -49,23 +49,6 @@ calibration.json into <dir>.
 Exit codes: 0 calibrated, 2 bad input, 4 the measurement failed.
 `;
 
-function parseCommandLine(argv) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (err) {
-    const option = /'(-[^' ]+)/.exec(err.message);
-    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new UsageError(`unknown option '${option ? option[1] : err.message}'; expected one of: ${Object.keys(OPTIONS).map((o) => `--${o}`).join(', ')}`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      throw new UsageError(`${option ? option[1] : 'an option'}: missing its value; expected ${option ? option[1] : '--option'} <value> (see perfgate calibrate --help)`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      throw new UsageError(`unexpected argument; expected only options (see perfgate calibrate --help)`);
-    }
-    throw err;
-  }
-}
 
 function positive(option, raw, { integer = false, min = 0 } = {}) {
   const v = Number(raw);
@@ -75,7 +58,7 @@ function positive(option, raw, { integer = false, min = 0 } = {}) {
 }
 
 function readSettings(argv) {
-  const values = parseCommandLine(argv);
+  const values = parseCommandLine('calibrate', argv, OPTIONS).values;
   if (values.help) return { help: true };
   for (const required of ['base', 'out']) {
     if (!values[required]) throw new UsageError(`--${required} is missing; expected --${required} <${required === 'out' ? 'dir' : 'basedir'}>`);

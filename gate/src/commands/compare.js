@@ -1,6 +1,6 @@
 'use strict';
 // `perfgate compare`: measure base against head on one suite and leave the run folder.
-const { parseArgs } = require('node:util');
+const { parseCommandLine } = require('../args');
 const path = require('node:path');
 const { loadThresholds, SHIPPED_DIR } = require('../config');
 const { checkBasedir } = require('../basedir');
@@ -83,31 +83,10 @@ function threadList(raw) {
   return threads;
 }
 
-// node:util parseArgs errors are multi-line prose; perfgate prints one line naming the option.
-function parseCommandLine(argv) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (err) {
-    const option = /'(-[^' ]+)/.exec(err.message);
-    const known = Object.keys(OPTIONS).map((o) => `--${o}`).join(', ');
-    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new UsageError(`unknown option '${option ? option[1] : err.message}'; expected one of: ${known}`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      const name = option ? option[1] : '--seconds';
-      throw new UsageError(`${name}: missing its value; expected ${name} <value> (see perfgate compare --help)`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      const arg = /'([^']+)'/.exec(err.message);
-      throw new UsageError(`unexpected argument '${arg ? arg[1] : ''}'; expected only options (see perfgate compare --help)`);
-    }
-    throw err;
-  }
-}
 
 // The typed settings of one `perfgate compare` invocation, every value checked.
 function readSettings(argv, env = {}) {
-  const values = parseCommandLine(argv);
+  const values = parseCommandLine('compare', argv, OPTIONS).values;
   if (values.help) return { help: true };
   for (const required of ['base', 'head', 'out']) {
     const form = required === 'out' ? 'dir' : values.source ? 'git ref' : 'basedir';

@@ -3,7 +3,7 @@
 // thresholds folder (or --warn/--fail), and rewrite verdict.json and the reports.
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseCommandLine } = require('../args');
 const { loadThresholds, SHIPPED_DIR } = require('../config');
 const { judge } = require('../judge');
 const { writeReports, renderVerdictTable } = require('../render');
@@ -36,20 +36,6 @@ comment.md, summary.md and report.html there. Nothing is measured.
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
 `;
 
-function parseCommandLine(argv) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (err) {
-    const option = /'(-[^' ]+)/.exec(err.message);
-    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new UsageError(`unknown option '${option ? option[1] : err.message}'; expected one of: ${Object.keys(OPTIONS).map((o) => `--${o}`).join(', ')}`);
-    }
-    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      throw new UsageError(`${option ? option[1] : 'an option'}: missing its value; expected ${option ? option[1] : '--option'} <value> (see perfgate judge --help)`);
-    }
-    throw err;
-  }
-}
 
 function ratio(option, raw) {
   const v = Number(raw);
@@ -60,7 +46,7 @@ function ratio(option, raw) {
 }
 
 function readSettings(argv) {
-  const { values, positionals } = parseCommandLine(argv);
+  const { values, positionals } = parseCommandLine('judge', argv, OPTIONS, { allowPositionals: true });
   if (values.help) return { help: true };
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length ? `unexpected argument '${positionals[1]}'; expected one run folder` : 'the run folder is missing; expected perfgate judge <dir>');
