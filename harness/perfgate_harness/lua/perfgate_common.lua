@@ -35,6 +35,15 @@ function perfgate.random_id()
    return sysbench.rand.default(1, sysbench.opt.table_size)
 end
 
+-- Runs the statement `key` of table t with each of its `n` IN-list parameters set to a random
+-- id: the in-list selects and the in-list update draw their values the same way.
+function perfgate.execute_with_random_ids(t, key, n)
+   for i = 1, n do
+      param[t][key][i]:set(perfgate.random_id())
+   end
+   stmt[t][key]:execute()
+end
+
 -- The index a predicate on `column` runs on: PRIMARY for id, k_N for k. Small test tables
 -- tempt the optimizer into full scans for long IN lists; forcing the index keeps the shape
 -- the microbenchmark is named after.

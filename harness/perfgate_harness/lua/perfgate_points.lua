@@ -23,8 +23,5 @@ end
 function event()
    local t = perfgate.random_table()
    -- k values are drawn from the same 1..table_size range as ids at prepare time
-   for i = 1, sysbench.opt.points do
-      param[t].points[i]:set(perfgate.random_id())
-   end
-   stmt[t].points:execute()
+   perfgate.execute_with_random_ids(t, "points", sysbench.opt.points)
 end

@@ -17,8 +17,5 @@ end
 
 function event()
    local t = perfgate.random_table()
-   for i = 1, sysbench.opt.points do
-      param[t].update_inlist[i]:set(perfgate.random_id())
-   end
-   stmt[t].update_inlist:execute()
+   perfgate.execute_with_random_ids(t, "update_inlist", sysbench.opt.points)
 end
