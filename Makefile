@@ -8,12 +8,14 @@ SERVERS := $(PERFGATE_CACHE)/servers
 BASE ?= $(SERVERS)/mariadb-10.11.18/usr
 HEAD ?= $(SERVERS)/mariadb-10.11.19/usr
 DEMO_OUT ?= runs/demo
-PERFGATE := node gate/bin/perfgate.js
+PERFGATE := node cli/bin/perfgate.js
 
-.PHONY: setup demo test test-unit test-integration test-e2e
+.PHONY: setup demo test test-unit test-integration test-e2e lint
+TOOLS := $(PERFGATE_CACHE)/tools/bin
 
 setup:
 	@bash scripts/install-deps.sh
+	@bash scripts/install-ci-tools.sh
 	@bash scripts/fetch-servers.sh
 
 # A fail (1) or an inconclusive answer (3) is a result the demo shows, not a broken demo;
@@ -22,11 +24,17 @@ demo: setup
 	@$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT); \
 	  code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || [ $$code -eq 3 ]
 
-test: setup test-unit test-integration
+test: setup test-unit lint test-integration
 
+# Unit tier: Node and Python, no servers (the tiny CMake build and the report's headless
+# browser check need cmake, ninja and chromium, which setup installs).
 test-unit:
-	cd gate && node --test test/
-	python3 -m pytest -q harness/tests runner-setup/tests test/stats
+	node --test $$(find test/unit -name '*.test.js' | sort)
+	python3 -m pytest -q test/unit/harness test/unit/runner-setup test/stats
+
+# The workflow files, as GitHub would read them.
+lint:
+	$(TOOLS)/actionlint $$(find .github -name '*.yml' | sort)
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration

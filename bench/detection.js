@@ -20,10 +20,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { parseArgs } = require('node:util');
-const { binomialUpperBound: upperBound } = require('../gate/src/judge/stats');
+const { binomialUpperBound: upperBound } = require('@perfgate/core').statistics;
 
 const REPO = path.resolve(__dirname, '..');
-const PERFGATE = path.join(REPO, 'gate', 'bin', 'perfgate.js');
+const PERFGATE = path.join(REPO, 'cli', 'bin', 'perfgate.js');
 
 const { values: opt } = parseArgs({
   options: {
@@ -58,7 +58,7 @@ function writeSuite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-detect-'));
   fs.cpSync(path.join(REPO, 'thresholds'), dir, { recursive: true });
   const names = opt.benchmarks.split(',').map((s) => s.trim());
-  fs.writeFileSync(path.join(dir, 'detect.yml'), [
+  fs.writeFileSync(path.join(dir, 'suites', 'detect.yml'), [
     'suite: detect',
     'description: detection benchmark subset',
     'profile: mariadb',

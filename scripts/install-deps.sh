@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: report.html is checked in a real headless browser by the tests.
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium)
+# shellcheck: the runner-setup scripts are checked by the tests.
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium shellcheck util-linux)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -17,15 +18,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if ! python3 -c 'import pymysql, yaml, jsonschema, pytest' 2>/dev/null; then
-  echo "perfgate setup: pip install -r harness/requirements.txt"
-  python3 -m pip install -q -r harness/requirements.txt
-fi
-
-# scipy is the independent implementation the statistics tests check gate's numbers against.
-if ! python3 -c 'import scipy' 2>/dev/null; then
-  echo "perfgate setup: pip install scipy"
-  python3 -m pip install -q 'scipy>=1.10'
+# The harness and what its tests use (harness/pyproject.toml), installed in place.
+if ! python3 -c 'import pymysql, yaml, jsonschema, pytest, scipy, perfgate_harness' 2>/dev/null; then
+  echo "perfgate setup: pip install -e harness[test]"
+  python3 -m pip install -q -e 'harness[test]'
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pymysql
 
-from . import fingerprint, perfstat, procstat, progress, schedule, server, sysbench
+from . import fingerprint, procstat, progress, schedule, server, sysbench
 from .plan import Benchmark, Plan
 
 PREPARE_SCRIPT = "oltp_point_select"  # any oltp_* script prepares the shared sbtestN tables
@@ -90,7 +90,6 @@ class Run:
         self.errors: list[dict] = []
         self.warnings: list[str] = []
         self.dead: dict[str, str] = {}  # side -> why it cannot be measured any more
-        self.instructions_reason = None
         self.ahi_monitor_enabled: set[str] = set()
         self.sysbench_log = self.out / "sysbench.log"
 
@@ -99,7 +98,6 @@ class Run:
         self.versions = versions
         started = now()
         self.out.mkdir(parents=True, exist_ok=True)
-        self.instructions_reason = perfstat.unavailable_reason()
         benchmarks = []
         try:
             self._setup_servers()
@@ -125,7 +123,6 @@ class Run:
             "finished": now(),
             "machine": fingerprint.collect(data_dir=str(self.out)),
             "sides": {side: self._side_record(side) for side in schedule.SIDES},
-            "instructions_unavailable": self.instructions_reason,
             "benchmarks": benchmarks,
         }
         return results
@@ -220,6 +217,7 @@ class Run:
     def _shutdown_all(self) -> None:
         for side, srv in self.servers.items():
             if srv.proc is None:
+                server.remove_private_socket_dir(srv.layout)
                 continue
             progress.emit("phase", phase="shutdown", side=side)
             problem = srv.shutdown()
@@ -334,7 +332,7 @@ class Run:
         return {name: int(count) for name, count in rows}
 
     def _timed_run(self, bench: Benchmark, side: str, seconds: float, step: str):
-        """Runs sysbench once against one side; returns (parsed report, samples, perf count)."""
+        """Runs sysbench once against one side; returns (parsed report, /proc samples before and after)."""
         self._check_alive(side, step)
         srv = self.servers[side]
         cmd = sysbench.build_command(self._invocation(bench, side, seconds))
@@ -344,9 +342,7 @@ class Run:
         except OSError:
             self._check_alive(side, step)
             raise
-        counter = perfstat.Counter(srv.pid) if step == "round" and self.instructions_reason is None else None
         outcome = sysbench.execute(cmd, timeout=timeout, log_path=self.sysbench_log)
-        instructions = counter.stop() if counter else (None, self.instructions_reason)
         state = srv.exit_description()
         after = procstat.sample(srv.pid) if state == "running" else None
         parsed, parse_error = None, None
@@ -365,17 +361,15 @@ class Run:
             if server_tail:
                 log_tail += f"\n--- {srv.layout.error_log.name} ({side}) ---\n{server_tail}"
             raise BenchmarkFailed(side, step, f"{side}: {failure}", log_tail)
-        return parsed, before, after, instructions
+        return parsed, before, after
 
     def _round(self, bench: Benchmark, side: str, index: int) -> dict:
         started = now()
-        parsed, before, after, (instructions, why_not) = self._timed_run(bench, side, self.plan.seconds, "round")
+        parsed, before, after = self._timed_run(bench, side, self.plan.seconds, "round")
         cpu_us, cs = procstat.per_query(before, after, parsed["queries"])
         return {
             "index": index, "side": side, "started": started, "seconds": parsed["seconds"],
             "qps": parsed["qps"], "tps": parsed["tps"], "queries": parsed["queries"],
             "latency_ms": parsed["latency_ms"], "errors": parsed["errors"], "reconnects": parsed["reconnects"],
             "cpu_per_query_us": cpu_us, "cs_per_query": cs,
-            "instructions_per_query": (instructions / parsed["queries"]) if instructions is not None else None,
-            "instructions_unavailable": None if instructions is not None else why_not,
         }

@@ -5,6 +5,7 @@ which cannot run on every machine, are still tested. Only `Server` touches proce
 """
 import hashlib
 import os
+import shutil
 import pwd
 import re
 import signal
@@ -19,9 +20,6 @@ import pymysql
 SERVER_BINARY_CANDIDATES = ("sbin/mariadbd", "sbin/mysqld", "bin/mariadbd", "bin/mysqld", "libexec/mysqld")
 INSTALL_DB_CANDIDATES = ("bin/mariadb-install-db", "scripts/mariadb-install-db",
                          "bin/mysql_install_db", "scripts/mysql_install_db")
-# Keys perfgate writes itself; a profile that sets them would point the server elsewhere.
-OWNED_OPTIONS = ("basedir", "datadir", "tmpdir", "socket", "port", "bind_address", "pid_file", "log_error", "user",
-                 "loose_mysqlx")
 # sun_path is 108 bytes including the terminating NUL.
 SOCKET_PATH_LIMIT = 107
 START_TIMEOUT = 180.0
@@ -79,14 +77,6 @@ def detect_version(binary: Path) -> tuple[str, str]:
     return parse_version(out.stdout)
 
 
-def normalize_option(key: str) -> str:
-    return key.strip().replace("-", "_").lower()
-
-
-def owned_option_conflicts(profile_options: dict) -> list[str]:
-    return [k for k in profile_options if normalize_option(k) in OWNED_OPTIONS]
-
-
 @dataclass(frozen=True)
 class Layout:
     """Where one side's server keeps its files, all under <run>/servers/<side>/ except a long socket."""
@@ -129,9 +119,6 @@ def _cnf_value(value) -> str | None:
 def server_options(profile_options: dict, layout: Layout, basedir: Path, port: int, run_as: str | None,
                    flavor: str = "mariadb") -> dict:
     """The [mysqld] options as written to my.cnf: the profile, then what perfgate owns."""
-    conflicts = owned_option_conflicts(profile_options)
-    if conflicts:
-        raise ValueError(f"profile sets {conflicts[0]!r}, which perfgate sets itself")
     options = {k: _cnf_value(v) for k, v in profile_options.items()}
     options.update({
         "basedir": str(basedir),
@@ -228,6 +215,13 @@ def socket_answers(path: Path) -> bool:
     return True
 
 
+def remove_private_socket_dir(layout: Layout) -> None:
+    """A socket moved to /tmp/perfgate-<digest>/ (its run folder's path was too long for a
+    socket) takes that folder with it once the server is down."""
+    if layout.socket.parent != layout.dir and layout.socket.parent.name.startswith("perfgate-"):
+        shutil.rmtree(layout.socket.parent, ignore_errors=True)
+
+
 def clean_stale_files(layout: Layout) -> list[str]:
     """Removes pid and socket files an earlier run left behind; returns what it removed.
 
@@ -294,7 +288,6 @@ class Server:
 
     # --- lifecycle ---------------------------------------------------------------------------
     def initialize(self) -> None:
-        import shutil
         if self.layout.datadir.exists():
             shutil.rmtree(self.layout.datadir)
         self.layout.marker.unlink(missing_ok=True)
@@ -368,6 +361,12 @@ class Server:
 
     def shutdown(self, timeout: float = SHUTDOWN_TIMEOUT) -> str | None:
         """Stops the server; returns a problem description when it did not stop cleanly."""
+        try:
+            return self._stop(timeout)
+        finally:
+            remove_private_socket_dir(self.layout)
+
+    def _stop(self, timeout: float) -> str | None:
         if self.proc is None or self.proc.poll() is not None:
             return None
         try:

@@ -17,7 +17,7 @@ REPO=$PWD
 export PERFGATE_CACHE=${PERFGATE_CACHE:-$HOME/.cache/perfgate}
 OUT=${E2E_OUT:-$REPO/runs/e2e}
 export PERFGATE_BUILD_NICE=${PERFGATE_BUILD_NICE:-19}
-PERFGATE=(node "$REPO/gate/bin/perfgate.js")
+PERFGATE=(node "$REPO/cli/bin/perfgate.js")
 # Small scale: the e2e checks that the verdicts come out right, not the figures.
 SCALE=(--thresholds "$REPO/test/e2e/thresholds" --suite e2e)
 

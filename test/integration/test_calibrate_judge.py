@@ -13,7 +13,7 @@ import yaml
 
 from conftest import REPO
 
-PERFGATE = ["node", str(REPO / "gate" / "bin" / "perfgate.js")]
+PERFGATE = ["node", str(REPO / "cli" / "bin" / "perfgate.js")]
 
 
 def perfgate(*args, timeout=400):
@@ -30,7 +30,7 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     schema = json.loads((REPO / "schema" / "calibration.schema.json").read_text())
     jsonschema.validate(cal, schema)
     assert [b["id"] for b in cal["benchmarks"]] == ["point-query", "update-index_range=100"]
-    quick_rounds = yaml.safe_load((REPO / "thresholds" / "quick.yml").read_text())["measure"]["rounds"]
+    quick_rounds = yaml.safe_load((REPO / "thresholds" / "suites" / "quick.yml").read_text())["measure"]["rounds"]
     # noise from the 3 measured pairs, projected on the quick suite's own number of rounds
     assert cal["measured_pairs"] == 3 and cal["rounds"] == quick_rounds
     for b in cal["benchmarks"]:
@@ -63,5 +63,5 @@ def test_calibrate_bad_input_is_one_line(tmp_path):
     assert r.stderr.startswith("perfgate calibrate: --base")
     r = perfgate("calibrate", "--base", str(tmp_path), "--out", str(tmp_path / "x"), "--benchmarks", "nope")
     assert r.returncode == 2
-    assert "--benchmarks: 'nope' is not in suite quick" in r.stderr
+    assert "--benchmarks: 'nope' not in suite quick; expected some of: point-query" in r.stderr
     assert not (tmp_path / "x").exists()

@@ -15,11 +15,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-BASE = os.environ.get("PERFGATE_BASE")
-HEAD = os.environ.get("PERFGATE_HEAD")
+from conftest import BASE, HEAD, REPO
 
-pytestmark = pytest.mark.skipif(not (BASE and HEAD), reason="PERFGATE_BASE and PERFGATE_HEAD name the servers")
+# The servers must be there: a missing one fails every test of this file with what to do.
+pytestmark = pytest.mark.usefixtures("basedirs")
 
 TINY = ["--seconds", "1", "--warmup-seconds", "0", "--rounds", "2", "--tables", "2", "--rows", "1000"]
 QUICK_NAMES = [
@@ -34,7 +33,7 @@ def schema(kind):
 
 
 def perfgate_compare(*args, timeout=900):
-    return subprocess.run(["node", str(REPO / "gate/bin/perfgate.js"), "compare", *args],
+    return subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", *args],
                           capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
@@ -46,17 +45,17 @@ def tiny_thresholds(tmp_path, limits, budget, benchmarks=("point-query", "update
              f"measure: {{threads: 1, seconds: {seconds}, warmup_seconds: 0, rounds: {rounds}}}",
              f"limits: {{default: {limits}}}", f"budget: {budget}", "benchmarks:"]
     lines += [f"  - {name}" for name in benchmarks]
-    (folder / "tiny.yml").write_text("\n".join(lines) + "\n")
+    (folder / "suites" / "tiny.yml").write_text("\n".join(lines) + "\n")
     return folder
 
 
 def without_extra_rounds(folder):
     """The shipped quick and ahi suites with no extra or confirmation rounds: one pass only."""
     for suite in ("quick.yml", "ahi.yml"):
-        text = (folder / suite).read_text()
+        text = (folder / "suites" / suite).read_text()
         text = re.sub(r"extra_rounds: \d+", "extra_rounds: 0", text)
         text = re.sub(r"confirm_rounds: \d+", "confirm_rounds: 0", text)
-        (folder / suite).write_text(text)
+        (folder / "suites" / suite).write_text(text)
     return folder
 
 

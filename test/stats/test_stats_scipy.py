@@ -1,4 +1,4 @@
-"""gate's statistics against scipy on the same samples.
+"""perfgate's statistics (core/src/statistics.js) against scipy on the same samples.
 
 gate (Node) computes rQPS intervals as the geometric mean of paired head/base ratios with a
 Student-t interval on the log ratios. scipy computes the same quantities independently
@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-STATS_JS = os.path.join(REPO, "gate", "src", "judge", "stats.js")
-JUDGE_JS = os.path.join(REPO, "gate", "src", "judge", "index.js")
+STATS_JS = os.path.join(REPO, "core", "src", "statistics.js")
+JUDGE_JS = os.path.join(REPO, "core", "src", "verdict.js")
 
 
 def node(script, payload):

@@ -1,0 +1,138 @@
+'use strict';
+// `perfgate compare`: measure base against head on one suite and leave the run folder.
+const path = require('node:path');
+const core = require('@perfgate/core');
+const { parseCommandLine } = require('../command-line');
+const { checkBasedir } = require('../basedir');
+const { runComparison } = require('../compare-loop');
+const { sidesFromSource } = require('../source-build/build-sides');
+const { writeReports } = require('../run-folder');
+const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides } = require('../measure-options');
+const { EXIT_ON_SIGNAL } = require('../processes');
+
+const { UsageError, EXIT } = core;
+
+const OPTIONS = {
+  base: { type: 'string' },
+  head: { type: 'string' },
+  out: { type: 'string' },
+  ...MEASURE_OPTIONS,
+  source: { type: 'string' },
+  flavor: { type: 'string' },
+  'build-config': { type: 'string', multiple: true },
+  'keep-data': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const HELP = `usage: perfgate compare --base <basedir> --head <basedir> --out <dir> [options]
+
+Measures the head server against the base server on one suite of thresholds/suites/, measures
+more rounds where the answer is open (budget in the suite file), confirms fails, and writes
+plan.json, results.json, verdict.json, comment.md, summary.md, report.html and
+servers/<side>/error.log into <dir>.
+
+  --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
+  --head <basedir>        installed server prefix of the head
+  --source <git checkout> build --base and --head from this checkout first: they are then git
+                          refs (branch, tag or SHA); see perfgate build --help. Build logs go
+                          to <dir>/build/; a failed build makes the run an error (exit 4)
+  --flavor <name>         with --source: mariadb (default), mysql or percona
+  --build-config <file>   with --source: build recipe overrides (repeatable)
+  --out <dir>             run folder (created; earlier run files in it are replaced)
+${MEASURE_HELP}
+  --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
+                          by default they are removed when the comparison is over
+
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error,
+130/143 cancelled by SIGINT/SIGTERM (results.json says "cancelled").
+`;
+
+// The typed settings of one `perfgate compare` invocation, every value checked.
+function readSettings(argv, env = {}) {
+  const values = parseCommandLine('compare', argv, OPTIONS).values;
+  if (values.help) return { help: true };
+  for (const required of ['base', 'head', 'out']) {
+    const form = required === 'out' ? 'dir' : values.source ? 'git ref' : 'basedir';
+    if (!values[required]) throw new UsageError(`--${required} is missing; expected --${required} <${form}>`);
+  }
+  if (!values.source && (values.flavor || values['build-config'])) {
+    throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
+  }
+  return {
+    help: false,
+    base: values.base,
+    head: values.head,
+    out: path.resolve(values.out),
+    suite: values.suite,
+    thresholds: values.thresholds || core.SHIPPED_THRESHOLDS_DIR,
+    overrides: measureOverrides(values, env),
+    source: values.source ? path.resolve(values.source) : null,
+    flavor: values.flavor || 'mariadb',
+    buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
+    keepData: Boolean(values['keep-data']),
+  };
+}
+
+function describeSteps(steps) {
+  const extra = steps.filter((s) => s.action === 'extend');
+  const confirm = steps.filter((s) => s.action === 'confirm');
+  const parts = [];
+  if (extra.length) parts.push(`${extra.reduce((n, s) => n + s.rounds, 0)} extra rounds per side in ${extra.length} step${extra.length === 1 ? '' : 's'}`);
+  if (confirm.length) parts.push(`fails re-measured ${confirm.reduce((n, s) => n + s.rounds, 0)} rounds per side to confirm them`);
+  return parts.join('; ');
+}
+
+async function execute(settings, io) {
+  const env = io.env || process.env;
+  const config = core.loadThresholds(settings.thresholds);
+  core.findSuite(config, settings.suite);
+  let sides;
+  if (settings.source) {
+    // --base/--head are refs: build what is missing first; a failed build is an error run.
+    const built = await sidesFromSource({ settings, config, io, env });
+    if (built.cancelled) {
+      io.stderr.write(`perfgate compare: cancelled by ${built.cancelled} while building; run folder ${settings.out}\n`);
+      return EXIT_ON_SIGNAL[built.cancelled];
+    }
+    if (built.exitCode !== undefined) {
+      io.stderr.write(`perfgate compare: error: ${built.results.errors[0].message}\n`);
+      io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
+      return built.exitCode;
+    }
+    sides = built.sides;
+  } else {
+    sides = {
+      base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
+      head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
+    };
+  }
+  const outcome = await runComparison({
+    config,
+    suiteName: settings.suite,
+    overrides: settings.overrides,
+    sides,
+    outDir: settings.out,
+    keepData: settings.keepData,
+    judge: core.judge,
+    io,
+    env,
+  });
+  if (outcome.cancelled) {
+    io.stderr.write(`perfgate compare: ${outcome.message}: servers stopped, datadirs removed; run folder ${settings.out}\n`);
+    return EXIT_ON_SIGNAL[outcome.cancelled];
+  }
+  if (outcome.verdict) writeReports(settings.out, outcome.verdict);
+  if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
+  if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
+  io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
+  // The table comes last: it is what people read when the run is over.
+  if (outcome.verdict) {
+    io.stdout.write(`\n${core.renderVerdictTable(outcome.verdict)}`);
+  } else if (outcome.results) {
+    // Measured but not judged (the run broke off): still show what was measured.
+    io.stdout.write(`\n${core.renderTerminal(outcome.results)}`);
+  }
+  return outcome.exitCode;
+}
+
+module.exports = { readSettings, execute, HELP };

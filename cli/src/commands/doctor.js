@@ -1,0 +1,77 @@
+'use strict';
+// `perfgate doctor`: what is tuned on this runner and what is not, with the likely effect of
+// each on noise. Reads the fingerprint from the harness (or from a saved file), so that what
+// it says is what every results.json made here records.
+const fs = require('node:fs');
+const core = require('@perfgate/core');
+const { parseCommandLine } = require('../command-line');
+const { machineFingerprint } = require('../harness-process');
+
+const { EXIT, UsageError } = core;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  fingerprint: { type: 'string' },
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const HELP = `usage: perfgate doctor [--json] [--fingerprint FILE] [--data-dir DIR]
+
+  --json              print {machine, checks, warnings} as JSON
+  --fingerprint FILE  diagnose a saved fingerprint, or the machine of a results.json
+  --data-dir DIR      folder whose disk and filesystem to check (default: current folder)
+
+Exit 0 whatever the findings: doctor informs, it does not gate.
+`;
+
+function readSettings(argv) {
+  const v = parseCommandLine('doctor', argv, OPTIONS).values;
+  return { help: Boolean(v.help), json: Boolean(v.json), fingerprint: v.fingerprint || null, dataDir: v['data-dir'] || null };
+}
+
+function readFingerprintFile(file) {
+  let doc;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--fingerprint '${file}': ${err.code === 'ENOENT' ? 'no such file' : err.message}; expected a fingerprint or results.json`);
+  }
+  const fp = doc && doc.machine ? doc.machine : doc;
+  if (!fp || typeof fp !== 'object' || typeof fp.cores !== 'number') {
+    throw new UsageError(`--fingerprint '${file}': no machine fingerprint in it; expected an object with cores, cpu_model, ... or a results.json with 'machine'`);
+  }
+  return fp;
+}
+
+const MARK = { true: 'ok  ', false: 'WARN', null: 'n/a ' };
+
+function formatText(fp, checks) {
+  const width = Math.max(...checks.map((c) => c.check.length));
+  const lines = [`perfgate doctor: ${core.describeMachine(fp)}`];
+  for (const c of checks) lines.push(`  ${MARK[String(c.ok)]}  ${c.check.padEnd(width)}  ${c.state}: ${c.effect}`);
+  const n = checks.filter((c) => c.ok === false).length;
+  lines.push(n === 0
+    ? 'Nothing untuned that perfgate can see.'
+    : `${n} warning${n === 1 ? '' : 's'}; every report made on this runner carries them. n/a: not controllable on this host.`);
+  return lines.join('\n') + '\n';
+}
+
+async function execute(opts, io) {
+  let fp;
+  if (opts.fingerprint) fp = readFingerprintFile(opts.fingerprint);
+  else {
+    const got = machineFingerprint({ env: io.env || process.env, dataDir: opts.dataDir });
+    if (got.error) {
+      io.stderr.write(`perfgate doctor: ${got.error}\n`);
+      return EXIT.error;
+    }
+    fp = got.fingerprint;
+  }
+  const checks = core.diagnose(fp);
+  if (opts.json) io.stdout.write(JSON.stringify({ machine: fp, checks, warnings: core.warnings(checks) }, null, 2) + '\n');
+  else io.stdout.write(formatText(fp, checks));
+  return EXIT.ok;
+}
+
+module.exports = { readSettings, execute, formatText, HELP };

@@ -1,0 +1,179 @@
+'use strict';
+// One comparison: resolve the plan, run the harness, judge, and while the budget allows
+// measure more rounds of what is undecided and re-measure what fails; leave the run folder
+// complete. Shared by `perfgate compare` and `perfgate calibrate` (head = base).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const core = require('@perfgate/core');
+const { runHarness, HARNESS_EXIT } = require('./harness-process');
+const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./run-folder');
+const { cancellation } = require('./processes');
+
+const { EXIT } = core;
+
+/**
+ * Runs the harness on one plan and reads what it wrote.
+ * @returns {results|null, exitCode, message|null}
+ */
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, io, env }) {
+  const planFile = path.join(outDir, planName);
+  writeDocument(planFile, 'plan', plan);
+  const ids = plan.benchmarks.map((b) => b.id);
+  const { code, signal, spawnError } = await runHarness({
+    planFile,
+    outDir,
+    resultsName,
+    reuseData,
+    env,
+    stderr: io.stderr,
+    onEvent: (event) => {
+      const line = core.formatHarnessProgress(event, { stage, firstRound: plan.measure.first_round || 0, ids });
+      if (line) io.stderr.write(`${line}\n`);
+    },
+  });
+  if (spawnError) return { results: null, exitCode: EXIT.error, message: `cannot start the harness: ${spawnError.message}` };
+  if (cancellation()) return { results: null, exitCode: EXIT.error, message: `cancelled by ${cancellation()}` };
+  if (code === HARNESS_EXIT.badPlan) {
+    return { results: null, exitCode: EXIT.usage, message: `the harness refused ${planName} (see its message above)` };
+  }
+  if (code !== HARNESS_EXIT.ok && code !== HARNESS_EXIT.runError) {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    return { results: null, exitCode: EXIT.error, message: `the harness ${how} without results` };
+  }
+  const resultsFile = path.join(outDir, resultsName);
+  if (!fs.existsSync(resultsFile)) {
+    return { results: null, exitCode: EXIT.error, message: `the harness exited with code ${code} but wrote no ${resultsName}` };
+  }
+  let results;
+  try {
+    results = readDocument(resultsFile, 'results');
+  } catch (err) {
+    return { results: null, exitCode: EXIT.error, message: err.message };
+  }
+  if (results.status !== 'ok') {
+    return { results, exitCode: EXIT.error, message: `the run has errors: ${describeErrors(results)}` };
+  }
+  return { results, exitCode: EXIT.ok, message: null };
+}
+
+// The first error in one line (the full list is in results.json and the reports): a failed
+// server makes every benchmark after it fail with the same long message.
+function describeErrors(results) {
+  const errors = results.errors || [];
+  if (errors.length === 0) return `status ${results.status}`;
+  const e = errors[0];
+  const where = [e.benchmark, e.side, e.step].filter(Boolean).join('/');
+  let line = `${where ? `${where}: ` : ''}${String(e.message).split('\n')[0]}`;
+  if (line.length > 240) line = `${line.slice(0, 239)}…`;
+  return errors.length > 1 ? `${line} (and ${errors.length - 1} more in results.json)` : line;
+}
+
+const STAGE = { extend: 'extra rounds', confirm: 'confirm' };
+
+function describeStep(step, ids) {
+  const what = step.action === 'extend' ? 'undecided' : 'failing, confirming';
+  return `${step.rounds} more round${step.rounds === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
+}
+
+/**
+ * The results.json of a run that was cancelled: what the run was, that it was cancelled, and
+ * no rounds (a cancelled measurement is not one). Written so that whoever looks at the run
+ * folder (a person, the action's post step) sees why it holds nothing else.
+ */
+function cancelledResults({ plan, signal, started, earlier }) {
+  return {
+    schema: 'perfgate.results/v1',
+    plan,
+    status: 'cancelled',
+    errors: [{ side: null, benchmark: null, step: 'cancelled', message: `cancelled by ${signal}; nothing measured counts` }],
+    started,
+    finished: new Date().toISOString(),
+    machine: (earlier && earlier.machine) || { cpu_model: (os.cpus()[0] || {}).model || 'unknown', cores: os.cpus().length, memory_bytes: os.totalmem(), kernel: os.release() },
+    sides: (earlier && earlier.sides) || {
+      base: { basedir: plan.sides.base.basedir, version: 'unknown (cancelled)', ...(plan.sides.base.commit ? { commit: plan.sides.base.commit } : {}) },
+      head: { basedir: plan.sides.head.basedir, version: 'unknown (cancelled)', ...(plan.sides.head.commit ? { commit: plan.sides.head.commit } : {}) },
+    },
+    benchmarks: [],
+  };
+}
+
+/**
+ * Measures, judges, and while the budget allows measures more rounds of what is undecided and
+ * re-measures what fails, re-judging after each step. Leaves plan.json, results.json (every
+ * round, merged), the extension plans and results, and — when `judge` is given — the verdict.
+ *
+ * @param config     loadThresholds() result
+ * @param suiteName  suite to run
+ * @param overrides  plan overrides (see core resolvePlan)
+ * @param budget     the suite's budget, or an override of it
+ * @param sides      {base: {basedir, label}, head: {basedir, label}} with checked basedirs
+ * @param outDir     run folder
+ * @param judge      (results, suite) -> perfgate.verdict/v1, or null to measure only
+ * @param io         {stdout, stderr}
+ * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
+ * @returns {plan, results|null, verdict|null, steps, exitCode, message|null, cancelled: signal|null}
+ */
+async function runComparison(args) {
+  try {
+    const outcome = await measureAndDecide(args);
+    const signal = cancellation();
+    if (signal) {
+      // Whatever was measured before the signal is not a result: say so and nothing else.
+      for (const entry of fs.readdirSync(args.outDir)) {
+        if (/^(results|plan)\.extra-\d+\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html)$/.test(entry)) fs.rmSync(path.join(args.outDir, entry), { force: true });
+      }
+      writeDocument(path.join(args.outDir, 'results.json'), 'results',
+        cancelledResults({ plan: outcome.plan, signal, started: outcome.started, earlier: outcome.results }));
+      return { ...outcome, results: null, verdict: null, cancelled: signal, message: `cancelled by ${signal}` };
+    }
+    return { ...outcome, cancelled: null };
+  } finally {
+    if (!args.keepData) removeServerData(args.outDir);
+  }
+}
+
+async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env }) {
+  const started = new Date().toISOString();
+  const plan = core.resolvePlan(config, suiteName, overrides, sides, started);
+  const suite = config.suites[suiteName];
+  makeRunFolder(outDir);
+  clearRunOutputs(outDir);
+  const first = await measure({ plan, outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, io, env });
+  const steps = [];
+  const done = (fields) => ({ plan, started, steps, ...fields });
+  if (!first.results || !judge) return done({ results: first.results, verdict: null, exitCode: first.exitCode, message: first.message });
+
+  let results = first.results;
+  let verdict = judge(results, suite);
+  const spent = { extra_rounds: 0, confirmed: [] };
+  for (;;) {
+    const step = core.nextStep(verdict, budget || suite.budget, spent);
+    if (step.action === 'done') break;
+    const n = steps.length + 1;
+    const ids = core.planIdsFor(step.ids, verdict, plan);
+    const firstRound = core.nextRoundIndex(results);
+    io.stderr.write(`perfgate compare: ${describeStep(step, ids)}\n`);
+    const more = await measure({
+      plan: core.extensionPlan(plan, ids, step.rounds, firstRound),
+      outDir,
+      planName: `plan.extra-${n}.json`,
+      resultsName: `results.extra-${n}.json`,
+      stage: STAGE[step.action],
+      reuseData: true,
+      io,
+      env,
+    });
+    if (!more.results) return done({ results, verdict: null, exitCode: more.exitCode, message: more.message });
+    const extension = { file: `results.extra-${n}.json`, purpose: step.action, first_round: firstRound, rounds: step.rounds, benchmarks: ids };
+    results = core.mergeResults([results, more.results], { extension });
+    writeDocument(path.join(outDir, 'results.json'), 'results', results);
+    steps.push({ ...step, ids });
+    if (step.action === 'extend') spent.extra_rounds += step.rounds;
+    else spent.confirmed.push(...step.ids);
+    verdict = judge(results, suite);
+  }
+  return done({ results, verdict, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` });
+}
+
+module.exports = { runComparison, measure, describeErrors };

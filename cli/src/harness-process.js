@@ -1,0 +1,68 @@
+'use strict';
+// The Python harness (`python3 -m perfgate_harness`), started the one way perfgate starts
+// processes. `run` measures a plan: its stdout is JSON lines of progress, handed to onEvent;
+// its stderr is for people and passed through. `fingerprint` describes this machine.
+const os = require('node:os');
+const path = require('node:path');
+const { runProcess, runProcessSync } = require('./processes');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const HARNESS_DIR = path.join(REPO_ROOT, 'harness');
+
+// Exit codes of `perfgate_harness run` (its interface, not perfgate's own).
+const HARNESS_EXIT = Object.freeze({ ok: 0, badPlan: 2, runError: 4 });
+
+function python(env) {
+  return env.PERFGATE_PYTHON || 'python3';
+}
+
+function harnessEnv(env) {
+  return { PYTHONPATH: env.PYTHONPATH ? `${HARNESS_DIR}${path.delimiter}${env.PYTHONPATH}` : HARNESS_DIR };
+}
+
+/**
+ * @returns Promise<{code, signal, spawnError}> once the harness has exited
+ */
+function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, env = process.env, onEvent = () => {}, stderr = process.stderr }) {
+  const args = ['-m', 'perfgate_harness', 'run', '--plan', planFile, '--out', outDir, '--results', resultsName];
+  if (reuseData) args.push('--reuse-data');
+  return runProcess(python(env), args, {
+    env,
+    extraEnv: harnessEnv(env),
+    // On cancellation the harness gets SIGTERM alone: it stops sysbench and shuts its servers
+    // down itself, which a SIGTERM to every process of its group would race with.
+    stopsItsGroup: true,
+    onLine: (line, stream) => {
+      if (stream === 'stderr') { stderr.write(`${line}\n`); return; }
+      let event = null;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        stderr.write(`${line}\n`); // not a progress event: show it rather than lose it
+        return;
+      }
+      onEvent(event);
+    },
+  });
+}
+
+/**
+ * This machine's fingerprint from the harness; `fallback: true` returns the bare minimum the
+ * results schema needs when the harness cannot say (an error run folder must still be written).
+ * @returns {fingerprint} or {error}
+ */
+function machineFingerprint({ env = process.env, dataDir = null, fallback = false } = {}) {
+  const args = ['-m', 'perfgate_harness', 'fingerprint'];
+  if (dataDir) args.push('--data-dir', dataDir);
+  const r = runProcessSync(python(env), args, { env, extraEnv: harnessEnv(env), timeoutMs: 60000 });
+  if (!r.error && r.status === 0) {
+    try { return { fingerprint: JSON.parse(r.stdout) }; } catch { /* fall through */ }
+  }
+  if (fallback) {
+    return { fingerprint: { cpu_model: (os.cpus()[0] || {}).model || 'unknown', cores: os.cpus().length, memory_bytes: os.totalmem(), kernel: os.release() } };
+  }
+  const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n').pop();
+  return { error: `cannot read the machine fingerprint (${python(env)} ${args.join(' ')}): ${why}` };
+}
+
+module.exports = { runHarness, machineFingerprint, HARNESS_EXIT, HARNESS_DIR, REPO_ROOT };

@@ -1,0 +1,36 @@
+'use strict';
+/**
+ * perfgate (the command line and its orchestration) as a library, for the GitHub Action and
+ * the bot: everything here starts processes or touches files; every decision it takes comes
+ * from @perfgate/core.
+ *
+ *   main(argv, io)                       the `perfgate` command itself (io: {stdout, stderr, env, signals})
+ *   runComparison({...})                 one comparison: plan, harness, judge, extra and confirmation rounds
+ *   sidesFromSource({settings, config, io, env})  build --base/--head refs of a fork before comparing
+ *   buildCommit({source, ref, recipe, cacheDir, ...}), cacheDirFrom(env)
+ *   runHarness({...}), machineFingerprint({env})   the Python harness
+ *   writeDocument(file, kind, data), readDocument(file, kind), writeText(file, text),
+ *   writeReports(dir, verdict, {reportLink})       the one writer (schema-checked, atomic)
+ *   startProcess, runProcess, runProcessSync, childEnvironment   the one way to start a process
+ *   cancel(signal), cancelOnSignals(), cancellation(), Cancelled, EXIT_ON_SIGNAL
+ *   parseCommandLine(command, argv, options), MEASURE_OPTIONS, measureOverrides(values, env)
+ *                                        the option parsing every perfgate command uses
+ */
+const { main, COMMANDS } = require('./main');
+const { runComparison } = require('./compare-loop');
+const { sidesFromSource } = require('./source-build/build-sides');
+const { buildCommit, cacheDirFrom } = require('./source-build/build-commit');
+const { runHarness, machineFingerprint } = require('./harness-process');
+const runFolder = require('./run-folder');
+const processes = require('./processes');
+const { checkBasedir } = require('./basedir');
+const { parseCommandLine } = require('./command-line');
+const { MEASURE_OPTIONS, measureOverrides } = require('./measure-options');
+
+module.exports = {
+  main, COMMANDS,
+  runComparison, sidesFromSource, buildCommit, cacheDirFrom,
+  runHarness, machineFingerprint, checkBasedir, parseCommandLine, MEASURE_OPTIONS, measureOverrides,
+  ...runFolder,
+  ...processes,
+};

@@ -1,0 +1,81 @@
+'use strict';
+// `perfgate <command>`: reads the runner's settings, routes SIGINT/SIGTERM to a clean
+// cancellation, and hands over to one command module.
+const fs = require('node:fs');
+const { EXIT, UsageError } = require('@perfgate/core');
+const { cancelOnSignals } = require('./processes');
+
+// One module per subcommand, loaded on demand so that a broken or heavy command never slows
+// down or breaks another.
+const COMMANDS = {
+  compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
+  judge: { module: './commands/judge', summary: 'judge stored results again (other limits) and rewrite the reports' },
+  calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A): noise, smallest catchable regression, limits' },
+  build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
+  doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
+};
+
+// runner-setup/tune records a runner's settings (e.g. PERFGATE_PIN_CPUS) in this file; the
+// environment wins over it, so a job can still override a setting.
+const RUNNER_ENV_FILE = '/etc/perfgate/runner.env';
+
+function runnerSettings(env) {
+  const file = env.PERFGATE_RUNNER_ENV || RUNNER_ENV_FILE;
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT' && !env.PERFGATE_RUNNER_ENV) return env;
+    throw new UsageError(`${file}: cannot read the runner settings (${err.code || err.message}); expected KEY=value lines written by runner-setup/tune`);
+  }
+  const settings = {};
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    const m = /^(PERFGATE_[A-Z0-9_]+)=(.*)$/.exec(line);
+    if (!m) throw new UsageError(`${file}:${i + 1}: ${JSON.stringify(line)} is not a setting; expected PERFGATE_<NAME>=value`);
+    settings[m[1]] = m[2].replace(/^(["'])(.*)\1$/, '$2');
+  });
+  return { ...settings, ...env };
+}
+
+function usage() {
+  const lines = ['usage: perfgate <command> [options]', '', 'commands:'];
+  for (const [name, { summary }] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)} ${summary}`);
+  lines.push('', 'perfgate <command> --help shows the options of one command.');
+  return lines.join('\n') + '\n';
+}
+
+async function main(argv, io) {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    io.stdout.write(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`perfgate: unknown command '${name}'. Expected one of: ${Object.keys(COMMANDS).join(', ')}.\n`);
+    return EXIT.usage;
+  }
+  const stopListening = io.signals ? cancelOnSignals() : () => {};
+  try {
+    const { readSettings, execute, HELP } = require(command.module);
+    const env = runnerSettings(io.env || process.env);
+    const settings = readSettings(rest, env);
+    if (settings.help) {
+      io.stdout.write(HELP);
+      return EXIT.ok;
+    }
+    return await execute(settings, { ...io, env });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`perfgate ${name}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  } finally {
+    stopListening();
+  }
+}
+
+module.exports = { main, COMMANDS, runnerSettings };

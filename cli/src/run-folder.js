@@ -1,0 +1,89 @@
+'use strict';
+// The one writer of perfgate's files. Each file is written whole or not at all (a temporary
+// file renamed into place), and every JSON document is checked against its schema before it
+// is written: a reader never sees half a file or a document that breaks its schema.
+const fs = require('node:fs');
+const path = require('node:path');
+const { assertValid, schemaProblem, renderReports, UsageError } = require('@perfgate/core');
+
+let counter = 0;
+
+function writeText(file, text) {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${counter++}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Writes a perfgate.<kind>/v1 document, refusing one that breaks schema/<kind>.schema.json. */
+function writeDocument(file, kind, data) {
+  assertValid(kind, data, path.basename(file));
+  writeText(file, JSON.stringify(data, null, 2) + '\n');
+}
+
+/**
+ * Reads a perfgate.<kind>/v1 document written by perfgate or handed in by a user; a missing,
+ * unreadable or invalid file is a UsageError naming it (`option` says where it came from).
+ */
+function readDocument(file, kind, { option = null } = {}) {
+  const where = option ? `${option} '${file}'` : file;
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${where}: cannot read it (${err.code || err.message}); expected a perfgate.${kind}/v1 document`);
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${where}: not JSON (${err.message}); expected a perfgate.${kind}/v1 document`);
+  }
+  const problem = schemaProblem(kind, data);
+  if (problem) throw new UsageError(`${where}: ${problem}; expected a document valid by schema/${kind}.schema.json`);
+  Object.defineProperty(data, '__file', { value: path.basename(file), enumerable: false });
+  return data;
+}
+
+/** verdict.json and the reports rendered from it. */
+function writeReports(dir, verdict, options = {}) {
+  writeDocument(path.join(dir, 'verdict.json'), 'verdict', verdict);
+  for (const [name, text] of Object.entries(renderReports(verdict, options))) writeText(path.join(dir, name), text);
+}
+
+// Files a run folder may hold from an earlier run; removed before measuring so that nothing
+// stale is ever read as this run's output.
+const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html)$/;
+
+function clearRunOutputs(outDir) {
+  for (const entry of fs.readdirSync(outDir)) {
+    if (RUN_OUTPUTS.test(entry)) fs.rmSync(path.join(outDir, entry), { force: true });
+  }
+}
+
+/** Creates the run folder, or a UsageError naming --out. */
+function makeRunFolder(outDir) {
+  try {
+    fs.mkdirSync(outDir, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`--out '${outDir}': cannot create it (${err.code || err.message}); expected a writable folder`);
+  }
+}
+
+// A loaded datadir is about 0.9 GB per side even at the smallest scale (InnoDB's redo log and
+// buffer pool files), and nothing reads it once the comparison is over: a runner serving many
+// pull requests would fill its disk. The server logs and my.cnf stay beside the results.
+function removeServerData(outDir) {
+  for (const side of ['base', 'head']) {
+    const serverDir = path.join(outDir, 'servers', side);
+    fs.rmSync(path.join(serverDir, 'data'), { recursive: true, force: true });
+    fs.rmSync(path.join(serverDir, 'tmp'), { recursive: true, force: true });
+    fs.rmSync(path.join(serverDir, 'data.json'), { force: true });
+  }
+}
+
+module.exports = { writeText, writeDocument, readDocument, writeReports, clearRunOutputs, makeRunFolder, removeServerData, RUN_OUTPUTS };

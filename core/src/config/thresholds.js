@@ -1,0 +1,318 @@
+'use strict';
+// Loads thresholds/ once, at the edge, into one typed config object:
+//
+//   { dir,
+//     catalogue: { <name>: {name, group, kind, script, options, shape} },   benchmarks.yml
+//     profiles:  { <name>: {name, file, options} },                          profiles/*.cnf
+//     suites:    { <name>: Suite } }                                          suites/<suite>.yml
+//
+// A thresholds folder holds its suites under suites/. The catalogue and the server profiles
+// beside them are not suites: the shipped ones are always loaded, and a fork's folder may add
+// or replace entries (its own benchmarks.yml, profiles/<name>.cnf). Script names, script
+// options and server options are checked against the definitions of schema/plan.schema.json,
+// the same rules the harness applies to plan.json, but here they name the file and line.
+//
+//   Suite = { name, file, description, profile, scale: {tables, rows},
+//             measure: {threads: [int], seconds, warmup_seconds, rounds},
+//             benchmarks: [name] | null,          quick/full suites: catalogue names in order
+//             ahi: {states, workloads: [{name, update_percent, update}]} | null,
+//             names: [name],                      what `limits` keys may name
+//             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name>: Limit}},
+//             budget: {extra_rounds, confirm_rounds, step_rounds} }
+//   Limit = { warn, fail, cpu_per_query: {warn, fail} | null }   (already merged with default)
+//
+// `limitsFor(suite, name)` gives the limits that apply to one microbenchmark.
+const fs = require('node:fs');
+const path = require('node:path');
+const { YamlSource, show } = require('./yaml-source');
+const { ConfigError } = require('../errors');
+const check = require('./checks');
+const { parseCnf } = require('./server-profile');
+const { fragmentProblems } = require('../schemas');
+
+const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
+const CATALOGUE_FILE = 'benchmarks.yml';
+const SUITES_DIR = 'suites';
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.%=+-]*$/;
+const RATIO = { above: 0, max: 2, what: 'a ratio in (0, 2]' };
+const STEP_ROUNDS_DEFAULT = 2;
+
+function displayPath(file) {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
+
+function readSource(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${displayPath(file)}: cannot be read (${err.code || err.message}); expected a YAML file`);
+  }
+  return new YamlSource(displayPath(file), text);
+}
+
+// Fails through `src` at the first problem of `value` against a plan schema definition.
+function checkAgainstPlanSchema(src, at, def, value) {
+  const [first] = fragmentProblems('plan', def, value);
+  if (first) src.fail([...at, ...first.path], first.message);
+  return value;
+}
+
+function loadCatalogue(file) {
+  const src = readSource(file);
+  check.mapping(src, [], { required: ['benchmarks'], what: 'a mapping with key benchmarks' });
+  const entries = check.mapping(src, ['benchmarks'], { what: 'a mapping of microbenchmark names', anyKeys: true });
+  const catalogue = {};
+  for (const name of Object.keys(entries)) {
+    const at = ['benchmarks', name];
+    if (!NAME.test(name)) src.fail(at, `${show(name)} is not a valid name; expected letters, digits and _ . % = + -`);
+    check.mapping(src, at, { required: ['group', 'kind', 'script'], optional: ['options', 'shape'], what: 'a microbenchmark' });
+    const options = entries[name].options === undefined ? {} : check.mapping(src, [...at, 'options'], { what: 'a mapping of option names to values', anyKeys: true });
+    catalogue[name] = {
+      name,
+      group: check.oneOf(src, [...at, 'group'], ['point', 'range', 'write']),
+      kind: check.oneOf(src, [...at, 'kind'], ['read', 'write']),
+      script: checkAgainstPlanSchema(src, [...at, 'script'], 'script', entries[name].script),
+      options: { ...checkAgainstPlanSchema(src, [...at, 'options'], 'scriptOptions', options) },
+      shape: entries[name].shape === undefined ? null : check.string(src, [...at, 'shape']),
+    };
+  }
+  if (Object.keys(catalogue).length === 0) src.fail(['benchmarks'], 'is empty; expected at least one microbenchmark');
+  return catalogue;
+}
+
+function loadProfiles(dir) {
+  const profilesDir = path.join(dir, 'profiles');
+  const profiles = {};
+  if (!fs.existsSync(profilesDir)) return profiles;
+  for (const entry of fs.readdirSync(profilesDir).sort()) {
+    if (!entry.endsWith('.cnf')) continue;
+    const file = displayPath(path.join(profilesDir, entry));
+    const name = entry.slice(0, -'.cnf'.length);
+    const { options, lines } = parseCnf(fs.readFileSync(path.join(profilesDir, entry), 'utf8'), file);
+    const [first] = fragmentProblems('plan', 'serverOptions', options);
+    if (first) throw new ConfigError(`${file}:${lines[first.path[0]] || 1}: ${first.path.join('.')}: ${first.message}`);
+    profiles[name] = { name, file, options };
+  }
+  return profiles;
+}
+
+function threadsList(src, at) {
+  const v = check.get(src.data, at);
+  if (Array.isArray(v)) {
+    check.list(src, at);
+    v.forEach((_, i) => check.number(src, [...at, i], { integer: true, min: 1 }));
+    if (new Set(v).size !== v.length) src.fail(at, `${show(v)} repeats a thread count; expected distinct thread counts`);
+    return [...v];
+  }
+  return [check.number(src, at, { integer: true, min: 1, what: 'a positive integer or a list of them' })];
+}
+
+function loadMeasure(src) {
+  const at = ['measure'];
+  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
+  const raw = check.get(src.data, at);
+  const timing = checkAgainstPlanSchema(src, at, 'measure', { seconds: raw.seconds, warmup_seconds: raw.warmup_seconds, rounds: raw.rounds });
+  // Two rounds per side is the least that yields a spread of paired ratios (an extension plan
+  // of the compare loop may add a single round; a suite may not plan one).
+  check.number(src, [...at, 'rounds'], { integer: true, min: 2 });
+  return { threads: threadsList(src, [...at, 'threads']), ...timing };
+}
+
+function loadAhi(src) {
+  const at = ['ahi'];
+  check.mapping(src, at, { required: ['states', 'workloads'], what: 'a mapping with states and workloads' });
+  const states = check.list(src, [...at, 'states']);
+  states.forEach((_, i) => check.oneOf(src, [...at, 'states', i], ['off', 'on']));
+  if (new Set(states).size !== states.length) src.fail([...at, 'states'], `${show(states)} repeats a state; expected off, on or both`);
+  const workloads = check.list(src, [...at, 'workloads']).map((_, i) => {
+    const w = [...at, 'workloads', i];
+    const raw = check.mapping(src, w, { required: ['name', 'update_percent'], optional: ['update'], what: 'a workload {name, update_percent, update}' });
+    const workload = {
+      name: check.string(src, [...w, 'name'], { pattern: NAME, what: 'a name of letters, digits and _ . % = + -' }),
+      update_percent: check.number(src, [...w, 'update_percent'], { min: 0, max: 100 }),
+      update: raw.update === undefined ? null : check.oneOf(src, [...w, 'update'], ['index', 'nonindex']),
+    };
+    if (workload.update_percent > 0 && workload.update === null) {
+      src.fail(w, `update_percent ${workload.update_percent} needs 'update'; expected update: index or update: nonindex`);
+    }
+    return workload;
+  });
+  const seen = new Set();
+  workloads.forEach((wl, i) => {
+    if (seen.has(wl.name)) src.fail([...at, 'workloads', i, 'name'], `${show(wl.name)} is listed twice; expected unique workload names`);
+    seen.add(wl.name);
+  });
+  return { states: [...states], workloads };
+}
+
+function loadBenchmarkList(src, catalogue, catalogueName) {
+  const names = check.list(src, ['benchmarks']);
+  const seen = new Set();
+  names.forEach((name, i) => {
+    const at = ['benchmarks', i];
+    check.string(src, at, { what: 'a microbenchmark name' });
+    if (!catalogue[name]) src.fail(at, `${show(name)} is not in ${catalogueName}; expected a microbenchmark defined there`);
+    if (seen.has(name)) src.fail(at, `${show(name)} is listed twice; expected each microbenchmark once`);
+    seen.add(name);
+  });
+  return [...names];
+}
+
+// One rQPS limit pair (and optional cpu/o pair). `inherit` fills keys a per-name entry leaves out.
+function loadLimit(src, at, inherit, { allowCpu = true } = {}) {
+  const raw = check.mapping(src, at, {
+    required: inherit ? [] : ['warn', 'fail'],
+    optional: inherit ? ['warn', 'fail', ...(allowCpu ? ['cpu_per_query'] : [])] : (allowCpu ? ['cpu_per_query'] : []),
+    what: 'limits {warn, fail}',
+  });
+  const warn = raw.warn === undefined ? inherit.warn : check.number(src, [...at, 'warn'], RATIO);
+  const fail = raw.fail === undefined ? inherit.fail : check.number(src, [...at, 'fail'], RATIO);
+  if (warn < fail) {
+    const key = raw.warn !== undefined ? 'warn' : 'fail';
+    src.fail([...at, key], `warn ${warn} is below fail ${fail}; expected warn >= fail (rQPS below fail fails, below warn warns)`);
+  }
+  let cpu = inherit ? inherit.cpu_per_query : null;
+  if (raw.cpu_per_query !== undefined) {
+    const c = [...at, 'cpu_per_query'];
+    const rawCpu = check.mapping(src, c, { optional: ['warn', 'fail'], what: 'cpu/o limits {warn, fail}' });
+    const base = cpu || {};
+    const cpuWarn = rawCpu.warn === undefined ? base.warn : check.number(src, [...c, 'warn'], RATIO);
+    const cpuFail = rawCpu.fail === undefined ? base.fail : check.number(src, [...c, 'fail'], RATIO);
+    if (cpuWarn === undefined || cpuFail === undefined) {
+      src.fail(c, `needs both warn and fail; expected cpu_per_query: {warn: 1.05, fail: 1.10}`);
+    }
+    // cpu/o is head/base CPU per query: higher is worse, so the order is the reverse of rQPS.
+    if (cpuWarn > cpuFail) {
+      const key = rawCpu.warn !== undefined ? 'warn' : 'fail';
+      src.fail([...c, key], `warn ${cpuWarn} is above fail ${cpuFail}; expected warn <= fail (cpu/o above fail fails, above warn warns)`);
+    }
+    cpu = { warn: cpuWarn, fail: cpuFail };
+  }
+  return { warn, fail, cpu_per_query: cpu };
+}
+
+function loadLimits(src, names, isAhi) {
+  const at = ['limits'];
+  const reserved = ['default', ...(isAhi ? ['ahi_gain'] : [])];
+  const raw = check.mapping(src, at, {
+    optional: [...reserved, ...names],
+    what: 'limits per microbenchmark',
+    unknown: (key) => `${show(key)} is not a microbenchmark of suite ${src.data.suite}; expected ${reserved.join(', ')} or one of: ${names.join(', ')}`,
+  });
+  if (!('default' in raw)) src.fail(at, `missing key 'default'; expected limits with default: {warn, fail}`);
+  const def = loadLimit(src, [...at, 'default'], null);
+  const byName = {};
+  for (const name of names) if (name in raw) byName[name] = loadLimit(src, [...at, name], def);
+  // AHI gain (ON/OFF QPS of one side) compared head against base: a ratio like rQPS.
+  const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { allowCpu: false }) : null;
+  return { default: def, ahi_gain: ahiGain, byName };
+}
+
+function loadBudget(src) {
+  const at = ['budget'];
+  check.mapping(src, at, { required: ['extra_rounds', 'confirm_rounds'], optional: ['step_rounds'], what: 'a budget {extra_rounds, confirm_rounds}' });
+  const raw = check.get(src.data, at);
+  return {
+    extra_rounds: check.number(src, [...at, 'extra_rounds'], { integer: true, min: 0 }),
+    confirm_rounds: check.number(src, [...at, 'confirm_rounds'], { integer: true, min: 0 }),
+    step_rounds: raw.step_rounds === undefined ? STEP_ROUNDS_DEFAULT : check.number(src, [...at, 'step_rounds'], { integer: true, min: 1 }),
+  };
+}
+
+function loadSuite(file, stem, catalogue, profiles, catalogueName) {
+  const src = readSource(file);
+  const isAhi = check.isPlainObject(src.data) && 'ahi' in src.data;
+  check.mapping(src, [], {
+    required: ['suite', 'profile', 'scale', 'measure', 'limits', 'budget', isAhi ? 'ahi' : 'benchmarks'],
+    optional: ['description'],
+    what: `a suite with suite, profile, scale, measure, ${isAhi ? 'ahi' : 'benchmarks'}, limits, budget`,
+  });
+  const name = check.string(src, ['suite'], { what: `the file's name, '${stem}'` });
+  if (name !== stem) src.fail(['suite'], `${show(name)} differs from the file name; expected '${stem}'`);
+  const profile = check.string(src, ['profile'], { what: 'a profile name' });
+  if (!profiles[profile]) {
+    src.fail(['profile'], `${show(profile)} has no profiles/${profile}.cnf; expected one of: ${Object.keys(profiles).join(', ') || '(none)'}`);
+  }
+  check.mapping(src, ['scale'], { required: ['tables', 'rows'], what: 'a scale {tables, rows}' });
+  const scale = { ...checkAgainstPlanSchema(src, ['scale'], 'scale', src.data.scale) };
+  const measure = loadMeasure(src);
+  const benchmarks = isAhi ? null : loadBenchmarkList(src, catalogue, catalogueName);
+  const ahi = isAhi ? loadAhi(src) : null;
+  const names = isAhi ? ahi.workloads.map((w) => w.name) : benchmarks;
+  return {
+    name,
+    file: src.file,
+    description: src.data.description === undefined ? '' : check.string(src, ['description']),
+    profile,
+    scale,
+    measure,
+    benchmarks,
+    ahi,
+    names,
+    limits: loadLimits(src, names, isAhi),
+    budget: loadBudget(src),
+  };
+}
+
+function isDirectory(dir) {
+  return fs.existsSync(dir) && fs.statSync(dir).isDirectory();
+}
+
+/**
+ * @param dir  a thresholds folder: suites/<name>.yml, and optionally its own benchmarks.yml
+ *             and profiles/ on top of the shipped ones
+ */
+function loadThresholds(dir = SHIPPED_DIR) {
+  const root = path.resolve(dir);
+  if (!isDirectory(root)) {
+    throw new ConfigError(`${displayPath(root)}: not a directory; expected a thresholds folder holding ${SUITES_DIR}/<suite>.yml`);
+  }
+  const suitesDir = path.join(root, SUITES_DIR);
+  if (!isDirectory(suitesDir)) {
+    throw new ConfigError(`${displayPath(root)}: no ${SUITES_DIR}/ folder; expected a thresholds folder holding ${SUITES_DIR}/<suite>.yml`);
+  }
+  const catalogue = loadCatalogue(path.join(SHIPPED_DIR, CATALOGUE_FILE));
+  const forkCatalogue = path.join(root, CATALOGUE_FILE);
+  if (root !== SHIPPED_DIR && fs.existsSync(forkCatalogue)) Object.assign(catalogue, loadCatalogue(forkCatalogue));
+  const profiles = loadProfiles(SHIPPED_DIR);
+  if (root !== SHIPPED_DIR) Object.assign(profiles, loadProfiles(root));
+  const catalogueName = root !== SHIPPED_DIR && fs.existsSync(forkCatalogue) ? `${displayPath(forkCatalogue)} or the shipped ${CATALOGUE_FILE}` : displayPath(path.join(SHIPPED_DIR, CATALOGUE_FILE));
+  const suites = {};
+  for (const entry of fs.readdirSync(suitesDir).sort()) {
+    if (!entry.endsWith('.yml')) continue;
+    const stem = entry.slice(0, -'.yml'.length);
+    suites[stem] = loadSuite(path.join(suitesDir, entry), stem, catalogue, profiles, catalogueName);
+  }
+  return { dir: root, catalogue, profiles, suites };
+}
+
+// The suite a command asked for, or a usage error listing the suites of that folder.
+function findSuite(config, suiteName) {
+  const suite = config.suites[suiteName];
+  if (!suite) {
+    const known = Object.keys(config.suites);
+    throw new ConfigError(`--suite '${suiteName}': no ${SUITES_DIR}/${suiteName}.yml in ${config.dir}; expected one of: ${known.join(', ') || '(none)'}`);
+  }
+  return suite;
+}
+
+/**
+ * A copy of `config` whose suite `suiteName` lists only `names` (in the suite's order), or
+ * `config` itself when `names` is null; `option` names where the list came from in errors.
+ */
+function narrowSuite(config, suiteName, names, option = '--benchmarks') {
+  const suite = findSuite(config, suiteName);
+  if (!names) return config;
+  if (!suite.benchmarks) throw new ConfigError(`${option}: suite ${suiteName} has no benchmark list; expected a suite that lists microbenchmarks`);
+  const unknown = names.filter((n) => !suite.benchmarks.includes(n));
+  if (unknown.length) throw new ConfigError(`${option}: ${unknown.map((n) => `'${n}'`).join(', ')} not in suite ${suiteName}; expected some of: ${suite.benchmarks.join(', ')}`);
+  return { ...config, suites: { ...config.suites, [suiteName]: { ...suite, benchmarks: suite.benchmarks.filter((b) => names.includes(b)) } } };
+}
+
+function limitsFor(suite, name) {
+  return suite.limits.byName[name] || suite.limits.default;
+}
+
+module.exports = { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR };

@@ -1,0 +1,82 @@
+'use strict';
+/**
+ * @perfgate/core — the decisions of perfgate, as pure functions of data. No process is
+ * started and nothing is sent over a network here; the only files read are a thresholds
+ * folder and a build recipe, once, at the edge (loadThresholds, loadRecipe).
+ *
+ * The data flow, one function per arrow:
+ *
+ *   thresholds folder ──loadThresholds──▶ config ──resolvePlan──▶ plan.json (perfgate.plan/v1)
+ *   results.json (perfgate.results/v1, from the harness) ──judge──▶ verdict.json (perfgate.verdict/v1)
+ *   verdict ──renderReports──▶ comment.md · summary.md · report.html
+ *
+ * and around them, what the compare loop decides between measurements:
+ *
+ *   nextStep(verdict, budget, spent)  → measure more rounds, confirm fails, or stop
+ *   extensionPlan(plan, ids, rounds, firstRound), mergeResults(docs, {extension})
+ *
+ * Configuration
+ *   loadThresholds(dir?)         thresholds folder → config {dir, catalogue, profiles, suites};
+ *                                every problem is a ConfigError naming `file:line: key.path`
+ *   findSuite(config, name)      one suite, or a ConfigError listing the suites there are
+ *   narrowSuite(config, name, names)  the same config with that suite limited to some names
+ *   limitsFor(suite, name)       the limits that apply to one microbenchmark
+ *   parsePinCpus, pinFromSettings  CPU sets for server and load generator
+ *   loadRecipe({...}), parseBuildConfig, parseDefine, resolveBuild, cmakeArgs, cacheKey, treeKey
+ *                                build recipes (thresholds/build.yml + overrides) and cache keys
+ * Plans and results
+ *   resolvePlan(config, suite, overrides, sides, created), extensionPlan(...)
+ *   mergeResults(docs, {allowDifferentMachines, extension}), nextRoundIndex(results)
+ * Decisions
+ *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict
+ *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ *   calibrate(results, {limits}, {atRounds}) → calibration (A/A noise and suggested limits)
+ *   noiseRows(results), conditionNoise({condition: [results]}) and their renderers: A/A noise tables
+ *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
+ *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
+ *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
+ * Rendering
+ *   renderReports(verdict, {reportLink}) → {'comment.md', 'summary.md', 'report.html'}
+ *   renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal,
+ *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
+ *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle
+ * Schemas (schema/*.schema.json)
+ *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
+ * Errors and exit codes
+ *   EXIT {ok, fail, usage, inconclusive, error}, UsageError, ConfigError
+ */
+const { EXIT, UsageError, ConfigError } = require('./errors');
+const { schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS } = require('./schemas');
+const { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR } = require('./config/thresholds');
+const recipe = require('./config/build-recipe');
+const { parsePinCpus, pinFromSettings } = require('./pin-cpus');
+const { resolvePlan, extensionPlan, OVERRIDE_KEYS } = require('./plan');
+const { mergeResults, nextRoundIndex } = require('./merge-results');
+const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
+const { nextStep, planIdsFor } = require('./next-step');
+const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./calibration');
+const statistics = require('./statistics');
+const { diagnose, warnings, describeMachine } = require('./runner-checks');
+const buildFailure = require('./build-failure');
+const render = require('./render');
+const progress = require('./progress');
+
+module.exports = {
+  EXIT, UsageError, ConfigError,
+  schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS,
+  loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_THRESHOLDS_DIR: SHIPPED_DIR,
+  loadRecipe: recipe.loadRecipe, parseBuildConfig: recipe.parseBuildConfig, parseDefine: recipe.parseDefine,
+  resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
+  FLAVORS: recipe.FLAVORS,
+  parsePinCpus, pinFromSettings,
+  resolvePlan, extensionPlan, OVERRIDE_KEYS,
+  mergeResults, nextRoundIndex,
+  judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
+  nextStep, planIdsFor,
+  calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+  statistics,
+  diagnose, warnings, describeMachine,
+  ...buildFailure,
+  ...render,
+  ...progress,
+};

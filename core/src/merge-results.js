@@ -1,0 +1,110 @@
+'use strict';
+// The one merge of results documents: a first run and its extra rounds (the compare loop), or
+// several runs of one comparison handed to `perfgate judge`. Refuses what must not be judged
+// together; the output is a perfgate.results/v1 document holding every round once.
+const { UsageError } = require('./errors');
+const { assertValid } = require('./schemas');
+
+const nameOf = (doc, i) => (doc && doc.__file) || `results #${i + 1}`;
+const suiteOf = (doc) => (doc.plan && doc.plan.suite) || null;
+const serverLine = (s) => `${s.version}${s.commit ? ` @ ${s.commit}` : ''}`;
+
+function refuseMismatch(docs, { allowDifferentMachines }) {
+  const first = docs[0];
+  docs.forEach((d, i) => {
+    if (!d || d.schema !== 'perfgate.results/v1') {
+      throw new UsageError(`${nameOf(d, i)}: key 'schema' is ${JSON.stringify(d && d.schema)}, expected "perfgate.results/v1"`);
+    }
+    if (i === 0) return;
+    const a = (first.machine && first.machine.id) || null;
+    const b = (d.machine && d.machine.id) || null;
+    if (a !== b && !allowDifferentMachines) {
+      throw new UsageError(`${nameOf(d, i)}: key 'machine.id' is ${JSON.stringify(b)} but ${nameOf(first, 0)} has ${JSON.stringify(a)}: timings from different machines are not comparable (pass --allow-different-machines to judge them anyway)`);
+    }
+    if (suiteOf(d) !== suiteOf(first)) {
+      throw new UsageError(`${nameOf(d, i)}: key 'plan.suite' is ${JSON.stringify(suiteOf(d))} but ${nameOf(first, 0)} has ${JSON.stringify(suiteOf(first))}: different suites cannot be judged together`);
+    }
+    for (const side of ['base', 'head']) {
+      const x = first.sides[side];
+      const y = d.sides[side];
+      if (x.version !== y.version || (x.commit || null) !== (y.commit || null)) {
+        throw new UsageError(`${nameOf(d, i)}: key 'sides.${side}' is ${serverLine(y)} but ${nameOf(first, 0)} has ${serverLine(x)}: not the same ${side} server`);
+      }
+    }
+  });
+}
+
+function addCounters(a = {}, b = {}) {
+  const out = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    out[key] = typeof value === 'number' && typeof out[key] === 'number' ? out[key] + value : value;
+  }
+  return out;
+}
+
+function mergeBenchmark(into, more, docName) {
+  for (const r of more.rounds || []) {
+    if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
+      throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index} twice: extra rounds must continue the numbering (plan.measure.first_round)`);
+    }
+    into.rounds.push(r);
+  }
+  if (more.status === 'error') {
+    into.status = 'error';
+    if (more.error) into.error = more.error;
+  }
+  if (!into.command && more.command) into.command = more.command;
+  if (more.ahi_counters) {
+    into.ahi_counters = {
+      base: addCounters(into.ahi_counters && into.ahi_counters.base, more.ahi_counters.base),
+      head: addCounters(into.ahi_counters && into.ahi_counters.head, more.ahi_counters.head),
+    };
+  }
+}
+
+/**
+ * @param docs     perfgate.results/v1 documents of one comparison, the first one first
+ * @param options  {allowDifferentMachines, extension}: `extension` records the last document as
+ *                 extra rounds ({file, purpose, first_round, rounds, benchmarks}) in the
+ *                 merged document's `extensions`
+ * @returns a new perfgate.results/v1 document; the inputs are not modified
+ */
+function mergeResults(docs, { allowDifferentMachines = false, extension = null } = {}) {
+  if (!docs.length) throw new UsageError('no results to merge');
+  refuseMismatch(docs, { allowDifferentMachines });
+  const [first] = docs;
+  if (docs.length === 1 && !extension) return first;
+  if (extension) {
+    const earlier = new Set(docs.slice(0, -1).flatMap((d) => d.benchmarks.map((b) => b.id)));
+    const unknown = docs[docs.length - 1].benchmarks.map((b) => b.id).find((id) => !earlier.has(id));
+    if (unknown) throw new Error(`internal: ${extension.file} has '${unknown}', which the results it extends do not`);
+  }
+  const benchmarks = new Map();
+  docs.forEach((d, i) => {
+    for (const b of d.benchmarks) {
+      const seen = benchmarks.get(b.id);
+      if (seen) mergeBenchmark(seen, b, nameOf(d, i));
+      else benchmarks.set(b.id, { ...b, rounds: [...(b.rounds || [])] });
+    }
+  });
+  const merged = {
+    ...first,
+    status: docs.some((d) => d.status === 'error') ? 'error' : 'ok',
+    errors: docs.flatMap((d) => d.errors || []),
+    warnings: docs.flatMap((d) => d.warnings || []),
+    finished: docs[docs.length - 1].finished ?? first.finished,
+    benchmarks: [...benchmarks.values()],
+    extensions: [...docs.flatMap((d) => d.extensions || []), ...(extension ? [extension] : [])],
+  };
+  return assertValid('results', merged, 'the merged results');
+}
+
+// The first round index of the next extension: after every index used so far, so that base i
+// and head i always come from the same interleaved pair.
+function nextRoundIndex(results) {
+  let max = -1;
+  for (const b of results.benchmarks) for (const r of b.rounds || []) max = Math.max(max, r.index);
+  return max + 1;
+}
+
+module.exports = { mergeResults, nextRoundIndex };

@@ -1,0 +1,124 @@
+'use strict';
+// Resolves one suite of the loaded thresholds config into a perfgate.plan/v1 document: the
+// exact list of microbenchmarks, scale and timing the harness will run. Pure: no I/O besides
+// the schema check of its own output.
+const { assertValid } = require('./schemas');
+const { findSuite } = require('./config/thresholds');
+
+const AHI_SCRIPT = 'perfgate_ahi_mix';
+const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus'];
+
+function ahiShape(workload) {
+  if (workload.update_percent === 0) return 'SELECT c FROM sbtestN WHERE id = ?';
+  const set = workload.update === 'index' ? 'k = k + 1' : 'c = ?';
+  return `SELECT c FROM sbtestN WHERE id = ?; ${workload.update_percent}% of events: UPDATE sbtestN SET ${set} WHERE id = ?`;
+}
+
+// quick/full: one benchmark per catalogue name (per thread count when there are several).
+function listedBenchmarks(config, suite, threads) {
+  const out = [];
+  for (const name of suite.benchmarks) {
+    const entry = config.catalogue[name];
+    for (const t of threads) {
+      const benchmark = {
+        id: threads.length === 1 ? name : `${name} threads=${t}`,
+        name,
+        group: entry.group,
+        kind: entry.kind,
+        script: entry.script,
+        options: { ...entry.options },
+        threads: t,
+      };
+      if (entry.shape) benchmark.shape = entry.shape;
+      out.push(benchmark);
+    }
+  }
+  return out;
+}
+
+// ahi: one benchmark per cell workload × AHI state × thread count, in that order.
+function ahiBenchmarks(suite, threads) {
+  const out = [];
+  for (const workload of suite.ahi.workloads) {
+    const options = { update_percent: workload.update_percent };
+    if (workload.update) options.update = workload.update;
+    for (const state of suite.ahi.states) {
+      for (const t of threads) {
+        out.push({
+          id: `${workload.name} ahi=${state} threads=${t}`,
+          name: workload.name,
+          group: 'ahi',
+          kind: workload.update_percent > 0 ? 'write' : 'read',
+          script: AHI_SCRIPT,
+          options: { ...options },
+          threads: t,
+          shape: ahiShape(workload),
+          ahi: state,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * @param config     loadThresholds() result
+ * @param suiteName  a key of config.suites
+ * @param overrides  {seconds, warmup_seconds, rounds, tables, rows, threads: [int]}, all optional,
+ *                   already validated by the caller
+ * @param sides      {base: {basedir, label?, commit?, ref?}, head: {...}}
+ * @param created    ISO timestamp recorded in the plan (optional, keeps the function pure)
+ */
+function resolvePlan(config, suiteName, overrides = {}, sides, created) {
+  for (const key of Object.keys(overrides)) {
+    if (!OVERRIDE_KEYS.includes(key)) throw new Error(`resolvePlan: unknown override '${key}'`);
+  }
+  const suite = findSuite(config, suiteName);
+  const profile = config.profiles[suite.profile];
+  const pick = (key, fallback) => (overrides[key] === undefined ? fallback : overrides[key]);
+  const threads = pick('threads', suite.measure.threads);
+  const plan = {
+    schema: 'perfgate.plan/v1',
+    suite: suite.name,
+    ...(created ? { created } : {}),
+    sides: { base: { ...sides.base }, head: { ...sides.head } },
+    profile: { name: profile.name, file: profile.file, options: { ...profile.options } },
+    scale: { tables: pick('tables', suite.scale.tables), rows: pick('rows', suite.scale.rows) },
+    measure: {
+      seconds: pick('seconds', suite.measure.seconds),
+      warmup_seconds: pick('warmup_seconds', suite.measure.warmup_seconds),
+      rounds: pick('rounds', suite.measure.rounds),
+      ...(overrides.pin_cpus ? { pin_cpus: overrides.pin_cpus } : {}),
+    },
+    benchmarks: suite.ahi ? ahiBenchmarks(suite, threads) : listedBenchmarks(config, suite, threads),
+  };
+  assertValidPlan(plan);
+  return plan;
+}
+
+// A plan for more rounds of some benchmarks of an earlier plan, continuing its round numbering.
+function extensionPlan(plan, ids, rounds, firstRound) {
+  const wanted = new Set(ids);
+  const benchmarks = plan.benchmarks.filter((b) => wanted.has(b.id));
+  if (benchmarks.length !== wanted.size) {
+    const missing = ids.filter((id) => !benchmarks.some((b) => b.id === id));
+    throw new Error(`extensionPlan: not in the plan: ${missing.join(', ')}`);
+  }
+  const extended = {
+    ...plan,
+    measure: { ...plan.measure, rounds, first_round: firstRound },
+    benchmarks,
+  };
+  assertValidPlan(extended);
+  return extended;
+}
+
+// A plan that breaks its schema is a defect of perfgate, not bad input.
+function assertValidPlan(plan) {
+  assertValid('plan', plan, 'the plan');
+  const ids = plan.benchmarks.map((b) => b.id);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new Error(`internal: the plan lists benchmark '${twice}' twice`);
+}
+
+module.exports = { resolvePlan, extensionPlan, OVERRIDE_KEYS, AHI_SCRIPT };

@@ -1,0 +1,23 @@
+'use strict';
+// Every report of a verdict, rendered from the verdict alone. Pure: the run folder's writer
+// (perfgate's cli) puts them on disk.
+const { renderComment, marker, GITHUB_COMMENT_LIMIT } = require('./comment');
+const { renderSummary } = require('./summary');
+const { renderReport } = require('./html');
+const { renderVerdictTable } = require('./table');
+const { renderTerminal } = require('./terminal');
+
+/**
+ * @param verdict  perfgate.verdict/v1
+ * @param options  {reportLink}: where readers of the comment find the full report
+ * @returns {'comment.md', 'summary.md', 'report.html'}: file name → text
+ */
+function renderReports(verdict, options = {}) {
+  return {
+    'comment.md': renderComment(verdict, options),
+    'summary.md': renderSummary(verdict, options),
+    'report.html': renderReport(verdict),
+  };
+}
+
+module.exports = { renderReports, renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT };

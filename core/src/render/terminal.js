@@ -1,0 +1,41 @@
+'use strict';
+// The plain table printed when a run broke off before it could be judged: what was measured,
+// one row per microbenchmark, with the same figures a verdict would show (rQPS as the
+// geometric mean of the paired round ratios, cpu/o and cs/o likewise) but no verdicts.
+// Pure: a results document in, text out.
+const { pairedRatios, ratioInterval } = require('../statistics');
+const F = require('./format');
+
+function pairedEstimate(rounds, metric) {
+  const ratios = pairedRatios(rounds, metric).map((r) => r.ratio);
+  return ratios.length ? ratioInterval(ratios) : null;
+}
+
+function renderTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  // First column left-aligned (names), numbers right-aligned.
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+function renderTerminal(results) {
+  const rows = results.benchmarks.map((b) => {
+    const rounds = b.rounds || [];
+    const rqps = pairedEstimate(rounds, 'qps');
+    if (b.status !== 'ok') return [b.id, 'error', '–', '–', '–', String(rqps ? rqps.n : 0)];
+    return [b.id, F.estimate(rqps), F.interval(rqps), F.estimate(pairedEstimate(rounds, 'cpu_per_query_us')),
+      F.estimate(pairedEstimate(rounds, 'cs_per_query')), String(rqps ? rqps.n : 0)];
+  });
+  const base = results.sides.base;
+  const head = results.sides.head;
+  const title = `rQPS of ${head.label || 'head'} (${head.version}) against ${base.label || 'base'} (${base.version}), suite ${results.plan.suite}: measured, not judged`;
+  const table = renderTable(['microbenchmark', 'rQPS', '95% interval', 'cpu/o', 'cs/o', 'pairs'], rows);
+  const notes = [
+    'rQPS: head/base QPS, the geometric mean of the paired round ratios (1.00 = same, below 1 = head slower).',
+    'cpu/o, cs/o: head/base mysqld CPU time and context switches per query (above 1 = head does more work).',
+  ];
+  if (results.status !== 'ok') notes.push('The run has errors: rows marked error are not measurements.');
+  return [title, '', table, '', ...notes].join('\n') + '\n';
+}
+
+module.exports = { renderTerminal };

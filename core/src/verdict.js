@@ -1,0 +1,322 @@
+'use strict';
+// judge(results, config) -> verdict: a pure function from what the harness measured (one
+// results.json, or several runs of the same plan to merge) and the limits, to the decision
+// and every figure a renderer shows. Renderers read only the verdict.
+const { EXIT, UsageError } = require('./errors');
+const { ratioInterval, pairedRatios } = require('./statistics');
+const { mergeResults } = require('./merge-results');
+const { diagnose, warnings } = require('./runner-checks');
+
+const CONFIDENCE = 0.95;
+const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
+// The run's verdict is its worst benchmark's, in this order of precedence:
+//   error        a measurement failed: no figure of the run can be trusted to be complete;
+//   fail         a regression whose whole interval is below the fail limit: it must be seen
+//                even when other benchmarks are undecided;
+//   inconclusive undecided benchmarks may hide a fail, so the run cannot be called good;
+//   warn, pass   decided and acceptable.
+const PRECEDENCE = { error: 4, fail: 3, inconclusive: 2, warn: 1, pass: 0 };
+const EXIT_OF = { pass: EXIT.ok, warn: EXIT.ok, fail: EXIT.fail, inconclusive: EXIT.inconclusive, error: EXIT.error };
+
+function worst(verdicts) {
+  return verdicts.reduce((w, v) => (PRECEDENCE[v] > PRECEDENCE[w] ? v : w), 'pass');
+}
+
+// The decision on one interval of a ratio where lower is worse (rQPS, AHI gain ratio).
+function decide(interval, limits) {
+  if (interval.low === null) return 'inconclusive';
+  if (interval.high < limits.fail) return 'fail';
+  if (interval.low >= limits.warn) return 'pass';
+  if (interval.low >= limits.fail) return 'warn';
+  return 'inconclusive';
+}
+
+const f2 = (x) => x.toFixed(2);
+const range = (i) => `[${f2(i.low)}, ${f2(i.high)}]`;
+
+// One line saying why, pinned by tests: reports print it as is.
+function reason(verdict, interval, limits, what = 'rQPS') {
+  if (interval.n === 0) return `no paired rounds: nothing to compare`;
+  if (interval.low === null) return `${what} ${f2(interval.estimate)} from 1 paired round: an interval needs at least 2`;
+  const at = `${what} ${f2(interval.estimate)} ${range(interval)}`;
+  switch (verdict) {
+    case 'fail': return `${at} lies wholly below the fail limit ${f2(limits.fail)}`;
+    case 'pass': return `${at} lies above the warn limit ${f2(limits.warn)}`;
+    case 'warn': return `${at} lies above the fail limit ${f2(limits.fail)} but reaches below the warn limit ${f2(limits.warn)}`;
+    default: return `${at} straddles the fail limit ${f2(limits.fail)}`;
+  }
+}
+
+// Limits come from the loaded suite (config.limits = {default, byName, ahi_gain}, see
+// src/config) or, for callers and tests that build them by hand, a flat {default, <name>: …}.
+function limitsFor(config, bench, { ahiGain = false } = {}) {
+  const table = (config && config.limits) || {};
+  const byName = table.byName || table;
+  // An AHI gain cell is judged by `ahi_gain`, else `default`: a workload's own limits are on
+  // the rQPS of its cells, not on how the head's AHI gain compares with the base's.
+  let l = ahiGain ? table.ahi_gain : (byName[bench.id] || byName[bench.name]);
+  if (!l) l = table.default;
+  if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
+    throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
+  }
+  const c = l.cpu_per_query;
+  if (c && !(c.warn > 0 && c.fail >= c.warn)) {
+    throw new UsageError(`cpu_per_query limits for '${bench.id}': expected {warn, fail} with 0 < warn <= fail, got ${JSON.stringify(c)}`);
+  }
+  return c ? { warn: l.warn, fail: l.fail, cpu_per_query: { warn: c.warn, fail: c.fail } } : { warn: l.warn, fail: l.fail };
+}
+
+// The limits as the verdict records them: {default, ahi_gain?, <name>: {warn, fail}}.
+function flatLimits(config) {
+  const table = (config && config.limits) || {};
+  if (!table.byName) return table;
+  const flat = { default: table.default, ...table.byName };
+  if (table.ahi_gain) flat.ahi_gain = table.ahi_gain;
+  for (const [k, l] of Object.entries(flat)) if (!l.cpu_per_query) flat[k] = { warn: l.warn, fail: l.fail };
+  return flat;
+}
+
+function intervalOf(ratios) {
+  const i = ratioInterval(ratios.map((r) => r.ratio), CONFIDENCE);
+  return {
+    estimate: i.estimate, low: i.low, high: i.high, n: i.n, sd_log: i.sd_log,
+    ratios: ratios.map((r) => r.ratio), indices: ratios.map((r) => r.index),
+  };
+}
+
+function metricInterval(rounds, metric) {
+  const ratios = pairedRatios(rounds, metric);
+  return ratios.length ? intervalOf(ratios) : null;
+}
+
+function errorText(e) {
+  if (!e) return 'failed';
+  const where = [e.side, e.step].filter(Boolean).join(' ');
+  return where ? `${where}: ${e.message}` : e.message;
+}
+
+// cpu/o (head/base CPU per query, higher is worse) decided like rQPS, mirrored: fail when
+// the whole interval lies above its fail limit, pass when below its warn limit.
+function decideCpu(interval, limits) {
+  if (interval.low === null) return 'inconclusive';
+  if (interval.low > limits.fail) return 'fail';
+  if (interval.high <= limits.warn) return 'pass';
+  if (interval.high <= limits.fail) return 'warn';
+  return 'inconclusive';
+}
+
+// A suite that sets cpu_per_query limits for a benchmark says it is CPU-bound there, so CPU per
+// query, about three times steadier than QPS on a shared machine, may speak too. It settles an
+// rQPS interval too wide to decide, and it can make a decided verdict worse (more CPU per query
+// at the same QPS is a regression on a busier machine), but an undecided cpu/o never overrides a
+// decided rQPS: a regression that waits instead of burning CPU shows in QPS alone.
+function withCpuDecision(out, cpuLimits) {
+  const cpu = decideCpu(out.cpu_per_query, cpuLimits);
+  const i = out.cpu_per_query;
+  const line = i.low === null ? `cpu/o ${f2(i.estimate)} from 1 paired round`
+    : `cpu/o ${f2(i.estimate)} ${range(i)} ${{
+      fail: `lies wholly above the cpu/o fail limit ${f2(cpuLimits.fail)}`,
+      pass: `lies below the cpu/o warn limit ${f2(cpuLimits.warn)}`,
+      warn: `lies below the cpu/o fail limit ${f2(cpuLimits.fail)} but reaches above the cpu/o warn limit ${f2(cpuLimits.warn)}`,
+      inconclusive: `straddles the cpu/o fail limit ${f2(cpuLimits.fail)}`,
+    }[cpu]}`;
+  out.cpu_verdict = cpu;
+  const rq = out.verdict;
+  const final = rq === 'inconclusive' ? cpu : worst([rq, cpu === 'inconclusive' ? 'pass' : cpu]);
+  if (final !== rq) out.reason = `${out.reason}; ${line}`;
+  out.verdict = final;
+  return out;
+}
+
+function judgeBenchmark(bench, limits, runErrors) {
+  const rounds = bench.rounds || [];
+  const count = (side) => rounds.filter((r) => r.side === side).length;
+  const benchErrors = runErrors.filter((e) => e.benchmark === bench.id);
+  const roundErrors = rounds.filter((r) => r.errors > 0);
+  const out = {
+    id: bench.id,
+    name: bench.name,
+    group: bench.group,
+    threads: bench.threads ?? null,
+    ahi: bench.ahi ?? null,
+    limits,
+    rounds: { base: count('base'), head: count('head'), pairs: 0 },
+    rqps: null,
+    cpu_per_query: metricInterval(rounds, 'cpu_per_query_us'),
+    cs_per_query: metricInterval(rounds, 'cs_per_query'),
+    qps: rounds.map((r) => ({ index: r.index, side: r.side, qps: r.qps, started: r.started ?? null })),
+    command: bench.command ?? null,
+    verdict: 'error',
+    reason: '',
+  };
+  if (bench.status === 'error' || bench.error || benchErrors.length) {
+    out.reason = errorText(bench.error || benchErrors[0]);
+    return out;
+  }
+  if (roundErrors.length) {
+    const r = roundErrors[0];
+    out.reason = `${r.side} round ${r.index}: sysbench reported ${r.errors} query error${r.errors === 1 ? '' : 's'}`;
+    return out;
+  }
+  const ratios = pairedRatios(rounds, 'qps');
+  out.rounds.pairs = ratios.length;
+  out.rqps = intervalOf(ratios);
+  out.verdict = decide(out.rqps, limits);
+  out.reason = reason(out.verdict, out.rqps, limits);
+  if (limits.cpu_per_query && out.cpu_per_query) return withCpuDecision(out, limits.cpu_per_query);
+  return out;
+}
+
+// AHI suite: the benchmarks come in on/off pairs per cell (workload × threads). Each side's
+// AHI gain is QPS(on)/QPS(off); the head's gain relative to the base's is, round by round,
+// rQPS(on)_i / rQPS(off)_i, so it is judged from paired ratios like any other ratio.
+function ahiCells(judged, config) {
+  const cells = new Map();
+  for (const b of judged) {
+    if (!b.ahi) continue;
+    const key = `${b.name}@${b.threads}`;
+    if (!cells.has(key)) cells.set(key, { name: b.name, threads: b.threads });
+    cells.get(key)[b.ahi] = b;
+  }
+  const out = [];
+  for (const [key, c] of cells) {
+    if (!c.on || !c.off) continue;
+    const gainOf = (side) => {
+      const mean = (b) => {
+        const q = b.qps.filter((r) => r.side === side).map((r) => r.qps);
+        return q.length ? Math.exp(q.reduce((s, x) => s + Math.log(x), 0) / q.length) : null;
+      };
+      const on = mean(c.on);
+      const off = mean(c.off);
+      return on && off ? on / off : null;
+    };
+    const limits = limitsFor(config, { id: `${key}:ahi-gain`, name: c.name }, { ahiGain: true });
+    const cell = {
+      id: `${key}:ahi-gain`,
+      name: c.name,
+      threads: c.threads,
+      rqps_off: c.off.rqps ? c.off.rqps.estimate : null,
+      rqps_on: c.on.rqps ? c.on.rqps.estimate : null,
+      gain: { base: gainOf('base'), head: gainOf('head') },
+      gain_ratio: null,
+      limits,
+      verdict: 'error',
+      reason: '',
+    };
+    if (c.on.verdict === 'error' || c.off.verdict === 'error') {
+      cell.reason = `AHI ${c.on.verdict === 'error' ? 'on' : 'off'} cell failed: ${(c.on.verdict === 'error' ? c.on : c.off).reason}`;
+    } else {
+      const offByIndex = new Map(c.off.rqps.indices.map((index, k) => [index, c.off.rqps.ratios[k]]));
+      const ratios = c.on.rqps.indices
+        .map((index, k) => ({ index, ratio: c.on.rqps.ratios[k] / offByIndex.get(index) }))
+        .filter((r) => offByIndex.has(r.index));
+      cell.gain_ratio = intervalOf(ratios);
+      cell.verdict = decide(cell.gain_ratio, limits);
+      cell.reason = reason(cell.verdict, cell.gain_ratio, limits, 'AHI gain ratio');
+    }
+    out.push(cell);
+  }
+  return out;
+}
+
+const pct = (r) => `${Math.round(Math.abs(1 - r) * 100)}%`;
+const listed = (items, fmt, max = 3) => {
+  const shown = items.slice(0, max).map(fmt);
+  if (items.length > max) shown.push(`${items.length - max} more`);
+  if (shown.length === 1) return shown[0];
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+};
+
+// One sentence saying what got slower (or why there is no answer). Pinned by tests.
+function headline(overall, items, runError) {
+  const total = items.length;
+  const by = (v) => items.filter((b) => b.verdict === v);
+  const slower = (b) => {
+    const i = b.rqps || b.gain_ratio;
+    const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
+    const figures = `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)})`;
+    // Limits above 1.00 (a fork that demands a speed-up) can fail a head that is not slower.
+    return i.estimate < 1 ? `${what} ${pct(i.estimate)} slower ${figures}` : `${what} below its ${b.verdict} limit ${f2(b.verdict === 'fail' ? b.limits.fail : b.limits.warn)} ${figures}`;
+  };
+  switch (overall) {
+    case 'error': {
+      if (runError) return `No verdict: ${runError}.`;
+      const e = by('error');
+      return `No verdict for ${listed(e, (b) => `${b.id} (${b.reason})`, 2)}: the measurement failed.`;
+    }
+    case 'fail': {
+      const f = by('fail');
+      const rest = by('inconclusive').length ? `; ${by('inconclusive').length} undecided` : '';
+      return `Slower: ${listed(f, slower)}${rest}.`;
+    }
+    case 'inconclusive': {
+      const u = by('inconclusive');
+      return `Undecided: ${listed(u, (b) => b.id)} could be slower than the fail limit but ${u.length === 1 ? 'its interval is' : 'their intervals are'} too wide; more rounds would decide.`;
+    }
+    case 'warn': {
+      const w = by('warn');
+      return `Slightly slower, within the fail limit: ${listed(w, slower)}.`;
+    }
+    default:
+      return `Nothing got slower than the warn limit: all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}.`;
+  }
+}
+
+// A side that failed as a whole (its server did not start, prepare failed, it crashed between
+// benchmarks) leaves nothing to compare: the run is an error, never a verdict.
+function failedSide(results) {
+  const e = (results.errors || []).find((x) => x.side && !x.benchmark);
+  return e ? `the ${e.side} server failed${e.step ? ` (${e.step})` : ''}: ${e.message}` : null;
+}
+
+function judge(results, config = {}, options = {}) {
+  const docs = Array.isArray(results) ? results : [results];
+  const run = mergeResults(docs, { allowDifferentMachines: options.allowDifferentMachines });
+  const runErrors = run.errors || [];
+  const sideFailure = failedSide(run);
+  const judged = run.benchmarks.map((b) => {
+    const j = judgeBenchmark(b, limitsFor(config, b), runErrors);
+    if (sideFailure && j.verdict !== 'error') { j.verdict = 'error'; j.reason = sideFailure; j.rqps = null; }
+    return j;
+  });
+  const ahi = ahiCells(judged, config);
+  const items = [...judged.filter((b) => !b.ahi), ...judged.filter((b) => b.ahi), ...ahi];
+  let runError = sideFailure;
+  if (!runError && run.status === 'error' && !judged.some((b) => b.verdict === 'error')) {
+    runError = runErrors.length ? errorText(runErrors[0]) : 'the harness reported an error without details';
+  }
+  if (!runError && !judged.length) runError = 'the results hold no benchmarks';
+  const overall = runError ? 'error' : worst(items.map((b) => b.verdict));
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, items.filter((b) => b.verdict === v).length]));
+  const plan = run.plan || {};
+  return {
+    schema: 'perfgate.verdict/v1',
+    suite: plan.suite || null,
+    verdict: overall,
+    exit_code: EXIT_OF[overall],
+    headline: headline(overall, items, runError),
+    confidence: CONFIDENCE,
+    method: 'paired rounds (base i, head i); geometric mean of head/base with a Student-t interval on the log ratios',
+    limits: flatLimits(config),
+    counts,
+    inconclusive: items.filter((b) => b.verdict === 'inconclusive').map((b) => b.id),
+    failed: items.filter((b) => b.verdict === 'fail').map((b) => b.id),
+    errors: runErrors.map(errorText),
+    doctor: run.machine ? warnings(diagnose(run.machine)) : [],
+    run: {
+      started: run.started ?? null,
+      finished: run.finished ?? null,
+      merged_from: docs.length,
+      machines_differ: new Set(docs.map((d) => d.machine && d.machine.id)).size > 1,
+      machine: run.machine,
+      sides: run.sides,
+      scale: plan.scale ?? null,
+      measure: plan.measure ?? null,
+      profile: plan.profile ?? null,
+    },
+    benchmarks: judged,
+    ahi,
+  };
+}
+
+module.exports = { judge, decide, reason, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };

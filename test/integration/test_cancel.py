@@ -1,0 +1,76 @@
+"""A cancelled CI job: SIGTERM to `perfgate compare` in the middle of a round on the real
+servers. Nothing may stay running, nothing may stay on disk but the run folder, and the run
+folder must say "cancelled"."""
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import jsonschema
+
+from conftest import REPO
+
+
+def processes_mentioning(text):
+    """pid -> command line of every live process whose command line contains `text`."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if text in cmdline:
+            found[int(proc.name)] = cmdline
+    return found
+
+
+def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path):
+    out = tmp_path / "run"
+    cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"], "--head", basedirs["head"],
+           "--out", str(out), "--suite", "quick", "--seconds", "60", "--warmup-seconds", "0", "--rounds", "2",
+           "--tables", "2", "--rows", "1000"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    # The first round runs for a minute: wait until it has started and sysbench is running.
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        seen.append(line)
+        if "round 1/2" in line:
+            break
+        assert line or proc.poll() is None, "".join(seen)
+    else:
+        raise AssertionError("no round started within 300 s:\n" + "".join(seen))
+    time.sleep(3)
+    assert any("sysbench" in c for c in processes_mentioning(str(out)).values()) \
+        or processes_mentioning("perfgate_harness"), "a round is running"
+    servers = {pid: c for pid, c in processes_mentioning(str(out)).items() if "mariadbd" in c}
+    assert len(servers) == 2, servers
+
+    proc.send_signal(signal.SIGTERM)
+    stdout, rest = proc.communicate(timeout=180)
+    stderr = "".join(seen) + rest
+    assert proc.returncode == 143, stderr
+    assert "cancelled by SIGTERM" in stderr
+
+    left = processes_mentioning(str(out))
+    assert left == {}, f"still running after the cancel: {left}"
+    for pid in servers:
+        assert not Path(f"/proc/{pid}").exists(), f"mysqld {pid} still exists"
+    for side in ("base", "head"):
+        assert not (out / "servers" / side / "data").exists(), f"{side} datadir left behind"
+        socket_link = list((out / "servers" / side).glob("my.cnf"))
+        for cnf in socket_link:
+            socket = next(l.split("=", 1)[1].strip() for l in cnf.read_text().splitlines() if l.startswith("socket"))
+            if socket.startswith("/tmp/perfgate-"):
+                assert not Path(socket).parent.exists(), f"{Path(socket).parent} left behind"
+    results = json.loads((out / "results.json").read_text())
+    jsonschema.validate(results, json.loads((REPO / "schema" / "results.schema.json").read_text()))
+    assert results["status"] == "cancelled"
+    assert results["benchmarks"] == []
+    assert results["errors"][0]["message"].startswith("cancelled by SIGTERM")
+    assert not (out / "verdict.json").exists() and not (out / "comment.md").exists()

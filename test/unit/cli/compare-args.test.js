@@ -1,0 +1,81 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { main } = require('../../../cli/src/main');
+const { readSettings } = require('../../../cli/src/commands/compare');
+const { thresholdsWith, lineOf } = require('../../support/thresholds-copy');
+
+// A real installed server prefix is not needed for argument errors, but --base/--head checks
+// need a folder with an executable server binary: make one that is never run.
+function fakePrefix() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-prefix-'));
+  fs.mkdirSync(path.join(dir, 'sbin'));
+  fs.mkdirSync(path.join(dir, 'share'));
+  fs.writeFileSync(path.join(dir, 'sbin', 'mariadbd'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  return dir;
+}
+
+function capture() {
+  let text = '';
+  return { write: (s) => { text += s; }, get text() { return text; } };
+}
+
+async function compare(args) {
+  const io = { stdout: capture(), stderr: capture(), env: process.env };
+  const code = await main(['compare', ...args], io);
+  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
+}
+
+test('settings: overrides are typed, the rest defaulted', () => {
+  const s = readSettings(['--base', 'b', '--head', 'h', '--out', 'o', '--seconds', '2', '--rounds', '3', '--tables', '2', '--rows', '1000', '--threads', '1,4', '--warmup-seconds', '0']);
+  assert.equal(s.suite, 'quick');
+  assert.equal(s.out, path.resolve('o'));
+  assert.deepEqual(s.overrides, { seconds: 2, warmup_seconds: 0, rounds: 3, tables: 2, rows: 1000, threads: [1, 4] });
+});
+
+test('bad input exits 2 with one line naming the argument and writes nothing', async (t) => {
+  const prefix = fakePrefix();
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-out-')), 'run');
+  const ok = ['--base', prefix, '--head', prefix, '--out', out];
+  const badThresholds = thresholdsWith({ 'suites/ahi.yml': (s) => s.replace('seconds: 5', 'seconds: -5') });
+  const cases = [
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --source, --flavor, --build-config, --keep-data, --help"],
+    [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
+    [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
+    [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],
+    [[...ok, '--warmup-seconds=-1'], "perfgate compare: --warmup-seconds '-1': not an integer >= 0; expected e.g. --warmup-seconds 2"],
+    [[...ok, '--rounds', '1'], "perfgate compare: --rounds '1': not an integer >= 2; expected e.g. --rounds 6"],
+    [[...ok, '--rows', '1e3'], "perfgate compare: --rows '1e3': not an integer >= 1; expected e.g. --rows 10000"],
+    [[...ok, '--tables', '0'], "perfgate compare: --tables '0': not an integer >= 1; expected e.g. --tables 8"],
+    [[...ok, '--threads', '1,x'], "perfgate compare: --threads '1,x': not a list of positive integers; expected e.g. --threads 1,4"],
+    [[...ok, '--threads', '2,2'], "perfgate compare: --threads '2,2': repeats a thread count; expected distinct counts, e.g. --threads 1,4"],
+    [[...ok, '--rounds'], 'perfgate compare: --rounds: missing its value; expected --rounds <value> (see perfgate compare --help)'],
+    [[...ok, 'extra'], "perfgate compare: unexpected argument 'extra'; expected only options (see perfgate compare --help)"],
+    [['--head', prefix, '--out', out], 'perfgate compare: --base is missing; expected --base <basedir>'],
+    [['--base', prefix, '--head', prefix], 'perfgate compare: --out is missing; expected --out <dir>'],
+    [[...ok, '--suite', 'nope'], `perfgate compare: --suite 'nope': no suites/nope.yml in ${path.resolve(__dirname, '../../../thresholds')}; expected one of: ahi, quick`],
+    [['--base', '/nonexistent', '--head', prefix, '--out', out], "perfgate compare: --base '/nonexistent': no such directory; expected an installed server prefix holding bin/ or sbin/ and share/"],
+    [['--base', prefix, '--head', os.tmpdir(), '--out', out], `perfgate compare: --head '${os.tmpdir()}': no server binary (looked for sbin/mariadbd, bin/mariadbd, sbin/mysqld, bin/mysqld, libexec/mysqld); expected an installed server prefix holding bin/ or sbin/ and share/`],
+    [[...ok, '--thresholds', badThresholds], `perfgate compare: ${path.join(badThresholds, 'suites/ahi.yml')}:${lineOf(badThresholds, 'suites/ahi.yml', 'seconds: -5')}: measure.seconds: -5 must be >= 1: one timed round of one side, whole seconds (sysbench 1.0.20 --time takes an integer)`],
+  ];
+  for (const [args, message] of cases) {
+    await t.test(args.join(' '), async () => {
+      const r = await compare(args);
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr, `${message}\n`);
+      assert.equal(r.stdout, '');
+      assert.equal(fs.existsSync(out), false, 'nothing written');
+    });
+  }
+});
+
+test('--help lists every option', async () => {
+  const r = await compare(['--help']);
+  assert.equal(r.code, 0);
+  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads']) {
+    assert.match(r.stdout, new RegExp(`  ${option} `));
+  }
+});

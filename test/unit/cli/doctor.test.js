@@ -1,0 +1,124 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { diagnose, warnings } = require('../../../core/src/runner-checks');
+
+const PERFGATE = path.join(__dirname, '../../../cli/bin/perfgate.js');
+// Captured from `python3 -m perfgate_harness fingerprint` on a 2-vCPU KVM guest.
+const VM = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/fingerprint/vm.json'), 'utf8'));
+
+// The same fingerprint as a tuned 16-thread bare-metal host would report it.
+const TUNED = {
+  ...VM,
+  cpu_model: 'Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz',
+  cores: 16,
+  virtualization: { virtualized: false, container: false },
+  governor: 'performance',
+  turbo: 'off',
+  smt: 'off',
+  thp: 'never',
+  swappiness: 1,
+  disk: { device: 'nvme0n1', model: 'Samsung SSD 980 PRO 1TB', rotational: false, scheduler: 'none' },
+};
+
+const byName = (checks) => Object.fromEntries(checks.map((c) => [c.check, c]));
+
+test('every check has a name, a state, ok in {true,false,null} and an effect', () => {
+  for (const fp of [VM, TUNED]) {
+    for (const c of diagnose(fp)) {
+      assert.equal(typeof c.check, 'string');
+      assert.equal(typeof c.state, 'string');
+      assert.ok([true, false, null].includes(c.ok), `${c.check}: ok=${c.ok}`);
+      assert.ok(c.effect.length > 20, `${c.check}: effect '${c.effect}'`);
+    }
+  }
+});
+
+test('a VM says what it cannot control, and warns about what it can', () => {
+  const c = byName(diagnose(VM));
+  assert.deepEqual([c.governor.state, c.governor.ok], ['not exposed', null]);
+  assert.deepEqual([c.turbo.state, c.turbo.ok], ['not exposed', null]);
+  assert.match(c.governor.effect, /runner-setup\/tune cannot change it/);
+  assert.deepEqual([c.smt.state, c.smt.ok], ['notsupported (no sibling threads)', true]);
+  assert.equal(c.virtualization.ok, false);
+  assert.equal(c.cpus.ok, false);
+  assert.match(c.cpus.effect, /leaves mysqld a single CPU/);
+  assert.deepEqual([c.swappiness.state, c.swappiness.ok], ['60', false]);
+  assert.equal(c.thp.ok, true);
+  assert.equal(c.storage.state, 'ext4 on vda, reported rotational');
+  assert.equal(c.mitigations.state, '2 mitigated, 2 vulnerable, 15 not affected');
+});
+
+test('a tuned bare-metal host has no warnings', () => {
+  const checks = diagnose(TUNED);
+  assert.deepEqual(warnings(checks), []);
+  const c = byName(checks);
+  assert.equal(c.governor.state, 'performance');
+  assert.equal(c.storage.state, 'ext4 on nvme0n1 (Samsung SSD 980 PRO 1TB)');
+});
+
+test('each untuned knob becomes one warning line naming it', () => {
+  const untuned = { ...TUNED, governor: 'powersave', turbo: 'on', smt: 'on', thp: 'always', swappiness: 60 };
+  const lines = warnings(diagnose(untuned));
+  assert.deepEqual(lines.map((l) => l.split(':')[0]), ['governor', 'turbo', 'smt', 'thp', 'swappiness']);
+  assert.match(lines[0], /^governor: powersave: the clock follows the load/);
+  assert.match(lines[1], /^turbo: on: boost clocks depend on temperature/);
+});
+
+test('a governor that differs between CPUs is a warning', () => {
+  const c = byName(diagnose({ ...TUNED, governor: 'mixed:performance,powersave' }));
+  assert.equal(c.governor.ok, false);
+});
+
+test('diagnose refuses a non-object', () => {
+  assert.throws(() => diagnose(null), /fingerprint must be an object/);
+});
+
+function perfgate(...args) {
+  return spawnSync(process.execPath, [PERFGATE, 'doctor', ...args], { encoding: 'utf8', timeout: 60_000 });
+}
+
+test('perfgate doctor on this machine: says what is not controllable instead of failing', () => {
+  const r = perfgate();
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0], /^perfgate doctor: .* · \d+ CPUs · \d+ GiB · kernel .* · class \d+c-\d+g · machine id [0-9a-f]{16}$/);
+  for (const name of ['virtualization', 'cpus', 'governor', 'turbo', 'smt', 'thp', 'swappiness', 'storage', 'mitigations']) {
+    assert.ok(lines.some((l) => new RegExp(`^  (ok  |WARN|n/a )  ${name} `).test(l)), `no line for ${name}:\n${r.stdout}`);
+  }
+  if (!fs.existsSync('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor')) {
+    assert.ok(lines.some((l) => /^  n\/a   governor +not exposed: /.test(l)), r.stdout);
+  }
+});
+
+test('perfgate doctor --json gives the machine, the checks and the warnings', () => {
+  const r = perfgate('--json', '--data-dir', os.tmpdir());
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.match(doc.machine.id, /^[0-9a-f]{16}$/);
+  assert.equal(doc.machine.filesystem.path, fs.realpathSync(os.tmpdir()));
+  assert.deepEqual(doc.warnings, warnings(doc.checks));
+});
+
+test('perfgate doctor --fingerprint reads the machine of a results.json', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-doctor-'));
+  const file = path.join(dir, 'results.json');
+  fs.writeFileSync(file, JSON.stringify({ schema: 'perfgate.results/v1', machine: TUNED }));
+  const r = perfgate('--fingerprint', file);
+  fs.rmSync(dir, { recursive: true });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Nothing untuned that perfgate can see\./);
+});
+
+test('perfgate doctor: bad arguments are one line and exit 2', () => {
+  let r = perfgate('--fingerprint', '/nonexistent/fp.json');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, "perfgate doctor: --fingerprint '/nonexistent/fp.json': no such file; expected a fingerprint or results.json\n");
+  r = perfgate('--verbose');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, "perfgate doctor: unknown option '--verbose'; expected one of: --json, --fingerprint, --data-dir, --help\n");
+});

@@ -1,0 +1,90 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { main } = require('../../../cli/src/main');
+const { schemaProblem } = require('../../../core/src/schemas');
+
+const FIXTURES = path.join(__dirname, '../../fixtures/results');
+
+function sink() {
+  let text = '';
+  return { write: (s) => { text += s; }, get text() { return text; } };
+}
+
+async function cli(args) {
+  const io = { stdout: sink(), stderr: sink(), env: {} };
+  const code = await main(args, io);
+  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
+}
+
+function runFolder(t, fixture = 'quick-tiny') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-judge-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.copyFileSync(path.join(FIXTURES, fixture, 'results.json'), path.join(dir, 'results.json'));
+  return dir;
+}
+
+test('perfgate judge <dir> writes verdict.json and the reports; exit code follows the verdict', async (t) => {
+  const dir = runFolder(t);
+  const r = await cli(['judge', dir]);
+  assert.equal(r.code, 3);
+  const verdict = JSON.parse(fs.readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
+  assert.equal(schemaProblem('verdict', verdict), null);
+  assert.equal(verdict.verdict, 'inconclusive');
+  for (const f of ['comment.md', 'summary.md', 'report.html']) assert.ok(fs.statSync(path.join(dir, f)).size > 100, f);
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('.tmp-')), []);
+  assert.match(r.stdout, /^point-query +0\.52 +0\.15–1\.83 +1\.55 +1\.19 +3 +inconclusive$/m);
+});
+
+test('perfgate judge with other limits judges again', async (t) => {
+  const dir = runFolder(t);
+  let r = await cli(['judge', dir, '--warn', '0.1', '--fail', '0.05']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^PASS: Nothing got slower than the warn limit: all 10 comparisons pass\.$/m);
+  r = await cli(['judge', dir, '--warn', '1.99', '--fail', '1.9']);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^FAIL: Slower: point-query 48% slower \(rQPS 0\.52 \[0\.15, 1\.83\]\), random-points_range=1000 below its fail limit 1\.90 \(rQPS 1\.11 \[1\.00, 1\.24\]\), /m);
+});
+
+test('perfgate judge: bad input is one line naming what is wrong, exit 2, nothing written', async (t) => {
+  const dir = runFolder(t);
+  const cases = [
+    [['judge'], 'perfgate judge: the run folder is missing; expected perfgate judge <dir>\n'],
+    [['judge', path.join(dir, 'nope')], `perfgate judge: '${path.join(dir, 'nope')}': not a directory; expected a run folder holding results.json\n`],
+    [['judge', dir, '--warn', '0.97'], 'perfgate judge: --fail is missing; expected both --warn <ratio> and --fail <ratio>, or neither\n'],
+    [['judge', dir, '--warn', 'x', '--fail', '0.9'], "perfgate judge: --warn 'x': not a ratio in (0, 2]; expected e.g. --warn 0.97\n"],
+    [['judge', dir, '--warn', '0.9', '--fail', '0.95'], 'perfgate judge: --warn 0.9 is below --fail 0.95; expected warn >= fail\n'],
+    [['judge', dir, '--suite', 'nosuch'], null],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, args.join(' '));
+    if (message) assert.equal(r.stderr, message);
+    else assert.match(r.stderr, /^perfgate judge: --suite 'nosuch': no suites\/nosuch\.yml in .*; expected one of: .*quick/);
+  }
+  fs.writeFileSync(path.join(dir, 'results.json'), '{"schema": "perfgate.results/v1"');
+  const r = await cli(['judge', dir]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^perfgate judge: .*results\.json: not JSON \(.*\); expected a perfgate\.results\/v1 document\n$/);
+  assert.deepEqual(fs.readdirSync(dir), ['results.json']);
+});
+
+test('perfgate judge refuses results from two machines unless told', async (t) => {
+  const dir = runFolder(t);
+  const other = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
+  other.machine.id = 'another-runner';
+  for (const b of other.benchmarks) for (const r of b.rounds) r.index += 100;
+  fs.writeFileSync(path.join(dir, 'results.extra.json'), JSON.stringify(other));
+  const args = ['judge', dir, '--results', path.join(dir, 'results.json'), '--results', path.join(dir, 'results.extra.json')];
+  let r = await cli(args);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, `perfgate judge: results.extra.json: key 'machine.id' is "another-runner" but results.json has "ce1c063cdb6b2b21": timings from different machines are not comparable (pass --allow-different-machines to judge them anyway)\n`);
+  assert.equal(fs.existsSync(path.join(dir, 'verdict.json')), false);
+  r = await cli([...args, '--allow-different-machines']);
+  assert.notEqual(r.code, 2);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'verdict.json'), 'utf8')).run.merged_from, 2);
+  assert.match(fs.readFileSync(path.join(dir, 'comment.md'), 'utf8'), /The merged results come from different machines/);
+});

@@ -1,0 +1,65 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { childEnvironment, isPassedOn } = require('../../../cli/src/processes');
+
+test('children get the allow-listed environment: no token, secret, password or key', () => {
+  const env = {
+    PATH: '/usr/bin', HOME: '/root', LANG: 'C.UTF-8', LC_ALL: 'C', TMPDIR: '/tmp', CCACHE_DIR: '/c', CC: 'gcc',
+    PERFGATE_CACHE: '/cache', PERFGATE_PIN_CPUS: 'none', PYTHONPATH: '/h',
+    GITHUB_TOKEN: 'x', GH_TOKEN: 'x', ACTIONS_RUNTIME_TOKEN: 'x', ACTIONS_CACHE_URL: 'x', RUNNER_TEMP: '/t', RUNNER_TOKEN: 'x',
+    GITHUB_REPOSITORY: 'a/b', INPUT_GITHUB_TOKEN: 'x', AWS_ACCESS_KEY_ID: 'x', SSH_AUTH_SOCK: '/s',
+    PERFGATE_WEBHOOK_SECRET: 'x', PERFGATE_PRIVATE_KEY_FILE: '/k', PERFGATE_DATABASE_PASSWORD: 'x', CCACHE_SECRET_KEY: 'x',
+    DATABASE_URL: 'mysql://u:p@h/db', NODE_OPTIONS: '--require /evil.js', LD_PRELOAD: '/evil.so',
+  };
+  assert.deepEqual(Object.keys(childEnvironment(env)).sort(),
+    ['CC', 'CCACHE_DIR', 'HOME', 'LANG', 'LC_ALL', 'PATH', 'PERFGATE_CACHE', 'PERFGATE_PIN_CPUS', 'PYTHONPATH', 'TMPDIR']);
+  assert.deepEqual(childEnvironment({ PATH: '/a', HOME: '/h' }, { NINJA_STATUS: '[%f/%t] ', HOME: null }), { PATH: '/a', NINJA_STATUS: '[%f/%t] ' });
+  assert.equal(isPassedOn('PERFGATE_APP_KEY'), false);
+});
+
+// The build tree lock: three processes take it at once; their critical sections never overlap.
+function locker(treeDir, logFile, holdMs) {
+  const script = `
+    const fs = require('node:fs');
+    const { lockTree } = require(${JSON.stringify(path.resolve(__dirname, '../../../cli/src/source-build/build-commit'))});
+    (async () => {
+      const unlock = await lockTree(${JSON.stringify(treeDir)}, () => {});
+      fs.appendFileSync(${JSON.stringify(logFile)}, 'in ' + process.pid + '\\n');
+      await new Promise((r) => setTimeout(r, ${holdMs}));
+      fs.appendFileSync(${JSON.stringify(logFile)}, 'out ' + process.pid + '\\n');
+      if (${holdMs} < 100000) await unlock();
+    })();`;
+  return spawn(process.execPath, ['-e', script], { stdio: 'inherit' });
+}
+
+const exited = (child) => new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+
+test('the build lock is taken by one waiter at a time, and a dead owner\'s lock is free at once', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-lock-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const log = path.join(dir, 'log');
+  const children = [0, 1, 2].map(() => locker(path.join(dir, 'tree'), log, 300));
+  const results = await Promise.all(children.map(exited));
+  assert.deepEqual(results.map((r) => r.code), [0, 0, 0]);
+  const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 6);
+  for (let i = 0; i < 6; i += 2) {
+    const pid = lines[i].split(' ')[1];
+    assert.deepEqual([lines[i], lines[i + 1]], [`in ${pid}`, `out ${pid}`], `overlapping holders: ${lines.join(', ')}`);
+  }
+  // An owner killed while holding the lock: the next one gets it without waiting for a timeout.
+  fs.rmSync(log);
+  const owner = locker(path.join(dir, 'tree'), log, 10 ** 6);
+  while (!fs.existsSync(log)) await new Promise((r) => setTimeout(r, 20));
+  owner.kill('SIGKILL');
+  await exited(owner);
+  const started = Date.now();
+  const next = await exited(locker(path.join(dir, 'tree'), log, 10));
+  assert.equal(next.code, 0);
+  assert.ok(Date.now() - started < 5000, 'the lock of a dead owner is free');
+});

@@ -1,0 +1,250 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { loadThresholds, limitsFor } = require('../../../core/src/config/thresholds');
+const { ConfigError } = require('../../../core/src/errors');
+const { thresholdsWith, lineOf } = require('../../support/thresholds-copy');
+
+function errorOf(dir) {
+  try {
+    loadThresholds(dir);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${err.stack}`);
+    assert.equal(err.exitCode, 2);
+    assert.ok(!err.message.includes('\n'), 'error is one line');
+    return err.message;
+  }
+  assert.fail('loadThresholds accepted a bad thresholds folder');
+}
+
+const replace = (from, to) => (text) => text.replace(from, to);
+
+test('the shipped thresholds load into one typed config', () => {
+  const config = loadThresholds();
+  assert.deepEqual(Object.keys(config.suites), ['ahi', 'quick']);
+  const quick = config.suites.quick;
+  assert.equal(quick.benchmarks.length, 10);
+  assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
+  assert.deepEqual(quick.measure.threads, [2]);
+  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null });
+  assert.deepEqual(quick.budget, { extra_rounds: 6, confirm_rounds: 4, step_rounds: 2 });
+  const ahi = config.suites.ahi;
+  assert.equal(ahi.benchmarks, null);
+  assert.deepEqual(ahi.ahi.states, ['off', 'on']);
+  assert.equal(ahi.ahi.workloads.length, 7);
+  assert.ok(ahi.limits.ahi_gain);
+  assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '1G');
+  assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
+});
+
+test('per-microbenchmark limits inherit what they leave out from default', () => {
+  const dir = thresholdsWith({
+    'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n'),
+  });
+  const quick = loadThresholds(dir).suites.quick;
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 } });
+  assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
+});
+
+test('config errors name file, line and key, the bad value and the expected form', async (t) => {
+  const cases = [
+    {
+      name: 'malformed YAML',
+      edits: { 'suites/quick.yml': replace('  seconds: 3 ', '  seconds: 3: 8 ') },
+      file: 'suites/quick.yml', at: 'seconds: 3: 8',
+      expect: (f, l) => `${f}:${l}: malformed YAML: Nested mappings are not allowed in compact mappings`,
+    },
+    {
+      name: 'duplicate key',
+      edits: { 'suites/quick.yml': replace('  seconds: 3', '  seconds: 3\n  seconds: 8') },
+      file: 'suites/quick.yml', at: 'seconds: 8',
+      expect: (f, l) => `${f}:${l}: malformed YAML: Map keys must be unique`,
+    },
+    {
+      name: 'warn below fail',
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{warn: 0.90, fail: 0.93}') },
+      file: 'suites/quick.yml', at: 'default: {warn',
+      expect: (f, l) => `${f}:${l}: limits.default.warn: warn 0.9 is below fail 0.93; expected warn >= fail (rQPS below fail fails, below warn warns)`,
+    },
+    {
+      name: 'a ratio of 0',
+      edits: { 'suites/quick.yml': replace('fail: 0.93}', 'fail: 0}') },
+      file: 'suites/quick.yml', at: 'default: {warn',
+      expect: (f, l) => `${f}:${l}: limits.default.fail: 0 is not valid; expected a ratio in (0, 2]`,
+    },
+    {
+      name: 'a ratio above 2',
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{warn: 2.5, fail: 0.93}') },
+      file: 'suites/quick.yml', at: 'default: {warn',
+      expect: (f, l) => `${f}:${l}: limits.default.warn: 2.5 is not valid; expected a ratio in (0, 2]`,
+    },
+    {
+      name: 'a limit for a name outside the suite',
+      edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  delete_range=100: {fail: 0.9}\n') },
+      file: 'suites/quick.yml', at: 'delete_range=100:',
+      expect: (f, l) => `${f}:${l}: limits.delete_range=100: 'delete_range=100' is not a microbenchmark of suite quick; expected default or one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100`,
+    },
+    {
+      name: 'a misspelt limit key',
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{wran: 0.97, fail: 0.93}') },
+      file: 'suites/quick.yml', at: 'default: {wran',
+      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query`,
+    },
+    {
+      name: 'cpu/o warn above fail',
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{warn: 0.97, fail: 0.93, cpu_per_query: {warn: 1.2, fail: 1.1}}') },
+      file: 'suites/quick.yml', at: 'default: {warn',
+      expect: (f, l) => `${f}:${l}: limits.default.cpu_per_query.warn: warn 1.2 is above fail 1.1; expected warn <= fail (cpu/o above fail fails, above warn warns)`,
+    },
+    {
+      name: 'a suite benchmark missing from the catalogue',
+      edits: { 'suites/quick.yml': replace('  - scan_range=100', '  - scan_range=1000') },
+      file: 'suites/quick.yml', at: '- scan_range=1000',
+      expect: (f, l, dir) => `${f}:${l}: benchmarks[5]: 'scan_range=1000' is not in ${path.join(dir, 'benchmarks.yml')} or the shipped benchmarks.yml; expected a microbenchmark defined there`,
+    },
+    {
+      name: 'a benchmark listed twice',
+      edits: { 'suites/quick.yml': replace('  - insert_range=100', '  - insert_range=100\n  - point-query') },
+      file: 'suites/quick.yml', at: '  - point-query',
+      nth: 2,
+      expect: (f, l) => `${f}:${l}: benchmarks[10]: 'point-query' is listed twice; expected each microbenchmark once`,
+    },
+    {
+      name: 'suite name differing from the file name',
+      edits: { 'suites/quick.yml': replace('suite: quick', 'suite: fast') },
+      file: 'suites/quick.yml', at: 'suite: fast',
+      expect: (f, l) => `${f}:${l}: suite: 'fast' differs from the file name; expected 'quick'`,
+    },
+    {
+      name: 'a profile without a .cnf',
+      edits: { 'suites/quick.yml': replace('profile: mariadb ', 'profile: percona ') },
+      file: 'suites/quick.yml', at: 'profile: percona',
+      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: mariadb, mysql`,
+    },
+    {
+      name: 'one round',
+      edits: { 'suites/quick.yml': replace('rounds: 6 ', 'rounds: 1 ') },
+      file: 'suites/quick.yml', at: 'rounds: 1',
+      expect: (f, l) => `${f}:${l}: measure.rounds: 1 is not valid; expected an integer >= 2`,
+    },
+    {
+      name: 'a fraction of a second',
+      edits: { 'suites/quick.yml': replace('seconds: 3 ', 'seconds: 2.5 ') },
+      file: 'suites/quick.yml', at: 'seconds: 2.5',
+      expect: (f, l) => `${f}:${l}: measure.seconds: 2.5 must be integer: one timed round of one side, whole seconds (sysbench 1.0.20 --time takes an integer)`,
+    },
+    {
+      name: 'bad threads',
+      edits: { 'suites/ahi.yml': replace('threads: [1, 4]', 'threads: [1, 0]') },
+      file: 'suites/ahi.yml', at: 'threads: [1, 0]',
+      expect: (f, l) => `${f}:${l}: measure.threads[1]: 0 is not valid; expected an integer >= 1`,
+    },
+    {
+      name: 'a budget without confirm_rounds',
+      edits: { 'suites/quick.yml': replace(/\n  confirm_rounds:.*/, '') },
+      file: 'suites/quick.yml', at: 'budget:',
+      expect: (f, l) => `${f}:${l}: budget: missing key 'confirm_rounds'; expected a budget {extra_rounds, confirm_rounds} with extra_rounds, confirm_rounds`,
+    },
+    {
+      name: 'an AHI workload with updates but no update column',
+      edits: { 'suites/ahi.yml': replace('{name: point-select+5%update-index, update_percent: 5, update: index}', '{name: point-select+5%update-index, update_percent: 5}') },
+      file: 'suites/ahi.yml', at: 'point-select+5%update-index,',
+      expect: (f, l) => `${f}:${l}: ahi.workloads[2]: update_percent 5 needs 'update'; expected update: index or update: nonindex`,
+    },
+    {
+      name: 'a bad AHI state',
+      edits: { 'suites/ahi.yml': replace('states: ["off", "on"]', 'states: ["off", "yes"]') },
+      file: 'suites/ahi.yml', at: 'states:',
+      expect: (f, l) => `${f}:${l}: ahi.states[1]: 'yes' is not valid; expected one of: off, on`,
+    },
+    {
+      name: 'ahi_gain outside the ahi suite',
+      edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  ahi_gain: {warn: 0.97, fail: 0.93}\n') },
+      file: 'suites/quick.yml', at: 'ahi_gain',
+      expect: (f, l) => `${f}:${l}: limits.ahi_gain: 'ahi_gain' is not a microbenchmark of suite quick; expected default or one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100`,
+    },
+    {
+      name: 'a catalogue entry with a bad group',
+      edits: { 'benchmarks.yml': replace('    group: range\n    kind: read\n    script: perfgate_scan', '    group: scan\n    kind: read\n    script: perfgate_scan') },
+      file: 'benchmarks.yml', at: 'group: scan',
+      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.group: 'scan' is not valid; expected one of: point, range, write`,
+    },
+    {
+      name: 'a catalogue entry naming a script that does not exist',
+      edits: { 'benchmarks.yml': replace('script: perfgate_scan', 'script: perfgate_scna') },
+      file: 'benchmarks.yml', at: 'script: perfgate_scna',
+      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.script: "perfgate_scna" is not valid; expected one of: oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, select_random_points, select_random_ranges, perfgate_ahi_mix, perfgate_points, perfgate_range, perfgate_scan, perfgate_update_inlist`,
+    },
+    {
+      name: 'a catalogue entry setting an option the harness owns',
+      edits: { 'benchmarks.yml': replace('options: {range_size: 10000}', 'options: {range_size: 10000, table-size: 5}') },
+      file: 'benchmarks.yml', at: 'options: {range_size: 10000, table-size',
+      expect: (f, l) => `${f}:${l}: benchmarks.read-only_range=10000.options.table-size: set by perfgate from the plan's scale, threads and seconds, or by the harness (connection, random numbers); remove it from the options`,
+    },
+    {
+      name: 'a catalogue option name sysbench would not parse',
+      edits: { 'benchmarks.yml': replace('options: {range_size: 10000}', 'options: {Range: 10000}') },
+      file: 'benchmarks.yml', at: 'options: {Range',
+      expect: (f, l) => `${f}:${l}: benchmarks.read-only_range=10000.options.Range: is not a valid name; expected lower-case letters, digits, '_' or '-'`,
+    },
+    {
+      name: 'a profile setting what perfgate sets for each server',
+      edits: { 'profiles/mariadb.cnf': replace('[mysqld]\n', '[mysqld]\npid-file = /tmp/x.pid\n') },
+      file: 'profiles/mariadb.cnf', at: 'pid-file = ',
+      expect: (f, l) => `${f}:${l}: pid-file: set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the profile`,
+    },
+    {
+      name: 'a profile line that is not an option',
+      edits: { 'profiles/mariadb.cnf': replace('[mysqld]\n', '[mysqld]\n= 5\n') },
+      file: 'profiles/mariadb.cnf', at: '= 5',
+      expect: (f, l) => `${f}:${l}: "= 5" is not an option; expected name = value`,
+    },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const dir = thresholdsWith(c.edits);
+      const file = path.join(dir, c.file);
+      let line = lineOf(dir, c.file, c.at);
+      if (c.nth === 2) {
+        const lines = require('node:fs').readFileSync(file, 'utf8').split('\n');
+        line = lines.findIndex((l, i) => i + 1 > line && l.includes(c.at)) + 1;
+      }
+      assert.equal(errorOf(dir), c.expect(file, line, dir));
+    });
+  }
+});
+
+test('a thresholds folder that does not exist is named', () => {
+  assert.equal(errorOf('/nonexistent/thresholds'), '/nonexistent/thresholds: not a directory; expected a thresholds folder holding suites/<suite>.yml');
+});
+
+test('a thresholds folder without suites/ is named', () => {
+  const dir = thresholdsWith({});
+  require('node:fs').rmSync(path.join(dir, 'suites'), { recursive: true });
+  assert.equal(errorOf(dir), `${dir}: no suites/ folder; expected a thresholds folder holding suites/<suite>.yml`);
+});
+
+test('a fork folder with only its suites uses the shipped catalogue and profiles; its own entries win', () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-fork-thresholds-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'suites'));
+    fs.copyFileSync(path.join(__dirname, '../../../thresholds/suites/quick.yml'), path.join(dir, 'suites/quick.yml'));
+    let config = loadThresholds(dir);
+    assert.deepEqual(Object.keys(config.suites), ['quick']);
+    assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
+    assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '1G');
+    fs.mkdirSync(path.join(dir, 'profiles'));
+    fs.writeFileSync(path.join(dir, 'profiles/mariadb.cnf'), '[mysqld]\ninnodb_buffer_pool_size = 4G\n');
+    fs.writeFileSync(path.join(dir, 'benchmarks.yml'), 'benchmarks:\n  point-query:\n    {group: point, kind: read, script: perfgate_points, options: {points: 1}}\n');
+    config = loadThresholds(dir);
+    assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '4G');
+    assert.equal(config.profiles.mysql.options.innodb_redo_log_capacity, '1G', 'profiles the fork does not have stay');
+    assert.equal(config.catalogue['point-query'].script, 'perfgate_points');
+    assert.equal(config.catalogue['insert_range=100'].script, 'oltp_insert', 'entries the fork does not have stay');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

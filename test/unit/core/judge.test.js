@@ -1,0 +1,243 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const fs = require('node:fs');
+const { judge, decide, reason, worst } = require('../../../core/src/verdict');
+const { UsageError } = require('../../../core/src/errors');
+
+const LIMITS = { warn: 0.97, fail: 0.93 };
+const CONFIG = { limits: { default: LIMITS } };
+
+// Builds a results document from per-round QPS pairs in A B B A order: a compact way to state
+// table cases. Captured results from real runs are checked in test/fixtures/results/.
+function results(benchmarks, extra = {}) {
+  return {
+    schema: 'perfgate.results/v1',
+    plan: { suite: 'quick' },
+    status: 'ok',
+    errors: [],
+    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'machine-a' },
+    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '10.11.18' }, head: { basedir: '/h', flavor: 'mariadb', version: '10.11.19' } },
+    benchmarks: benchmarks.map(([id, pairs, more = {}]) => ({
+      id, name: id, group: 'point', status: 'ok',
+      rounds: pairs.flatMap(([b, h], index) => [
+        { index, side: 'base', qps: b, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
+        { index, side: 'head', qps: h, errors: 0, cpu_per_query_us: 100 / (h / b), cs_per_query: 1 },
+      ]),
+      ...more,
+    })),
+    ...extra,
+  };
+}
+const pairsOf = (ratios) => ratios.map((r) => [1000, 1000 * r]);
+
+// Each row: ratios of the paired rounds -> verdict and the line reports print.
+const TABLE = [
+  ['clear pass', [1.0, 1.01, 0.99, 1.0], 'pass', 'rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97'],
+  ['improvement', [1.9, 1.92, 1.88, 1.91], 'pass', 'rQPS 1.90 [1.88, 1.93] lies above the warn limit 0.97'],
+  ['small slowdown', [0.95, 0.96, 0.95, 0.96], 'warn', 'rQPS 0.95 [0.95, 0.96] lies above the fail limit 0.93 but reaches below the warn limit 0.97'],
+  ['straddles warn only', [0.96, 1.0, 0.98, 0.97], 'warn', 'rQPS 0.98 [0.95, 1.00] lies above the fail limit 0.93 but reaches below the warn limit 0.97'],
+  ['update-index regression', [0.55, 0.56, 0.54, 0.55], 'fail', 'rQPS 0.55 [0.54, 0.56] lies wholly below the fail limit 0.93'],
+  ['straddles fail', [0.9, 0.97, 0.92, 0.95], 'inconclusive', 'rQPS 0.93 [0.89, 0.99] straddles the fail limit 0.93'],
+  ['one outlier', [1.01, 0.99, 1.02, 0.62], 'inconclusive', 'rQPS 0.89 [0.61, 1.31] straddles the fail limit 0.93'],
+  ['two rounds', [0.99, 1.01], 'inconclusive', 'rQPS 1.00 [0.88, 1.14] straddles the fail limit 0.93'],
+  ['identical values', [1, 1, 1, 1], 'pass', 'rQPS 1.00 [1.00, 1.00] lies above the warn limit 0.97'],
+  ['identical at the fail limit', [0.93, 0.93], 'warn', 'rQPS 0.93 [0.93, 0.93] lies above the fail limit 0.93 but reaches below the warn limit 0.97'],
+  ['one round', [0.5], 'inconclusive', 'rQPS 0.50 from 1 paired round: an interval needs at least 2'],
+];
+
+for (const [name, ratios, verdict, line] of TABLE) {
+  test(`verdict table: ${name}`, () => {
+    const v = judge(results([['b', pairsOf(ratios)]]), CONFIG);
+    assert.equal(v.benchmarks[0].verdict, verdict);
+    assert.equal(v.benchmarks[0].reason, line);
+    assert.equal(v.verdict, verdict);
+  });
+}
+
+test('decide: boundaries are pinned (fail strictly below, pass at or above warn)', () => {
+  const at = (low, high) => decide({ low, high, n: 4 }, LIMITS);
+  assert.equal(at(0.5, 0.9299), 'fail');
+  assert.equal(at(0.5, 0.93), 'inconclusive');
+  assert.equal(at(0.93, 0.99), 'warn');
+  assert.equal(at(0.97, 0.99), 'pass');
+  assert.equal(at(0.9299, 1.2), 'inconclusive');
+});
+
+test('overall verdict precedence: error > fail > inconclusive > warn > pass', () => {
+  assert.equal(worst(['pass', 'warn']), 'warn');
+  assert.equal(worst(['warn', 'inconclusive', 'pass']), 'inconclusive');
+  assert.equal(worst(['inconclusive', 'fail']), 'fail');
+  assert.equal(worst(['fail', 'error', 'pass']), 'error');
+  assert.equal(worst([]), 'pass');
+});
+
+const HEADLINES = [
+  ['all pass', [['a', [1, 1.01, 0.99, 1]], ['b', [1.02, 1, 1.01, 1]]], 'pass', 0,
+    'Nothing got slower than the warn limit: all 2 comparisons pass.'],
+  ['one fail, one inconclusive', [['update-index_range=100', [0.55, 0.56, 0.54, 0.55]], ['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'fail', 1,
+    'Slower: update-index_range=100 45% slower (rQPS 0.55 [0.54, 0.56]); 1 undecided.'],
+  ['many fails', [['a', [0.5, 0.5]], ['b', [0.6, 0.6]], ['c', [0.7, 0.7]], ['d', [0.8, 0.8]], ['e', [0.85, 0.85]]], 'fail', 1,
+    'Slower: a 50% slower (rQPS 0.50 [0.50, 0.50]), b 40% slower (rQPS 0.60 [0.60, 0.60]), c 30% slower (rQPS 0.70 [0.70, 0.70]) and 2 more.'],
+  ['inconclusive', [['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'inconclusive', 3,
+    'Undecided: scan_range=100 could be slower than the fail limit but its interval is too wide; more rounds would decide.'],
+  ['warn', [['insert_range=100', [0.95, 0.96, 0.95, 0.96]], ['point-query', [1, 1, 1, 1]]], 'warn', 0,
+    'Slightly slower, within the fail limit: insert_range=100 5% slower (rQPS 0.95 [0.95, 0.96]).'],
+];
+
+for (const [name, benches, verdict, exit, line] of HEADLINES) {
+  test(`headline: ${name}`, () => {
+    const v = judge(results(benches.map(([id, r]) => [id, pairsOf(r)])), CONFIG);
+    assert.equal(v.verdict, verdict);
+    assert.equal(v.exit_code, exit);
+    assert.equal(v.headline, line);
+  });
+}
+
+test('a benchmark with errors is "error" and the run is error', () => {
+  const r = results([['point-query', pairsOf([1, 1, 1, 1])], ['insert_range=100', pairsOf([0.5, 0.5]), { status: 'error', error: { side: 'head', step: 'round', message: 'sysbench exited 1: Lost connection to server' } }]]);
+  r.status = 'error';
+  const v = judge(r, CONFIG);
+  assert.equal(v.benchmarks[1].verdict, 'error');
+  assert.equal(v.benchmarks[1].reason, 'head round: sysbench exited 1: Lost connection to server');
+  assert.equal(v.benchmarks[1].rqps, null);
+  assert.equal(v.verdict, 'error');
+  assert.equal(v.exit_code, 4);
+  assert.equal(v.headline, 'No verdict for insert_range=100 (head round: sysbench exited 1: Lost connection to server): the measurement failed.');
+});
+
+test('query errors inside a round make the benchmark "error"', () => {
+  const r = results([['point-query', pairsOf([1, 1, 1, 1])]]);
+  r.benchmarks[0].rounds[3].errors = 12;
+  const v = judge(r, CONFIG);
+  assert.equal(v.benchmarks[0].verdict, 'error');
+  assert.equal(v.benchmarks[0].reason, 'head round 1: sysbench reported 12 query errors');
+});
+
+test('a failed side is never judged', () => {
+  const r = results([['point-query', pairsOf([1, 1, 1, 1])]]);
+  r.status = 'error';
+  r.errors = [{ side: 'head', benchmark: null, step: 'start', message: 'mysqld exited with code 1 before accepting connections' }];
+  const v = judge(r, CONFIG);
+  assert.equal(v.verdict, 'error');
+  assert.equal(v.benchmarks[0].verdict, 'error');
+  assert.equal(v.headline, 'No verdict: the head server failed (start): mysqld exited with code 1 before accepting connections.');
+});
+
+test('results from different machines are refused unless allowed', () => {
+  const a = results([['p', pairsOf([1, 1])]]);
+  const b = results([['p', pairsOf([1, 1]).map((x) => x)]]);
+  b.benchmarks[0].rounds.forEach((r) => { r.index += 2; });
+  b.machine.id = 'machine-b';
+  assert.throws(() => judge([a, b], CONFIG), (e) => e instanceof UsageError && e.exitCode === 2 &&
+    e.message === `results #2: key 'machine.id' is "machine-b" but results #1 has "machine-a": timings from different machines are not comparable (pass --allow-different-machines to judge them anyway)`);
+  const v = judge([a, b], CONFIG, { allowDifferentMachines: true });
+  assert.equal(v.benchmarks[0].rounds.pairs, 4);
+  assert.equal(v.run.machines_differ, true);
+});
+
+test('results of different suites are refused', () => {
+  const a = results([['p', pairsOf([1, 1])]]);
+  const b = results([['p', pairsOf([1, 1])]], { plan: { suite: 'ahi' } });
+  assert.throws(() => judge([a, b], CONFIG), { message: `results #2: key 'plan.suite' is "ahi" but results #1 has "quick": different suites cannot be judged together` });
+});
+
+test('extra rounds merge into one interval; a repeated round index is refused', () => {
+  const a = results([['p', pairsOf([0.9, 0.97, 0.92, 0.95])]]);
+  const b = results([['p', pairsOf([0.94, 0.95, 0.94, 0.95])]]);
+  b.benchmarks[0].rounds.forEach((r) => { r.index += 4; });
+  const v = judge([a, b], CONFIG);
+  assert.equal(v.benchmarks[0].rounds.pairs, 8);
+  assert.equal(v.run.merged_from, 2);
+  assert.throws(() => judge([a, a], CONFIG), { message: `results #2: benchmark 'p' has base round 0 twice: extra rounds must continue the numbering (plan.measure.first_round)` });
+});
+
+test('bad limits name the benchmark and the expected form', () => {
+  assert.throws(() => judge(results([['p', pairsOf([1, 1])]]), { limits: { default: { warn: 0.9, fail: 0.95 } } }),
+    { message: `limits for 'p': expected {warn, fail} with 0 < fail <= warn, got {"warn":0.9,"fail":0.95}` });
+});
+
+test('per-benchmark limits override the default', () => {
+  const v = judge(results([['scan_range=100', pairsOf([0.9, 0.91, 0.9, 0.91])]]), { limits: { default: LIMITS, 'scan_range=100': { warn: 0.88, fail: 0.85 } } });
+  assert.equal(v.benchmarks[0].verdict, 'pass');
+  assert.deepEqual(v.benchmarks[0].limits, { warn: 0.88, fail: 0.85 });
+});
+
+test('cpu/o and cs/o ratios are head over base, paired by round', () => {
+  const v = judge(results([['update-index_range=100', pairsOf([0.5, 0.5, 0.5, 0.5])]]), CONFIG);
+  assert.ok(Math.abs(v.benchmarks[0].cpu_per_query.estimate - 2) < 1e-12);
+  assert.equal(v.benchmarks[0].cs_per_query.estimate, 1);
+});
+
+test('AHI cells: each side\'s gain and a regression of the gain judged like a ratio', () => {
+  // base gains 1.5x from AHI, head only 1.2x: rQPS off 1.0, rQPS on 0.8 -> gain ratio 0.8.
+  const cell = (ahi, ratios) => [`point-select@4:${ahi}`, ratios.map((r) => [ahi === 'on' ? 1500 : 1000, (ahi === 'on' ? 1500 : 1000) * r]), { name: 'point-select', threads: 4, ahi, group: 'ahi' }];
+  const v = judge(results([cell('off', [1, 1.01, 0.99, 1]), cell('on', [0.8, 0.81, 0.79, 0.8])], { plan: { suite: 'ahi' } }), CONFIG);
+  assert.equal(v.ahi.length, 1);
+  const c = v.ahi[0];
+  assert.equal(c.id, 'point-select@4:ahi-gain');
+  assert.ok(Math.abs(c.gain.base - 1.5) < 1e-9);
+  assert.ok(Math.abs(c.gain.head - 1.2) < 0.01);
+  assert.equal(c.verdict, 'fail');
+  assert.equal(c.reason, 'AHI gain ratio 0.80 [0.80, 0.80] lies wholly below the fail limit 0.93');
+  assert.equal(v.verdict, 'fail');
+  assert.deepEqual(v.failed, ['point-select@4:on', 'point-select@4:ahi-gain']);
+  assert.equal(v.headline, 'Slower: point-select@4:on 20% slower (rQPS 0.80 [0.79, 0.81]) and point-select (4 threads) AHI gain 20% slower (gain ratio 0.80 [0.80, 0.80]).');
+});
+
+test('an AHI gain is judged by ahi_gain, else default, never by the workload\'s own rQPS limits', () => {
+  const cell = (ahi, ratios) => [`point-select@4:${ahi}`, ratios.map((r) => [1000, 1000 * r]), { name: 'point-select', threads: 4, ahi, group: 'ahi' }];
+  const measured = results([cell('off', [1, 1.01, 0.99, 1]), cell('on', [0.8, 0.81, 0.79, 0.8])], { plan: { suite: 'ahi' } });
+  const loose = { warn: 0.5, fail: 0.4, cpu_per_query: null };
+  const gainOf = (limits) => judge(measured, { limits }).ahi[0];
+  // The workload's loose limit lets its cells pass; the gain still fails on default.
+  let c = gainOf({ default: { warn: 0.97, fail: 0.93, cpu_per_query: null }, ahi_gain: null, byName: { 'point-select': loose } });
+  assert.deepEqual(c.limits, { warn: 0.97, fail: 0.93 });
+  assert.equal(c.verdict, 'fail');
+  c = gainOf({ default: { warn: 0.97, fail: 0.93, cpu_per_query: null }, ahi_gain: { warn: 0.75, fail: 0.7, cpu_per_query: null }, byName: { 'point-select': loose } });
+  assert.deepEqual(c.limits, { warn: 0.75, fail: 0.7 });
+  assert.equal(c.verdict, 'pass');
+});
+
+test('every captured results fixture judges into a verdict valid by schema/verdict.schema.json', () => {
+  const Ajv = require('ajv/dist/2020');
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(JSON.parse(fs.readFileSync(path.join(__dirname, '../../../schema/verdict.schema.json'), 'utf8')));
+  const { capturedResults, loadResults } = require('../../support/captured-results');
+  const found = capturedResults();
+  assert.ok(found.length >= 4);
+  for (const { name, file } of found) {
+    const v = judge(loadResults(file), CONFIG);
+    assert.ok(validate(JSON.parse(JSON.stringify(v))), `${name}: ${ajv.errorsText(validate.errors)}`);
+  }
+});
+
+test('reason lines for each verdict are pinned', () => {
+  const i = { estimate: 0.9, low: 0.85, high: 0.95, n: 4 };
+  assert.equal(reason('inconclusive', i, LIMITS), 'rQPS 0.90 [0.85, 0.95] straddles the fail limit 0.93');
+  assert.equal(reason('inconclusive', { n: 0 }, LIMITS), 'no paired rounds: nothing to compare');
+});
+
+test('suite-shaped limits (default, byName, ahi_gain) from the config loader are read', () => {
+  const limits = { default: { warn: 0.97, fail: 0.93, cpu_per_query: null }, ahi_gain: null, byName: { p: { warn: 0.5, fail: 0.4, cpu_per_query: null } } };
+  const v = judge(results([['p', pairsOf([0.6, 0.6])], ['q', pairsOf([0.6, 0.6])]]), { limits });
+  assert.deepEqual(v.benchmarks.map((b) => b.verdict), ['pass', 'fail']);
+});
+
+test('cpu/o limits settle an undecided rQPS and can worsen a decided one, never soften it', () => {
+  const cpuLimits = { default: { warn: 0.97, fail: 0.93, cpu_per_query: { warn: 1.03, fail: 1.07 } } };
+  // rQPS straddles the fail limit, CPU per query clearly up by ~11%: fail, said why.
+  const noisy = results([['update-index_range=100', pairsOf([0.9, 0.97, 0.92, 0.95])]]);
+  noisy.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r) => { r.cpu_per_query_us = 111; });
+  let b = judge(noisy, { limits: cpuLimits }).benchmarks[0];
+  assert.equal(b.verdict, 'fail');
+  assert.equal(b.reason, 'rQPS 0.93 [0.89, 0.99] straddles the fail limit 0.93; cpu/o 1.11 [1.11, 1.11] lies wholly above the cpu/o fail limit 1.07');
+  // rQPS passes, CPU per query undecided: the decided rQPS stands.
+  const steady = results([['point-query', pairsOf([1, 1.01, 0.99, 1])]]);
+  steady.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r, k) => { r.cpu_per_query_us = [100, 115, 98, 104][k]; });
+  b = judge(steady, { limits: cpuLimits }).benchmarks[0];
+  assert.equal(b.cpu_verdict, 'inconclusive');
+  assert.equal(b.verdict, 'pass');
+  assert.equal(b.reason, 'rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97');
+});

@@ -1,0 +1,65 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-results');
+const { schemaProblem } = require('../../../core/src/schemas');
+
+const round = (index, side, qps) => ({ index, side, qps, cpu_per_query_us: 100, cs_per_query: 1 });
+const pairs = (from, count) => Array.from({ length: count }, (_, k) => [round(from + k, 'base', 1000), round(from + k, 'head', 990)]).flat();
+
+function results(benchmarks, extra = {}) {
+  return {
+    schema: 'perfgate.results/v1',
+    plan: { suite: 'quick' },
+    status: 'ok',
+    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm1' },
+    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '10.11.18' }, head: { basedir: '/h', flavor: 'mariadb', version: '10.11.19' } },
+    started: '2026-01-01T00:00:00Z',
+    finished: '2026-01-01T00:10:00Z',
+    benchmarks,
+    ...extra,
+  };
+}
+
+const bench = (id, rounds, more = {}) => ({ id, name: id, group: 'point', status: 'ok', rounds, ...more });
+
+test('extra rounds are appended to their benchmarks; the others are untouched', () => {
+  const first = results([bench('a', pairs(0, 4)), bench('b', pairs(0, 4))]);
+  assert.equal(schemaProblem('results', first), null);
+  assert.equal(nextRoundIndex(first), 4);
+  const extra = results([bench('b', pairs(4, 2))], { finished: '2026-01-01T00:12:00Z' });
+  const extension = { file: 'results.extra-1.json', purpose: 'extend', first_round: 4, rounds: 2, benchmarks: ['b'] };
+  const merged = mergeResults([first, extra], { extension });
+  assert.deepEqual(merged.benchmarks[0], first.benchmarks[0]);
+  assert.deepEqual(merged.benchmarks[1].rounds.map((r) => `${r.side}${r.index}`), ['base0', 'head0', 'base1', 'head1', 'base2', 'head2', 'base3', 'head3', 'base4', 'head4', 'base5', 'head5']);
+  assert.equal(merged.finished, '2026-01-01T00:12:00Z');
+  assert.deepEqual(merged.extensions, [extension]);
+  assert.equal(merged.status, 'ok');
+  assert.equal(nextRoundIndex(merged), 6);
+  assert.equal(first.benchmarks[1].rounds.length, 8, 'input not modified');
+  assert.equal(first.extensions, undefined);
+});
+
+test('an error in the extra rounds makes the benchmark and the run an error', () => {
+  const first = results([bench('a', pairs(0, 2))]);
+  const error = { side: 'head', benchmark: 'a', step: 'round', message: 'mysqld died' };
+  const extra = results([bench('a', [round(2, 'base', 1000)], { status: 'error', error })], { status: 'error', errors: [error] });
+  const merged = mergeResults([first, extra], { extension: { file: 'results.extra-1.json', purpose: 'confirm', first_round: 2, rounds: 4, benchmarks: ['a'] } });
+  assert.equal(merged.status, 'error');
+  assert.equal(merged.benchmarks[0].status, 'error');
+  assert.deepEqual(merged.benchmarks[0].error, error);
+  assert.deepEqual(merged.errors, [error]);
+});
+
+test('AHI counters are deltas: extra rounds add to them', () => {
+  const first = results([bench('c', pairs(0, 2), { ahi_counters: { base: { adaptive_hash_searches: 10, x: 'n/a' }, head: { adaptive_hash_searches: 5 } } })]);
+  const extra = results([bench('c', pairs(2, 2), { ahi_counters: { base: { adaptive_hash_searches: 3 }, head: { adaptive_hash_searches: 4 } } })]);
+  const merged = mergeResults([first, extra], { extension: { file: 'results.extra-1.json', purpose: 'extend', first_round: 2, rounds: 2, benchmarks: ['c'] } });
+  assert.deepEqual(merged.benchmarks[0].ahi_counters, { base: { adaptive_hash_searches: 13, x: 'n/a' }, head: { adaptive_hash_searches: 9 } });
+});
+
+test('extra results naming a benchmark the run does not have are refused', () => {
+  const first = results([bench('a', pairs(0, 2))]);
+  const extra = results([bench('z', pairs(2, 2))]);
+  assert.throws(() => mergeResults([first, extra], { extension: { file: 'results.extra-1.json', purpose: 'extend', first_round: 2, rounds: 2, benchmarks: ['z'] } }), /results.extra-1.json has 'z', which the results it extends do not/);
+});

@@ -1,0 +1,95 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { loadThresholds } = require('../../../core/src/config/thresholds');
+const { resolvePlan, extensionPlan } = require('../../../core/src/plan');
+const { schemaProblem } = require('../../../core/src/schemas');
+const { UsageError } = require('../../../core/src/errors');
+
+const config = loadThresholds();
+const sides = { base: { basedir: '/srv/base', label: 'base' }, head: { basedir: '/srv/head', label: 'head' } };
+
+test('quick resolves to one benchmark per catalogue name, in suite order', () => {
+  const plan = resolvePlan(config, 'quick', {}, sides, '2026-01-01T00:00:00Z');
+  assert.equal(schemaProblem('plan', plan), null);
+  assert.equal(plan.suite, 'quick');
+  assert.equal(plan.created, '2026-01-01T00:00:00Z');
+  assert.deepEqual(plan.scale, { tables: 8, rows: 10000 });
+  assert.deepEqual(plan.measure, { seconds: 3, warmup_seconds: 2, rounds: 6 });
+  assert.equal(plan.profile.name, 'mariadb');
+  assert.equal(plan.profile.options.innodb_adaptive_hash_index, 'OFF');
+  assert.deepEqual(plan.benchmarks.map((b) => b.id), config.suites.quick.benchmarks);
+  assert.deepEqual(plan.benchmarks[1], {
+    id: 'random-points_range=1000',
+    name: 'random-points_range=1000',
+    group: 'point',
+    kind: 'read',
+    script: 'perfgate_points',
+    options: { points_on: 'k', points_columns: 'id, k, c, pad', points: 1000 },
+    threads: 2,
+    shape: 'SELECT id, k, c, pad FROM sbtestN WHERE k IN (<1000 random values>)',
+  });
+  assert.deepEqual(plan.sides, sides);
+});
+
+test('overrides replace scale, timing and threads; several thread counts make one id each', () => {
+  const plan = resolvePlan(config, 'quick', { seconds: 1, warmup_seconds: 0, rounds: 2, tables: 2, rows: 1000, threads: [1, 4] }, sides);
+  assert.deepEqual(plan.scale, { tables: 2, rows: 1000 });
+  assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 0, rounds: 2 });
+  assert.equal(plan.benchmarks.length, 20);
+  assert.deepEqual(plan.benchmarks.slice(0, 2).map((b) => [b.id, b.name, b.threads]), [
+    ['point-query threads=1', 'point-query', 1],
+    ['point-query threads=4', 'point-query', 4],
+  ]);
+  assert.equal(plan.created, undefined);
+});
+
+test('ahi resolves to one cell per workload × AHI state × thread count', () => {
+  const plan = resolvePlan(config, 'ahi', {}, sides);
+  assert.equal(schemaProblem('plan', plan), null);
+  assert.equal(plan.benchmarks.length, 7 * 2 * 2);
+  assert.deepEqual(plan.benchmarks.slice(0, 4).map((b) => b.id), [
+    'point-select ahi=off threads=1',
+    'point-select ahi=off threads=4',
+    'point-select ahi=on threads=1',
+    'point-select ahi=on threads=4',
+  ]);
+  const cell = plan.benchmarks.find((b) => b.id === 'point-select+5%update-index ahi=on threads=4');
+  assert.deepEqual(cell, {
+    id: 'point-select+5%update-index ahi=on threads=4',
+    name: 'point-select+5%update-index',
+    group: 'ahi',
+    kind: 'write',
+    script: 'perfgate_ahi_mix',
+    options: { update_percent: 5, update: 'index' },
+    threads: 4,
+    shape: 'SELECT c FROM sbtestN WHERE id = ?; 5% of events: UPDATE sbtestN SET k = k + 1 WHERE id = ?',
+    ahi: 'on',
+  });
+  const readOnly = plan.benchmarks[0];
+  assert.deepEqual(readOnly.options, { update_percent: 0 });
+  assert.equal(readOnly.kind, 'read');
+});
+
+test('ahi threads override', () => {
+  const plan = resolvePlan(config, 'ahi', { threads: [2] }, sides);
+  assert.equal(plan.benchmarks.length, 14);
+  assert.ok(plan.benchmarks.every((b) => b.threads === 2 && b.id.endsWith(' threads=2')));
+});
+
+test('an unknown suite names --suite, the folder and the known suites', () => {
+  assert.throws(() => resolvePlan(config, 'full', {}, sides), (err) => {
+    assert.ok(err instanceof UsageError);
+    assert.equal(err.message, `--suite 'full': no suites/full.yml in ${config.dir}; expected one of: ahi, quick`);
+    return true;
+  });
+});
+
+test('an extension plan keeps the plan but only the given benchmarks and continues round numbers', () => {
+  const plan = resolvePlan(config, 'quick', {}, sides);
+  const extra = extensionPlan(plan, ['scan_range=100', 'point-query'], 2, 6);
+  assert.equal(schemaProblem('plan', extra), null);
+  assert.deepEqual(extra.benchmarks.map((b) => b.id), ['point-query', 'scan_range=100']);
+  assert.deepEqual(extra.measure, { seconds: 3, warmup_seconds: 2, rounds: 2, first_round: 6 });
+  assert.throws(() => extensionPlan(plan, ['nope'], 2, 4), /not in the plan: nope/);
+});

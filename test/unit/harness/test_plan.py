@@ -1,0 +1,84 @@
+import copy
+import json
+
+import pytest
+
+from perfgate_harness.plan import PlanError, load_plan, parse_plan
+
+
+@pytest.fixture
+def basedir(tmp_path):
+    (tmp_path / "srv" / "sbin").mkdir(parents=True)
+    binary = tmp_path / "srv" / "sbin" / "mariadbd"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    return str(tmp_path / "srv")
+
+
+@pytest.fixture
+def raw(fixture_text, basedir):
+    plan = json.loads(fixture_text("plans", "tiny-quick.json"))
+    plan["sides"]["base"]["basedir"] = plan["sides"]["head"]["basedir"] = basedir
+    return plan
+
+
+def test_fixture_plans_parse(raw, fixture_text, basedir):
+    plan = parse_plan(raw)
+    assert [b.name for b in plan.benchmarks][:3] == ["point-query", "random-points_range=1000", "points-covered-pk_range=100"]
+    assert plan.tables == 2 and plan.rounds == 2 and plan.first_round == 0 and plan.pin_server is None
+    assert plan.benchmarks[1].script_path.name == "perfgate_points.lua"
+    ahi = json.loads(fixture_text("plans", "tiny-ahi.json"))
+    ahi["sides"]["base"]["basedir"] = ahi["sides"]["head"]["basedir"] = basedir
+    cells = parse_plan(ahi).benchmarks
+    assert {b.ahi for b in cells} == {"on", "off"} and all(b.script == "perfgate_ahi_mix" for b in cells)
+
+
+def edited(raw, edit):
+    raw = copy.deepcopy(raw)
+    edit(raw)
+    return raw
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda p: p.pop("benchmarks"), "plan.json: (top level): 'benchmarks' is a required property"),
+    (lambda p: p["measure"].update(seconds=0.5), "plan.json: measure.seconds: 0.5 is not of type 'integer'"),
+    (lambda p: p["benchmarks"][2].update(threads=0), "plan.json: benchmarks[2].threads: 0 is less than the minimum of 1"),
+    (lambda p: p["sides"]["head"].update(basedir="/nonexistent"),
+     "plan.json: sides.head.basedir: '/nonexistent' is not a directory; expected an installed server prefix"),
+    (lambda p: p["benchmarks"][0].update(script="oltp_nothing"),
+     "plan.json: benchmarks[0].script: 'oltp_nothing' is not one of ['oltp_delete', "),
+    (lambda p: p["benchmarks"][0]["options"].update(threads=8),
+     "plan.json: benchmarks[0].options.threads: set by perfgate from the plan's scale, threads and seconds"),
+    (lambda p: p["benchmarks"][0]["options"].update({"Bad Name": 1}),
+     "plan.json: benchmarks[0].options.Bad Name: lower-case letters, digits, '_' or '-'"),
+    (lambda p: p["benchmarks"][0]["options"].update(c="a\nb"),
+     "plan.json: benchmarks[0].options.c: 'a\\nb' is not valid under any of the given schemas"),
+    (lambda p: p["measure"].update(pin_cpus={"server": "zero"}),
+     "plan.json: measure.pin_cpus.server: 'zero' does not match"),
+    (lambda p: p["profile"]["options"].update(socket="/tmp/x.sock"),
+     "plan.json: profile.options.socket: set by perfgate for each server"),
+])
+def test_bad_plans_name_the_key(raw, edit, message):
+    with pytest.raises(PlanError) as e:
+        parse_plan(edited(raw, edit))
+    assert str(e.value).startswith(message)
+    assert "\n" not in str(e.value)
+
+
+def test_basedir_without_a_server_binary(raw, tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(PlanError, match=r"sides.base.basedir: no server binary in '.*empty'; expected one of sbin/mariadbd"):
+        parse_plan(edited(raw, lambda p: p["sides"]["base"].update(basedir=str(tmp_path / "empty"))))
+
+
+def test_pin_cpus(raw):
+    plan = parse_plan(edited(raw, lambda p: p["measure"].update(pin_cpus={"server": "0", "client": "1-2,4"})))
+    assert (plan.pin_server, plan.pin_client) == ("0", "1-2,4")
+
+
+def test_load_plan_file_errors(tmp_path):
+    with pytest.raises(PlanError, match="missing.json: cannot read the plan"):
+        load_plan(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(PlanError, match="bad.json: not JSON"):
+        load_plan(tmp_path / "bad.json")
