@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the tools that run and lint this repository's workflows on the host: act (runs the
+# workflow files with no Docker) and actionlint. Both are Go programs built from the Go module
+# proxy into ${PERFGATE_CACHE:-$HOME/.cache/perfgate}/tools/bin, never into system folders.
+# Safe to run again: a tool already at its pinned version is left alone.
+set -euo pipefail
+
+ACT_VERSION=v0.2.89
+ACTIONLINT_VERSION=v1.7.12
+
+TOOLS_BIN="${PERFGATE_CACHE:-$HOME/.cache/perfgate}/tools/bin"
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "perfgate setup: 'go' is not on PATH; install Go 1.22 or newer (Debian: apt-get install golang)" >&2
+  exit 1
+fi
+
+# The version a Go binary was built from is in its build information: `go version -m` reads it
+# without running the program, whatever the program itself prints as its version.
+installed_version() {
+  local binary="$1"
+  [ -x "$binary" ] || return 0
+  go version -m "$binary" 2>/dev/null | awk '$1 == "mod" { print $3; exit }'
+}
+
+install_tool() {
+  local name="$1" package="$2" version="$3"
+  if [ "$(installed_version "$TOOLS_BIN/$name")" = "$version" ]; then
+    return 0
+  fi
+  echo "perfgate setup: go install $package@$version into $TOOLS_BIN"
+  mkdir -p "$TOOLS_BIN"
+  # go lists every module it downloads; show that only when the install fails.
+  local log
+  log="$(mktemp)"
+  if ! GOBIN="$TOOLS_BIN" GOFLAGS=-buildvcs=false go install "$package@$version" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "perfgate setup: go install $package@$version failed (output above)" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
+
+install_tool act github.com/nektos/act "$ACT_VERSION"
+install_tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION"
