@@ -11,6 +11,9 @@ import path from 'node:path';
 import { timestamp } from './state.mjs';
 
 const RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+// act creates <name>.zip empty when an upload starts; a zip has at least its 22-byte end record,
+// so anything shorter is an upload that never finished and GitHub would not list it.
+const SMALLEST_ZIP = 22;
 // GitHub's artifact download URLs expire after a minute.
 export const DOWNLOAD_URL_LIFETIME_MS = 60 * 1000;
 
@@ -44,6 +47,7 @@ export class ArtifactStore {
         if (error.code === 'ENOENT') continue;
         throw error;
       }
+      if (stats.size < SMALLEST_ZIP) continue;
       artifacts.push(this.register(Number(runId), name, zipPath, stats));
     }
     return artifacts.sort((a, b) => a.createdMs - b.createdMs || a.id - b.id);
