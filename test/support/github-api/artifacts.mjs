@@ -18,9 +18,10 @@ const SMALLEST_ZIP = 22;
 export const DOWNLOAD_URL_LIFETIME_MS = 60 * 1000;
 
 export class ArtifactStore {
-  constructor(state, directory) {
+  constructor(state, directory, { downloadLifetimeMs = DOWNLOAD_URL_LIFETIME_MS } = {}) {
     this.state = state;
     this.directory = directory;
+    this.downloadLifetimeMs = downloadLifetimeMs;
     this.ids = new Map();
     this.byId = new Map();
     this.downloads = new Map();
@@ -85,10 +86,10 @@ export class ArtifactStore {
     return entry;
   }
 
-  /** A one-minute download path for the zip, like the signed blob URLs GitHub redirects to. */
+  /** A short-lived (a minute, as on GitHub) download path for the zip, like the signed blob URLs GitHub redirects to. */
   signDownload(entry) {
     const key = randomBytes(16).toString('hex');
-    this.downloads.set(key, { zipPath: entry.zipPath, expiresMs: Date.now() + DOWNLOAD_URL_LIFETIME_MS });
+    this.downloads.set(key, { zipPath: entry.zipPath, expiresMs: Date.now() + this.downloadLifetimeMs });
     return `/_double/artifact-blobs/${key}/${encodeURIComponent(entry.name)}.zip`;
   }
 

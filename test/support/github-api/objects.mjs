@@ -449,12 +449,20 @@ export function workflowRun(urls, repo, run) {
       tree_id: run.headSha,
       message: run.displayTitle,
       timestamp: run.createdAt,
-      author: { name: run.actor.login, email: `${run.actor.login}@users.noreply.github.com` },
-      committer: { name: run.actor.login, email: `${run.actor.login}@users.noreply.github.com` },
+      author: { name: run.actor.login, email: noreplyEmail(run.actor) },
+      committer: { name: run.actor.login, email: noreplyEmail(run.actor) },
     },
     repository: minimalRepository(urls, repo),
     head_repository: minimalRepository(urls, repo),
   };
+}
+
+/**
+ * GitHub's no-reply address for an account. GitHub writes a bot's with "[bot]" in it, which the
+ * description's `format: email` refuses; the double leaves the brackets out.
+ */
+function noreplyEmail(user) {
+  return `${user.id}+${user.login.replace(/\[bot\]$/, '')}@users.noreply.github.com`;
 }
 
 export function artifact(urls, repo, entry) {

@@ -171,7 +171,13 @@ async function backend() {
       return problems;
     };
 
-    return { api, responseProblems, timings: description.timings, version: description.version };
+    /** True when the description gives this status of the operation no body (GitHub's 404s sometimes). */
+    const bodyless = (operationId, status) => {
+      const described = operationId && api.router.getOperation(operationId)?.responses[String(status)];
+      return Boolean(described && !(described.content && Object.keys(described.content).length));
+    };
+
+    return { api, responseProblems, bodyless, timings: description.timings, version: description.version };
   })();
   return sharedBackend;
 }
@@ -190,7 +196,7 @@ export class GitHubDouble {
     this.shared = shared;
     this.state = new GitHubState(options);
     this.authority = new Authority(this.state, options);
-    this.artifacts = new ArtifactStore(this.state, options.artifactsDir);
+    this.artifacts = new ArtifactStore(this.state, options.artifactsDir, { downloadLifetimeMs: options.artifactUrlLifetimeMs });
     this.calls = [];
     this.faults = new Map();
     this.htmlUrl = options.htmlUrl || 'https://github.com';
@@ -330,7 +336,8 @@ export class GitHubDouble {
       record.requestBody = body;
       const { api } = this.shared;
       const handled = await api.handleRequest({ method: request.method, path: url.pathname + url.search, headers: request.headers, body }, call);
-      if (call.identity) this.rateLimitUsed += 1;
+      // GET /rate_limit does not count against the limit on GitHub either.
+      if (call.identity && call.operationId !== 'rate-limit/get') this.rateLimitUsed += 1;
       const answer = { ...handled, headers: this.responseHeaders(handled.headers) };
       reply = { response: answer, outcome: answer.status >= 400 ? 'client-error' : 'ok', problems: [] };
       const problems = this.shared.responseProblems(call.operationId, answer);
@@ -347,7 +354,8 @@ export class GitHubDouble {
         reply = error;
       } else if (error instanceof HttpError) {
         if (call.identity) this.rateLimitUsed += 1;
-        const answer = { status: error.status, headers: this.responseHeaders(error.headers), body: error.body };
+        const body = this.shared.bodyless(call.operationId, error.status) ? undefined : error.body;
+        const answer = { status: error.status, headers: this.responseHeaders(error.headers), body };
         const problems = this.shared.responseProblems(call.operationId, answer);
         reply = problems.length
           ? { response: { status: 500, body: basicError(`GitHub double: its error for ${call.operationId} breaks GitHub's description: ${problems.join('; ')}`, 500) }, outcome: 'invalid-response', problems }
@@ -413,7 +421,8 @@ export class GitHubDouble {
 /**
  * Starts a double on 127.0.0.1 (an ephemeral port unless options.port is given).
  * Options: repositories, users, tokens, githubToken, app, permissions, teams, workflows,
- * pullRequests, dispatchStartsRun, artifactsDir, htmlUrl; see README.md beside this file.
+ * pullRequests, dispatchStartsRun, artifactsDir, artifactUrlLifetimeMs, htmlUrl; see README.md
+ * beside this file.
  */
 export async function startGitHubDouble(options = {}) {
   const started = performance.now();
