@@ -10,11 +10,12 @@ HEAD ?= $(SERVERS)/mariadb-10.11.19/usr
 DEMO_OUT ?= runs/demo
 PERFGATE := node gate/bin/perfgate.js
 
-.PHONY: setup demo test test-unit test-integration test-e2e
+.PHONY: setup demo test test-unit test-integration test-act test-e2e
 
 setup:
 	@bash scripts/install-deps.sh
 	@bash scripts/fetch-servers.sh
+	@bash scripts/install-ci-tools.sh
 
 # A fail (1) or an inconclusive answer (3) is a result the demo shows, not a broken demo;
 # bad input (2) and a failed measurement (4) stop make.
@@ -22,14 +23,19 @@ demo: setup
 	@$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT); \
 	  code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || [ $$code -eq 3 ]
 
-test: setup test-unit test-integration
+test: setup test-unit test-integration test-act
 
 test-unit:
 	cd gate && node --test test/
+	node --test test/unit/
 	python3 -m pytest -q harness/tests runner-setup/tests test/stats
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration
+
+# A workflow file under act (no Docker) against the local GitHub double: about 10 s.
+test-act:
+	node --test test/e2e/
 
 # Slow tier: builds a real MariaDB fork from source (about 16 min cold on 2 cores, cached
 # under $(PERFGATE_CACHE) afterwards) and checks the verdicts of three pull requests.

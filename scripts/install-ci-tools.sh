@@ -10,8 +10,18 @@ ACTIONLINT_VERSION=v1.7.12
 
 TOOLS_BIN="${PERFGATE_CACHE:-$HOME/.cache/perfgate}/tools/bin"
 
+# act v0.2.89 and actionlint v1.7.12 need Go 1.25 or newer (Debian 12's golang-go is 1.19).
+GO_MINIMUM=1.25
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+  PATH="/usr/local/go/bin:$PATH"
+fi
 if ! command -v go >/dev/null 2>&1; then
-  echo "perfgate setup: 'go' is not on PATH; install Go 1.22 or newer (Debian: apt-get install golang)" >&2
+  echo "perfgate setup: 'go' is not on PATH; install Go $GO_MINIMUM or newer from go.dev into /usr/local/go" >&2
+  exit 1
+fi
+go_version="$(go env GOVERSION | sed 's/^go//')"
+if [ "$(printf '%s\n%s\n' "$GO_MINIMUM" "$go_version" | sort -V | head -n1)" != "$GO_MINIMUM" ]; then
+  echo "perfgate setup: go $go_version is too old; act $ACT_VERSION needs Go $GO_MINIMUM or newer" >&2
   exit 1
 fi
 
