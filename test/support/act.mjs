@@ -77,6 +77,7 @@ export function readActLog(stdout) {
  *   apiUrl       GITHUB_API_URL, the double's URL
  *   repository   GITHUB_REPOSITORY, "owner/name" (act otherwise reads the git remote or says nektos/act)
  *   runId        GITHUB_RUN_ID; artifacts land in <artifactsDir>/<runId>/<name>/<name>.zip
+ *   actor        GITHUB_ACTOR (default: the payload's sender, else act's "nektos/act")
  *   artifactsDir where act's artifact server stores uploads
  *   secrets      { NAME: value }, e.g. { GITHUB_TOKEN: '…' }
  *   env          extra --env variables
@@ -86,6 +87,7 @@ export function readActLog(stdout) {
 export async function runAct(options) {
   const act = ciTool('act');
   const { workdir, workflow, event, payload = {}, apiUrl, repository, runId = 1, artifactsDir, secrets = {}, env = {}, timeoutMs = 180_000 } = options;
+  const actor = options.actor ?? payload.sender?.login;
   for (const [key, value] of Object.entries({ workdir, workflow, event, apiUrl, repository, artifactsDir })) {
     if (!value) throw new Error(`runAct: option ${key} is missing`);
   }
@@ -104,6 +106,7 @@ export async function runAct(options) {
     '-e', eventFile,
     '-W', workflow,
     '--json',
+    ...(actor ? ['--actor', actor] : []),
     ...DEFAULT_PLATFORMS.flatMap((label) => ['-P', `${label}=-self-hosted`]),
     '--env', `GITHUB_API_URL=${apiUrl}`,
     '--env', `GITHUB_REPOSITORY=${repository}`,

@@ -96,3 +96,20 @@ describe('start-up', () => {
     }
   });
 });
+
+describe('options', () => {
+  it('refuses bad options with one line naming the option, the value and what is expected', async () => {
+    await assert.rejects(startGitHubDouble({ repositories: ['not a repository'] }), {
+      message: 'GitHub double option repositories[].fullName: "not a repository" is not valid; expected "owner/name"',
+    });
+    await assert.rejects(startGitHubDouble({ repositories: [REPOSITORY], permissions: { [REPOSITORY]: { alice: 'owner' } } }), {
+      message: `GitHub double option permissions["${REPOSITORY}"]["alice"]: "owner" is not valid; expected admin | maintain | write | triage | read | none`,
+    });
+    await assert.rejects(startGitHubDouble({ repositories: [REPOSITORY], app: { id: 1, slug: 'perfgate', publicKey: 'not a key' } }), {
+      message: /^GitHub double option app\.publicKey: "not a key" is not valid; expected a PEM public key/,
+    });
+    await assert.rejects(startGitHubDouble({ pullRequests: [{ repository: 'perfgate-test/elsewhere', head: { ref: 'a', sha: HEAD_SHA }, base: { ref: 'b', sha: HEAD_SHA } }] }), {
+      message: 'GitHub double option pullRequests[].repository: "perfgate-test/elsewhere" is not valid; expected one of the double\'s repositories (none)',
+    });
+  });
+});
