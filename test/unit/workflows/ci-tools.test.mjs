@@ -11,7 +11,14 @@ const SUPPORT = fileURLToPath(new URL('../../support/ci-tools.mjs', import.meta.
 
 describe('finding act and actionlint', () => {
   it('finds the pinned versions that make setup installed', () => {
-    const act = spawnSync(ciTool('act'), ['--version'], { encoding: 'utf8' });
+    // act creates $XDG_CONFIG_HOME/act whenever it starts: give it a folder of its own.
+    const config = mkdtempSync(path.join(os.tmpdir(), 'perfgate-act-config-'));
+    let act;
+    try {
+      act = spawnSync(ciTool('act'), ['--version'], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: config } });
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
     assert.equal(act.stdout.trim(), `act version ${CI_TOOL_VERSIONS.act.replace(/^v/, '')}`);
     const actionlint = spawnSync(ciTool('actionlint'), ['-version'], { encoding: 'utf8' });
     assert.equal(actionlint.stdout.split('\n')[0], CI_TOOL_VERSIONS.actionlint);
