@@ -10,8 +10,7 @@ HEAD ?= $(SERVERS)/mariadb-10.11.19/usr
 DEMO_OUT ?= runs/demo
 PERFGATE := node cli/bin/perfgate.js
 
-.PHONY: setup demo test test-unit test-integration test-e2e lint
-TOOLS := $(PERFGATE_CACHE)/tools/bin
+.PHONY: setup demo test test-unit test-integration test-act test-e2e
 
 setup:
 	@bash scripts/install-deps.sh
@@ -24,20 +23,20 @@ demo: setup
 	@$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT); \
 	  code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || [ $$code -eq 3 ]
 
-test: setup test-unit lint test-integration
+test: setup test-unit test-integration test-act
 
 # Unit tier: Node and Python, no servers (the tiny CMake build and the report's headless
 # browser check need cmake, ninja and chromium, which setup installs).
 test-unit:
-	node --test $$(find test/unit -name '*.test.js' | sort)
+	node --test $$(find test/unit -name '*.test.js' -o -name '*.test.mjs' | sort)
 	python3 -m pytest -q test/unit/harness test/unit/runner-setup test/stats
-
-# The workflow files, as GitHub would read them.
-lint:
-	$(TOOLS)/actionlint $$(find .github -name '*.yml' | sort)
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration
+
+# The workflows under act (no Docker) against the local GitHub double.
+test-act:
+	node --test $$(find test/e2e -name '*.test.mjs' | sort)
 
 # Slow tier: builds a real MariaDB fork from source (about 16 min cold on 2 cores, cached
 # under $(PERFGATE_CACHE) afterwards) and checks the verdicts of three pull requests.
