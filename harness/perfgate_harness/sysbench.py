@@ -21,7 +21,7 @@ RESERVED_OPTIONS = frozenset({
 # the microbenchmarks true (100 values of k are about 100 rows) for prepare and run alike.
 RAND_TYPE = "uniform"
 # Lua modules that other scripts require; not microbenchmarks themselves.
-LIBRARY_SCRIPTS = frozenset({"perfgate_common", "oltp_common"})
+LIBRARY_SCRIPTS = frozenset({"perfgate_common", "perfgate_zipf", "oltp_common"})
 OPTION_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 PERCENTILE = 95
 # sysbench stops itself after --time; this is how much longer we wait before killing it.
