@@ -13,7 +13,9 @@ package.path = debug.getinfo(1, "S").source:match("^@(.*/)") .. "?.lua;" .. pack
 require("perfgate_common")
 
 function prepare_statements()
-   assert(sysbench.opt.table_size >= sysbench.opt.threads, "--table-size must be at least --threads")
+   assert(sysbench.opt.table_size >= sysbench.opt.threads,
+          string.format("--table-size=%d: expected at least --threads (%d), one id per thread",
+                        sysbench.opt.table_size, sysbench.opt.threads))
    prepare_for_each_table("deletes")
    prepare_for_each_table("inserts")
    -- this thread's ids: first, first + threads, first + 2 * threads, ... up to table_size

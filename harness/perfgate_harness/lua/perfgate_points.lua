@@ -22,9 +22,12 @@ function prepare_statements()
                            sysbench.opt.points_on, perfgate.placeholders(sysbench.opt.points))
    end, sysbench.opt.points)
    if sysbench.opt.points_hot then
-      assert(sysbench.opt.points <= sysbench.opt.table_size, "--points must not exceed --table-size with --points-hot")
-      -- bound once: the parameters keep their values from one execution to the next
       local first = math.floor(sysbench.opt.table_size / 2) + 1
+      local room = sysbench.opt.table_size - first + 1
+      assert(sysbench.opt.points <= room,
+             string.format("--points=%d with --points-hot: expected at most %d, the ids from the middle " ..
+                           "of the table (%d) to its end", sysbench.opt.points, room, first))
+      -- bound once: the parameters keep their values from one execution to the next
       for t = 1, sysbench.opt.tables do
          for i = 1, sysbench.opt.points do
             param[t].points[i]:set(first + i - 1)
