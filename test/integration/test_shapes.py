@@ -10,6 +10,7 @@ The runs share one loaded table and go in the order listed: reads, writes, then 
 insert, so that no write changes what a later check expects.
 """
 import re
+import shutil
 from contextlib import contextmanager
 
 import numpy as np
@@ -99,6 +100,8 @@ def loaded(tmp_path_factory, basedirs):
     assert not run.errors, run.errors
     yield plan, run, out
     run._shutdown_all()
+    # The datadirs take about a gigabyte; pytest keeps its last temporary folders.
+    shutil.rmtree(out / "servers", ignore_errors=True)
 
 
 def query(srv, sql):
@@ -137,7 +140,7 @@ def measure(loaded, name):
     plan, run, out = loaded
     bench = next(b for b in plan.benchmarks if b.name == name)
     srv = run.servers["base"]
-    log_path = out / f"general-{len(list(out.glob('general-*.log')))}.log"
+    log_path = out / "general.log"
     with general_log(srv, log_path):
         before = handler_counts(srv)
         outcome = sysbench.execute(sysbench.build_command(run._invocation(bench, "base", 1)), timeout=60)
@@ -146,7 +149,9 @@ def measure(loaded, name):
     report = sysbench.parse_run_output(outcome.output)
     assert report["errors"] == 0, f"{name}: {report['errors']} ignored errors"
     per_event = {k: (after[k] - before[k]) / report["transactions"] for k in after}
-    return per_event, executed_ids(log_path.read_text(errors="replace"))
+    ids = executed_ids(log_path.read_text(errors="replace"))
+    log_path.unlink()
+    return per_event, ids
 
 
 EXECUTED_ID = re.compile(r"\bExecute\b.*?\bWHERE id\s*(?:=\s*(\d+)|IN \(([^)]*)\))")
