@@ -15,7 +15,7 @@ DATABASE = "sbtest"
 # the microbenchmarks true (100 values of k are about 100 rows) for prepare and run alike.
 RAND_TYPE = "uniform"
 # Lua modules that other scripts require; not microbenchmarks themselves.
-LIBRARY_SCRIPTS = frozenset({"perfgate_common", "oltp_common"})
+LIBRARY_SCRIPTS = frozenset({"perfgate_common", "perfgate_zipf", "oltp_common"})
 PERCENTILE = 95
 # sysbench stops itself after --time; this is how much longer we wait before killing it.
 RUN_GRACE_SECONDS = 60

@@ -22,7 +22,7 @@ const replace = (from, to) => (text) => text.replace(from, to);
 
 test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
-  assert.deepEqual(Object.keys(config.suites), ['ahi', 'quick']);
+  assert.deepEqual(Object.keys(config.suites), ['ahi', 'full', 'quick']);
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
@@ -174,7 +174,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a catalogue entry naming a script that does not exist',
       edits: { 'benchmarks.yml': replace('script: perfgate_scan', 'script: perfgate_scna') },
       file: 'benchmarks.yml', at: 'script: perfgate_scna',
-      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.script: "perfgate_scna" is not valid; expected one of: oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, select_random_points, select_random_ranges, perfgate_ahi_mix, perfgate_points, perfgate_range, perfgate_scan, perfgate_update_inlist`,
+      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.script: "perfgate_scna" is not valid; expected one of: oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, perfgate_ahi_mix, perfgate_delete, perfgate_points, perfgate_range, perfgate_scan, perfgate_update_inlist, perfgate_update_skewed, select_random_points, select_random_ranges`,
     },
     {
       name: 'a catalogue entry setting an option the harness owns',

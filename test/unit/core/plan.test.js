@@ -78,9 +78,9 @@ test('ahi threads override', () => {
 });
 
 test('an unknown suite names --suite, the folder and the known suites', () => {
-  assert.throws(() => resolvePlan(config, 'full', {}, sides), (err) => {
+  assert.throws(() => resolvePlan(config, 'nightly', {}, sides), (err) => {
     assert.ok(err instanceof UsageError);
-    assert.equal(err.message, `--suite 'full': no suites/full.yml in ${config.dir}; expected one of: ahi, quick`);
+    assert.equal(err.message, `--suite 'nightly': no suites/nightly.yml in ${config.dir}; expected one of: ahi, full, quick`);
     return true;
   });
 });
