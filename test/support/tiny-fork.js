@@ -59,7 +59,7 @@ add_dependencies(tinyd envreport)
 install(FILES \${CMAKE_BINARY_DIR}/configure.env \${CMAKE_BINARY_DIR}/build.env DESTINATION share COMPONENT Server)
 `);
   // A configure step that takes long enough to be cancelled in the middle of it.
-  commitOnBranch('slow-configure', 'CMakeLists.txt', (t) => `${t}\nexecute_process(COMMAND sleep 120)\n`);
+  commitOnBranch('slow-configure', 'CMakeLists.txt', (t) => `${t}\nexecute_process(COMMAND sleep 127.31)\n`);
   return repo;
 }
 

@@ -212,9 +212,9 @@ test('SIGTERM during a build stops cmake and what it started, caches nothing, fr
       if (/: configure, /.test(stderr)) { clearTimeout(timer); resolve(); }
     });
   });
-  // cmake is now running the configure step's `sleep 120`.
-  await new Promise((r) => setTimeout(r, 1500));
-  const sleeping = () => spawnSync('pgrep', ['-f', '^sleep 120$'], { encoding: 'utf8' }).stdout.trim();
+  // cmake runs the configure step's sleep (an odd duration, so no other process matches).
+  const sleeping = () => spawnSync('pgrep', ['-f', '^sleep 127\\.31$'], { encoding: 'utf8' }).stdout.trim();
+  for (let waited = 0; !sleeping() && waited < 30000; waited += 100) await new Promise((r) => setTimeout(r, 100));
   assert.ok(sleeping(), 'the configure step is running');
   child.kill('SIGTERM');
   const [code] = await new Promise((resolve) => child.on('exit', (...a) => resolve(a)));
