@@ -1,0 +1,3 @@
+'use strict';
+const commands = require('./commands');
+module.exports = { ...commands };
