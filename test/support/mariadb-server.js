@@ -128,9 +128,21 @@ async function startMariadb({ database = 'perfgate', prefix } = {}) {
   }
   timings.startSeconds = seconds();
 
-  const admin = await mysql.createConnection({ socketPath: files.socket, user: 'root' });
-  await admin.query('CREATE DATABASE ??', [database]);
-  await admin.end();
+  const urls = (name) => ({
+    url: `mysql://root@127.0.0.1:${port}/${name}`,
+    socketUrl: `mysql://root@localhost/${name}?socket=${encodeURIComponent(files.socket)}`,
+  });
+  // Another empty database on the same server; returns its URLs.
+  async function createDatabase(name) {
+    const admin = await mysql.createConnection({ socketPath: files.socket, user: 'root' });
+    try {
+      await admin.query('CREATE DATABASE ??', [name]);
+    } finally {
+      await admin.end();
+    }
+    return urls(name);
+  }
+  await createDatabase(database);
 
   async function stop() {
     if (!running.has(server)) return;
@@ -154,8 +166,8 @@ async function startMariadb({ database = 'perfgate', prefix } = {}) {
     port,
     socket: files.socket,
     database,
-    url: `mysql://root@127.0.0.1:${port}/${database}`,
-    socketUrl: `mysql://root@localhost/${database}?socket=${encodeURIComponent(files.socket)}`,
+    ...urls(database),
+    createDatabase,
     errorLog: files.errorLog,
     pid: child.pid,
     stop,

@@ -10,9 +10,12 @@
 //                                   the same over a Unix socket (the host is then ignored)
 const { Kysely, MysqlDialect, SqliteDialect, sql } = require('kysely');
 
-class StoreError extends Error {}
+class StoreError extends Error {
+  get name() { return 'StoreError'; }
+}
 
 const SQLITE_BUSY_TIMEOUT_MS = 30_000;
+const DEADLOCK_RETRIES = 5;
 
 function parseTarget(target) {
   if (typeof target !== 'string' || target.trim() === '') {
@@ -114,8 +117,17 @@ const DIALECTS = {
     isUniqueViolation: (err) => err && (err.code === 'ER_DUP_ENTRY' || err.errno === 1062),
     // READ COMMITTED: locking reads take row locks only, not the gap locks of REPEATABLE READ
     // that would make a claim block an enqueue.
+    // InnoDB may still pick a transaction as a deadlock victim (e.g. an insert waiting on a
+    // unique-key check): the whole transaction rolled back, so running it again is safe as
+    // long as `work` does nothing outside it.
     async writeTransaction(db, work) {
-      return db.transaction().setIsolationLevel('read committed').execute(work);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction().setIsolationLevel('read committed').execute(work);
+        } catch (err) {
+          if (!(err && (err.errno === 1213 || err.errno === 1205)) || attempt >= DEADLOCK_RETRIES) throw err;
+        }
+      }
     },
     // Claimers skip rows another claimer holds (MariaDB 10.6+, MySQL 8.0+).
     lockRows: (query) => query.forUpdate().skipLocked(),

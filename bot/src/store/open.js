@@ -4,7 +4,7 @@
 // function takes. close() releases the connections.
 const { Migrator } = require('kysely');
 const { connect, StoreError } = require('./connection');
-const { provider, LATEST } = require('./migrations');
+const { MIGRATIONS, provider, LATEST } = require('./migrations');
 
 // Kysely keeps its bookkeeping in these two tables, beside ours.
 const MIGRATION_TABLE = 'kysely_migration';
@@ -29,9 +29,22 @@ async function migrate(conn, target = LATEST) {
   return migrator(conn.db).migrateTo(target);
 }
 
+// A store some newer version migrated further than this one knows is left alone.
+async function refuseNewer(conn) {
+  const tables = await conn.db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === MIGRATION_TABLE)) return;
+  const applied = await conn.db.selectFrom(MIGRATION_TABLE).select('name').orderBy('name').execute();
+  const unknown = applied.map((r) => r.name).filter((name) => !Object.hasOwn(MIGRATIONS, name));
+  if (unknown.length) {
+    throw new StoreError(`store ${conn.where}: its schema has migration '${unknown[0]}', which this version of @perfgate/bot does not know: `
+      + 'a newer version wrote it; run that version, or open another store');
+  }
+}
+
 async function openStore(target, { clock = Date.now, migrateTo = LATEST } = {}) {
   const conn = connect(target);
   try {
+    await refuseNewer(conn);
     const result = await migrate(conn, migrateTo);
     if (result.error) throw migrationError(conn.where, result);
   } catch (err) {

@@ -61,13 +61,16 @@ async function enqueue(store, { kind, payload = {}, runAt = null, maxAttempts = 
   }
 }
 
-// Jobs whose workers died with their last attempt: failed for good, so that a job that kills
-// every worker that runs it stops being handed out.
-async function failExhausted(store, now) {
-  await store.db.updateTable('jobs')
-    .set({ status: 'failed', last_error: 'the lease expired on the last allowed attempt (the worker stopped or took too long)', updated_at: now, locked_by: null, locked_until: null })
+// Jobs whose workers died during their last allowed attempt fail for good, so that a job that
+// kills every worker that runs it stops being handed out.
+async function failExhausted(store, tx, now) {
+  const exhausted = await store.behaviour.lockRows(tx.selectFrom('jobs').select('id')
     .where('status', '=', 'running').where('locked_until', '<', now)
-    .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
+    .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))).execute();
+  if (!exhausted.length) return;
+  await tx.updateTable('jobs')
+    .set({ status: 'failed', last_error: 'the lease expired on the last allowed attempt (the worker stopped or took too long)', updated_at: now, completed_at: now, locked_by: null, locked_until: null })
+    .where('id', 'in', exhausted.map((r) => r.id))
     .execute();
 }
 
@@ -77,8 +80,10 @@ async function claim(store, workerId, leaseSeconds) {
   }
   if (!(leaseSeconds > 0)) throw new StoreError(`claim: leaseSeconds must be a positive number, got ${JSON.stringify(leaseSeconds)}`);
   const now = store.now();
-  await failExhausted(store, now);
   return store.behaviour.writeTransaction(store.db, async (tx) => {
+    // Every lock below is taken with SKIP LOCKED (on MySQL) or under the one write lock (on
+    // SQLite), so claimers never wait for each other and cannot deadlock.
+    await failExhausted(store, tx, now);
     // Two index-ordered lookups rather than one OR: with SKIP LOCKED, a sorted scan would lock
     // every due row and leave the other claimers nothing. Expired leases go first: their jobs
     // have waited longest.
