@@ -26,10 +26,12 @@ test: setup test-unit test-integration
 
 test-unit:
 	cd gate && node --test test/
+	node --test test/unit/bot/
 	python3 -m pytest -q harness/tests runner-setup/tests test/stats
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration
+	PERFGATE_MARIADB=$(BASE) node --test test/integration/bot/
 
 # Slow tier: builds a real MariaDB fork from source (about 16 min cold on 2 cores, cached
 # under $(PERFGATE_CACHE) afterwards) and checks the verdicts of three pull requests.

@@ -227,6 +227,31 @@ function storeContract(backend) {
         });
       }
 
+      test('four processes storing runs of the same new commits and microbenchmarks at once all succeed', async () => {
+        const target = await backend.fresh();
+        const startAt = Date.now() + 2500;
+        // Two pairs store the same runs (same run keys): one of each pair is a duplicate.
+        const answers = await Promise.all([0, 1, 2, 3].map((k) => runWorker({
+          action: 'store-runs', target, startAt, commits: { base: sha(1), head: sha(100 + (k % 2)) },
+        })));
+        const s = await bot.openStore(target);
+        stores.push(s);
+        const runs = capturedResults().length;
+        for (const pair of [[0, 2], [1, 3]]) {
+          const [a, b] = pair.map((k) => answers[k].results);
+          a.forEach((r, i) => {
+            assert.equal(r.runId, b[i].runId);
+            assert.equal([r.duplicate, b[i].duplicate].filter(Boolean).length, 1);
+          });
+        }
+        const count = async (table) => Number((await s.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
+        assert.equal(await count('runs'), 2 * runs);
+        assert.equal(await count('commits'), 3);
+        assert.equal(await count('machines'), 1);
+        const names = new Set(capturedResults().flatMap((c) => c.results.benchmarks.map((b) => b.name)));
+        assert.equal(await count('microbenchmarks'), names.size);
+      });
+
       test('storeRun refuses documents that are not perfgate results and verdicts, naming the key', async () => {
         const s = await open();
         const [{ results }] = capturedResults();

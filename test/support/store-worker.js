@@ -25,6 +25,16 @@ const ACTIONS = {
     for (const key of keys) out.push(await store.enqueue(s, { kind: 'test', payload: { key } }, key));
     return { results: out };
   },
+  // Stores every captured results file, judged, as runs of the given commits.
+  async 'store-runs'(s, { commits }) {
+    const { capturedResults, LIMITS } = require('./store-contract');
+    const { judge } = require('../../gate/src/judge');
+    const out = [];
+    for (const { name, results } of capturedResults()) {
+      out.push(await store.storeRun(s, { request: { repo: 'perfgate/mariadb-fork', runKey: `${name}@${commits.head}`, base: { sha: commits.base }, head: { sha: commits.head } }, results, verdict: judge(results, LIMITS) }));
+    }
+    return { results: out };
+  },
   // Claims and completes until `total` jobs are done (an empty claim while others still hold
   // jobs is not the end).
   async drain(s, { worker, total, leaseSeconds = 60 }) {

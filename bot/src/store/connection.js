@@ -94,6 +94,8 @@ function mysqlDialect(config) {
 const DIALECTS = {
   sqlite: {
     isUniqueViolation: (err) => err && (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+    // Writers wait their turn (busy_timeout) instead of deadlocking.
+    retrying: (work) => work(),
     // SQLite has one writer at a time: taking the write lock when the transaction begins
     // (BEGIN IMMEDIATE) makes a read-then-write transaction wait its turn instead of failing
     // when another process wrote in between.
@@ -115,19 +117,23 @@ const DIALECTS = {
   },
   mysql: {
     isUniqueViolation: (err) => err && (err.code === 'ER_DUP_ENTRY' || err.errno === 1062),
-    // READ COMMITTED: locking reads take row locks only, not the gap locks of REPEATABLE READ
-    // that would make a claim block an enqueue.
-    // InnoDB may still pick a transaction as a deadlock victim (e.g. an insert waiting on a
-    // unique-key check): the whole transaction rolled back, so running it again is safe as
-    // long as `work` does nothing outside it.
-    async writeTransaction(db, work) {
+    // InnoDB picks a deadlock victim even among short statements (a claimer's locking scan
+    // and a worker's update of the same job's index entries, seen under load). The victim's
+    // statement or transaction was rolled back whole, so running it again is safe as long as
+    // `work` does nothing outside the database.
+    async retrying(work) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await db.transaction().setIsolationLevel('read committed').execute(work);
+          return await work();
         } catch (err) {
           if (!(err && (err.errno === 1213 || err.errno === 1205)) || attempt >= DEADLOCK_RETRIES) throw err;
         }
       }
+    },
+    // READ COMMITTED: locking reads take row locks only, not the gap locks of REPEATABLE READ
+    // that would make a claim block an enqueue.
+    async writeTransaction(db, work) {
+      return DIALECTS.mysql.retrying(() => db.transaction().setIsolationLevel('read committed').execute(work));
     },
     // Claimers skip rows another claimer holds (MariaDB 10.6+, MySQL 8.0+).
     lockRows: (query) => query.forUpdate().skipLocked(),

@@ -65,13 +65,26 @@ async function recordRequest(store, { commentId = null, deliveryId = null, repo,
   return insertOnce(store, store.db, 'requests', 'comment_id', row);
 }
 
+// The id of the row with these key values, inserted if it is new. Another transaction may
+// insert the same key between our look and our insert (MySQL/MariaDB; SQLite writers take
+// turns): InnoDB then rolls back only our statement, and the row it committed is the answer.
 async function findOrInsert(store, tx, table, where, row) {
-  let q = tx.selectFrom(table).select('id');
-  for (const [k, v] of Object.entries(where)) q = v === null ? q.where(k, 'is', null) : q.where(k, '=', v);
-  const seen = await q.executeTakeFirst();
-  if (seen) return Number(seen.id);
-  const r = await tx.insertInto(table).values({ ...where, ...row }).executeTakeFirstOrThrow();
-  return Number(r.insertId);
+  const find = async () => {
+    let q = tx.selectFrom(table).select('id');
+    for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
+    const seen = await q.executeTakeFirst();
+    return seen ? Number(seen.id) : null;
+  };
+  const seen = await find();
+  if (seen !== null) return seen;
+  try {
+    const r = await tx.insertInto(table).values({ ...where, ...row }).executeTakeFirstOrThrow();
+    return Number(r.insertId);
+  } catch (err) {
+    const raced = store.behaviour.isUniqueViolation(err) ? await find() : null;
+    if (raced === null) throw err;
+    return raced;
+  }
 }
 
 async function machineId(store, tx, machine) {
@@ -207,10 +220,13 @@ async function storeRun(store, { request = {}, results, verdict = null }) {
   checkDocuments(results, verdict);
   const repo = request.repo ?? null;
   return store.behaviour.writeTransaction(store.db, async (tx) => {
-    if (request.runKey) {
+    const storedAs = async () => {
+      if (!request.runKey) return null;
       const seen = await tx.selectFrom('runs').select('id').where('run_key', '=', request.runKey).executeTakeFirst();
-      if (seen) return { runId: Number(seen.id), duplicate: true };
-    }
+      return seen ? { runId: Number(seen.id), duplicate: true } : null;
+    };
+    const before = await storedAs();
+    if (before) return before;
     const run = await tx.insertInto('runs').values({
       run_key: request.runKey ?? null,
       request_id: request.id ?? null,
@@ -223,7 +239,13 @@ async function storeRun(store, { request = {}, results, verdict = null }) {
       stored_at: store.now(),
       instructions_unavailable: results.instructions_unavailable ?? null,
       plan: results.plan ? JSON.stringify(results.plan) : null,
-    }).executeTakeFirstOrThrow();
+    }).executeTakeFirstOrThrow().catch(async (err) => {
+      // The same run stored by another process since we looked (MySQL/MariaDB).
+      const raced = store.behaviour.isUniqueViolation(err) ? await storedAs() : null;
+      if (raced) return raced;
+      throw err;
+    });
+    if (run.duplicate) return run;
     const runId = Number(run.insertId);
 
     for (const side of SIDES) {

@@ -48,10 +48,10 @@ async function enqueue(store, { kind, payload = {}, runAt = null, maxAttempts = 
   }
   const now = store.now();
   try {
-    const r = await store.db.insertInto('jobs').values({
+    const r = await store.behaviour.retrying(() => store.db.insertInto('jobs').values({
       unique_key: uniqueKey, kind, payload: JSON.stringify(payload), status: 'queued', attempts: 0,
       max_attempts: maxAttempts, run_at: runAt === null ? now : msOf(runAt), created_at: now, updated_at: now,
-    }).executeTakeFirstOrThrow();
+    }).executeTakeFirstOrThrow());
     return { id: Number(r.insertId), created: true, status: 'queued' };
   } catch (err) {
     if (!store.behaviour.isUniqueViolation(err)) throw err;
@@ -109,12 +109,16 @@ function running(query, jobId, workerId) {
   return q;
 }
 
+// One guarded update; true when it changed the job.
+async function update(store, query) {
+  const r = await store.behaviour.retrying(() => query.executeTakeFirst());
+  return Number(r.numUpdatedRows) === 1;
+}
+
 async function complete(store, jobId, { workerId } = {}) {
   const now = store.now();
-  const r = await running(store.db.updateTable('jobs'), jobId, workerId)
-    .set({ status: 'done', completed_at: now, updated_at: now, locked_by: null, locked_until: null })
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return update(store, running(store.db.updateTable('jobs'), jobId, workerId)
+    .set({ status: 'done', completed_at: now, updated_at: now, locked_by: null, locked_until: null }));
 }
 
 async function fail(store, jobId, error, retryAt, { workerId } = {}) {
@@ -122,16 +126,13 @@ async function fail(store, jobId, error, retryAt, { workerId } = {}) {
   const message = String(error instanceof Error ? error.message : error).slice(0, MAX_ERROR_LENGTH);
   const common = { last_error: message, updated_at: now, locked_by: null, locked_until: null };
   if (retryAt !== null && retryAt !== undefined) {
-    const retried = await running(store.db.updateTable('jobs'), jobId, workerId)
+    const retried = await update(store, running(store.db.updateTable('jobs'), jobId, workerId)
       .where((eb) => eb('attempts', '<', eb.ref('max_attempts')))
-      .set({ ...common, status: 'queued', run_at: msOf(retryAt) })
-      .executeTakeFirst();
-    if (Number(retried.numUpdatedRows) === 1) return true;
+      .set({ ...common, status: 'queued', run_at: msOf(retryAt) }));
+    if (retried) return true;
   }
-  const failed = await running(store.db.updateTable('jobs'), jobId, workerId)
-    .set({ ...common, status: 'failed', completed_at: now })
-    .executeTakeFirst();
-  return Number(failed.numUpdatedRows) === 1;
+  return update(store, running(store.db.updateTable('jobs'), jobId, workerId)
+    .set({ ...common, status: 'failed', completed_at: now }));
 }
 
 async function getJob(store, jobId) {
