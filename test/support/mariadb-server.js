@@ -17,18 +17,25 @@ const DEFAULT_PREFIX = path.join(CACHE, 'servers', 'mariadb-10.11.18', 'usr');
 const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 60_000;
 
+// The files a server needs, and the Debian package each comes from.
+const FILES = {
+  server: ['sbin/mariadbd', 'mariadb-server-core'],
+  installDb: ['bin/mariadb-install-db', 'mariadb-server-core'],
+  printDefaults: ['bin/my_print_defaults', 'mariadb-client-core'],
+};
+
 function findPrefix(prefix = process.env.PERFGATE_MARIADB || DEFAULT_PREFIX) {
-  const files = { server: 'sbin/mariadbd', installDb: 'bin/mariadb-install-db', printDefaults: 'bin/my_print_defaults' };
-  for (const [what, rel] of Object.entries(files)) {
+  const found = { prefix };
+  for (const [what, [rel, pkg]] of Object.entries(FILES)) {
     const full = path.join(prefix, rel);
     if (!fs.existsSync(full)) {
-      throw new Error(`MariaDB test server: ${full} is missing (${what}): run \`make setup\` `
-        + '(scripts/fetch-servers.sh unpacks Debian\'s mariadb-server-core and mariadb-client-core 10.11.18 there) '
+      throw new Error(`MariaDB test server: ${full} is missing (Debian package ${pkg}): run \`make setup\` `
+        + "(scripts/fetch-servers.sh unpacks Debian's mariadb-server-core and mariadb-client-core 10.11.18 there) "
         + 'or set PERFGATE_MARIADB to a prefix holding sbin/mariadbd, bin/mariadb-install-db and bin/my_print_defaults');
     }
-    files[what] = full;
+    found[what] = full;
   }
-  return { prefix, ...files };
+  return found;
 }
 
 function freePort() {

@@ -28,7 +28,7 @@ const withUsage = (command, problem) => fail(command, `${problem}; usage: ${usag
 function splitRest(command, text) {
   if (!command.rest) return { words: text, rest: null };
   const sep = command.rest.separator;
-  const m = new RegExp(`(^|\\s)${sep.replace(/[-]/g, '\\$&')}(\\s|$)`).exec(text);
+  const m = new RegExp(`(^|\\s)${sep.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}(\\s|$)`).exec(text);
   if (!m) return { words: text, rest: null };
   return { words: text.slice(0, m.index), rest: text.slice(m.index + m[0].length).trim() };
 }
