@@ -16,28 +16,13 @@ const timeOf = (iso) => {
   return Number.isFinite(ms) ? ms : null;
 };
 
-// Inserts a row keyed by a unique column; a second insert of the same key (also from another
-// process at the same moment) returns the first row's id with duplicate: true.
-async function insertOnce(store, db, table, keyColumn, row) {
-  try {
-    const r = await db.insertInto(table).values(row).executeTakeFirstOrThrow();
-    return { id: Number(r.insertId), duplicate: false };
-  } catch (err) {
-    if (!store.behaviour.isUniqueViolation(err)) throw err;
-    const seen = await db.selectFrom(table).select('id').where(keyColumn, '=', row[keyColumn]).executeTakeFirst();
-    if (!seen) throw err;
-    return { id: Number(seen.id), duplicate: true };
-  }
-}
-
 function required(value, name) {
   if (value === undefined || value === null || value === '') throw new StoreError(`store: missing '${name}'`);
   return value;
 }
 
 async function recordDelivery(store, { deliveryId, event, action = null }) {
-  return insertOnce(store, store.db, 'deliveries', 'delivery_id', {
-    delivery_id: String(required(deliveryId, 'deliveryId')),
+  return insertOnce(store, store.db, 'deliveries', { delivery_id: String(required(deliveryId, 'deliveryId')) }, {
     event: required(event, 'event'),
     action,
     received_at: store.now(),
@@ -48,7 +33,6 @@ async function recordDelivery(store, { deliveryId, event, action = null }) {
 // same comment delivered twice is one request.
 async function recordRequest(store, { commentId = null, deliveryId = null, repo, prNumber = null, author = null, command, headSha = null }) {
   const row = {
-    comment_id: commentId,
     delivery_id: deliveryId,
     repo: required(repo, 'repo'),
     pr_number: prNumber,
@@ -59,33 +43,36 @@ async function recordRequest(store, { commentId = null, deliveryId = null, repo,
     created_at: store.now(),
   };
   if (commentId === null) {
-    const r = await store.db.insertInto('requests').values(row).executeTakeFirstOrThrow();
+    const r = await store.db.insertInto('requests').values({ comment_id: null, ...row }).executeTakeFirstOrThrow();
     return { id: Number(r.insertId), duplicate: false };
   }
-  return insertOnce(store, store.db, 'requests', 'comment_id', row);
+  return insertOnce(store, store.db, 'requests', { comment_id: commentId }, row);
 }
 
-// The id of the row with these key values, inserted if it is new. Another transaction may
-// insert the same key between our look and our insert (MySQL/MariaDB; SQLite writers take
-// turns): InnoDB then rolls back only our statement, and the row it committed is the answer.
-async function findOrInsert(store, tx, table, where, row) {
+// The row with these unique key values: {id, duplicate: true} when it was there, else
+// inserted with `row` ({id, duplicate: false}). Another process may insert the same key
+// between our look and our insert (on SQLite writers take turns, so only on MySQL/MariaDB):
+// InnoDB then rolls back just our statement, and the row the other committed is the answer.
+async function insertOnce(store, db, table, key, row = {}) {
   const find = async () => {
-    let q = tx.selectFrom(table).select('id');
-    for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
+    let q = db.selectFrom(table).select('id');
+    for (const [k, v] of Object.entries(key)) q = q.where(k, '=', v);
     const seen = await q.executeTakeFirst();
-    return seen ? Number(seen.id) : null;
+    return seen ? { id: Number(seen.id), duplicate: true } : null;
   };
   const seen = await find();
-  if (seen !== null) return seen;
+  if (seen) return seen;
   try {
-    const r = await tx.insertInto(table).values({ ...where, ...row }).executeTakeFirstOrThrow();
-    return Number(r.insertId);
+    const r = await db.insertInto(table).values({ ...key, ...row }).executeTakeFirstOrThrow();
+    return { id: Number(r.insertId), duplicate: false };
   } catch (err) {
     const raced = store.behaviour.isUniqueViolation(err) ? await find() : null;
-    if (raced === null) throw err;
+    if (!raced) throw err;
     return raced;
   }
 }
+
+const findOrInsert = async (store, tx, table, key, row) => (await insertOnce(store, tx, table, key, row)).id;
 
 async function machineId(store, tx, machine) {
   if (!machine || !machine.id) return null;

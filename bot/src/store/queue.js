@@ -81,8 +81,10 @@ async function claim(store, workerId, leaseSeconds) {
   if (!(leaseSeconds > 0)) throw new StoreError(`claim: leaseSeconds must be a positive number, got ${JSON.stringify(leaseSeconds)}`);
   const now = store.now();
   return store.behaviour.writeTransaction(store.db, async (tx) => {
-    // Every lock below is taken with SKIP LOCKED (on MySQL) or under the one write lock (on
-    // SQLite), so claimers never wait for each other and cannot deadlock.
+    // Every row lock below is taken with SKIP LOCKED (MySQL/MariaDB) or under the one write
+    // lock (SQLite), so claimers do not queue up behind each other. InnoDB can still pick
+    // this transaction as a deadlock victim against a worker's complete(); it is then run
+    // again (connection.js).
     await failExhausted(store, tx, now);
     // Two index-ordered lookups rather than one OR: with SKIP LOCKED, a sorted scan would lock
     // every due row and leave the other claimers nothing. Expired leases go first: their jobs
