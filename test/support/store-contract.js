@@ -8,29 +8,23 @@
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFile } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 const bot = require('../../bot/src');
 const { MIGRATIONS } = require('../../bot/src/store/migrations');
-// The engine's judge() is read through its source path until it moves to core/.
+// The engine's judge() and the list of captured results files are read through their paths
+// under gate/ until they move (core's entry point; test/support/captured-results.js).
 const { judge } = require('../../gate/src/judge');
+const captured = require('../../gate/test/captured');
 
-const RESULTS_DIR = path.join(__dirname, '..', 'fixtures', 'results');
 const WORKER = path.join(__dirname, 'store-worker.js');
 // The limits of thresholds/quick.yml and ahi.yml.
 const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93 }, ahi_gain: { warn: 0.97, fail: 0.93 } } };
 const REPO = 'perfgate/mariadb-fork';
 const sha = (n) => n.toString(16).padStart(40, '0');
 
-// Every captured results.json: files in the folder and results.json of its subfolders.
+// Every captured results.json, loaded: [{name, results}].
 function capturedResults() {
-  const out = [];
-  for (const entry of fs.readdirSync(RESULTS_DIR).sort()) {
-    const full = path.join(RESULTS_DIR, entry);
-    const file = fs.statSync(full).isDirectory() ? path.join(full, 'results.json') : full;
-    if (file.endsWith('.json') && fs.existsSync(file)) out.push({ name: entry.replace(/\.json$/, ''), results: JSON.parse(fs.readFileSync(file, 'utf8')) });
-  }
-  return out;
+  return captured.capturedResults().map(({ name, file }) => ({ name, results: captured.loadResults(file) }));
 }
 
 function runWorker(task, timeoutMs = 120_000) {
