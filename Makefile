@@ -33,6 +33,7 @@ test-unit:
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration
+	PERFGATE_MARIADB=$(BASE) node --test $$(find test/integration -name '*.test.js' | sort)
 
 # The workflows under act (no Docker) against the local GitHub double.
 test-act:

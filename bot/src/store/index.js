@@ -1,0 +1,7 @@
+'use strict';
+const { openStore, schemaVersion, LATEST } = require('./open');
+const history = require('./history');
+const queue = require('./queue');
+const { StoreError, redact } = require('./connection');
+
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue };

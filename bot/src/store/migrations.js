@@ -1,0 +1,230 @@
+'use strict';
+// The schema, as an ordered list of migrations shared by SQLite and MySQL/MariaDB. A
+// migration, once released, never changes: a new column or table is a new entry.
+//
+// Conventions that keep one schema valid on both databases:
+//   times are BIGINT milliseconds since the epoch (no DATETIME time-zone differences);
+//   JSON documents are MEDIUMTEXT (TEXT on MySQL stops at 64 KiB; SQLite takes any name);
+//   indexed strings are VARCHAR of at most 255 characters (utf8mb4 index key limits);
+//   ids are INTEGER autoincrement primary keys.
+const { sql } = require('kysely');
+
+const id = (col) => col.primaryKey().autoIncrement();
+const json = sql`mediumtext`;
+const dbl = 'double precision';
+
+const history = {
+  async up(db) {
+    await db.schema.createTable('deliveries')
+      .addColumn('id', 'integer', id)
+      .addColumn('delivery_id', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('event', 'varchar(64)', (c) => c.notNull())
+      .addColumn('action', 'varchar(64)')
+      .addColumn('received_at', 'bigint', (c) => c.notNull())
+      .execute();
+
+    await db.schema.createTable('requests')
+      .addColumn('id', 'integer', id)
+      .addColumn('comment_id', 'bigint', (c) => c.unique())
+      .addColumn('delivery_id', 'varchar(64)')
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('pr_number', 'integer')
+      .addColumn('author', 'varchar(100)')
+      .addColumn('command', 'varchar(32)', (c) => c.notNull())
+      .addColumn('args', json, (c) => c.notNull())
+      .addColumn('head_sha', 'varchar(64)')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+
+    await db.schema.createTable('machines')
+      .addColumn('id', 'integer', id)
+      .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('hardware_class', 'varchar(32)')
+      .addColumn('cpu_model', 'varchar(255)')
+      .addColumn('cores', 'integer')
+      .addColumn('memory_bytes', 'bigint')
+      .addColumn('kernel', 'varchar(255)')
+      .addColumn('details', json)
+      .addColumn('first_seen', 'bigint', (c) => c.notNull())
+      .execute();
+
+    // main_seq: the commit's position on the repository's main branch (first-parent order);
+    // null for commits that are not on it. Series for change-point detection follow it.
+    await db.schema.createTable('commits')
+      .addColumn('id', 'integer', id)
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('main_seq', 'integer')
+      .addColumn('committed_at', 'bigint')
+      .addColumn('subject', 'varchar(255)')
+      .addUniqueConstraint('commits_repo_sha', ['repo', 'sha'])
+      .addUniqueConstraint('commits_repo_main_seq', ['repo', 'main_seq'])
+      .execute();
+
+    await db.schema.createTable('microbenchmarks')
+      .addColumn('id', 'integer', id)
+      .addColumn('name', 'varchar(200)', (c) => c.notNull().unique())
+      .addColumn('group_name', 'varchar(32)')
+      .addColumn('kind', 'varchar(16)')
+      .addColumn('script', 'varchar(100)')
+      .addColumn('shape', 'text')
+      .execute();
+
+    // run_key: the caller's idempotency key for a run (e.g. the workflow run id and attempt).
+    await db.schema.createTable('runs')
+      .addColumn('id', 'integer', id)
+      .addColumn('run_key', 'varchar(191)', (c) => c.unique())
+      .addColumn('request_id', 'integer', (c) => c.references('requests.id'))
+      .addColumn('repo', 'varchar(200)')
+      .addColumn('suite', 'varchar(64)')
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('machine_id', 'integer', (c) => c.references('machines.id'))
+      .addColumn('started_at', 'bigint')
+      .addColumn('finished_at', 'bigint')
+      .addColumn('stored_at', 'bigint', (c) => c.notNull())
+      .addColumn('instructions_unavailable', 'text')
+      .addColumn('plan', json)
+      .execute();
+
+    await db.schema.createTable('run_sides')
+      .addColumn('id', 'integer', id)
+      .addColumn('run_id', 'integer', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+      .addColumn('side', 'varchar(8)', (c) => c.notNull())
+      .addColumn('commit_id', 'integer', (c) => c.references('commits.id'))
+      .addColumn('label', 'varchar(200)')
+      .addColumn('flavor', 'varchar(16)')
+      .addColumn('version', 'varchar(100)')
+      .addColumn('basedir', 'text')
+      .addUniqueConstraint('run_sides_run_side', ['run_id', 'side'])
+      .execute();
+
+    // One row per benchmark of a run's results; bench_key is the results' benchmark id,
+    // which varies with threads and AHI state.
+    await db.schema.createTable('benchmark_results')
+      .addColumn('id', 'integer', id)
+      .addColumn('run_id', 'integer', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+      .addColumn('microbenchmark_id', 'integer', (c) => c.notNull().references('microbenchmarks.id'))
+      .addColumn('bench_key', 'varchar(255)', (c) => c.notNull())
+      .addColumn('threads', 'integer')
+      .addColumn('ahi', 'varchar(8)')
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('command', 'text')
+      .addUniqueConstraint('benchmark_results_run_key', ['run_id', 'bench_key'])
+      .execute();
+
+    await db.schema.createTable('rounds')
+      .addColumn('id', 'integer', id)
+      .addColumn('benchmark_result_id', 'integer', (c) => c.notNull().references('benchmark_results.id').onDelete('cascade'))
+      .addColumn('side', 'varchar(8)', (c) => c.notNull())
+      .addColumn('round_index', 'integer', (c) => c.notNull())
+      .addColumn('started_at', 'bigint')
+      .addColumn('seconds', dbl)
+      .addColumn('qps', dbl, (c) => c.notNull())
+      .addColumn('tps', dbl)
+      .addColumn('queries', 'bigint')
+      .addColumn('latency_avg_ms', dbl)
+      .addColumn('latency_p95_ms', dbl)
+      .addColumn('latency_max_ms', dbl)
+      .addColumn('errors', 'integer')
+      .addColumn('reconnects', 'integer')
+      .addColumn('cpu_per_query_us', dbl)
+      .addColumn('cs_per_query', dbl)
+      .addColumn('instructions_per_query', dbl)
+      .addUniqueConstraint('rounds_benchmark_side_index', ['benchmark_result_id', 'side', 'round_index'])
+      .execute();
+
+    await db.schema.createTable('verdicts')
+      .addColumn('id', 'integer', id)
+      .addColumn('run_id', 'integer', (c) => c.notNull().unique().references('runs.id').onDelete('cascade'))
+      .addColumn('verdict', 'varchar(16)', (c) => c.notNull())
+      .addColumn('exit_code', 'integer', (c) => c.notNull())
+      .addColumn('headline', 'text', (c) => c.notNull())
+      .addColumn('confidence', dbl)
+      .addColumn('document', json, (c) => c.notNull())
+      .execute();
+
+    // A judged item: a benchmark (benchmark_result_id set) or an AHI cell (gain ratio).
+    await db.schema.createTable('verdict_items')
+      .addColumn('id', 'integer', id)
+      .addColumn('verdict_id', 'integer', (c) => c.notNull().references('verdicts.id').onDelete('cascade'))
+      .addColumn('item_key', 'varchar(255)', (c) => c.notNull())
+      .addColumn('kind', 'varchar(16)', (c) => c.notNull())
+      .addColumn('benchmark_result_id', 'integer', (c) => c.references('benchmark_results.id'))
+      .addColumn('microbenchmark_id', 'integer', (c) => c.notNull().references('microbenchmarks.id'))
+      .addColumn('threads', 'integer')
+      .addColumn('verdict', 'varchar(16)', (c) => c.notNull())
+      .addColumn('cpu_verdict', 'varchar(16)')
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('limit_warn', dbl)
+      .addColumn('limit_fail', dbl)
+      .addColumn('pairs', 'integer')
+      .addUniqueConstraint('verdict_items_verdict_key', ['verdict_id', 'item_key'])
+      .execute();
+
+    // One interval per judged signal (rqps, cpu_per_query, cs_per_query, gain_ratio, and
+    // instructions_per_query once the engine judges it): a new signal needs no new column.
+    await db.schema.createTable('verdict_intervals')
+      .addColumn('id', 'integer', id)
+      .addColumn('verdict_item_id', 'integer', (c) => c.notNull().references('verdict_items.id').onDelete('cascade'))
+      .addColumn('signal', 'varchar(32)', (c) => c.notNull())
+      .addColumn('estimate', dbl)
+      .addColumn('low', dbl)
+      .addColumn('high', dbl)
+      .addColumn('n', 'integer', (c) => c.notNull())
+      .addColumn('sd_log', dbl)
+      .addUniqueConstraint('verdict_intervals_item_signal', ['verdict_item_id', 'signal'])
+      .execute();
+
+    await db.schema.createTable('waivers')
+      .addColumn('id', 'integer', id)
+      .addColumn('request_id', 'integer', (c) => c.references('requests.id'))
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('pr_number', 'integer', (c) => c.notNull())
+      .addColumn('microbenchmark_id', 'integer', (c) => c.notNull().references('microbenchmarks.id'))
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('author', 'varchar(100)')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+
+    await db.schema.createIndex('requests_repo_pr').on('requests').columns(['repo', 'pr_number']).execute();
+    await db.schema.createIndex('runs_request').on('runs').column('request_id').execute();
+    await db.schema.createIndex('run_sides_commit').on('run_sides').column('commit_id').execute();
+    await db.schema.createIndex('benchmark_results_micro').on('benchmark_results').columns(['microbenchmark_id', 'threads']).execute();
+    await db.schema.createIndex('waivers_repo_pr').on('waivers').columns(['repo', 'pr_number']).execute();
+  },
+};
+
+// The durable job queue. unique_key makes enqueueing idempotent for good: a key once used
+// (even by a finished job) is never queued again.
+const queue = {
+  async up(db) {
+    await db.schema.createTable('jobs')
+      .addColumn('id', 'integer', id)
+      .addColumn('unique_key', 'varchar(191)', (c) => c.notNull().unique())
+      .addColumn('kind', 'varchar(64)', (c) => c.notNull())
+      .addColumn('payload', json, (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('max_attempts', 'integer', (c) => c.notNull())
+      .addColumn('run_at', 'bigint', (c) => c.notNull())
+      .addColumn('locked_by', 'varchar(100)')
+      .addColumn('locked_until', 'bigint')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('completed_at', 'bigint')
+      .execute();
+    await db.schema.createIndex('jobs_status_run_at').on('jobs').columns(['status', 'run_at']).execute();
+    await db.schema.createIndex('jobs_status_locked_until').on('jobs').columns(['status', 'locked_until']).execute();
+  },
+};
+
+const MIGRATIONS = Object.freeze({
+  '0001_history': history,
+  '0002_queue': queue,
+});
+
+const provider = { getMigrations: async () => MIGRATIONS };
+
+module.exports = { MIGRATIONS, provider, LATEST: Object.keys(MIGRATIONS).at(-1) };

@@ -1,0 +1,447 @@
+'use strict';
+// The history store's tests, written once and run on every database the store supports:
+// test/unit/bot/store-sqlite.test.js runs them on SQLite files, and
+// test/integration/bot/store-mariadb.test.js on a real MariaDB server.
+//
+// backend = {name, setup(), teardown(), fresh() -> target of a new empty store,
+//            floatTolerance: how far (relative) a DOUBLE may read back from what was stored}
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { execFile } = require('node:child_process');
+const path = require('node:path');
+const bot = require('../../bot/src');
+const { MIGRATIONS } = require('../../bot/src/store/migrations');
+// The engine's judge() and the list of captured results files are read through their paths
+// under gate/ until they move (core's entry point; test/support/captured-results.js).
+const { judge } = require('@perfgate/core');
+const captured = require('./captured-results');
+
+const WORKER = path.join(__dirname, 'store-worker.js');
+// The limits of thresholds/quick.yml and ahi.yml.
+const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93 }, ahi_gain: { warn: 0.97, fail: 0.93 } } };
+const REPO = 'perfgate/mariadb-fork';
+const sha = (n) => n.toString(16).padStart(40, '0');
+
+// Every captured results.json, loaded: [{name, results}].
+function capturedResults() {
+  return captured.capturedResults().map(({ name, file }) => ({ name, results: captured.loadResults(file) }));
+}
+
+function runWorker(task, timeoutMs = 120_000) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [WORKER, JSON.stringify(task)], { timeout: timeoutMs }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`store worker ${task.action} failed: ${err.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
+    });
+    child.stdin.end();
+  });
+}
+
+// Deep equality where numbers may differ by a relative `tolerance`: MariaDB stores a DOUBLE
+// exactly but its text protocol returns it to 16 significant digits, which is not always the
+// same double again (918.4350132626029 reads back as 918.4350132626028).
+function assertCloseTo(actual, expected, tolerance, where = '') {
+  if (tolerance === 0) return assert.deepEqual(actual, expected, where);
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    const ok = actual === expected || Math.abs(actual - expected) <= tolerance * Math.abs(expected);
+    return assert.ok(ok, `${where}: ${actual} is not ${expected}`);
+  }
+  if (expected && typeof expected === 'object') {
+    assert.equal(typeof actual, 'object', where);
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), where);
+    for (const k of Object.keys(expected)) assertCloseTo(actual[k], expected[k], tolerance, `${where}.${k}`);
+    return undefined;
+  }
+  return assert.equal(actual, expected, where);
+}
+
+// Clock a test moves by hand, for leases and retries.
+function manualClock(start = Date.UTC(2026, 10, 23, 12)) {
+  let now = start;
+  const clock = () => now;
+  clock.advance = (ms) => { now += ms; };
+  return clock;
+}
+
+function storeContract(backend) {
+  describe(`history store on ${backend.name}`, () => {
+    before(() => backend.setup());
+    after(() => backend.teardown());
+    const stores = [];
+    const open = async (options) => {
+      const s = await bot.openStore(await backend.fresh(), options);
+      stores.push(s);
+      return s;
+    };
+    after(async () => { for (const s of stores) await s.close().catch(() => {}); });
+
+    describe('migrations', () => {
+      test('a new store is at the latest schema, and opening it again changes nothing', async () => {
+        const target = await backend.fresh();
+        const first = await bot.openStore(target);
+        assert.deepEqual(await bot.schemaVersion(first), Object.keys(MIGRATIONS));
+        await bot.recordDelivery(first, { deliveryId: 'd-1', event: 'ping' });
+        await first.close();
+        const again = await bot.openStore(target);
+        assert.deepEqual(await bot.schemaVersion(again), Object.keys(MIGRATIONS));
+        assert.deepEqual(await bot.recordDelivery(again, { deliveryId: 'd-1', event: 'ping' }), { id: 1, duplicate: true });
+        await again.close();
+      });
+
+      test('a store at an older schema version is migrated, its data kept', async () => {
+        const target = await backend.fresh();
+        const old = await bot.openStore(target, { migrateTo: '0001_history' });
+        assert.deepEqual(await bot.schemaVersion(old), ['0001_history']);
+        await assert.rejects(bot.enqueue(old, { kind: 'x' }, 'k'), /jobs/);
+        const [{ results }] = capturedResults();
+        const { runId } = await bot.storeRun(old, { request: { repo: REPO }, results, verdict: judge(results, LIMITS) });
+        await old.close();
+
+        const current = await bot.openStore(target);
+        assert.deepEqual(await bot.schemaVersion(current), Object.keys(MIGRATIONS));
+        const run = await current.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+        assert.equal(run.suite, results.plan.suite);
+        assert.equal((await bot.enqueue(current, { kind: 'x' }, 'k')).created, true);
+        await current.close();
+      });
+
+      test('a store written by a newer version is refused, not changed', async () => {
+        const target = await backend.fresh();
+        const s = await bot.openStore(target);
+        await s.db.insertInto('kysely_migration').values({ name: '9999_future', timestamp: new Date().toISOString() }).execute();
+        await s.close();
+        await assert.rejects(bot.openStore(target), (err) => {
+          assert.ok(err instanceof bot.StoreError, err.stack);
+          assert.match(err.message, /^store .+: its schema has migration '9999_future', which this version of @perfgate\/bot does not know: a newer version wrote it; run that version, or open another store$/);
+          return true;
+        });
+      });
+
+      test('processes opening a new store at the same moment migrate it once', async () => {
+        const target = await backend.fresh();
+        const openAt = Date.now() + 1500;
+        await Promise.all([1, 2, 3, 4].map(() => runWorker({ action: 'open', target, openAt })));
+        const s = await bot.openStore(target);
+        stores.push(s);
+        const applied = await s.db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
+        assert.deepEqual(applied.map((r) => r.name), Object.keys(MIGRATIONS));
+      });
+    });
+
+    describe('idempotency keys', () => {
+      test('a webhook delivery and a command comment are recorded once', async () => {
+        const s = await open();
+        assert.deepEqual(await bot.recordDelivery(s, { deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958', event: 'issue_comment', action: 'created' }), { id: 1, duplicate: false });
+        assert.deepEqual(await bot.recordDelivery(s, { deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958', event: 'issue_comment', action: 'created' }), { id: 1, duplicate: true });
+        const command = bot.parseCommand('/perf quick threads=1,4', { benchmarks: [] }).command;
+        const request = { commentId: 2_147_483_648_123, repo: REPO, prNumber: 42, author: 'octocat', command, headSha: sha(7) };
+        const first = await bot.recordRequest(s, request);
+        assert.deepEqual(await bot.recordRequest(s, request), { id: first.id, duplicate: true });
+        const row = await s.db.selectFrom('requests').selectAll().where('id', '=', first.id).executeTakeFirst();
+        assert.equal(Number(row.comment_id), 2_147_483_648_123);
+        assert.deepEqual(JSON.parse(row.args), { threads: [1, 4] });
+        // Requests with no comment (e.g. a scheduled run) are not deduplicated.
+        const a = await bot.recordRequest(s, { repo: REPO, command });
+        const b = await bot.recordRequest(s, { repo: REPO, command });
+        assert.notEqual(a.id, b.id);
+      });
+
+      test('the same deliveries recorded by four processes at once: each is new exactly once', async () => {
+        const target = await backend.fresh();
+        const ids = Array.from({ length: 40 }, (_, i) => `delivery-${i}`);
+        const startAt = Date.now() + 2000;
+        const answers = await Promise.all([0, 1, 2, 3].map((k) => runWorker({
+          action: 'deliveries', target, startAt, ids: k % 2 ? ids : [...ids].reverse(),
+        })));
+        const byId = new Map(ids.map((id) => [id, []]));
+        answers.forEach((a, k) => {
+          const order = k % 2 ? ids : [...ids].reverse();
+          order.forEach((id, i) => byId.get(id).push(a.results[i]));
+        });
+        for (const [id, results] of byId) {
+          assert.equal(results.filter((r) => !r.duplicate).length, 1, `${id}: ${JSON.stringify(results)}`);
+          assert.equal(new Set(results.map((r) => r.id)).size, 1, `${id}: ${JSON.stringify(results)}`);
+        }
+      });
+    });
+
+    describe('runs', () => {
+      for (const { name, results } of capturedResults()) {
+        test(`storeRun keeps every round and verdict figure of ${name}`, async () => {
+          const s = await open();
+          const verdict = judge(results, LIMITS);
+          const { runId, duplicate } = await bot.storeRun(s, {
+            request: { repo: REPO, runKey: `run-${name}`, base: { sha: sha(1) }, head: { sha: sha(2) } }, results, verdict,
+          });
+          assert.equal(duplicate, false);
+          assert.deepEqual(await bot.storeRun(s, { request: { repo: REPO, runKey: `run-${name}` }, results, verdict }), { runId, duplicate: true });
+
+          const run = await s.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+          assert.equal(run.status, results.status);
+          assert.equal(run.suite, results.plan.suite);
+          assert.equal(Number(run.started_at), Date.parse(results.started));
+          const machine = await s.db.selectFrom('machines').selectAll().executeTakeFirst();
+          assert.equal(machine.fingerprint, results.machine.id);
+          const sides = await s.db.selectFrom('run_sides as rs').leftJoin('commits as c', 'c.id', 'rs.commit_id')
+            .select(['rs.side', 'rs.version', 'c.sha']).where('rs.run_id', '=', runId).orderBy('rs.side').execute();
+          assert.deepEqual(sides, [
+            { side: 'base', version: results.sides.base.version, sha: sha(1) },
+            { side: 'head', version: results.sides.head.version, sha: sha(2) },
+          ]);
+
+          // Every round, every figure, exactly as measured.
+          const rounds = await s.db.selectFrom('rounds as r').innerJoin('benchmark_results as b', 'b.id', 'r.benchmark_result_id')
+            .select(['b.bench_key', 'r.side', 'r.round_index', 'r.qps', 'r.cpu_per_query_us', 'r.cs_per_query', 'r.instructions_per_query', 'r.queries'])
+            .where('b.run_id', '=', runId).orderBy('r.id').execute();
+          const expected = results.benchmarks.flatMap((b) => (b.rounds || []).map((r) => ({
+            bench_key: b.id, side: r.side, round_index: r.index, qps: r.qps, cpu_per_query_us: r.cpu_per_query_us,
+            cs_per_query: r.cs_per_query, instructions_per_query: r.instructions_per_query ?? null, queries: r.queries,
+          })));
+          assertCloseTo(rounds.map((r) => ({ ...r, queries: Number(r.queries) })), expected, backend.floatTolerance, 'rounds');
+          const benchmarks = await s.db.selectFrom('benchmark_results').select(['bench_key', 'status', 'threads', 'ahi'])
+            .where('run_id', '=', runId).orderBy('id').execute();
+          assert.deepEqual(benchmarks, results.benchmarks.map((b) => ({ bench_key: b.id, status: b.status, threads: b.threads ?? null, ahi: b.ahi ?? null })));
+
+          // The verdict: the document as judged, one item per benchmark and AHI cell, and
+          // each interval's figures.
+          const v = await s.db.selectFrom('verdicts').selectAll().where('run_id', '=', runId).executeTakeFirst();
+          assert.equal(v.verdict, verdict.verdict);
+          assert.equal(v.headline, verdict.headline);
+          assert.deepEqual(JSON.parse(v.document), verdict);
+          const intervals = await s.db.selectFrom('verdict_intervals as vi').innerJoin('verdict_items as it', 'it.id', 'vi.verdict_item_id')
+            .select(['it.item_key', 'it.kind', 'it.verdict', 'vi.signal', 'vi.estimate', 'vi.low', 'vi.high', 'vi.n'])
+            .where('it.verdict_id', '=', v.id).orderBy('vi.id').execute();
+          const items = [...verdict.benchmarks.map((b) => ['benchmark', b]), ...verdict.ahi.map((c) => ['ahi_cell', c])];
+          const expectedIntervals = items.flatMap(([kind, b]) => ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query', 'gain_ratio']
+            .filter((signal) => b[signal])
+            .map((signal) => ({ item_key: b.id, kind, verdict: b.verdict, signal, estimate: b[signal].estimate, low: b[signal].low, high: b[signal].high, n: b[signal].n })));
+          assertCloseTo(intervals, expectedIntervals, backend.floatTolerance, 'intervals');
+          const itemCount = await s.db.selectFrom('verdict_items').select((eb) => eb.fn.countAll().as('n')).where('verdict_id', '=', v.id).executeTakeFirst();
+          assert.equal(Number(itemCount.n), verdict.benchmarks.length + verdict.ahi.length);
+        });
+      }
+
+      test('four processes storing runs of the same new commits and microbenchmarks at once all succeed', async () => {
+        const target = await backend.fresh();
+        const startAt = Date.now() + 2500;
+        // Two pairs store the same runs (same run keys): one of each pair is a duplicate.
+        const answers = await Promise.all([0, 1, 2, 3].map((k) => runWorker({
+          action: 'store-runs', target, startAt, commits: { base: sha(1), head: sha(100 + (k % 2)) },
+        })));
+        const s = await bot.openStore(target);
+        stores.push(s);
+        const runs = capturedResults().length;
+        for (const pair of [[0, 2], [1, 3]]) {
+          const [a, b] = pair.map((k) => answers[k].results);
+          a.forEach((r, i) => {
+            assert.equal(r.runId, b[i].runId);
+            assert.equal([r.duplicate, b[i].duplicate].filter(Boolean).length, 1);
+          });
+        }
+        const count = async (table) => Number((await s.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
+        assert.equal(await count('runs'), 2 * runs);
+        assert.equal(await count('commits'), 3);
+        assert.equal(await count('machines'), 1);
+        const names = new Set(capturedResults().flatMap((c) => c.results.benchmarks.map((b) => b.name)));
+        assert.equal(await count('microbenchmarks'), names.size);
+      });
+
+      test('storeRun refuses documents that are not perfgate results and verdicts, naming the key', async () => {
+        const s = await open();
+        const [{ results }] = capturedResults();
+        await assert.rejects(bot.storeRun(s, { request: {}, results: { schema: 'perfgate.plan/v1' } }),
+          { message: `storeRun: results key 'schema' is "perfgate.plan/v1", expected "perfgate.results/v1"` });
+        await assert.rejects(bot.storeRun(s, { request: {}, results, verdict: { schema: 'x' } }),
+          { message: `storeRun: verdict key 'schema' is "x", expected "perfgate.verdict/v1"` });
+        await assert.rejects(bot.storeRun(s, { request: { head: { sha: sha(1) } }, results }),
+          { message: `storeRun: request key 'repo' is missing: the head commit ${sha(1)} needs its repository` });
+        const runs = await s.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+        assert.equal(Number(runs.n), 0, 'a refused run leaves nothing behind');
+      });
+
+      test('a series per microbenchmark and signal on main reads back in commit order', async () => {
+        const s = await open();
+        const quick = capturedResults().find((c) => c.name === 'tiny-quick').results;
+        const noise = capturedResults().find((c) => c.name === 'aa-quick-noise').results;
+        // Main is c1..c4 (first-parent order); runs are stored out of that order, and one
+        // run measures a pull request head that is not on main.
+        await bot.recordMainline(s, { repo: REPO, firstSeq: 1, commits: [1, 2, 3, 4].map((n) => ({ sha: sha(n), subject: `commit ${n}` })) });
+        const store = (base, head, results) => bot.storeRun(s, { request: { repo: REPO, base: { sha: sha(base) }, head: { sha: sha(head) } }, results, verdict: judge(results, LIMITS) });
+        const r34 = await store(3, 4, quick);
+        const r12 = await store(1, 2, noise);
+        const rPr = await store(2, 99, quick);
+        const r23 = await store(2, 3, quick);
+
+        const qps = await bot.mainSeries(s, { repo: REPO, microbenchmark: 'update-index_range=100', signal: 'qps' });
+        // Within a commit, runs follow their start time: the quick runs started before the
+        // noise run.
+        assert.ok(Date.parse(quick.started) < Date.parse(noise.started));
+        assert.deepEqual(qps.map((p) => [p.seq, p.runId, p.side]), [
+          [1, r12.runId, 'base'], [2, rPr.runId, 'base'], [2, r23.runId, 'base'], [2, r12.runId, 'head'],
+          [3, r34.runId, 'base'], [3, r23.runId, 'head'], [4, r34.runId, 'head'],
+        ]);
+        const upd = (results) => results.benchmarks.find((b) => b.name === 'update-index_range=100').rounds;
+        const p4 = qps.at(-1);
+        assertCloseTo(p4.values, upd(quick).filter((r) => r.side === 'head').map((r) => r.qps), backend.floatTolerance, 'values');
+        assert.equal(p4.n, p4.values.length);
+        assert.ok(Math.abs(p4.value - Math.exp(p4.values.reduce((a, x) => a + Math.log(x), 0) / p4.n)) < 1e-9);
+        assert.equal(p4.machine, quick.machine.id);
+
+        const rqps = await bot.verdictSeries(s, { repo: REPO, microbenchmark: 'update-index_range=100', signal: 'rqps' });
+        assert.deepEqual(rqps.map((p) => [p.seq, p.runId]), [[2, r12.runId], [3, r23.runId], [4, r34.runId]]);
+        const judged = judge(quick, LIMITS).benchmarks.find((b) => b.name === 'update-index_range=100').rqps;
+        assertCloseTo(rqps.at(-1), { seq: 4, sha: sha(4), runId: r34.runId, machine: quick.machine.id, estimate: judged.estimate, low: judged.low, high: judged.high, n: judged.n }, backend.floatTolerance, 'rqps');
+
+        assert.deepEqual(await bot.mainSeries(s, { repo: REPO, microbenchmark: 'update-index_range=100', signal: 'qps', machine: 'another-runner' }), []);
+        await assert.rejects(bot.mainSeries(s, { repo: REPO, microbenchmark: 'x', signal: 'rqps' }),
+          { message: 'mainSeries: unknown signal "rqps": expected one of qps, cpu_per_query_us, cs_per_query, instructions_per_query' });
+      });
+
+      test('a waiver is kept per pull request and microbenchmark', async () => {
+        const s = await open();
+        await bot.recordWaiver(s, { repo: REPO, prNumber: 7, microbenchmark: 'update-index_range=100', reason: 'the new index costs 2%', author: 'maint' });
+        await bot.recordWaiver(s, { repo: REPO, prNumber: 8, microbenchmark: 'scan_range=100', reason: 'other PR' });
+        const waivers = await bot.waiversFor(s, { repo: REPO, prNumber: 7 });
+        assert.deepEqual(waivers.map(({ microbenchmark, reason, author }) => ({ microbenchmark, reason, author })),
+          [{ microbenchmark: 'update-index_range=100', reason: 'the new index costs 2%', author: 'maint' }]);
+      });
+    });
+
+    describe('job queue', () => {
+      test('enqueue is idempotent by key, also after the job is done', async () => {
+        const s = await open();
+        const a = await bot.enqueue(s, { kind: 'dispatch', payload: { pr: 1 } }, 'dispatch/1');
+        assert.deepEqual(a, { id: a.id, created: true, status: 'queued' });
+        assert.deepEqual(await bot.enqueue(s, { kind: 'dispatch', payload: { pr: 1 } }, 'dispatch/1'), { id: a.id, created: false, status: 'queued' });
+        const job = await bot.claim(s, 'w1', 60);
+        assert.equal(job.id, a.id);
+        assert.deepEqual(job.payload, { pr: 1 });
+        assert.equal(await bot.complete(s, job.id), true);
+        assert.deepEqual(await bot.enqueue(s, { kind: 'dispatch' }, 'dispatch/1'), { id: a.id, created: false, status: 'done' });
+        assert.equal(await bot.claim(s, 'w1', 60), null);
+      });
+
+      test('claims go oldest first; a job is due from its runAt', async () => {
+        const clock = manualClock();
+        const s = await open({ clock });
+        const later = await bot.enqueue(s, { kind: 'k', runAt: clock() + 10_000 }, 'later');
+        const first = await bot.enqueue(s, { kind: 'k' }, 'first');
+        clock.advance(1);
+        const second = await bot.enqueue(s, { kind: 'k' }, 'second');
+        assert.equal((await bot.claim(s, 'w', 60)).id, first.id);
+        assert.equal((await bot.claim(s, 'w', 60)).id, second.id);
+        assert.equal(await bot.claim(s, 'w', 60), null);
+        clock.advance(10_000);
+        assert.equal((await bot.claim(s, 'w', 60)).id, later.id);
+      });
+
+      test('an expired lease makes the job due again; the old worker can no longer finish it', async () => {
+        const clock = manualClock();
+        const s = await open({ clock });
+        const { id } = await bot.enqueue(s, { kind: 'k' }, 'lease');
+        const a = await bot.claim(s, 'worker-a', 30);
+        assert.deepEqual([a.id, a.attempts, a.lockedBy, a.lockedUntil], [id, 1, 'worker-a', clock() + 30_000]);
+        clock.advance(30_000);
+        assert.equal(await bot.claim(s, 'worker-b', 30), null, 'the lease runs up to and including its last millisecond');
+        clock.advance(1);
+        const b = await bot.claim(s, 'worker-b', 30);
+        assert.deepEqual([b.id, b.attempts, b.lockedBy], [id, 2, 'worker-b']);
+        assert.equal(await bot.complete(s, id, { workerId: 'worker-a' }), false);
+        assert.equal(await bot.fail(s, id, 'late', clock(), { workerId: 'worker-a' }), false);
+        assert.equal(await bot.complete(s, id, { workerId: 'worker-b' }), true);
+        clock.advance(3_600_000);
+        assert.equal(await bot.claim(s, 'worker-c', 30), null, 'a completed job is never claimed again');
+        assert.equal(await bot.complete(s, id), false);
+      });
+
+      test('fail retries from retryAt until maxAttempts, then fails for good', async () => {
+        const clock = manualClock();
+        const s = await open({ clock });
+        const { id } = await bot.enqueue(s, { kind: 'k', maxAttempts: 2 }, 'flaky');
+        await bot.claim(s, 'w', 30);
+        assert.equal(await bot.fail(s, id, new Error('GitHub answered 502'), clock() + 5_000), true);
+        let job = await bot.getJob(s, id);
+        assert.deepEqual([job.status, job.lastError, job.runAt], ['queued', 'GitHub answered 502', clock() + 5_000]);
+        assert.equal(await bot.claim(s, 'w', 30), null);
+        clock.advance(5_000);
+        assert.equal((await bot.claim(s, 'w', 30)).attempts, 2);
+        assert.equal(await bot.fail(s, id, 'GitHub answered 502 again', clock() + 5_000), true);
+        job = await bot.getJob(s, id);
+        assert.deepEqual([job.status, job.lastError], ['failed', 'GitHub answered 502 again']);
+        clock.advance(60_000);
+        assert.equal(await bot.claim(s, 'w', 30), null);
+
+        const other = await bot.enqueue(s, { kind: 'k' }, 'bad-input');
+        await bot.claim(s, 'w', 30);
+        assert.equal(await bot.fail(s, other.id, 'no such ref', null), true);
+        assert.equal((await bot.getJob(s, other.id)).status, 'failed');
+      });
+
+      test('a job whose every worker dies stops being handed out after maxAttempts', async () => {
+        const clock = manualClock();
+        const s = await open({ clock });
+        const { id } = await bot.enqueue(s, { kind: 'k', maxAttempts: 2 }, 'poison');
+        assert.equal((await bot.claim(s, 'w1', 10)).attempts, 1);
+        clock.advance(10_001);
+        assert.equal((await bot.claim(s, 'w2', 10)).attempts, 2);
+        clock.advance(10_001);
+        assert.equal(await bot.claim(s, 'w3', 10), null);
+        const job = await bot.getJob(s, id);
+        assert.deepEqual([job.status, job.lastError], ['failed', 'the lease expired on the last allowed attempt (the worker stopped or took too long)']);
+      });
+
+      test('the same keys enqueued by four processes at once make one job each', async () => {
+        const target = await backend.fresh();
+        const keys = Array.from({ length: 30 }, (_, i) => `pr-${i}`);
+        const startAt = Date.now() + 2000;
+        const answers = await Promise.all([0, 1, 2, 3].map(() => runWorker({ action: 'enqueue', target, startAt, keys })));
+        keys.forEach((key, i) => {
+          const results = answers.map((a) => a.results[i]);
+          assert.equal(results.filter((r) => r.created).length, 1, `${key}: ${JSON.stringify(results)}`);
+          assert.equal(new Set(results.map((r) => r.id)).size, 1);
+        });
+      });
+
+      test('four workers in four processes drain 300 jobs: each job claimed and done exactly once', async () => {
+        const target = await backend.fresh();
+        const s = await bot.openStore(target);
+        stores.push(s);
+        const total = 300;
+        for (let i = 0; i < total; i++) await bot.enqueue(s, { kind: 'k', payload: { i } }, `job-${i}`);
+        const startAt = Date.now() + 2000;
+        const answers = await Promise.all(['a', 'b', 'c', 'd'].map((w) => runWorker({ action: 'drain', target, startAt, worker: w, total })));
+        const claimed = answers.flatMap((a) => a.claimed);
+        assert.equal(claimed.length, total, 'no job claimed twice');
+        assert.equal(new Set(claimed).size, total);
+        assert.ok(answers.filter((a) => a.claimed.length > 0).length >= 2, `the work was shared: ${answers.map((a) => a.claimed.length)}`);
+        const states = await s.db.selectFrom('jobs').select(['status', 'attempts']).execute();
+        assert.ok(states.every((j) => j.status === 'done' && Number(j.attempts) === 1));
+      });
+
+      test('a job whose worker process was killed is claimed again when its lease expires', async () => {
+        const target = await backend.fresh();
+        const s = await bot.openStore(target);
+        stores.push(s);
+        const { id } = await bot.enqueue(s, { kind: 'k' }, 'crash');
+        const { spawn } = require('node:child_process');
+        const child = spawn(process.execPath, [WORKER, JSON.stringify({ action: 'claim-and-hang', target, worker: 'doomed', leaseSeconds: 3 })], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const exited = new Promise((r) => child.once('exit', r));
+        const line = await new Promise((resolve, reject) => {
+          child.stdout.once('data', (d) => resolve(d.toString()));
+          child.once('exit', (code) => reject(new Error(`worker exited (${code}) before claiming`)));
+        });
+        assert.deepEqual(JSON.parse(line), { claimed: id });
+        child.kill('SIGKILL');
+        await exited;
+        const { lockedUntil } = await bot.getJob(s, id);
+        assert.equal(await bot.claim(s, 'survivor', 30), null, 'the lease still holds');
+        await new Promise((r) => setTimeout(r, lockedUntil - Date.now() + 50));
+        const again = await bot.claim(s, 'survivor', 30);
+        assert.deepEqual([again.id, again.attempts, again.lockedBy], [id, 2, 'survivor']);
+        assert.equal(await bot.complete(s, id, { workerId: 'survivor' }), true);
+      });
+    });
+  });
+}
+
+module.exports = { storeContract, capturedResults, runWorker, manualClock, LIMITS };

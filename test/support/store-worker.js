@@ -1,0 +1,82 @@
+'use strict';
+// A separate process that works on a store the way a second bot instance would, for tests of
+// what happens when several processes share one database. Usage:
+//   node store-worker.js '<json task>'
+// The task names the store target, an action and a start time (ms since the epoch) that all
+// workers of a test wait for, so that they really run at once (openAt for opening, startAt
+// for the action). The answer is one JSON line on
+// stdout.
+const store = require('../../bot/src/store');
+
+const sleepUntil = (t) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.now())));
+
+const ACTIONS = {
+  // Opens (and so migrates) the store.
+  async open() {
+    return {};
+  },
+  async deliveries(s, { ids }) {
+    const out = [];
+    for (const id of ids) out.push(await store.recordDelivery(s, { deliveryId: id, event: 'issue_comment', action: 'created' }));
+    return { results: out };
+  },
+  async enqueue(s, { keys }) {
+    const out = [];
+    for (const key of keys) out.push(await store.enqueue(s, { kind: 'test', payload: { key } }, key));
+    return { results: out };
+  },
+  // Stores every captured results file, judged, as runs of the given commits.
+  async 'store-runs'(s, { commits }) {
+    const { capturedResults, LIMITS } = require('./store-contract');
+    const { judge } = require('@perfgate/core');
+    const out = [];
+    for (const { name, results } of capturedResults()) {
+      out.push(await store.storeRun(s, { request: { repo: 'perfgate/mariadb-fork', runKey: `${name}@${commits.head}`, base: { sha: commits.base }, head: { sha: commits.head } }, results, verdict: judge(results, LIMITS) }));
+    }
+    return { results: out };
+  },
+  // Claims and completes until `total` jobs are done (an empty claim while others still hold
+  // jobs is not the end).
+  async drain(s, { worker, total, leaseSeconds = 60 }) {
+    const claimed = [];
+    let empty = 0;
+    for (;;) {
+      const job = await store.claim(s, worker, leaseSeconds);
+      if (job) {
+        claimed.push(job.id);
+        if (!(await store.complete(s, job.id, { workerId: worker }))) throw new Error(`job ${job.id}: complete refused`);
+        continue;
+      }
+      const done = await s.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'done').executeTakeFirst();
+      if (Number(done.n) >= total) break;
+      empty += 1;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return { claimed, empty };
+  },
+  // Claims one job, says which, and waits to be killed.
+  async 'claim-and-hang'(s, { worker, leaseSeconds }) {
+    const job = await store.claim(s, worker, leaseSeconds);
+    process.stdout.write(`${JSON.stringify({ claimed: job && job.id })}\n`);
+    await new Promise(() => setInterval(() => {}, 1000));
+  },
+};
+
+async function main() {
+  const task = JSON.parse(process.argv[2]);
+  // openAt: the workers open the store (and so migrate it) at the same moment.
+  await sleepUntil(task.openAt || 0);
+  const s = await store.openStore(task.target);
+  try {
+    await sleepUntil(task.startAt || 0);
+    const answer = await ACTIONS[task.action](s, task);
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  } finally {
+    await s.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack}\n`);
+  process.exit(1);
+});
