@@ -14,7 +14,7 @@ DATABASE = "sbtest"
 RESERVED_OPTIONS = frozenset({
     "db_driver", "mysql_socket", "mysql_host", "mysql_port", "mysql_user", "mysql_password", "mysql_db",
     "tables", "table_size", "threads", "time", "events", "report_interval", "percentile", "histogram",
-    "warmup_time", "config_file", "rand_type",
+    "warmup_time", "config_file", "rand_type", "rand_seed",
 })
 # sysbench's default "special" distribution puts 75% of the k values written by `prepare` in 1%
 # of their range, so a "range=100" on k would read thousands of rows; uniform keeps the names of
@@ -92,6 +92,10 @@ class Invocation:
     options: dict = field(default_factory=dict)
     pin_cpus: str | None = None
     command: str = "run"
+    # A fixed number of events (instead of `seconds`) and a fixed seed make two runs send the
+    # same statements: what instruction counting needs.
+    events: int = 0
+    rand_seed: int | None = None
 
 
 def script_argument(script_path: Path) -> str:
@@ -108,9 +112,13 @@ def build_command(inv: Invocation) -> list[str]:
             "--db-driver=mysql", f"--mysql-socket={inv.socket}", "--mysql-user=root", f"--mysql-db={DATABASE}",
             f"--tables={inv.tables}", f"--table-size={inv.rows}", f"--threads={inv.threads}",
             f"--rand-type={RAND_TYPE}"]
+    if inv.rand_seed is not None:
+        cmd.append(f"--rand-seed={inv.rand_seed}")
     if inv.command == "run":
-        cmd += [f"--time={int(inv.seconds)}",
-                "--report-interval=0", f"--percentile={PERCENTILE}"]
+        cmd += [f"--time={0 if inv.events else int(inv.seconds)}"]
+        if inv.events:
+            cmd.append(f"--events={inv.events}")
+        cmd += ["--report-interval=0", f"--percentile={PERCENTILE}"]
     cmd += script_options(inv.options)
     cmd.append(inv.command)
     return cmd
