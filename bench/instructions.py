@@ -36,10 +36,6 @@ SEED = 1
 CALIBRATION_EVENTS = (5, 15)
 
 
-def description(bench_id: str, label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{bench_id}.{label}")
-
-
 def load_data(srv: server.Server, plan, seed: int, log: Path) -> None:
     conn = srv.connect()
     try:
@@ -65,16 +61,6 @@ def load_data(srv: server.Server, plan, seed: int, log: Path) -> None:
 def invocation(plan, bench, srv, events: int, seed: int) -> sysbench.Invocation:
     return sysbench.Invocation(script_path=bench.script_path, socket=srv.layout.socket, tables=plan.tables,
                                rows=plan.rows, threads=1, options=bench.options, events=events, rand_seed=seed)
-
-
-def warm_up(inv: sysbench.Invocation, connect, log: Path) -> float:
-    started = time.monotonic()
-    with callgrind.purge_held(connect):
-        outcome = sysbench.execute(sysbench.build_command(inv), timeout=3600, log_path=log)
-    if outcome.returncode != 0:
-        raise RuntimeError(f"warm-up failed: {sysbench.failure_reason(outcome.output)}")
-    callgrind.drain_purge(connect)
-    return time.monotonic() - started
 
 
 def load_side(plan, side: str, out: Path) -> float:
@@ -134,22 +120,17 @@ def run_side(plan, side: str, out: Path, events: dict, windows: int, calibrate: 
                 print(f"{side} {bench.id}: {results[bench.id]}", flush=True)
                 continue
             inv = invocation(plan, bench, vsrv, events[bench.id], SEED)
-            warm = warm_up(inv, vsrv.connect, log)
-            timings["warmups"] += warm
-            records, profiles = [], []
             t = time.monotonic()
-            for i in range(windows):
-                record, window_profiles = callgrind.measure_window(control, inv, description(bench.id, str(i)),
-                                                                   vsrv.connect, log_path=log)
-                records.append(record)
-                profiles.append(window_profiles)
-            timings["windows"] += time.monotonic() - t
-            top_n = {"connection": top, "background": max(top // 6, 0)}
-            results[bench.id] = {"warmup_seconds": round(warm, 2),
-                                 **callgrind.side_record(records, profiles, top_n)}
+            top_n = {"connection": top, "background": top // 6}
+            record = callgrind.measure_benchmark(control, inv, vsrv.connect, bench.id, windows, log, top_n)
+            results[bench.id] = record
+            timings["warmups"] += record["warmup_seconds"]
+            timings["windows"] += time.monotonic() - t - record["warmup_seconds"]
+            records = record["windows"]
             print(f"{side} {bench.id}: " + " ".join(
                 f"{w['connection']['per_query']:.0f}/{w['background']['per_query']:.0f}" for w in records)
-                + f"  ({warm:.1f}s warm-up, {sum(w['seconds'] for w in records):.1f}s windows)", flush=True)
+                + f"  ({record['warmup_seconds']:.1f}s warm-up, {sum(w['seconds'] for w in records):.1f}s "
+                f"windows, {sum(w['drain_seconds'] for w in records):.1f}s purge)", flush=True)
     finally:
         t = time.monotonic()
         problem = vsrv.shutdown(timeout=300)
@@ -168,11 +149,11 @@ def calibrate_one(plan, bench, srv, control, log) -> dict:
     """Per-event connection instructions from two windows of different lengths (the difference
     cancels what every window pays once: connecting, preparing statements)."""
     small, large = CALIBRATION_EVENTS
-    warm_up(invocation(plan, bench, srv, large, SEED), srv.connect, log)
+    callgrind.warm_up(invocation(plan, bench, srv, large, SEED), srv.connect, log)
     counts = {}
     for n in (small, large):
         record, _ = callgrind.measure_window(control, invocation(plan, bench, srv, n, SEED),
-                                             description(bench.id, f"cal{n}"), srv.connect,
+                                             callgrind.window_description(bench.id, f"cal{n}"), srv.connect,
                                              log_path=log)
         counts[n] = record
     per_event = (counts[large]["connection"]["instructions"] - counts[small]["connection"]["instructions"]) / (large - small)

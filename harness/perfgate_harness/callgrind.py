@@ -1,16 +1,19 @@
 """Instructions per query of a real server under Valgrind's callgrind.
 
-The server runs under callgrind with instrumentation off; a measured window is one sysbench run
-of a fixed number of events with a fixed seed and one thread, bracketed by `callgrind_control
--z`, `-i on` ... `-i off`, `-d <description>`. With `--separate-threads=yes` each dump writes
-one file per thread, `callgrind.out.<pid>.<part>-<thread>` (thread as two digits or more), part
-counting the dumps of the process from 1; each file names its dump in `desc: Trigger: dump
-<description>`. Threads that ran a connection's command loop are the queries' own work; the
-rest (InnoDB's tpool workers: purge, page flushing, I/O completion; the timer and the main
-thread) is the work the queries leave behind, counted apart.
+The server runs under callgrind with instrumentation off. A measured window is one sysbench run
+of a fixed number of events with a fixed seed and one thread: `callgrind_control -i on`, the run,
+`-d <window>.q`, then purge is let go and counted until it has caught up, `-i off`,
+`-d <window>.p`. With `--separate-threads=yes` each dump writes one file per thread,
+`callgrind.out.<pid>.<part>-<thread>` (thread as two digits or more), part counting the dumps of
+the process from 1; each file names its dump in `desc: Trigger: dump <description>`. At exit
+callgrind writes `callgrind.out.<pid>-<thread>` ("Trigger: Program termination").
 
-Command lines, server options, thread classification and the window summary are pure functions;
-`Control` and `measure_window` touch the process and the files.
+Threads that ran a connection's command loop (`do_command`) are the queries' own work; the
+others (InnoDB's tpool workers: purge, page flushing, I/O completion; the timer and main
+threads) are the work the queries leave behind, counted apart.
+
+Command lines, server options, thread groups and records are pure functions; `Control`,
+`drain_purge` and `measure_*` touch the process and the files.
 """
 import re
 import shutil
@@ -348,6 +351,37 @@ def measure_window(control: Control, inv: sysbench.Invocation, description: str,
     record["background"]["after_window"] = sum(p.totals for p in purge)
     record["drain_seconds"] = round(drain_seconds, 3)
     return record, profiles + purge
+
+
+def warm_up(inv: sysbench.Invocation, connect, log_path: Path | None = None) -> float:
+    """The window's own events once, uncounted, with purge held and drained as in a window, so
+    that the first window finds the same pages cached and the same history as the next ones."""
+    started = time.monotonic()
+    with purge_held(connect):
+        outcome = sysbench.execute(sysbench.build_command(inv), timeout=3600, log_path=log_path)
+    if outcome.returncode != 0 or outcome.timed_out:
+        reason = sysbench.failure_reason(outcome.output)
+        raise CallgrindError(f"warm-up: sysbench exited with code {outcome.returncode}"
+                             + (f": {reason}" if reason else ""))
+    drain_purge(connect)
+    return time.monotonic() - started
+
+
+def window_description(benchmark_id: str, window: int) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{benchmark_id}.{window}")
+
+
+def measure_benchmark(control: Control, inv: sysbench.Invocation, connect, benchmark_id: str, windows: int,
+                      log_path: Path | None = None, top: dict = TOP_FUNCTIONS) -> dict:
+    """A warm-up, then `windows` counted windows of one benchmark on one side."""
+    warmup_seconds = warm_up(inv, connect, log_path)
+    records, profiles = [], []
+    for i in range(windows):
+        record, window_profiles = measure_window(control, inv, window_description(benchmark_id, i), connect,
+                                                 log_path=log_path)
+        records.append(record)
+        profiles.append(window_profiles)
+    return {"warmup_seconds": round(warmup_seconds, 2), **side_record(records, profiles, top)}
 
 
 def final_dump_written(out_dir: Path, pid: int) -> bool:
