@@ -25,7 +25,9 @@ class FunctionCost:
     name: str
     object: str
     file: str
-    line: int          # first line with a cost (0 when the binary has no line information)
+    # The first line of `file` that callgrind listed for the function: its entry, as blocks are
+    # listed in the order they were first run (0 when the binary has no line information).
+    line: int
     self_cost: int = 0
     inclusive: int = 0
 
@@ -58,6 +60,7 @@ def parse_profile(text: str, source: str = "callgrind.out") -> Profile:
     functions: dict[str, FunctionCost] = {}
     current: FunctionCost | None = None
     obj = file = ""
+    cost_file = ""  # where the next cost lines' code comes from: `fl`, or an inlined `fi`/`fe`
     line = 0
     pending_call = False
     positions_checked = False
@@ -97,7 +100,7 @@ def parse_profile(text: str, source: str = "callgrind.out") -> Profile:
             else:
                 current.self_cost += cost
                 current.inclusive += cost
-                if cost and (current.line == 0 or 0 < line < current.line) and file == current.file:
+                if current.line == 0 and line > 0 and cost_file == current.file:
                     current.line = line
             continue
         key, sep, value = s.partition("=")
@@ -108,7 +111,9 @@ def parse_profile(text: str, source: str = "callgrind.out") -> Profile:
                 if current is None:
                     current = functions[name] = FunctionCost(name, obj, file, 0)
             elif key == "fl":
-                file = name
+                file = cost_file = name
+            elif key in ("fi", "fe"):
+                cost_file = name
             elif key == "ob":
                 obj = name
             continue

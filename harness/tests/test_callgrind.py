@@ -262,3 +262,13 @@ def test_events_for_a_target_is_a_round_number_within_bounds():
     assert callgrind.events_for(10, 100e6) == 20000         # at most 20,000
     with pytest.raises(ValueError, match="per-event instructions 0; expected a positive number"):
         callgrind.events_for(0, 100e6)
+
+
+def test_sources_come_from_line_information_where_the_binary_has_it():
+    # Debian's libc carries line information; its mariadbd is stripped of it.
+    merged = callgrind.merge_functions(callgrind.split_threads(window_profiles())["connection"])
+    by_name = {name: entry for (name, _), entry in merged.items()}
+    assert by_name["malloc"]["source"] == "./malloc/./malloc/malloc.c:3281"  # __libc_malloc's entry
+    assert by_name["malloc"]["object"] == "libc.so.6"
+    assert by_name["do_command(THD*, bool)"]["source"] is None
+    assert by_name["do_command(THD*, bool)"]["object"] == "mariadbd"
