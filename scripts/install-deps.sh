@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: report.html is checked in a real headless browser by the tests.
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium)
+# valgrind: instructions per query are counted under callgrind (callgrind_control, callgrind_annotate).
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium valgrind)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
