@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 
 # chromium: report.html is checked in a real headless browser by the tests.
 # shellcheck: the runner-setup scripts are checked by the tests.
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ git ccache chromium shellcheck util-linux)
+# valgrind: instructions per query are counted under callgrind (callgrind_control).
+# make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 git ccache chromium shellcheck util-linux valgrind)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -165,8 +165,9 @@ def init_command(flavor: str, binary: Path, install_db: Path | None, basedir: Pa
             f"--basedir={basedir}", f"--datadir={layout.datadir}"]
 
 
-def start_command(binary: Path, layout: Layout, pin_cpus: str | None) -> list[str]:
-    cmd = [str(binary), f"--defaults-file={layout.cnf}"]
+def start_command(binary: Path, layout: Layout, pin_cpus: str | None, wrapper: tuple = ()) -> list[str]:
+    """`wrapper` runs the server under another program (e.g. valgrind), which taskset then pins too."""
+    cmd = [*wrapper, str(binary), f"--defaults-file={layout.cnf}"]
     return (["taskset", "-c", pin_cpus] + cmd) if pin_cpus else cmd
 
 
@@ -255,7 +256,7 @@ class Server:
     """One side's server process, started and stopped by this run only."""
 
     def __init__(self, side: str, basedir: Path, binary: Path, flavor: str, version: str,
-                 layout: Layout, profile_options: dict, pin_cpus: str | None = None):
+                 layout: Layout, profile_options: dict, pin_cpus: str | None = None, wrapper: tuple = ()):
         self.side = side
         self.basedir = Path(basedir)
         self.binary = Path(binary)
@@ -264,6 +265,7 @@ class Server:
         self.layout = layout
         self.profile_options = profile_options
         self.pin_cpus = pin_cpus
+        self.wrapper = tuple(wrapper)
         self.port = None
         self.options = None
         self.proc = None
@@ -310,7 +312,7 @@ class Server:
             self.write_cnf(free_port())
             log_size = self.layout.error_log.stat().st_size if self.layout.error_log.exists() else 0
             with open(self.layout.stdout_log, "ab") as out:
-                self.proc = subprocess.Popen(start_command(self.binary, self.layout, self.pin_cpus),
+                self.proc = subprocess.Popen(start_command(self.binary, self.layout, self.pin_cpus, self.wrapper),
                                              stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             try:
                 self._wait_ready(timeout)

@@ -71,6 +71,10 @@ class Invocation:
     options: dict = field(default_factory=dict)
     pin_cpus: str | None = None
     command: str = "run"
+    # A fixed number of events (instead of `seconds`) and a fixed seed make two runs send the
+    # same statements: what instruction counting needs.
+    events: int = 0
+    rand_seed: int | None = None
 
 
 def script_argument(script_path: Path) -> str:
@@ -87,9 +91,13 @@ def build_command(inv: Invocation) -> list[str]:
             "--db-driver=mysql", f"--mysql-socket={inv.socket}", "--mysql-user=root", f"--mysql-db={DATABASE}",
             f"--tables={inv.tables}", f"--table-size={inv.rows}", f"--threads={inv.threads}",
             f"--rand-type={RAND_TYPE}"]
+    if inv.rand_seed is not None:
+        cmd.append(f"--rand-seed={inv.rand_seed}")
     if inv.command == "run":
-        cmd += [f"--time={int(inv.seconds)}",
-                "--report-interval=0", f"--percentile={PERCENTILE}"]
+        cmd += [f"--time={0 if inv.events else int(inv.seconds)}"]
+        if inv.events:
+            cmd.append(f"--events={inv.events}")
+        cmd += ["--report-interval=0", f"--percentile={PERCENTILE}"]
     cmd += script_options(inv.options)
     cmd.append(inv.command)
     return cmd

@@ -98,6 +98,8 @@ def test_start_command_pins_with_taskset(tmp_path):
     lay = layout(tmp_path)
     assert server.start_command(Path("/m/sbin/mariadbd"), lay, None) == ["/m/sbin/mariadbd", f"--defaults-file={lay.cnf}"]
     assert server.start_command(Path("/m/sbin/mariadbd"), lay, "0")[:3] == ["taskset", "-c", "0"]
+    assert server.start_command(Path("/m/sbin/mariadbd"), lay, None, ("valgrind", "-q")) == [
+        "valgrind", "-q", "/m/sbin/mariadbd", f"--defaults-file={lay.cnf}"]
 
 
 def test_find_server_binary(tmp_path):

@@ -112,6 +112,22 @@ def test_run_command_of_a_perfgate_script_pinned_and_quoted():
     assert sysbench.command_text(cmd).endswith("'--points_columns=id, k' run")
 
 
+def test_a_counted_window_runs_a_fixed_number_of_events_with_a_fixed_seed():
+    inv = sysbench.Invocation(script_path=SYSBENCH_BUILTIN_DIR / "oltp_update_index.lua", socket=Path("/s"),
+                              tables=8, rows=10000, threads=1, events=140, rand_seed=1)
+    cmd = sysbench.build_command(inv)
+    assert cmd[cmd.index("--rand-type=uniform") + 1:cmd.index("--report-interval=0")] == [
+        "--rand-seed=1", "--time=0", "--events=140"]
+
+
+def test_the_seed_belongs_to_the_harness():
+    """The plan schema refuses a seed (or an event count) among a script's own options."""
+    for key in ("rand_seed", "rand-seed", "events"):
+        problems = [p for p in schema.schema_errors("plan", {"benchmarks": [{"options": {key: 3}}]}) if "options" in p]
+        assert problems == [f"benchmarks[0].options.{key}: set by perfgate from the plan's scale, threads and seconds, "
+                            "or by the harness (connection, random numbers); remove it from the options"], problems
+
+
 def test_prepare_command_has_no_duration():
     inv = sysbench.Invocation(script_path=SYSBENCH_BUILTIN_DIR / "oltp_point_select.lua", socket=Path("/s"),
                               tables=2, rows=1000, threads=2, command="prepare")

@@ -1,0 +1,406 @@
+"""Instructions per query of a real server under Valgrind's callgrind.
+
+The server runs under callgrind with instrumentation off. A measured window is one sysbench run
+of a fixed number of events with a fixed seed and one thread: `callgrind_control -i on`, the run,
+`-d <window>.q`, then purge is let go and counted until it has caught up, `-i off`,
+`-d <window>.p`. With `--separate-threads=yes` each dump writes one file per thread,
+`callgrind.out.<pid>.<part>-<thread>` (thread as two digits or more), part counting the dumps of
+the process from 1; each file names its dump in `desc: Trigger: dump <description>`. At exit
+callgrind writes `callgrind.out.<pid>-<thread>` ("Trigger: Program termination").
+
+Threads that ran a connection's command loop (`do_command`) are the queries' own work; the
+others (InnoDB's tpool workers: purge, page flushing, I/O completion; the timer and main
+threads) are the work the queries leave behind, counted apart.
+
+Command lines, server options, thread groups and records are pure functions; `Control`,
+`drain_purge` and `measure_*` touch the process and the files.
+"""
+import re
+import shutil
+import subprocess
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from . import sysbench
+from .callgrind_format import CallgrindFormatError, Profile, parse_profile
+
+OUT_FILE_PREFIX = "callgrind.out"
+# The functions one connection's statements run under: MariaDB's one-thread-per-connection loop
+# and the command loop MariaDB and MySQL share (exported, so they have names even when stripped).
+CONNECTION_ENTRY_POINTS = frozenset({"do_command", "do_handle_one_connection", "handle_one_connection",
+                                     "handle_connection"})
+# MariaDB's own default when a profile leaves the pool size out.
+DEFAULT_BUFFER_POOL_SIZE = "128M"
+CONTROL_TIMEOUT = 120.0
+TOP_FUNCTIONS = {"connection": 300, "background": 50}
+_DUMP_FILE = re.compile(rf"^{re.escape(OUT_FILE_PREFIX)}\.(\d+)\.(\d+)-(\d+)$")
+
+
+class CallgrindError(Exception):
+    """A callgrind step failed; the message is one line naming the step."""
+
+
+def unavailable_reason() -> str | None:
+    """None when valgrind's callgrind and callgrind_control can run here, else what to install."""
+    for tool in ("valgrind", "callgrind_control"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (Debian: apt-get install valgrind)"
+    return None
+
+
+# ------------------------------------------------------------------------------ pure decisions
+
+def valgrind_wrapper(out_dir: Path) -> tuple:
+    """The command that runs the server under callgrind, counting nothing until told to."""
+    return ("valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
+            f"--callgrind-out-file={Path(out_dir) / OUT_FILE_PREFIX}.%p")
+
+
+def _normal(key: str) -> str:
+    return key.strip().replace("-", "_").lower()
+
+
+def server_options(profile_options: dict) -> dict:
+    """The profile's options plus what InnoDB needs under Valgrind.
+
+    Valgrind cannot reserve the 8 TB of address space InnoDB maps for a growable buffer pool by
+    default ("Cannot map innodb_buffer_pool_size_max"), so the maximum is the pool size; `loose_`
+    keeps servers without that option starting. Native AIO (io_uring/libaio) submits I/O that
+    Valgrind does not follow, so InnoDB's simulated AIO is used.
+    The rest makes the background work repeat: one purge thread removes history in one order
+    (Valgrind runs one thread at a time anyway), and the buffer pool is not reloaded from its
+    dump at startup by a background task that races the warm-up; the warm-up reads the pages.
+    """
+    owned = {"innodb_buffer_pool_size_max", "loose_innodb_buffer_pool_size_max", "innodb_use_native_aio",
+             "innodb_purge_threads", "innodb_buffer_pool_load_at_startup"}
+    options = {k: v for k, v in profile_options.items() if _normal(k) not in owned}
+    pool = next((v for k, v in profile_options.items() if _normal(k) == "innodb_buffer_pool_size"),
+                DEFAULT_BUFFER_POOL_SIZE)
+    options["loose_innodb_buffer_pool_size_max"] = pool
+    options["innodb_use_native_aio"] = False
+    options["innodb_purge_threads"] = 1
+    options["innodb_buffer_pool_load_at_startup"] = False
+    return options
+
+
+def base_name(function: str) -> str:
+    """`do_command(THD*, bool)'2` -> `do_command`: the name without arguments or recursion level."""
+    name = re.sub(r"'\d+$", "", function)
+    return name.split("(", 1)[0].strip()
+
+
+def is_connection_thread(profile: Profile) -> bool:
+    return any(f.inclusive > 0 and base_name(f.name) in CONNECTION_ENTRY_POINTS
+               for f in profile.functions.values())
+
+
+def dump_file_parts(name: str) -> tuple[int, int, int] | None:
+    """(pid, part, thread) from a dump file name, None for any other file."""
+    m = _DUMP_FILE.match(name)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def files_of_dump(names: list[str], pid: int) -> dict[int, list[str]]:
+    """Dump files of one process grouped by part number."""
+    parts: dict[int, list[str]] = {}
+    for name in names:
+        parsed = dump_file_parts(name)
+        if parsed and parsed[0] == pid:
+            parts.setdefault(parsed[1], []).append(name)
+    return parts
+
+
+def _source(function) -> str | None:
+    if not function.file or function.file == "???":
+        return None
+    return f"{function.file}:{function.line}" if function.line else function.file
+
+
+def merge_functions(profiles: list[Profile]) -> dict:
+    """Self and inclusive cost per (function, object) summed over threads."""
+    merged = {}
+    for profile in profiles:
+        for f in profile.functions.values():
+            key = (f.name, f.object)
+            entry = merged.get(key)
+            if entry is None:
+                merged[key] = entry = {"name": f.name, "object": Path(f.object).name if f.object else "",
+                                       "source": _source(f), "self": 0, "inclusive": 0}
+            entry["self"] += f.self_cost
+            entry["inclusive"] += f.inclusive
+    return merged
+
+
+def split_threads(profiles: list[Profile]) -> dict:
+    groups = {"connection": [], "background": []}
+    for p in profiles:
+        groups["connection" if is_connection_thread(p) else "background"].append(p)
+    return groups
+
+
+def window_record(profiles: list[Profile], queries: int, events: int, seconds: float) -> dict:
+    """One window as results carry it: exact totals per thread group, per query and per event."""
+    groups = split_threads(profiles)
+    record = {"events": events, "queries": queries, "seconds": round(seconds, 3)}
+    for group, members in groups.items():
+        total = sum(p.totals for p in members)
+        record[group] = {"instructions": total, "threads": sum(1 for p in members if p.totals),
+                         "per_query": round(total / queries, 1) if queries else None}
+    return record
+
+
+def top_functions(merged: dict, queries: int, limit: int) -> list[dict]:
+    """The `limit` largest functions by inclusive cost, per query (one decimal)."""
+    rows = sorted(merged.values(), key=lambda e: (-e["inclusive"], -e["self"], e["name"]))[:limit]
+    return [{"name": e["name"], "object": e["object"], "source": e["source"],
+             "self": round(e["self"] / queries, 1), "inclusive": round(e["inclusive"] / queries, 1)}
+            for e in rows]
+
+
+def side_record(windows: list[dict], profiles_per_window: list[list[Profile]],
+                top: dict = TOP_FUNCTIONS) -> dict:
+    """A benchmark's instruction counts on one side: every window, and the top functions of all
+    windows together (per query) for each thread group."""
+    queries = sum(w["queries"] for w in windows)
+    functions = {}
+    for group in ("connection", "background"):
+        members = [p for profiles in profiles_per_window for p in split_threads(profiles)[group]]
+        functions[group] = top_functions(merge_functions(members), queries, top[group]) if queries else []
+    return {"windows": windows, "functions": functions}
+
+
+def events_for(per_event_instructions: float, target: float, minimum: int = 2, maximum: int = 20000) -> int:
+    """Events in a window so that the connection threads run about `target` instructions, as a
+    round number (two significant digits) within [minimum, maximum]."""
+    if per_event_instructions <= 0:
+        raise ValueError(f"per-event instructions {per_event_instructions!r}; expected a positive number")
+    raw = target / per_event_instructions
+    magnitude = 10 ** max(0, len(str(int(raw))) - 2)
+    rounded = max(1, round(raw / magnitude)) * magnitude
+    return int(min(maximum, max(minimum, rounded)))
+
+
+# ------------------------------------------------------------------------------ the process
+
+def _tail(text: str) -> str:
+    lines = [l.strip() for l in text.strip().splitlines() if l.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+class Control:
+    """callgrind_control for one valgrind process, whose dumps go to `out_dir`."""
+
+    def __init__(self, pid: int, out_dir: Path):
+        self.pid = pid
+        self.out_dir = Path(out_dir)
+        self.seconds = 0.0  # spent in callgrind_control, for the report of where time goes
+
+    def _run(self, *args: str) -> None:
+        cmd = ["callgrind_control", *args, str(self.pid)]
+        started = time.monotonic()
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=CONTROL_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise CallgrindError(f"{' '.join(cmd)} did not answer within {CONTROL_TIMEOUT:.0f} s") from None
+        finally:
+            self.seconds += time.monotonic() - started
+        text = out.stdout + out.stderr
+        if out.returncode != 0 or "OK." not in text:
+            raise CallgrindError(f"{' '.join(cmd)} failed (exit code {out.returncode}): {_tail(text)}")
+
+    def zero(self) -> None:
+        self._run("-z")
+
+    def instrument(self, on: bool) -> None:
+        self._run("-i", "on" if on else "off")
+
+    def dump(self, description: str) -> list[Path]:
+        """Dumps every thread's costs; returns the files of this dump, all checked to be complete."""
+        if not re.match(r"^[A-Za-z0-9_.=-]+$", description):
+            raise ValueError(f"dump description {description!r}; expected letters, digits and _ . = -")
+        before = set(files_of_dump(self._names(), self.pid))
+        self._run("-d", description)
+        parts = files_of_dump(self._names(), self.pid)
+        new = sorted(set(parts) - before)
+        if len(new) != 1:
+            raise CallgrindError(f"callgrind_control -d {description} on pid {self.pid} wrote parts {new} "
+                                 f"in {self.out_dir}; expected exactly one new part")
+        return [self.out_dir / n for n in sorted(parts[new[0]])]
+
+    def _names(self) -> list[str]:
+        return [p.name for p in self.out_dir.iterdir()] if self.out_dir.is_dir() else []
+
+
+def read_dump(files: list[Path], description: str) -> list[Profile]:
+    """Parses a dump's files, checking that each belongs to that dump and was written whole."""
+    profiles = []
+    for path in files:
+        profile = parse_profile(path.read_text(encoding="utf-8", errors="replace"), str(path))
+        expected = f"dump {description}"
+        if profile.trigger != expected:
+            raise CallgrindFormatError(f"{path}: written by {profile.trigger!r}; expected {expected!r}")
+        if profile.totals is None:
+            raise CallgrindFormatError(f"{path}: no 'totals:' line; the dump was not written whole")
+        if profile.totals != profile.self_sum():
+            raise CallgrindFormatError(f"{path}: totals {profile.totals} but its cost lines add up to "
+                                       f"{profile.self_sum()}")
+        profiles.append(profile)
+    return profiles
+
+
+HOLD_PURGE_SQL = "START TRANSACTION WITH CONSISTENT SNAPSHOT"
+# MariaDB 10.5.7+: returns once purge has emptied the history list.
+DRAIN_PURGE_SQL = "SET GLOBAL innodb_max_purge_lag_wait = 0"
+HISTORY_SQL = "SELECT `count` FROM information_schema.INNODB_METRICS WHERE name = 'trx_rseg_history_len'"
+DRAIN_TIMEOUT = 600.0
+
+
+def drain_purge(connect) -> None:
+    """Waits until purge has removed all history (MariaDB's own wait; elsewhere, polling)."""
+    conn = connect()
+    try:
+        cur = conn.cursor()
+        try:
+            cur.execute(DRAIN_PURGE_SQL)
+            return
+        except Exception as e:  # servers without the variable: MySQL, MariaDB before 10.5.7
+            if "innodb_max_purge_lag_wait" not in str(e):
+                raise
+        deadline = time.monotonic() + DRAIN_TIMEOUT
+        while time.monotonic() < deadline:
+            cur.execute(HISTORY_SQL)
+            row = cur.fetchone()
+            if row is None or int(row[0]) == 0:
+                return
+            time.sleep(0.2)
+        raise CallgrindError(f"purge did not empty the history list within {DRAIN_TIMEOUT:.0f} s")
+    finally:
+        conn.close()
+
+
+@contextmanager
+def purge_held(connect):
+    """Purge removes nothing while this read view is open."""
+    hold = connect()
+    try:
+        hold.cursor().execute(HOLD_PURGE_SQL)
+        yield
+        hold.rollback()
+    finally:
+        hold.close()
+
+
+def _read_and_remove(files: list[Path], description: str, keep_files: bool) -> list[Profile]:
+    try:
+        return read_dump(files, description)
+    finally:
+        if not keep_files:
+            for f in files:
+                f.unlink(missing_ok=True)
+
+
+def measure_window(control: Control, inv: sysbench.Invocation, description: str, connect,
+                   log_path: Path | None = None, keep_files: bool = False) -> tuple[dict, list[Profile]]:
+    """One counted sysbench run: (window record, the threads' profiles).
+
+    Purge is held off during the run by an open read view, then released and counted while it
+    catches up. Left free, purge runs whenever Valgrind's scheduler lets it, and what it has
+    cleaned (or not) changes the work of the next statements: update-index, update-inlist and
+    insert then spread by 5-50% between windows. Held, each window starts with an empty history
+    and its background count includes the purge of exactly its own changes.
+    `connect()` returns a DB-API connection to the measured server.
+
+    Four control calls per window: no `-z`, because instrumentation is off between windows
+    (nothing is collected) and every dump zeroes the counters it wrote.
+    """
+    if not inv.events:
+        raise ValueError("a measured window needs a fixed number of events (Invocation.events > 0)")
+    cmd = sysbench.build_command(inv)
+    with purge_held(connect):
+        control.instrument(True)
+        try:
+            started = time.monotonic()
+            outcome = sysbench.execute(cmd, timeout=3600, log_path=log_path)
+            seconds = time.monotonic() - started
+            window_files = control.dump(f"{description}.q")
+        except BaseException:
+            control.instrument(False)
+            raise
+    try:
+        started = time.monotonic()
+        drain_purge(connect)
+        drain_seconds = time.monotonic() - started
+    finally:
+        control.instrument(False)
+    after_files = control.dump(f"{description}.p")
+    profiles = _read_and_remove(window_files, f"{description}.q", keep_files)
+    after = _read_and_remove(after_files, f"{description}.p", keep_files)
+    if outcome.returncode != 0 or outcome.timed_out:
+        reason = sysbench.failure_reason(outcome.output)
+        raise CallgrindError(f"sysbench exited with code {outcome.returncode} in window {description}"
+                             + (f": {reason}" if reason else ""))
+    parsed = sysbench.parse_run_output(outcome.output)
+    if parsed["reconnects"] or parsed["errors"]:
+        raise CallgrindError(f"window {description}: sysbench had {parsed['errors']} errors and "
+                             f"{parsed['reconnects']} reconnects; the count is not of the benchmark alone")
+    # The drain's connection thread is our own wait, not the benchmark's: only the background
+    # threads of the second dump count.
+    purge = split_threads(after)["background"]
+    record = window_record(profiles + purge, parsed["queries"], inv.events, seconds)
+    record["background"]["after_window"] = sum(p.totals for p in purge)
+    record["drain_seconds"] = round(drain_seconds, 3)
+    return record, profiles + purge
+
+
+def warm_up(inv: sysbench.Invocation, connect, log_path: Path | None = None) -> float:
+    """The window's own events once, uncounted, with purge held and drained as in a window, so
+    that the first window finds the same pages cached and the same history as the next ones."""
+    started = time.monotonic()
+    with purge_held(connect):
+        outcome = sysbench.execute(sysbench.build_command(inv), timeout=3600, log_path=log_path)
+    if outcome.returncode != 0 or outcome.timed_out:
+        reason = sysbench.failure_reason(outcome.output)
+        raise CallgrindError(f"warm-up: sysbench exited with code {outcome.returncode}"
+                             + (f": {reason}" if reason else ""))
+    drain_purge(connect)
+    return time.monotonic() - started
+
+
+def window_description(benchmark_id: str, window: int) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{benchmark_id}.{window}")
+
+
+def measure_benchmark(control: Control, inv: sysbench.Invocation, connect, benchmark_id: str, windows: int,
+                      log_path: Path | None = None, top: dict = TOP_FUNCTIONS) -> dict:
+    """A warm-up, then `windows` counted windows of one benchmark on one side."""
+    warmup_seconds = warm_up(inv, connect, log_path)
+    records, profiles = [], []
+    for i in range(windows):
+        record, window_profiles = measure_window(control, inv, window_description(benchmark_id, i), connect,
+                                                 log_path=log_path)
+        records.append(record)
+        profiles.append(window_profiles)
+    return {"warmup_seconds": round(warmup_seconds, 2), **side_record(records, profiles, top)}
+
+
+def final_dump_written(out_dir: Path, pid: int) -> bool:
+    """Whether callgrind wrote its dump at process exit, which it does only on a clean exit: one
+    file per thread, `callgrind.out.<pid>-<thread>` (no part in the name), each ending in totals."""
+    pattern = re.compile(rf"^{re.escape(OUT_FILE_PREFIX)}\.{pid}-\d+$")
+    files = [p for p in Path(out_dir).iterdir() if pattern.match(p.name)]
+    if not files:
+        return False
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "desc: Trigger: Program termination" not in text[:2000] or "\ntotals:" not in text:
+            return False
+    return True
+
+
+def remove_files(out_dir: Path, pid: int) -> None:
+    """Removes every callgrind file of one process (the windows were read already)."""
+    pattern = re.compile(rf"^{re.escape(OUT_FILE_PREFIX)}\.{pid}([.-].*)?$")
+    for path in Path(out_dir).iterdir():
+        if pattern.match(path.name):
+            path.unlink()
