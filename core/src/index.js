@@ -39,7 +39,8 @@
  *   renderReports(verdict, {reportLink}) → {'comment.md', 'summary.md', 'report.html'}
  *   renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
- *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle
+ *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
+ *   formatCount (43.1k, 6.38M)
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
  * Errors and exit codes
@@ -60,6 +61,7 @@ const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
 const render = require('./render');
 const progress = require('./progress');
+const { count: formatCount } = require('./render/format');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
@@ -79,4 +81,5 @@ module.exports = {
   ...buildFailure,
   ...render,
   ...progress,
+  formatCount,
 };
