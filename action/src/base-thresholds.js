@@ -56,3 +56,28 @@ export function describeThresholdsOrigin(origin) {
   if (!origin || !origin.commit) return 'perfgate\'s shipped thresholds (the fork names no thresholds folder, or its base has none)';
   return `\`${origin.folder}/\` at ${origin.label} \`${origin.commit.slice(0, 12)}\``;
 }
+
+/**
+ * Makes sure `sha` is in the checkout. A fork's head is on no branch of this repository, so a
+ * checkout of the base branch (the default for pull_request_target and workflow_dispatch) lacks
+ * it: fetch refs/pull/<n>/head, with the job's read-only token given to that one git command
+ * through its environment (never written to .git/config, where a build could read it).
+ */
+export function ensureCommit({ source, sha, pullRequest, token, serverUrl }) {
+  if (resolveCommit(source, sha)) return { fetched: false };
+  const extraEnv = {};
+  if (token) {
+    Object.assign(extraEnv, {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/?$/, '/')}.extraheader`,
+      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`,
+    });
+  }
+  const refspecs = [`+refs/pull/${pullRequest}/head:refs/remotes/perfgate/pull/${pullRequest}/head`, sha];
+  const result = perfgate.runProcessSync('git', ['-C', source, 'fetch', '--no-tags', '--quiet', 'origin', ...refspecs], { extraEnv, timeoutMs: 30 * 60 * 1000 });
+  if (!resolveCommit(source, sha)) {
+    const why = result.error ? result.error.message : (result.stderr || '').trim().split('\n').pop() || `git fetch exited with ${result.status}`;
+    throw new Error(`commit ${sha} is not in ${source}, and fetching refs/pull/${pullRequest}/head from origin did not bring it (${why}); expected a checkout with fetch-depth: 0 of this repository`);
+  }
+  return { fetched: true };
+}

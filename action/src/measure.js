@@ -8,7 +8,7 @@ import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
 import { uploadRunFolder } from './artifacts.js';
-import { copyThresholdsFrom, describeThresholdsOrigin, resolveCommit } from './base-thresholds.js';
+import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from './base-thresholds.js';
 import { admission } from './pull-request.js';
 import { runName } from './settings.js';
 
@@ -57,6 +57,13 @@ export async function measure(settings, octokit, env) {
   const runDir = path.join(settings.workDir, name);
   fs.rmSync(runDir, { recursive: true, force: true });
   fs.mkdirSync(runDir, { recursive: true });
+
+  if (isGitCheckout(settings.source)) {
+    // The base commit and (for a source build) the head must be in the checkout.
+    for (const sha of [baseRef, settings.basedirs ? null : headSha]) {
+      if (sha && /^[0-9a-f]{40}$/.test(sha)) ensureCommit({ source: settings.source, sha, pullRequest: settings.pullRequest, token: settings.token, serverUrl: settings.serverUrl });
+    }
+  }
 
   let origin = null;
   let thresholdsDir = perfgateCore.SHIPPED_THRESHOLDS_DIR;
@@ -136,6 +143,10 @@ export async function measure(settings, octokit, env) {
   }
 }
 
+function isGitCheckout(source) {
+  return fs.existsSync(path.join(source, '.git'));
+}
+
 function resolveCommitOrNull(source, ref) {
-  return fs.existsSync(path.join(source, '.git')) ? resolveCommit(source, ref) : (/^[0-9a-f]{40}$/.test(ref) ? ref : null);
+  return isGitCheckout(source) ? resolveCommit(source, ref) : (/^[0-9a-f]{40}$/.test(ref) ? ref : null);
 }

@@ -84,17 +84,18 @@ export function readActLog(stdout) {
  *   vars         repository variables ({ NAME: value }: vars.NAME in the workflow)
  *   localRepositories  { 'owner/name@ref': folder }: remote `uses:` of that repository and ref
  *                run from the folder (act --local-repository), so nothing is fetched
+ *   scratchParent folder for act's scratch (action cache, RUNNER_TEMP); default the system's temp
  *   timeoutMs    act is killed after this (default 180 s)
  * Returns { exitCode, durationMs, stdout, stderr, entries, outputs, summaries, steps, jobs }.
  */
 export async function runAct(options) {
   const act = ciTool('act');
-  const { workdir, workflow, event, payload = {}, apiUrl, repository, runId = 1, artifactsDir, secrets = {}, env = {}, vars = {}, localRepositories = {}, timeoutMs = 180_000 } = options;
+  const { workdir, workflow, event, payload = {}, apiUrl, repository, runId = 1, artifactsDir, secrets = {}, env = {}, vars = {}, localRepositories = {}, scratchParent = os.tmpdir(), timeoutMs = 180_000 } = options;
   const actor = options.actor ?? payload.sender?.login;
   for (const [key, value] of Object.entries({ workdir, workflow, event, apiUrl, repository, artifactsDir })) {
     if (!value) throw new Error(`runAct: option ${key} is missing`);
   }
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'perfgate-act-'));
+  const scratch = mkdtempSync(path.join(scratchParent, 'perfgate-act-'));
   const eventFile = path.join(scratch, 'event.json');
   writeFileSync(eventFile, JSON.stringify(payload));
   // Secrets go through a file, not act's environment: act copies its own environment into
