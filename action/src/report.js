@@ -26,7 +26,7 @@ export function verdictOf(folders, { settings, into }) {
   const first = runs[0].run;
   for (const { folder, run } of runs) {
     for (const key of ['suite', 'base_sha', 'head_sha']) {
-      if (run[key] !== first[key]) return { problem: `the run folders disagree: ${folder.name} has ${key} ${run[key]}, ${folders[0].name} has ${first[key]}`, run: first };
+      if (run[key] !== first[key]) return { problem: `the run folders disagree: ${folder.name} has ${key} ${run[key]}, ${folders[0].name} has ${key} ${first[key]}`, run: first };
     }
     if ((run.thresholds && run.thresholds.commit) !== (first.thresholds && first.thresholds.commit)) {
       return { problem: `the run folders read their limits from different commits (${folder.name}, ${folders[0].name})`, run: first };
