@@ -96,6 +96,114 @@ function shardOf(benchmarks, index, count, suiteName) {
   return benchmarks.filter((b) => ids.has(b.id));
 }
 
+const json = (x) => JSON.stringify(x);
+
+// What a merge of shard results must refuse beyond what every merge refuses (mergeResults):
+// results that are not shards, shards of different splits or suites, the same shard twice,
+// shards of different scale or timing; and, unless a partial report is wanted, missing shards.
+// `names` are the folders the results came from. Returns the layout the merge follows.
+function shardLayout(docs, names, { allowPartial = false } = {}) {
+  docs.forEach((d, i) => {
+    if (!d.plan || !d.plan.shard) {
+      throw new UsageError(`${names[i]}: key 'plan.shard' is missing: not the results of one shard (perfgate compare --shard K/N)`);
+    }
+  });
+  const first = docs[0].plan;
+  const byIndex = new Map();
+  docs.forEach((d, i) => {
+    const { shard } = d.plan;
+    if (i > 0) {
+      if (shard.count !== first.shard.count) {
+        throw new UsageError(`${names[i]}: key 'plan.shard.count' is ${shard.count} but ${names[0]} has ${first.shard.count}: shards of different splits cannot be merged`);
+      }
+      const [a, b] = [first.shard.suite_benchmarks, shard.suite_benchmarks];
+      const at = a.findIndex((id, k) => id !== b[k]);
+      if (a.length !== b.length || at >= 0) {
+        const where = at >= 0 ? `'${b[at] ?? '(none)'}' at position ${at + 1}` : `${b.length} microbenchmarks`;
+        const theirs = at >= 0 ? `'${a[at]}'` : `${a.length}`;
+        throw new UsageError(`${names[i]}: key 'plan.shard.suite_benchmarks' has ${where} but ${names[0]} has ${theirs}: the shards were split from different suites`);
+      }
+      for (const key of ['scale', 'measure']) {
+        const { first_round: _a, pin_cpus: _b, ...mine } = d.plan[key] || {};
+        const { first_round: _c, pin_cpus: _d, ...theirs } = first[key] || {};
+        if (json(mine) !== json(theirs)) {
+          throw new UsageError(`${names[i]}: key 'plan.${key}' is ${json(mine)} but ${names[0]} has ${json(theirs)}: shards of one comparison run at the same scale and timing`);
+        }
+      }
+    }
+    if (byIndex.has(shard.index)) {
+      const k = byIndex.get(shard.index);
+      throw new UsageError(`${names[i]}: key 'plan.shard.index' is ${shard.index} (shard ${shard.index}/${shard.count}) but so is ${names[k]}'s: the same shard twice`);
+    }
+    byIndex.set(shard.index, i);
+  });
+  const { count, suite_benchmarks: suiteIds } = first.shard;
+  const measured = docs.map((d, i) => ({ doc: d, name: names[i] })).filter(({ doc }) => doc.status !== 'cancelled');
+  const owner = new Map();
+  for (const { doc, name } of measured) {
+    for (const b of doc.plan.benchmarks) {
+      if (owner.has(b.id)) throw new UsageError(`${name}: benchmark '${b.id}' is in shard ${doc.plan.shard.index}/${count} and in ${owner.get(b.id)}: the shards overlap`);
+      owner.set(b.id, `${name} (shard ${doc.plan.shard.index}/${count})`);
+    }
+  }
+  const present = new Set(measured.map(({ doc }) => doc.plan.shard.index));
+  const missing = Array.from({ length: count }, (_, k) => k + 1).filter((k) => !present.has(k));
+  if (missing.length && !allowPartial) {
+    const found = measured.map(({ doc, name }) => `${name} is ${doc.plan.shard.index}/${count}`);
+    const cancelled = docs.map((d, i) => (d.status === 'cancelled' ? `${names[i]} was cancelled` : null)).filter(Boolean);
+    throw new UsageError(`${shardList(missing, count)} ${missing.length === 1 ? 'is' : 'are'} missing (${[...found, ...cancelled].join('; ')}); pass the folder of every shard, or --allow-partial for a report marked partial`);
+  }
+  const position = new Map(suiteIds.map((id, k) => [id, k]));
+  return {
+    count,
+    missing,
+    position,
+    notMeasured: suiteIds.filter((id) => !owner.has(id)),
+    cancelled: docs.map((d, i) => (d.status === 'cancelled' ? `shard ${d.plan.shard.index}/${count} (${names[i]}) was cancelled: its microbenchmarks count as missing` : null)).filter(Boolean),
+  };
+}
+
+// The parts of a merged results document that come from its shards: the plan of the whole
+// comparison (the shards' parts in the suite's order), and where every part was measured.
+function shardFields(layout, docs, names, merged) {
+  const measured = docs.map((d, i) => ({ doc: d, name: names[i] }))
+    .filter(({ doc }) => doc.status !== 'cancelled')
+    .sort((a, b) => a.doc.plan.shard.index - b.doc.plan.shard.index);
+  const bySuiteOrder = (a, b) => layout.position.get(a.id) - layout.position.get(b.id);
+  const { shard: _shard, ...plan } = measured.length ? measured[0].doc.plan : docs[0].plan;
+  const times = (key) => measured.map(({ doc }) => doc[key]).filter(Boolean).sort();
+  return {
+    plan: { ...plan, benchmarks: measured.flatMap(({ doc }) => doc.plan.benchmarks).sort(bySuiteOrder) },
+    ...(measured.length ? { machine: measured[0].doc.machine, sides: measured[0].doc.sides } : {}),
+    started: times('started')[0] ?? merged.started,
+    finished: times('finished').slice(-1)[0] ?? merged.finished,
+    benchmarks: [...merged.benchmarks].sort(bySuiteOrder),
+    warnings: [...merged.warnings, ...layout.cancelled],
+    shards: {
+      count: layout.count,
+      benchmarks_in_suite: layout.position.size,
+      merged: measured.map(({ doc, name }) => ({
+        index: doc.plan.shard.index,
+        folder: name,
+        benchmarks: doc.plan.benchmarks.length,
+        machine_id: doc.machine.id ?? null,
+        hostname: doc.machine.hostname ?? null,
+        started: doc.started ?? null,
+        finished: doc.finished ?? null,
+      })),
+      missing: layout.missing,
+      not_measured: layout.notMeasured,
+    },
+  };
+}
+
+// A shard's own errors, as the merged document keeps them: an error of a whole side (its
+// server did not start) concerns that shard's microbenchmarks only, so it carries the shard.
+function shardErrors(doc, count) {
+  if (doc.status === 'cancelled') return [];
+  return (doc.errors || []).map((e) => (e.benchmark ? e : { ...e, shard: doc.plan.shard.index, message: `shard ${doc.plan.shard.index}/${count}: ${e.message}` }));
+}
+
 // "shards 2/4 and 4/4", "shard 3/4"
 function shardList(indices, count) {
   const names = indices.map((k) => `${k}/${count}`);
@@ -110,4 +218,4 @@ function partialSentence(shards) {
   return `Partial: ${shardList(missing, shards.count)} ${missing.length === 1 ? 'is' : 'are'} missing, ${shards.not_measured.length} of ${shards.benchmarks_in_suite} microbenchmarks not measured.`;
 }
 
-module.exports = { parseShard, shardPlan, shardOf, shardList, partialSentence, isPre, twinName };
+module.exports = { parseShard, shardPlan, shardOf, shardList, partialSentence, shardLayout, shardFields, shardErrors, isPre, twinName };

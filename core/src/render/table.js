@@ -30,7 +30,7 @@ function renderVerdictTable(verdict) {
   // and the reports keep it whole.
   const cut = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
   const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass').map((b) => cut(`  ${b.id}: ${b.reason}`));
-  return [title, '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
+  return [title, ...F.scopeNotes(verdict), '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 
 module.exports = { renderVerdictTable };
