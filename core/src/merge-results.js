@@ -31,6 +31,10 @@ function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
       const what = key === 'machine.id' ? 'machines' : 'machine classes';
       throw new UsageError(`${nameOf(d, i)}: key '${key}' is ${JSON.stringify(b)} but ${nameOf(first, 0)} has ${JSON.stringify(a)}: timings from different ${what} are not comparable (pass --allow-different-machines to ${byClass ? 'merge' : 'judge'} them anyway)`);
     }
+    const [shardA, shardB] = [first, d].map((x) => (x.plan && x.plan.shard ? x.plan.shard.index : null));
+    if (!byClass && shardA !== shardB) {
+      throw new UsageError(`${nameOf(d, i)}: key 'plan.shard.index' is ${JSON.stringify(shardB)} but ${nameOf(first, 0)} has ${JSON.stringify(shardA)}: the shards of a suite are joined by perfgate merge`);
+    }
     if (suiteOf(d) !== suiteOf(first)) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.suite' is ${JSON.stringify(suiteOf(d))} but ${nameOf(first, 0)} has ${JSON.stringify(suiteOf(first))}: different suites cannot be judged together`);
     }

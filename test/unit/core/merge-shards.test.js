@@ -200,3 +200,9 @@ test('comment.md of the 42-row merged verdict: whole within GitHub\'s limit; a t
   const [shown, dropped] = [verdict.benchmarks.filter((b) => cut.includes(`| ${b.id} |`)), verdict.benchmarks.filter((b) => !cut.includes(`| ${b.id} |`))];
   assert.ok(Math.max(...dropped.map((b) => severity[b.verdict])) <= Math.min(...shown.map((b) => severity[b.verdict])), 'no dropped row is worse than a kept one');
 });
+
+test('perfgate judge does not join shards: that is perfgate merge\'s job', () => {
+  assert.throws(() => mergeResults([shard(1), shard(2)]), {
+    message: "runs/shard-2: key 'plan.shard.index' is 2 but runs/shard-1 has 1: the shards of a suite are joined by perfgate merge",
+  });
+});
