@@ -39,9 +39,10 @@ def test_full_suite_in_two_shards_merged(basedirs, tmp_path):
         no_server_left(out)
         assert not (out / "servers" / "base" / "data").exists()
 
-    # Each shard ran its part in the suite's order, .pre next to no write of another shard.
+    # Each shard ran its part in the suite's order, a .pre read with its twin, writes before
+    # the reads after writes.
     parts = [json.loads((out / "plan.json").read_text()) for out in shards]
-    for k, plan in enumerate(parts, start=1):
+    for k, (out, plan) in enumerate(zip(shards, parts), start=1):
         jsonschema.validate(plan, schema("plan"))
         assert plan["shard"] == {"index": k, "count": 2, "suite_benchmarks": suite}
         ids = [b["id"] for b in plan["benchmarks"]]

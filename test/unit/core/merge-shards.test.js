@@ -206,3 +206,18 @@ test('perfgate judge does not join shards: that is perfgate merge\'s job', () =>
     message: "runs/shard-2: key 'plan.shard.index' is 2 but runs/shard-1 has 1: the shards of a suite are joined by perfgate merge",
   });
 });
+
+// The verdict of the full suite at its default scale and timing (8 × 250,000 rows, 6 rounds of
+// 5 s per side), run as four shards one after another and merged (docs/measurements.md).
+test('the 42-row verdict of the full suite at its defaults: comment.md whole within GitHub\'s limit', () => {
+  const verdict = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/verdicts/full-4-shards/verdict.json'), 'utf8'));
+  assert.equal(schemaProblem('verdict', verdict), null);
+  assert.equal(verdict.benchmarks.length, 42);
+  assert.deepEqual(verdict.run.shards.merged.map((p) => p.index), [1, 2, 3, 4]);
+  const comment = renderComment(verdict, { reportLink: 'https://github.com/o/r/actions/runs/1/artifacts/2' });
+  assert.ok(comment.length <= 65536, `${comment.length} characters`);
+  const rows = comment.split('\n').map((l) => (/^\| \S+ \| ([^ |]+_range=\d+) \|/.exec(l) || [])[1]).filter(Boolean);
+  assert.deepEqual([...rows].sort(), [...full.benchmarks].sort());
+  for (const name of full.benchmarks.filter((n) => n.includes('.pre_'))) assert.equal(rows[rows.indexOf(name) + 1], name.replace('.pre_', '_'));
+  assert.doesNotMatch(comment, /rows are left out/);
+});
