@@ -72,19 +72,27 @@ function readShard(folder) {
   return doc;
 }
 
+/**
+ * The one way shards become one run: reads the shards' results.json, merges them (core
+ * mergeResults, refusing shards that are not of one comparison), judges with the suite's limits
+ * from `thresholds`, and writes the merged run folder `out`. Used by `perfgate merge` and by the
+ * action's report job.
+ * @returns {merged, verdict}
+ */
+function mergeShardFolders({ folders, out, thresholds = core.SHIPPED_THRESHOLDS_DIR, allowPartial = false, allowDifferentMachines = false, reportLink = null, thresholdsFrom = null }) {
+  const shards = folders.map(readShard);
+  const merged = core.mergeResults(shards, { shards: true, allowPartial, allowDifferentMachines });
+  const verdict = core.judge(merged, limitsConfig({ thresholds }, shards));
+  makeRunFolder(out);
+  clearRunOutputs(out);
+  if (merged.plan.benchmarks.length) writeDocument(path.join(out, 'plan.json'), 'plan', merged.plan);
+  writeDocument(path.join(out, 'results.json'), 'results', merged);
+  writeReports(out, verdict, { reportLink, thresholdsFrom });
+  return { merged, verdict };
+}
+
 async function execute(settings, io) {
-  const shards = settings.folders.map(readShard);
-  const merged = core.mergeResults(shards, {
-    shards: true,
-    allowPartial: settings.allowPartial,
-    allowDifferentMachines: settings.allowDifferentMachines,
-  });
-  const verdict = core.judge(merged, limitsConfig({ thresholds: settings.thresholds }, shards));
-  makeRunFolder(settings.out);
-  clearRunOutputs(settings.out);
-  if (merged.plan.benchmarks.length) writeDocument(path.join(settings.out, 'plan.json'), 'plan', merged.plan);
-  writeDocument(path.join(settings.out, 'results.json'), 'results', merged);
-  writeReports(settings.out, verdict, { reportLink: settings.reportLink });
+  const { merged, verdict } = mergeShardFolders(settings);
   const { count, merged: parts, missing } = merged.shards;
   const joined = parts.map((p) => `${p.index}/${count} from ${p.folder}`).join(', ');
   io.stderr.write(`perfgate merge: shards ${joined}${missing.length ? `; missing ${missing.map((k) => `${k}/${count}`).join(', ')}` : ''}\n`);
@@ -93,4 +101,4 @@ async function execute(settings, io) {
   return verdict.exit_code;
 }
 
-module.exports = { readSettings, execute, HELP };
+module.exports = { readSettings, execute, HELP, mergeShardFolders };
