@@ -7,6 +7,9 @@
  *   main(argv, io)                       the `perfgate` command itself (io: {stdout, stderr, env, signals})
  *   runComparison({...})                 one comparison: plan, harness, judge, extra and confirmation rounds
  *   sidesFromSource({settings, config, io, env})  build --base/--head refs of a fork before comparing
+ *   runBisection({source, good, bad, tests, config, suiteName, overrides, outDir, io, env, onProgress})
+ *                                        find the commit behind a regression (perfgate bisect): bisect.json
+ *                                        and one run folder per step; onProgress(event, doc) after each step
  *   buildCommit({source, ref, recipe, cacheDir, ...}), cacheDirFrom(env)
  *   runHarness({...}), machineFingerprint({env})   the Python harness
  *   writeDocument(file, kind, data), readDocument(file, kind), writeText(file, text),
@@ -18,6 +21,7 @@
  */
 const { main, COMMANDS } = require('./main');
 const { runComparison } = require('./compare-loop');
+const { runBisection } = require('./bisect');
 const { sidesFromSource } = require('./source-build/build-sides');
 const { buildCommit, cacheDirFrom } = require('./source-build/build-commit');
 const { runHarness, machineFingerprint } = require('./harness-process');
@@ -29,7 +33,7 @@ const { MEASURE_OPTIONS, measureOverrides } = require('./measure-options');
 
 module.exports = {
   main, COMMANDS,
-  runComparison, sidesFromSource, buildCommit, cacheDirFrom,
+  runComparison, runBisection, sidesFromSource, buildCommit, cacheDirFrom,
   runHarness, machineFingerprint, checkBasedir, parseCommandLine, MEASURE_OPTIONS, measureOverrides,
   ...runFolder,
   ...processes,
