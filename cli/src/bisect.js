@@ -92,7 +92,7 @@ function buildCounts(steps) {
   const seen = new Set();
   for (const s of steps) {
     for (const b of s.builds) {
-      if (!b.commit) continue;
+      if (!b.commit || b.status !== 'ok') continue;
       seen.add(b.commit);
       if (b.cache && b.cache !== 'hit') built.set(b.commit, (built.get(b.commit) || 0) + b.seconds);
     }
@@ -192,6 +192,7 @@ async function runBisection({ source, good, bad, tests = null, config, suiteName
     } finally {
       step.builds = buildsOf(stepDir);
     }
+    save();
     if (built.failure) {
       const { side, error } = built.failure;
       return { step: done({ outcome: 'build-failed', failed_side: side, reason: `${side === 'base' ? short(base) : short(head)} did not build: ${error.message.split('\n')[0]}` }), verdict: null };
