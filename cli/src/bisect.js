@@ -71,7 +71,14 @@ function prepareBisection({ source, good, bad, tests, suiteName, config, overrid
   // A plan that cannot be made is bad input now, not after the first build.
   const placeholder = { basedir: '/', label: 'check' };
   core.resolvePlan(narrowed, suiteName, overrides, { base: placeholder, head: placeholder });
-  const toplevel = openSource(source);
+  let toplevel;
+  try {
+    toplevel = openSource(source);
+  } catch (err) {
+    // A checkout with uncommitted changes: as for compare --source, an error (4), not bad input.
+    if (err instanceof BuildError) throw new UsageError(`--source '${source}': ${err.message}`, EXIT.error);
+    throw err;
+  }
   const commits = resolveRange(toplevel, good, bad);
   const allowed = overrides.signals || suite.measure.signals;
   return { toplevel, commits, config: narrowed, suite: narrowed.suites[suiteName], ids, allowed };

@@ -86,6 +86,11 @@ test('bad input: one line naming the option, exit 2, nothing built and no bisect
     else assert.equal(r.stderr, expected.endsWith('\n') ? expected : `${expected}\n`);
     assert.equal(r.stdout, '');
   }
+  // A checkout with uncommitted changes is an error, as for compare --source: one line, exit 4.
+  fs.appendFileSync(path.join(s.repo, 'core/plan.cc'), '\n// uncommitted\n');
+  const dirty = await bisect(s, out, '--good', 'base', '--bad', 'line');
+  assert.equal(dirty.code, 4);
+  assert.equal(dirty.stderr, `perfgate bisect: --source '${s.repo}': source tree ${fs.realpathSync(s.repo)} has uncommitted changes in 1 file(s); commit or stash them: perfgate builds commits, not working trees\n`);
   assert.deepEqual(built(s.cacheDir), [], 'nothing was built');
   assert.ok(!fs.existsSync(path.join(out, 'bisect.json')));
 });
