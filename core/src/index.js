@@ -44,8 +44,8 @@
  *   summarizeMeasurement(verdict), describeCulprit(state, {...}), formatBisectProgress(event),
  *   renderBisect(doc): bisect.json's figures and words
  * Rendering
- *   renderReports(verdict, {reportLink}) → {'comment.md', 'summary.md', 'report.html'}
- *   renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal,
+ *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
+ *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
  *   formatCount (43.1k, 6.38M)
