@@ -12,7 +12,8 @@
 #               (tagged bisect-slow) -> perfgate bisect --good base --bad bisect-tip must name
 #               exactly that commit, decided on instructions, with row_upd_sec_index_entry
 #               first among the functions that grew; builds, measurements and wall time are
-#               kept in e2e-summary.json
+#               kept in e2e-summary.json; SIGTERM to a second bisection while it measures
+#               leaves nothing running and bisect.json cancelled
 #
 # Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
 # on the same machine reuses them. Run folders and timings go to $E2E_OUT (default runs/e2e).
@@ -147,6 +148,26 @@ check "bisect: the culprit fails on instructions against its parent" \
 check "bisect: the culprit has an rQPS against its parent" test "$(bisect_field 'd["culprit"]["measurements"][0]["rqps"] is not None')" = True
 CULPRIT_TOP=$(bisect_field 'd["culprit"]["measurements"][0]["grown"][0]["name"]')
 check "bisect: row_upd_sec_index_entry grew most in the culprit ($CULPRIT_TOP)" grep -q '^row_upd_sec_index_entry' <<<"$CULPRIT_TOP"
+
+# SIGTERM while the ends are measured (every commit is in the build cache by now): the servers
+# under Valgrind stop, nothing of the run is left, bisect.json says cancelled, exit 143.
+CANCEL_OUT=$OUT/bisect-cancel
+"${PERFGATE[@]}" bisect --source "$FORK" --good base --bad bisect-tip --tests update-index_range=100 "${SCALE[@]}" \
+  --out "$CANCEL_OUT" > /dev/null 2> "$OUT/bisect-cancel.stderr" &
+BISECT_PID=$!
+for _ in $(seq 1200); do
+  grep -q 'update-index_range=100  instructions' "$OUT/bisect-cancel.stderr" 2>/dev/null && break
+  sleep 0.5
+done
+kill -TERM "$BISECT_PID"
+CODE_CANCEL=0
+wait "$BISECT_PID" || CODE_CANCEL=$?
+check "bisect cancelled while measuring: exit 143, got $CODE_CANCEL" test "$CODE_CANCEL" = 143
+check "bisect cancelled: bisect.json says cancelled" \
+  test "$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['status'])" "$CANCEL_OUT/bisect.json")" = cancelled
+check "bisect cancelled: the step's results.json says cancelled" grep -q '"status": "cancelled"' "$CANCEL_OUT/steps/00-confirm/results.json"
+check "bisect cancelled: no process of the run is left" test -z "$(pgrep -f "$CANCEL_OUT" || true)"
+check "bisect cancelled: no datadir is left" test -z "$(find "$CANCEL_OUT" -type d -name data)"
 
 T=$(now)
 "${PERFGATE[@]}" build --source "$FORK" --ref base --json > "$OUT/build-base-again.json"
