@@ -11,7 +11,7 @@ Three pull requests, one branch each, each one commit on `base`:
 
 A linear history for `perfgate bisect`, branch `bisect-tip`: ten commits on `base`, each a
 small real change to a different part of the server (comments, a refactor), one of which adds
-a little work to every secondary-index update (about 10% more instructions per query of
+a little work to every secondary-index update (about 31% more instructions per query of
 update-index). That commit is also tagged `bisect-slow`, for the test to check the culprit
 against; perfgate is given only `base` and `bisect-tip`.
 
