@@ -39,6 +39,7 @@
  *   renderReports(verdict, {reportLink}) → {'comment.md', 'summary.md', 'report.html'}
  *   renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
+ *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
@@ -59,6 +60,7 @@ const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
 const render = require('./render');
+const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
 
 module.exports = {
@@ -78,5 +80,6 @@ module.exports = {
   diagnose, warnings, describeMachine,
   ...buildFailure,
   ...render,
+  stickyComments,
   ...progress,
 };
