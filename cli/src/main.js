@@ -13,6 +13,7 @@ const COMMANDS = {
   calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A): noise, smallest catchable regression, limits' },
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
+  bot: { module: './commands/bot', summary: "run perfgate's GitHub App: /perf commands in pull requests, dispatch, history" },
 };
 
 // runner-setup/tune records a runner's settings (e.g. PERFGATE_PIN_CPUS) in this file; the

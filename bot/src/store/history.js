@@ -44,6 +44,7 @@ async function recordRequest(store, {
     author,
     command: required(command && command.name, 'command.name'),
     args: JSON.stringify(command.args || {}),
+    line: command.line ?? null,
     head_sha: headSha,
     created_at: now,
     comment_created_at: commentCreatedAt,

@@ -230,6 +230,8 @@ const requestState = {
   async up(db) {
     const columns = [
       ['status', 'varchar(16)', (c) => c.notNull().defaultTo('received')],
+      ['line', 'text'],
+      ['suite', 'varchar(64)'],
       ['detail', 'text'],
       ['base_sha', 'varchar(64)'],
       ['installation_id', 'bigint'],

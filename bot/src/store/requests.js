@@ -16,6 +16,8 @@ const STATUSES = Object.freeze([...ACTIVE, 'refused', 'invalid', 'answered', 'co
 const FIELDS = Object.freeze({
   status: 'status',
   detail: 'detail',
+  suite: 'suite',
+  args: 'args',
   baseSha: 'base_sha',
   headSha: 'head_sha',
   installationId: 'installation_id',
@@ -39,6 +41,8 @@ function requestOf(row) {
     author: row.author,
     command: row.command,
     args: JSON.parse(row.args),
+    line: row.line,
+    suite: row.suite,
     status: row.status,
     detail: row.detail,
     baseSha: row.base_sha,
@@ -59,7 +63,7 @@ function columnsOf(changes) {
   for (const [key, value] of Object.entries(changes)) {
     if (!Object.hasOwn(FIELDS, key)) throw new StoreError(`updateRequest: unknown field '${key}'; expected one of ${Object.keys(FIELDS).join(', ')}`);
     if (key === 'status' && !STATUSES.includes(value)) throw new StoreError(`updateRequest: unknown status ${JSON.stringify(value)}; expected one of ${STATUSES.join(', ')}`);
-    row[FIELDS[key]] = value;
+    row[FIELDS[key]] = key === 'args' ? JSON.stringify(value) : value;
   }
   return row;
 }
@@ -90,13 +94,14 @@ async function updateRequest(store, id, changes, { from = null } = {}) {
 
 /**
  * Cancels the active requests of a pull request whose command was written at or before
- * `before` (ms; all of them when null), recording why. Returns them as they were before, so the
+ * `before` (ms; all of them when null), but `except` (a request id), recording why. Returns them as they were before, so the
  * caller can cancel what they had started (a workflow run, a check run) and say so.
  */
-async function cancelRequests(store, { repo, prNumber, before = null, reason }) {
+async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason }) {
   return writing(store, async (tx) => {
     let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE);
     if (before !== null) q = q.where('comment_created_at', '<=', before);
+    if (except !== null) q = q.where('id', '!=', except);
     const rows = await store.behaviour.lockRows(q.orderBy('id')).execute();
     if (!rows.length) return [];
     await tx.updateTable('requests')

@@ -1,0 +1,331 @@
+'use strict';
+// The work behind each webhook, run by the worker from the durable queue. A job may run more
+// than once (its worker died, GitHub failed): every step first looks at what the request's row
+// says was done, and every write to GitHub can be repeated without a second effect.
+//
+//   command  authorize, then answer or measure: pin base and head, dispatch perf-command.yml,
+//            check run, sticky comment "queued"
+//   push     a push (or close) cancelled commands of a pull request: cancel their workflow
+//            runs and check runs, say so in the sticky comment
+//   run      a dispatched run completed: download its run folder, check it, store it, show
+//            the verdict in the sticky comment and the check run
+const core = require('@perfgate/core');
+const store = require('../store');
+const contract = require('./contract');
+const messages = require('./messages');
+const gh = require('./pull-request');
+const { downloadRunFolder, checkRunFolder, ArtifactRejected } = require('./artifact');
+const { isPermanent, describeError } = require('./github');
+
+/** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
+class PermanentJobError extends Error {
+  get name() { return 'PermanentJobError'; }
+}
+
+const MEASURE_COMMANDS = Object.keys(contract.SUITE_OF_COMMAND);
+// The check run's conclusion of each verdict: fail and error block a merge, warn and
+// inconclusive are for a person to read.
+const CONCLUSION = Object.freeze({ pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' });
+
+function whereOf(request) {
+  const [owner, repo] = request.repo.split('/');
+  return { owner, repo, prNumber: request.prNumber };
+}
+
+async function clientFor(ctx, request, installationId = request.installationId) {
+  if (installationId) return ctx.github.installation(installationId);
+  const { owner, repo } = whereOf(request);
+  const { data } = await ctx.github.app.rest.apps.getRepoInstallation({ owner, repo });
+  return ctx.github.installation(data.id);
+}
+
+/** Write access (admin, maintain, write), or active membership of one of the configured teams. */
+async function mayRun(ctx, octokit, { owner, repo }, login) {
+  try {
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
+    if (data.permission === 'admin' || data.permission === 'write') return true;
+  } catch (err) {
+    if (err.status !== 404) throw err;
+  }
+  for (const team of ctx.config.teams) {
+    const [org, slug] = team.split('/');
+    try {
+      const { data } = await octokit.rest.teams.getMembershipForUserInOrg({ org, team_slug: slug, username: login });
+      if (data.state === 'active') return true;
+    } catch (err) {
+      if (err.status !== 404) throw err;
+    }
+  }
+  return false;
+}
+
+const suiteOf = (request) => request.suite || contract.SUITE_OF_COMMAND[request.command] || null;
+
+// --- cancelling -----------------------------------------------------------------------------
+
+async function cancelRun(octokit, where, runId) {
+  try {
+    await octokit.rest.actions.cancelWorkflowRun({ owner: where.owner, repo: where.repo, run_id: runId });
+  } catch (err) {
+    // 409: it finished already; 404: it is gone. Either way there is nothing left to stop.
+    if (err.status !== 409 && err.status !== 404) throw err;
+  }
+}
+
+/** Stops what cancelled requests started and says so: workflow run, check run, sticky comment. */
+async function announceCancelled(ctx, octokit, requests) {
+  for (const request of requests) {
+    const where = whereOf(request);
+    const suite = suiteOf(request);
+    if (request.runId) await cancelRun(octokit, where, request.runId);
+    if (request.checkRunId) {
+      await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'cancelled', output: messages.CHECK.cancelled({ suite, request }) });
+    }
+    if (suite) {
+      await gh.upsertSticky(octokit, where, {
+        marker: core.commentMarker(suite), author: ctx.botLogin, body: messages.sticky('cancelled', { suite, request }),
+      });
+    }
+  }
+}
+
+// --- command --------------------------------------------------------------------------------
+
+// Finds the workflow run a dispatch started, by its run-name, when GitHub did not say.
+async function findDispatchedRun(ctx, octokit, where, requestId) {
+  const { data } = await octokit.rest.actions.listWorkflowRunsForRepo({ owner: where.owner, repo: where.repo, event: 'workflow_dispatch', per_page: 100 });
+  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflow)
+    && contract.runNameMatches(run.display_title, requestId)) || null;
+}
+
+async function recordRun(ctx, octokit, request, run) {
+  const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
+  if (await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] })) {
+    return store.getRequest(ctx.store, request.id);
+  }
+  // Cancelled while GitHub was starting the run: keep its id and stop it.
+  if (run) {
+    await store.updateRequest(ctx.store, request.id, fields);
+    await cancelRun(octokit, whereOf(request), run.id);
+  }
+  return store.getRequest(ctx.store, request.id);
+}
+
+async function dispatch(ctx, octokit, request, { lookFirst }) {
+  const where = whereOf(request);
+  const requestId = contract.requestIdOf(request);
+  if (request.status === 'pinned') {
+    if (!(await store.updateRequest(ctx.store, request.id, { status: 'dispatching' }, { from: ['pinned'] }))) return store.getRequest(ctx.store, request.id);
+  } else if (lookFirst || request.status === 'dispatching') {
+    // A dispatch may have reached GitHub before the worker died: find its run first.
+    const run = await findDispatchedRun(ctx, octokit, where, requestId);
+    if (run) return recordRun(ctx, octokit, request, run);
+  }
+  const inputs = contract.dispatchInputs({
+    prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId,
+  });
+  let answer;
+  try {
+    const ref = await ctx.defaultBranch(octokit, where);
+    answer = await octokit.rest.actions.createWorkflowDispatch({
+      owner: where.owner, repo: where.repo, workflow_id: ctx.config.workflow, ref, inputs, return_run_details: true,
+    });
+  } catch (err) {
+    if (!isPermanent(err)) throw err;
+    const error = describeError(err);
+    await say(ctx, octokit, request, messages.REPLIES.dispatchFailed({ author: request.author, line: messages.requestLine(request), workflow: contract.workflowPath(ctx.config.workflow), error }), { status: 'failed', from: ['dispatching'], lookFirst });
+    return store.getRequest(ctx.store, request.id);
+  }
+  const run = answer.status === 200 && answer.data && answer.data.workflow_run_id
+    ? { id: answer.data.workflow_run_id, html_url: answer.data.html_url }
+    // GitHub Enterprise without run details: the run is matched by its run-name when it completes.
+    : await findDispatchedRun(ctx, octokit, where, requestId);
+  return recordRun(ctx, octokit, request, run);
+}
+
+/** Posts a reply once and moves the request to `status` (only from `from`). */
+async function say(ctx, octokit, request, text, { status, from, lookFirst }) {
+  const replyId = await gh.postReply(octokit, whereOf(request), {
+    commentId: request.commentId, author: ctx.botLogin, body: messages.reply(request.commentId, text), lookFirst,
+  });
+  await store.updateRequest(ctx.store, request.id, { status, replyId }, { from });
+}
+
+async function measure(ctx, octokit, request, { suite, args, lookFirst }) {
+  const where = whereOf(request);
+  if (request.status === 'received') {
+    const { data: pull } = await octokit.rest.pulls.get({ owner: where.owner, repo: where.repo, pull_number: where.prNumber });
+    if (pull.state !== 'open') {
+      await say(ctx, octokit, request, messages.REPLIES.closed({ author: request.author, prNumber: where.prNumber, line: messages.requestLine(request) }), { status: 'answered', from: ['received'], lookFirst });
+      return;
+    }
+    // The SHAs of this moment are what the command asked for; the run measures exactly these.
+    await store.updateRequest(ctx.store, request.id, { status: 'pinned', suite, args, baseSha: pull.base.sha, headSha: pull.head.sha }, { from: ['received'] });
+    request = await store.getRequest(ctx.store, request.id);
+  }
+  if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, { lookFirst });
+  if (request.status === 'dispatched' && !request.checkRunId) {
+    const checkRunId = await gh.ensureCheckRun(octokit, where, {
+      name: messages.CHECK.name(request.suite), headSha: request.headSha, externalId: contract.requestIdOf(request),
+      detailsUrl: request.runUrl, output: messages.CHECK.queued({ suite: request.suite, request }), lookFirst,
+    });
+    await store.updateRequest(ctx.store, request.id, { checkRunId });
+    request = await store.getRequest(ctx.store, request.id);
+  }
+  if (request.status === 'dispatched') {
+    await gh.upsertSticky(octokit, where, {
+      marker: core.commentMarker(request.suite), author: ctx.botLogin,
+      body: messages.sticky('queued', { suite: request.suite, request, runUrl: request.runUrl }),
+    });
+  }
+  // A push may have cancelled the request while the steps above wrote to GitHub: whatever they
+  // wrote last, the pull request ends up saying "cancelled".
+  request = await store.getRequest(ctx.store, request.id);
+  if (request.status === 'cancelled') await announceCancelled(ctx, octokit, [request]);
+}
+
+async function commandJob(ctx, job) {
+  const { commentId, parsed } = job.payload;
+  let request = await store.requestForComment(ctx.store, commentId);
+  if (!request) throw new PermanentJobError(`no request was recorded for comment ${commentId}`);
+  // refused, invalid, answered, dispatched, completed, failed: this job did its part already.
+  if (!['received', 'pinned', 'dispatching', 'cancelled'].includes(request.status)) return;
+  const octokit = await clientFor(ctx, request);
+  const lookFirst = job.attempts > 1;
+  const author = request.author;
+  const command = parsed.command;
+
+  if (command && !command.needsWrite) {
+    await gh.acknowledge(octokit, whereOf(request), commentId);
+    await say(ctx, octokit, request, messages.REPLIES.help({ author }), { status: 'answered', from: ['received'], lookFirst });
+    return;
+  }
+  // Permission first: who may not run commands gets one refusal, whatever they wrote.
+  if (!(await mayRun(ctx, octokit, whereOf(request), author))) {
+    const line = command ? command.line : messages.requestLine(request);
+    await say(ctx, octokit, request, messages.REPLIES.refused({ author, line, repo: request.repo, teams: ctx.config.teams }), { status: 'refused', from: ['received', 'cancelled'], lookFirst });
+    return;
+  }
+  if (parsed.error) {
+    await say(ctx, octokit, request, messages.REPLIES.invalid({ author, error: parsed.error }), { status: 'invalid', from: ['received', 'cancelled'], lookFirst });
+    return;
+  }
+  await gh.acknowledge(octokit, whereOf(request), commentId);
+  if (request.status === 'cancelled') {
+    await announceCancelled(ctx, octokit, [request]);
+    return;
+  }
+
+  if (MEASURE_COMMANDS.includes(command.name)) {
+    await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args: command.args, lookFirst });
+    return;
+  }
+  if (command.name === 'rerun') {
+    const previous = request.suite ? request
+      : await store.latestRequest(ctx.store, { repo: request.repo, prNumber: request.prNumber, commands: [...MEASURE_COMMANDS, 'rerun'], statuses: ['dispatched', 'completed', 'failed', 'cancelled'] });
+    if (!previous || !previous.suite) {
+      await say(ctx, octokit, request, messages.REPLIES.nothingToRerun({ author }), { status: 'answered', from: ['received'], lookFirst });
+      return;
+    }
+    await measure(ctx, octokit, request, { suite: previous.suite, args: previous.args, lookFirst });
+    return;
+  }
+  if (command.name === 'cancel') {
+    const cancelled = await store.cancelRequests(ctx.store, {
+      repo: request.repo, prNumber: request.prNumber, except: request.id, reason: messages.CANCEL_REASONS.command({ author }),
+    });
+    const now = await Promise.all(cancelled.map((r) => store.getRequest(ctx.store, r.id)));
+    await announceCancelled(ctx, octokit, now);
+    // Run again after a crash, the cancel finds nothing left; the reply it posted stands.
+    await say(ctx, octokit, request, messages.REPLIES.cancelled({ author, count: cancelled.length }), { status: 'answered', from: ['received'], lookFirst });
+    return;
+  }
+  if (command.name === 'waive') {
+    await store.recordWaiver(ctx.store, {
+      requestId: request.id, repo: request.repo, prNumber: request.prNumber, microbenchmark: command.args.microbenchmark, reason: command.args.reason, author,
+    });
+    await say(ctx, octokit, request, messages.REPLIES.waived({ author, microbenchmark: command.args.microbenchmark, reason: command.args.reason }), { status: 'answered', from: ['received'], lookFirst });
+    return;
+  }
+  await say(ctx, octokit, request, messages.REPLIES.notServed({ author, name: command.name }), { status: 'answered', from: ['received'], lookFirst });
+}
+
+// --- push -----------------------------------------------------------------------------------
+
+async function pushJob(ctx, job) {
+  // Requests cancelled before their command job authorized them are announced by that job,
+  // so that nobody learns of a command that would have been refused.
+  const ids = job.payload.cancelled.filter((c) => c.status !== 'received').map((c) => c.id);
+  const requests = (await Promise.all(ids.map((id) => store.getRequest(ctx.store, id)))).filter(Boolean);
+  if (!requests.length) return;
+  const octokit = await clientFor(ctx, requests[0], job.payload.installationId || requests[0].installationId);
+  await announceCancelled(ctx, octokit, requests);
+}
+
+// --- run ------------------------------------------------------------------------------------
+
+async function findRequestOfRun(ctx, { repo, runId, displayTitle }) {
+  const known = await store.requestForRun(ctx.store, { repo, runId });
+  if (known) return known;
+  const waiting = await store.requestsAwaitingRun(ctx.store, { repo });
+  const match = waiting.find((r) => contract.runNameMatches(displayTitle, contract.requestIdOf(r)));
+  if (!match) return null;
+  await store.updateRequest(ctx.store, match.id, { runId });
+  return store.getRequest(ctx.store, match.id);
+}
+
+async function reportNoVerdict(ctx, octokit, request, { runUrl, why }) {
+  const where = whereOf(request);
+  const suite = request.suite;
+  await gh.upsertSticky(octokit, where, { marker: core.commentMarker(suite), author: ctx.botLogin, body: messages.sticky('failed', { suite, request, runUrl, why }) });
+  if (request.checkRunId) {
+    await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'failure', detailsUrl: runUrl, output: messages.CHECK.failed({ suite, why }) });
+  }
+  await store.updateRequest(ctx.store, request.id, { status: 'failed', detail: why }, { from: ['dispatched'] });
+}
+
+async function runJob(ctx, job) {
+  const { repo, runId, attempt, conclusion, displayTitle, installationId } = job.payload;
+  const request = await findRequestOfRun(ctx, { repo, runId, displayTitle });
+  if (!request) {
+    ctx.log.info(`run ${repo}#${runId}: no command of this bot started it; ignored`);
+    return;
+  }
+  // completed or failed: reported already; cancelled: the pull request moved on.
+  if (request.status !== 'dispatched') return;
+  const octokit = await clientFor(ctx, request, installationId || request.installationId);
+  const where = whereOf(request);
+  const runUrl = job.payload.runUrl || request.runUrl;
+  let checked;
+  try {
+    const folder = await downloadRunFolder(octokit, {
+      owner: where.owner, repo: where.repo, runId, name: contract.artifactName(contract.requestIdOf(request)), maxBytes: ctx.config.maxArtifactBytes,
+    });
+    checked = checkRunFolder(folder, { baseSha: request.baseSha, headSha: request.headSha, suite: request.suite });
+  } catch (err) {
+    if (!(err instanceof ArtifactRejected)) throw err;
+    const why = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
+    ctx.log.warn(`run ${repo}#${runId}: ${why}`);
+    await reportNoVerdict(ctx, octokit, request, { runUrl, why });
+    return;
+  }
+  const { results, verdict } = checked;
+  await store.storeRun(ctx.store, {
+    request: { id: request.id, repo, runKey: `${repo}/${runId}/${attempt}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
+    results, verdict,
+  });
+  const footer = messages.verdictFooter({ request, runUrl });
+  const body = core.renderComment(verdict, { reportLink: runUrl ? `the ${contract.artifactName(contract.requestIdOf(request))} artifact of the [workflow run](${runUrl})` : null, limit: core.GITHUB_COMMENT_LIMIT - footer.length }) + footer;
+  await gh.upsertSticky(octokit, where, { marker: core.commentMarker(request.suite), author: ctx.botLogin, body });
+  if (request.checkRunId) {
+    await gh.completeCheckRun(octokit, where, request.checkRunId, {
+      conclusion: CONCLUSION[verdict.verdict], detailsUrl: runUrl,
+      output: { title: `perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, summary: core.renderSummary(verdict, { reportLink: runUrl }) },
+    });
+  }
+  await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: `${verdict.verdict}: ${verdict.headline}` }, { from: ['dispatched'] });
+}
+
+const HANDLERS = { command: commandJob, push: pushJob, run: runJob };
+
+module.exports = { HANDLERS, PermanentJobError, CONCLUSION, mayRun };
