@@ -52,7 +52,9 @@ function describe(e) {
   if (e.keyword === 'enum') return `${JSON.stringify(e.data)} is not valid; expected one of: ${e.params.allowedValues.map(String).join(', ')}`;
   if (e.keyword === 'additionalProperties') return 'unknown key';
   const desc = why(e.parentSchema);
-  return `${JSON.stringify(e.data)} ${e.message}${desc ? `: ${desc}` : ''}`;
+  // An object or a list is named by its path; printed whole it could be a whole document.
+  const shown = e.data !== null && typeof e.data === 'object' ? '' : `${JSON.stringify(e.data)} `;
+  return `${shown}${e.message}${desc ? `: ${desc}` : ''}`;
 }
 
 const joinPath = (path) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(top level)';

@@ -41,8 +41,11 @@ export function appKeys() {
   return keys;
 }
 
-/** A double with the App installed on the repository, pull request #7 and perf-command.yml. */
-export async function startDouble({ artifactsDir, headSha = HEAD_SHA, baseSha = BASE_SHA, extra = {} } = {}) {
+/**
+ * A double with the App installed on the repository, perf-command.yml, and pull request #7 (and
+ * any other numbers in `prs`, with the same base and head), all open.
+ */
+export async function startDouble({ artifactsDir, headSha = HEAD_SHA, baseSha = BASE_SHA, prs = [PR], extra = {} } = {}) {
   return startGitHubDouble({
     repositories: [REPOSITORY, 'perfgate-test/elsewhere'],
     tokens: TOKENS,
@@ -51,7 +54,7 @@ export async function startDouble({ artifactsDir, headSha = HEAD_SHA, baseSha = 
     teams: { [TEAM]: { teamster: 'member' } },
     workflows: { [REPOSITORY]: [{ file: 'perf-command.yml', runName: bot.contract.RUN_NAME }] },
     dispatchStartsRun: true,
-    pullRequests: [{ repository: REPOSITORY, number: PR, title: 'Faster update-index', user: 'contributor', head: { ref: 'feature', sha: headSha }, base: { ref: 'main', sha: baseSha } }],
+    pullRequests: prs.map((number) => ({ repository: REPOSITORY, number, title: `Faster update-index (#${number})`, user: 'contributor', head: { ref: `feature-${number}`, sha: headSha }, base: { ref: 'main', sha: baseSha } })),
     app: {
       id: APP_ID,
       slug: 'perfgate',
@@ -157,10 +160,11 @@ export async function deliver(url, name, payload, { deliveryId = randomUUID(), s
 
 const examples = require('@octokit/webhooks-examples');
 
-export function published(name, action, pick = () => true) {
-  const found = examples.find((entry) => entry.name === name).examples.filter((example) => example.action === action && pick(example));
+/** GitHub's example of a `name`.`action` delivery: the first that `prefer`s, else the first. */
+export function published(name, action, prefer = () => true) {
+  const found = examples.find((entry) => entry.name === name).examples.filter((example) => example.action === action);
   if (!found.length) throw new Error(`@octokit/webhooks-examples has no ${name}.${action}`);
-  return structuredClone(found[0]);
+  return structuredClone(found.find(prefer) || found[0]);
 }
 
 function moveTo(payload, repository) {
@@ -303,7 +307,8 @@ export function runFolderFiles({ baseSha = BASE_SHA, headSha = HEAD_SHA, suite =
     results.sides[side].commit = sha;
     results.plan.sides[side].commit = sha;
   }
-  const verdict = core.judge(results, core.findSuite(core.loadThresholds(), 'quick'));
+  // A copy: judge() shares objects with the results, and edits must reach one document only.
+  const verdict = structuredClone(core.judge(results, core.findSuite(core.loadThresholds(), 'quick')));
   verdict.suite = suite;
   const files = { 'plan.json': results.plan, 'results.json': results, 'verdict.json': verdict };
   edit(files);

@@ -97,7 +97,7 @@ const KEYS = {
     },
   },
   PERFGATE_GITHUB_PACING: {
-    describe: "github: GitHub's advice of one write a second and one comment every three seconds per installation; none: no pacing (a test double, or GHES without secondary rate limits)",
+    describe: "github: one write a second and one comment every 3 s per installation, as GitHub advises; none: no pacing (a test double)",
     default: 'github',
     read: (value, fail) => {
       if (!['github', 'none'].includes(String(value))) throw fail('github or none');

@@ -304,7 +304,7 @@ async function runJob(ctx, job) {
     checked = checkRunFolder(folder, { baseSha: request.baseSha, headSha: request.headSha, suite: request.suite });
   } catch (err) {
     if (!(err instanceof ArtifactRejected)) throw err;
-    const why = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
+    const why = conclusion === 'success' ? `its artifact was rejected: ${messages.untrusted(err.message)}` : `the run ended ${conclusion} (${messages.untrusted(err.message)})`;
     ctx.log.warn(`run ${repo}#${runId}: ${why}`);
     await reportNoVerdict(ctx, octokit, request, { runUrl, why });
     return;

@@ -9,6 +9,14 @@ const short = (sha) => (sha ? `\`${String(sha).slice(0, 12)}\`` : '(unknown)');
 const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
 const link = (text, url) => (url ? `[${text}](${url})` : text);
 
+// Text that came from a run's artifact (a file name, a value): shown in a code span, where
+// GitHub renders no links, mentions or markup, and cut to a readable length.
+const UNTRUSTED_MAX = 300;
+function untrusted(text) {
+  const s = String(text).replace(/[\r\n]+/g, ' ');
+  return code(s.length > UNTRUSTED_MAX ? `${s.slice(0, UNTRUSTED_MAX - 1)}…` : s);
+}
+
 // The first line of every reply: lets a job that is run again after a crash find the reply it
 // already posted instead of posting it twice.
 function replyMarker(commentId) {
@@ -89,4 +97,4 @@ const CHECK = {
   failed: ({ suite, why }) => ({ title: `perfgate ${suite}: no verdict`, summary: `${why}.` }),
 };
 
-module.exports = { REPLIES, reply, replyMarker, sticky, verdictFooter, CANCEL_REASONS, CHECK, requestLine };
+module.exports = { REPLIES, reply, replyMarker, sticky, verdictFooter, CANCEL_REASONS, CHECK, requestLine, untrusted };
