@@ -21,6 +21,9 @@ const OPTIONS = {
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
   'keep-data': { type: 'boolean' },
+  benchmarks: { type: 'string' },
+  'base-commit': { type: 'string' },
+  'head-commit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -42,6 +45,9 @@ servers/<side>/error.log into <dir>.
 ${MEASURE_HELP}
   --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
                           by default they are removed when the comparison is over
+  --benchmarks <a,b,…>    only these microbenchmarks of the suite
+  --base-commit <sha>     without --source: the commit the base prefix was built from (40 hex
+  --head-commit <sha>     digits), recorded in plan.json and results.json for whoever checks them
 
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error,
 130/143 cancelled by SIGINT/SIGTERM (results.json says "cancelled").
@@ -58,6 +64,14 @@ function readSettings(argv, env = {}) {
   if (!values.source && (values.flavor || values['build-config'])) {
     throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
   }
+  const commits = {};
+  for (const side of ['base', 'head']) {
+    const sha = values[`${side}-commit`];
+    if (sha === undefined) continue;
+    if (values.source) throw new UsageError(`--${side}-commit applies only without --source, which knows the commits it builds`);
+    if (!/^[0-9a-f]{40}$/.test(sha)) throw new UsageError(`--${side}-commit '${sha}': not a commit SHA; expected 40 hex digits`);
+    commits[side] = sha;
+  }
   return {
     help: false,
     base: values.base,
@@ -70,6 +84,8 @@ function readSettings(argv, env = {}) {
     flavor: values.flavor || 'mariadb',
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
     keepData: Boolean(values['keep-data']),
+    benchmarks: values.benchmarks ? values.benchmarks.split(',').map((b) => b.trim()).filter(Boolean) : null,
+    commits,
   };
 }
 
@@ -84,8 +100,7 @@ function describeSteps(steps) {
 
 async function execute(settings, io) {
   const env = io.env || process.env;
-  const config = core.loadThresholds(settings.thresholds);
-  core.findSuite(config, settings.suite);
+  const config = core.narrowSuite(core.loadThresholds(settings.thresholds), settings.suite, settings.benchmarks);
   let sides;
   if (settings.source) {
     // --base/--head are refs: build what is missing first; a failed build is an error run.
@@ -102,8 +117,8 @@ async function execute(settings, io) {
     sides = built.sides;
   } else {
     sides = {
-      base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
-      head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
+      base: { basedir: checkBasedir('--base', settings.base), label: 'base', ...(settings.commits.base ? { commit: settings.commits.base } : {}) },
+      head: { basedir: checkBasedir('--head', settings.head), label: 'head', ...(settings.commits.head ? { commit: settings.commits.head } : {}) },
     };
   }
   const outcome = await runComparison({
