@@ -16,7 +16,10 @@ const MEASURE_OPTIONS = {
   rows: { type: 'string' },
   threads: { type: 'string' },
   'pin-cpus': { type: 'string' },
+  metric: { type: 'string' },
 };
+
+const METRICS = { time: ['time'], instructions: ['instructions'], both: ['time', 'instructions'] };
 
 const MEASURE_HELP = `  --suite <name>          suite thresholds/suites/<name>.yml (default: quick)
   --thresholds <dir>      thresholds folder (default: the shipped thresholds/)
@@ -27,7 +30,9 @@ const MEASURE_HELP = `  --suite <name>          suite thresholds/suites/<name>.y
   --rows <n>              rows per table, overrides scale.rows
   --threads <n[,n…]>      client threads, overrides measure.threads (e.g. 1,4)
   --pin-cpus <sets>       server=<cpus>,client=<cpus>: run mysqld and sysbench on separate CPUs
-                          (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none`;
+                          (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none
+  --metric <what>         time, instructions or both: what to measure, overrides measure.signals
+                          (instructions: per query under callgrind, in paired windows)`;
 
 function integerAtLeast(option, raw, min, example) {
   const v = Number(raw);
@@ -64,7 +69,27 @@ function measureOverrides(values, env = {}) {
   if (values.threads !== undefined) overrides.threads = threadList(values.threads);
   const pin = core.pinFromSettings(values['pin-cpus'], env);
   if (pin) overrides.pin_cpus = pin;
+  if (values.metric !== undefined) {
+    if (!METRICS[values.metric]) throw new UsageError(`--metric '${values.metric}': expected time, instructions or both`);
+    overrides.signals = METRICS[values.metric];
+  }
   return overrides;
 }
 
-module.exports = { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, integerAtLeast };
+/**
+ * [mysqld] options of one side from repeated --base-option/--head-option KEY=VALUE, checked
+ * against the plan schema's rules for server options (perfgate's own paths are refused).
+ */
+function sideOptions(option, values = []) {
+  const options = {};
+  for (const text of values) {
+    const m = /^([A-Za-z0-9_.-]+)=(.*)$/.exec(text);
+    if (!m) throw new UsageError(`--${option} '${text}': expected NAME=VALUE, a [mysqld] option such as innodb_flush_log_at_trx_commit=1`);
+    options[m[1]] = m[2];
+  }
+  const [first] = core.fragmentProblems('plan', 'serverOptions', options);
+  if (first) throw new UsageError(`--${option} '${first.path.join('.')}': ${first.message}`);
+  return options;
+}
+
+module.exports = { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions, integerAtLeast };

@@ -32,6 +32,30 @@ function plan(sdLog, n, failLimit, offsetLog = 0) {
   };
 }
 
+// instr/o limits above what an A/A run shows: the offset of the two processes (their estimate),
+// the spread of their paired windows, and never tighter than one percent for warn and two for
+// fail (two processes of one build have counted 1.1% apart on one microbenchmark, from heap
+// state that more windows of the same processes do not reveal).
+const INSTRUCTION_WARN_FLOOR = 1.01;
+const INSTRUCTION_FAIL_GAP = 1.01;
+const ceil2 = (x) => Math.ceil(x * 100 - 1e-9) / 100;
+
+function instructionPlan(interval) {
+  if (!interval) return null;
+  const se = interval.sd_log === null ? 0 : interval.sd_log / Math.sqrt(interval.n);
+  const h = interval.n >= 2 && interval.sd_log !== null ? studentTQuantile(0.975, interval.n - 1) * se : 0;
+  const reach = Math.abs(Math.log(interval.estimate)) + h + Z90 * se;
+  const warn = Math.max(INSTRUCTION_WARN_FLOOR, ceil2(Math.exp(reach)));
+  return {
+    estimate: interval.estimate,
+    min: Math.min(...interval.ratios),
+    max: Math.max(...interval.ratios),
+    sd_log: interval.sd_log,
+    windows: interval.n,
+    suggested: { warn, fail: ceil2(warn * INSTRUCTION_FAIL_GAP * Math.exp(h)) },
+  };
+}
+
 // atRounds: the rounds per side the suite runs (calibrate may measure more, to estimate the
 // noise better, and projects it onto the suite's rounds).
 function calibrate(results, config, { atRounds = null } = {}) {
@@ -56,9 +80,11 @@ function calibrate(results, config, { atRounds = null } = {}) {
       at_rounds: n,
       rqps_plan: q && q.sd_log !== null ? plan(q.sd_log, n, b.limits.fail, Math.log(q.estimate)) : null,
       cpu_plan: c && c.sd_log !== null ? plan(c.sd_log, n, null) : null,
+      instructions: instructionPlan(b.instructions_per_query),
       limits: b.limits,
     };
   });
+  const counted = benchmarks.filter((b) => b.instructions);
   const planned = benchmarks.filter((b) => b.rqps_plan);
   return {
     schema: 'perfgate.calibration/v1',
@@ -74,6 +100,10 @@ function calibrate(results, config, { atRounds = null } = {}) {
     suggested: planned.length ? {
       warn: Math.min(...planned.map((b) => b.rqps_plan.suggested.warn)),
       fail: Math.min(...planned.map((b) => b.rqps_plan.suggested.fail)),
+    } : null,
+    suggested_instructions: counted.length ? {
+      warn: Math.max(...counted.map((b) => b.instructions.suggested.warn)),
+      fail: Math.max(...counted.map((b) => b.instructions.suggested.fail)),
     } : null,
   };
 }
@@ -110,6 +140,18 @@ function renderCalibration(cal) {
     'suggest warn: A/A runs pass 90% of the time; fail: one interval half-width lower.',
   ];
   if (cal.suggested) out.push('', `Suggested suite limits: limits: {default: {warn: ${cal.suggested.warn.toFixed(2)}, fail: ${cal.suggested.fail.toFixed(2)}}} (the loosest per-benchmark suggestion, so that every microbenchmark stays quiet in A/A runs).`);
+  const counted = cal.benchmarks.filter((b) => b.instructions);
+  if (counted.length) {
+    const f3 = (x) => (typeof x === 'number' ? x.toFixed(4) : '–');
+    const iheader = ['microbenchmark', 'A/A instr/o', 'min–max', 'noise', 'windows', 'suggest warn', 'fail'];
+    const irows = counted.map((b) => [b.id, f3(b.instructions.estimate), `${f3(b.instructions.min)}–${f3(b.instructions.max)}`,
+      b.instructions.sd_log === null ? '–' : `${(b.instructions.sd_log * 100).toFixed(2)}%`, b.instructions.windows,
+      b.instructions.suggested.warn.toFixed(2), b.instructions.suggested.fail.toFixed(2)]);
+    const iwidths = iheader.map((h, i) => Math.max(h.length, ...irows.map((r) => String(r[i]).length)));
+    const iline = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(iwidths[i]) : String(c).padStart(iwidths[i]))).join('  ').trimEnd();
+    out.push('', 'Instructions per query (connection threads), paired windows:', '', iline(iheader), ...irows.map(iline));
+    if (cal.suggested_instructions) out.push('', `Suggested instr/o limits: instructions: {warn: ${cal.suggested_instructions.warn.toFixed(2)}, fail: ${cal.suggested_instructions.fail.toFixed(2)}} (above every microbenchmark's A/A offset and window spread, warn never tighter than 1.01, fail a percent above warn).`);
+  }
   out.push(`A/A verdict at the current limits: ${cal.aa_verdict}: ${cal.aa_headline}`);
   for (const w of cal.doctor || []) out.push(`runner warning: ${w}`);
   return out.join('\n') + '\n';

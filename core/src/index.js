@@ -40,7 +40,8 @@
  *   renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
- *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle
+ *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
+ *   formatCount (43.1k, 6.38M)
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
  * Errors and exit codes
@@ -62,6 +63,7 @@ const buildFailure = require('./build-failure');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
+const { count: formatCount } = require('./render/format');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
@@ -82,4 +84,5 @@ module.exports = {
   ...render,
   stickyComments,
   ...progress,
+  formatCount,
 };

@@ -16,7 +16,13 @@ function nextStep(verdict, budget, spent) {
   if (verdict.inconclusive.length > 0 && left > 0) {
     return { action: 'extend', ids: [...verdict.inconclusive], rounds: Math.min(budget.step_rounds, left) };
   }
-  const unconfirmed = verdict.failed.filter((id) => !spent.confirmed.includes(id));
+  // Only a time fail is re-measured: instruction windows repeat within a fraction of a percent,
+  // and more timed rounds cannot change what they counted.
+  const timeFailed = (id) => {
+    const b = (verdict.benchmarks || []).find((x) => x.id === id);
+    return !b || b.time_verdict === 'fail';
+  };
+  const unconfirmed = verdict.failed.filter((id) => timeFailed(id) && !spent.confirmed.includes(id));
   if (unconfirmed.length > 0 && budget.confirm_rounds > 0) {
     return { action: 'confirm', ids: unconfirmed, rounds: budget.confirm_rounds };
   }

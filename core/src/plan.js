@@ -4,9 +4,10 @@
 // the schema check of its own output.
 const { assertValid } = require('./schemas');
 const { findSuite } = require('./config/thresholds');
+const { UsageError } = require('./errors');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
-const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus'];
+const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals'];
 
 function ahiShape(workload) {
   if (workload.update_percent === 0) return 'SELECT c FROM sbtestN WHERE id = ?';
@@ -15,7 +16,8 @@ function ahiShape(workload) {
 }
 
 // quick/full: one benchmark per catalogue name (per thread count when there are several).
-function listedBenchmarks(config, suite, threads) {
+// Counting instructions needs each one's window size from the catalogue.
+function listedBenchmarks(config, suite, threads, countsInstructions) {
   const out = [];
   for (const name of suite.benchmarks) {
     const entry = config.catalogue[name];
@@ -30,6 +32,12 @@ function listedBenchmarks(config, suite, threads) {
         threads: t,
       };
       if (entry.shape) benchmark.shape = entry.shape;
+      if (countsInstructions) {
+        if (!entry.instructions) {
+          throw new UsageError(`--metric: '${name}' has no instructions.events in the catalogue; expected one for every microbenchmark whose instructions are counted (or --metric time)`);
+        }
+        benchmark.instructions_events = entry.instructions.events;
+      }
       out.push(benchmark);
     }
   }
@@ -77,6 +85,9 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
   const profile = config.profiles[suite.profile];
   const pick = (key, fallback) => (overrides[key] === undefined ? fallback : overrides[key]);
   const threads = pick('threads', suite.measure.threads);
+  const signals = pick('signals', suite.measure.signals);
+  const countsInstructions = signals.includes('instructions');
+  if (countsInstructions && suite.ahi) throw new UsageError(`--metric: instructions are not counted for AHI cells (suite ${suite.name}); expected --metric time`);
   const plan = {
     schema: 'perfgate.plan/v1',
     suite: suite.name,
@@ -89,8 +100,10 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
       warmup_seconds: pick('warmup_seconds', suite.measure.warmup_seconds),
       rounds: pick('rounds', suite.measure.rounds),
       ...(overrides.pin_cpus ? { pin_cpus: overrides.pin_cpus } : {}),
+      signals: [...signals],
+      ...(countsInstructions ? { instructions: { ...suite.instructions } } : {}),
     },
-    benchmarks: suite.ahi ? ahiBenchmarks(suite, threads) : listedBenchmarks(config, suite, threads),
+    benchmarks: suite.ahi ? ahiBenchmarks(suite, threads) : listedBenchmarks(config, suite, threads, countsInstructions),
   };
   assertValidPlan(plan);
   return plan;
@@ -104,9 +117,11 @@ function extensionPlan(plan, ids, rounds, firstRound) {
     const missing = ids.filter((id) => !benchmarks.some((b) => b.id === id));
     throw new Error(`extensionPlan: not in the plan: ${missing.join(', ')}`);
   }
+  // Extra rounds are timed rounds: instruction windows are steady and counted once.
+  const { instructions, ...measure } = plan.measure;
   const extended = {
     ...plan,
-    measure: { ...plan.measure, rounds, first_round: firstRound },
+    measure: { ...measure, signals: ['time'], rounds, first_round: firstRound },
     benchmarks,
   };
   assertValidPlan(extended);

@@ -51,6 +51,7 @@ function describe(e) {
   if (e.keyword === 'anyOf') return `is not valid; expected ${why(e.parentSchema) || 'one of the allowed forms'}`;
   if (e.keyword === 'enum') return `${JSON.stringify(e.data)} is not valid; expected one of: ${e.params.allowedValues.map(String).join(', ')}`;
   if (e.keyword === 'additionalProperties') return 'unknown key';
+  if (e.keyword === 'required') return `missing key '${e.params.missingProperty}'`;
   const desc = why(e.parentSchema);
   // An object or a list is named by its path; printed whole it could be a whole document.
   const shown = e.data !== null && typeof e.data === 'object' ? '' : `${JSON.stringify(e.data)} `;

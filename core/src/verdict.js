@@ -5,6 +5,7 @@
 const { EXIT, UsageError } = require('./errors');
 const { ratioInterval, pairedRatios } = require('./statistics');
 const { mergeResults } = require('./merge-results');
+const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
 
 const CONFIDENCE = 0.95;
@@ -59,11 +60,16 @@ function limitsFor(config, bench, { ahiGain = false } = {}) {
   if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
   }
-  const c = l.cpu_per_query;
-  if (c && !(c.warn > 0 && c.fail >= c.warn)) {
-    throw new UsageError(`cpu_per_query limits for '${bench.id}': expected {warn, fail} with 0 < warn <= fail, got ${JSON.stringify(c)}`);
+  const out = { warn: l.warn, fail: l.fail };
+  for (const key of ['cpu_per_query', 'instructions']) {
+    const u = l[key];
+    if (!u) continue;
+    if (!(u.warn > 0 && u.fail >= u.warn)) {
+      throw new UsageError(`${key} limits for '${bench.id}': expected {warn, fail} with 0 < warn <= fail, got ${JSON.stringify(u)}`);
+    }
+    out[key] = { warn: u.warn, fail: u.fail };
   }
-  return c ? { warn: l.warn, fail: l.fail, cpu_per_query: { warn: c.warn, fail: c.fail } } : { warn: l.warn, fail: l.fail };
+  return out;
 }
 
 // The limits as the verdict records them: {default, ahi_gain?, <name>: {warn, fail}}.
@@ -72,7 +78,11 @@ function flatLimits(config) {
   if (!table.byName) return table;
   const flat = { default: table.default, ...table.byName };
   if (table.ahi_gain) flat.ahi_gain = table.ahi_gain;
-  for (const [k, l] of Object.entries(flat)) if (!l.cpu_per_query) flat[k] = { warn: l.warn, fail: l.fail };
+  for (const [k, l] of Object.entries(flat)) {
+    flat[k] = { warn: l.warn, fail: l.fail };
+    if (l.cpu_per_query) flat[k].cpu_per_query = l.cpu_per_query;
+    if (l.instructions) flat[k].instructions = l.instructions;
+  }
   return flat;
 }
 
@@ -95,9 +105,9 @@ function errorText(e) {
   return where ? `${where}: ${e.message}` : e.message;
 }
 
-// cpu/o (head/base CPU per query, higher is worse) decided like rQPS, mirrored: fail when
-// the whole interval lies above its fail limit, pass when below its warn limit.
-function decideCpu(interval, limits) {
+// cpu/o and instr/o (head/base work per query, higher is worse) decided like rQPS, mirrored:
+// fail when the whole interval lies above its fail limit, pass when below its warn limit.
+function decideUpper(interval, limits) {
   if (interval.low === null) return 'inconclusive';
   if (interval.low > limits.fail) return 'fail';
   if (interval.high <= limits.warn) return 'pass';
@@ -110,16 +120,20 @@ function decideCpu(interval, limits) {
 // rQPS interval too wide to decide, and it can make a decided verdict worse (more CPU per query
 // at the same QPS is a regression on a busier machine), but an undecided cpu/o never overrides a
 // decided rQPS: a regression that waits instead of burning CPU shows in QPS alone.
+// One line saying why, for a ratio where higher is worse. Pinned by tests.
+function upperReason(verdict, interval, limits, what, unit = 'paired round') {
+  if (interval.low === null) return `${what} ${f2(interval.estimate)} from 1 ${unit}: an interval needs at least 2`;
+  return `${what} ${f2(interval.estimate)} ${range(interval)} ${{
+    fail: `lies wholly above the ${what} fail limit ${f2(limits.fail)}`,
+    pass: `lies below the ${what} warn limit ${f2(limits.warn)}`,
+    warn: `lies below the ${what} fail limit ${f2(limits.fail)} but reaches above the ${what} warn limit ${f2(limits.warn)}`,
+    inconclusive: `straddles the ${what} fail limit ${f2(limits.fail)}`,
+  }[verdict]}`;
+}
+
 function withCpuDecision(out, cpuLimits) {
-  const cpu = decideCpu(out.cpu_per_query, cpuLimits);
-  const i = out.cpu_per_query;
-  const line = i.low === null ? `cpu/o ${f2(i.estimate)} from 1 paired round`
-    : `cpu/o ${f2(i.estimate)} ${range(i)} ${{
-      fail: `lies wholly above the cpu/o fail limit ${f2(cpuLimits.fail)}`,
-      pass: `lies below the cpu/o warn limit ${f2(cpuLimits.warn)}`,
-      warn: `lies below the cpu/o fail limit ${f2(cpuLimits.fail)} but reaches above the cpu/o warn limit ${f2(cpuLimits.warn)}`,
-      inconclusive: `straddles the cpu/o fail limit ${f2(cpuLimits.fail)}`,
-    }[cpu]}`;
+  const cpu = decideUpper(out.cpu_per_query, cpuLimits);
+  const line = upperReason(cpu, out.cpu_per_query, cpuLimits, 'cpu/o');
   out.cpu_verdict = cpu;
   const rq = out.verdict;
   const final = rq === 'inconclusive' ? cpu : worst([rq, cpu === 'inconclusive' ? 'pass' : cpu]);
@@ -158,13 +172,80 @@ function judgeBenchmark(bench, limits, runErrors) {
     out.reason = `${r.side} round ${r.index}: sysbench reported ${r.errors} query error${r.errors === 1 ? '' : 's'}`;
     return out;
   }
-  const ratios = pairedRatios(rounds, 'qps');
-  out.rounds.pairs = ratios.length;
-  out.rqps = intervalOf(ratios);
-  out.verdict = decide(out.rqps, limits);
-  out.reason = reason(out.verdict, out.rqps, limits);
-  if (limits.cpu_per_query && out.cpu_per_query) return withCpuDecision(out, limits.cpu_per_query);
+  const timed = rounds.length > 0;
+  if (timed) {
+    const ratios = pairedRatios(rounds, 'qps');
+    out.rounds.pairs = ratios.length;
+    out.rqps = intervalOf(ratios);
+    out.verdict = decide(out.rqps, limits);
+    out.reason = reason(out.verdict, out.rqps, limits);
+    if (limits.cpu_per_query && out.cpu_per_query) withCpuDecision(out, limits.cpu_per_query);
+  }
+  const time = timed ? { verdict: out.verdict, reason: out.reason } : null;
+  out.time_verdict = time ? time.verdict : null;
+  const instructions = bench.instructions ? judgeInstructions(out, bench.instructions, limits) : null;
+  if (!time && !instructions) {
+    out.verdict = 'error';
+    out.reason = 'nothing measured: no timed rounds and no instruction windows';
+    return out;
+  }
+  const combined = combineSignals(time, instructions);
+  out.verdict = combined.verdict;
+  out.reason = combined.reason;
   return out;
+}
+
+// instr/o of the connection threads decides; the background threads' (the purge and flushing
+// the queries leave behind) are reported beside it.
+function judgeInstructions(out, instructions, limits) {
+  const figures = instructionFigures(instructions);
+  out.instructions_per_query = figures.connection;
+  out.background_per_query = figures.background;
+  out.instructions = { per_query: figures.per_query, events: figures.events, windows: figures.windows };
+  out.instructions_functions = whereInstructionsWent(instructions, figures.connection);
+  if (!limits.instructions) {
+    throw new UsageError(`limits for '${out.id}': instructions were counted but the suite sets no instructions limits; expected limits.default.instructions: {warn, fail}`);
+  }
+  if (!figures.connection) {
+    out.instructions_verdict = 'error';
+    return { verdict: 'error', reason: 'no paired instruction windows' };
+  }
+  const verdict = decideUpper(figures.connection, limits.instructions);
+  out.instructions_verdict = verdict;
+  return { verdict, reason: upperReason(verdict, figures.connection, limits.instructions, 'instr/o', 'paired window') };
+}
+
+/**
+ * The verdict of one microbenchmark from its two signals, each {verdict, reason} or null when
+ * it was not measured: time (rQPS, with cpu/o where the suite limits it) and instructions
+ * (instr/o of the connection threads). In order:
+ *   1. a signal in error        → error: a failed measurement decides nothing
+ *   2. a signal that fails      → fail: more instructions per query is a regression whatever a
+ *                                 noisy clock says, and a time fail stays one when instructions
+ *                                 are unchanged (waits, locks, I/O and fsyncs run no instructions)
+ *   3. one signal only          → its verdict
+ *   4. time undecided           → the instructions' verdict: the steady signal decides what the
+ *                                 noisy one cannot
+ *   5. instructions undecided   → the time verdict
+ *   6. both decided             → the worse (warn over pass)
+ * The reason leads with the signal that decided.
+ */
+function combineSignals(time, instructions) {
+  if (!time || !instructions) {
+    const only = time || instructions;
+    return { verdict: only.verdict, reason: only.reason };
+  }
+  const both = (first, second) => `${first.reason}; ${second.reason}`;
+  if (time.verdict === 'error' || instructions.verdict === 'error') {
+    const failed = time.verdict === 'error' ? time : instructions;
+    return { verdict: 'error', reason: failed.reason };
+  }
+  if (instructions.verdict === 'fail') return { verdict: 'fail', reason: both(instructions, time) };
+  if (time.verdict === 'fail') return { verdict: 'fail', reason: both(time, instructions) };
+  if (time.verdict === 'inconclusive') return { verdict: instructions.verdict, reason: both(instructions, time) };
+  if (instructions.verdict === 'inconclusive') return { verdict: time.verdict, reason: both(time, instructions) };
+  const verdict = worst([time.verdict, instructions.verdict]);
+  return { verdict, reason: verdict === instructions.verdict && verdict !== time.verdict ? both(instructions, time) : both(time, instructions) };
 }
 
 // AHI suite: the benchmarks come in on/off pairs per cell (workload × threads). Each side's
@@ -232,6 +313,12 @@ function headline(overall, items, runError) {
   const total = items.length;
   const by = (v) => items.filter((b) => b.verdict === v);
   const slower = (b) => {
+    // A row that fails or warns on instructions alone says so; time first otherwise.
+    const byInstructions = b.instructions_verdict && b.instructions_verdict === b.verdict && b.time_verdict !== b.verdict;
+    if (byInstructions || (!b.rqps && !b.gain_ratio && b.instructions_per_query)) {
+      const i = b.instructions_per_query;
+      return `${b.id} ${i.estimate >= 1 ? `${pct(i.estimate)} more` : `${pct(i.estimate)} fewer`} instructions per query (instr/o ${f2(i.estimate)} ${range(i)})`;
+    }
     const i = b.rqps || b.gain_ratio;
     const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
     const figures = `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)})`;
@@ -319,4 +406,4 @@ function judge(results, config = {}, options = {}) {
   };
 }
 
-module.exports = { judge, decide, reason, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };
+module.exports = { judge, decide, decideUpper, reason, combineSignals, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };

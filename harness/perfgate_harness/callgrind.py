@@ -291,17 +291,24 @@ def purge_held(connect):
         hold.close()
 
 
-def _read_and_remove(files: list[Path], description: str, keep_files: bool) -> list[Profile]:
+def _read_and_remove(files: list[Path], description: str, keep_files: bool, keep_in: Path | None = None) -> list[Profile]:
+    """The dump's profiles; its files are then removed, kept, or moved into `keep_in`."""
     try:
         return read_dump(files, description)
     finally:
-        if not keep_files:
+        if keep_in is not None:
+            keep_in.mkdir(parents=True, exist_ok=True)
+            for f in files:
+                if f.exists():
+                    f.replace(keep_in / f.name)
+        elif not keep_files:
             for f in files:
                 f.unlink(missing_ok=True)
 
 
 def measure_window(control: Control, inv: sysbench.Invocation, description: str, connect,
-                   log_path: Path | None = None, keep_files: bool = False) -> tuple[dict, list[Profile]]:
+                   log_path: Path | None = None, keep_files: bool = False,
+                   keep_in: Path | None = None) -> tuple[dict, list[Profile]]:
     """One counted sysbench run: (window record, the threads' profiles).
 
     Purge is held off during the run by an open read view, then released and counted while it
@@ -334,8 +341,8 @@ def measure_window(control: Control, inv: sysbench.Invocation, description: str,
     finally:
         control.instrument(False)
     after_files = control.dump(f"{description}.p")
-    profiles = _read_and_remove(window_files, f"{description}.q", keep_files)
-    after = _read_and_remove(after_files, f"{description}.p", keep_files)
+    profiles = _read_and_remove(window_files, f"{description}.q", keep_files, keep_in)
+    after = _read_and_remove(after_files, f"{description}.p", keep_files, keep_in)
     if outcome.returncode != 0 or outcome.timed_out:
         reason = sysbench.failure_reason(outcome.output)
         raise CallgrindError(f"sysbench exited with code {outcome.returncode} in window {description}"
@@ -372,13 +379,16 @@ def window_description(benchmark_id: str, window: int) -> str:
 
 
 def measure_benchmark(control: Control, inv: sysbench.Invocation, connect, benchmark_id: str, windows: int,
-                      log_path: Path | None = None, top: dict = TOP_FUNCTIONS) -> dict:
-    """A warm-up, then `windows` counted windows of one benchmark on one side."""
+                      log_path: Path | None = None, top: dict = TOP_FUNCTIONS, keep_last_in: Path | None = None) -> dict:
+    """A warm-up, then `windows` counted windows of one benchmark on one side. The callgrind
+    files of the last window are moved into `keep_last_in` (to be opened with
+    callgrind_annotate), the others removed."""
     warmup_seconds = warm_up(inv, connect, log_path)
     records, profiles = [], []
     for i in range(windows):
+        last = i == windows - 1
         record, window_profiles = measure_window(control, inv, window_description(benchmark_id, i), connect,
-                                                 log_path=log_path)
+                                                 log_path=log_path, keep_in=keep_last_in if last else None)
         records.append(record)
         profiles.append(window_profiles)
     return {"warmup_seconds": round(warmup_seconds, 2), **side_record(records, profiles, top)}

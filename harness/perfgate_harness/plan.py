@@ -26,6 +26,7 @@ class Side:
     label: str | None
     commit: str | None
     binary: Path
+    options: dict = field(default_factory=dict)  # this side's own [mysqld] options, after the profile's
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Benchmark:
     threads: int
     shape: str | None
     ahi: str | None
+    instructions_events: int | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,17 @@ class Plan:
     pin_server: str | None
     pin_client: str | None
     benchmarks: list = field(default_factory=list)
+    signals: tuple = ("time",)
+    instruction_windows: int = 0
+    instruction_seed: int = 0
+
+    @property
+    def measures_time(self) -> bool:
+        return "time" in self.signals
+
+    @property
+    def measures_instructions(self) -> bool:
+        return "instructions" in self.signals
 
 
 def load_plan(path: str | Path) -> Plan:
@@ -89,7 +102,7 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         if binary is None:
             raise PlanError(f"{source}: sides.{name}.basedir: no server binary in {spec['basedir']!r}; "
                             f"expected one of {', '.join(server.SERVER_BINARY_CANDIDATES)}")
-        sides[name] = Side(name, basedir, spec.get("label"), spec.get("commit"), binary)
+        sides[name] = Side(name, basedir, spec.get("label"), spec.get("commit"), binary, dict(spec.get("options") or {}))
 
     measure = raw["measure"]
     pin = measure.get("pin_cpus") or {}
@@ -103,7 +116,7 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         benchmarks.append(Benchmark(
             id=b["id"], name=b["name"], group=b["group"], kind=b["kind"], script=b["script"],
             script_path=script_path, options=dict(b["options"]), threads=b["threads"],
-            shape=b.get("shape"), ahi=b.get("ahi")))
+            shape=b.get("shape"), ahi=b.get("ahi"), instructions_events=b.get("instructions_events")))
 
     return Plan(
         raw=raw, suite=raw["suite"], sides=sides,
@@ -112,4 +125,6 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         seconds=measure["seconds"], warmup_seconds=measure["warmup_seconds"],
         rounds=measure["rounds"], first_round=measure.get("first_round", 0),
         pin_server=pin.get("server"), pin_client=pin.get("client"),
-        benchmarks=benchmarks)
+        benchmarks=benchmarks, signals=tuple(measure.get("signals", ["time"])),
+        instruction_windows=measure.get("instructions", {}).get("windows", 0),
+        instruction_seed=measure.get("instructions", {}).get("seed", 0))

@@ -8,7 +8,9 @@ measurement. A side whose server died is not restarted: crash recovery leaves it
 error anyway, so the remaining benchmarks are recorded as not measured instead.
 """
 import json
+import shutil
 import signal
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pymysql
 
-from . import fingerprint, procstat, progress, schedule, server, sysbench
+from . import callgrind, fingerprint, procstat, progress, schedule, server, sysbench
 from .plan import Benchmark, Plan
 
 PREPARE_SCRIPT = "oltp_point_select"  # any oltp_* script prepares the shared sbtestN tables
@@ -74,6 +76,17 @@ def can_reuse(marker_text: str | None, expected: dict) -> bool:
         return False
 
 
+def shares_data(versions: dict) -> bool:
+    """Whether head can start from a copy of base's loaded datadir: servers of one flavor and one
+    major.minor series read each other's files. A copy gives both sides the same rows, which
+    two `sysbench prepare` runs never do (sysbench 1.0.20's prepare ignores --rand-seed), and
+    instruction counts follow the rows: two separate loads counted 0.8% apart on
+    range-notcovered-si and 6% on update-index."""
+    (flavor_b, version_b), (flavor_h, version_h) = versions["base"], versions["head"]
+    series = lambda v: tuple(v.split("-", 1)[0].split(".")[:2])  # noqa: E731
+    return flavor_b == flavor_h and series(version_b) == series(version_h)
+
+
 def counter_delta(before: dict, after: dict) -> dict:
     return {name: after[name] - before.get(name, 0) for name in after}
 
@@ -92,25 +105,36 @@ class Run:
         self.dead: dict[str, str] = {}  # side -> why it cannot be measured any more
         self.ahi_monitor_enabled: set[str] = set()
         self.sysbench_log = self.out / "sysbench.log"
+        self.data: str | None = None  # "shared" or "per-side", once the datadirs are loaded
 
     # --- entry ---------------------------------------------------------------------------
     def execute(self, versions: dict) -> dict:
         self.versions = versions
         started = now()
         self.out.mkdir(parents=True, exist_ok=True)
-        benchmarks = []
+        records = {b.id: self._record(b) for b in self.plan.benchmarks}
+        instructions = None
         try:
             self._setup_servers()
+            if self.plan.measures_instructions and not self.dead:
+                instructions = self._instruction_phase(records)
+            if self.plan.measures_time and not self.dead:
+                self._start_all()
             for i, bench in enumerate(self.plan.benchmarks):
+                record = records[bench.id]
+                if record["status"] == "error":
+                    continue
                 try:
-                    benchmarks.append(self._measure(bench, self.plan.benchmarks[i + 1:]))
+                    if self.plan.measures_time:
+                        self._measure(bench, record, self.plan.benchmarks[i + 1:])
+                    elif self.dead:
+                        self._skip(record)
                 except Exception as e:  # a harness fault must still end as an error run, not a traceback
-                    record = self._record(bench)
-                    benchmarks.append(self._fail(record, {"side": None, "step": "internal",
-                                                          "message": f"{type(e).__name__}: {e}",
-                                                          "log_tail": traceback.format_exc()[-4000:]}))
+                    self._fail(record, {"side": None, "step": "internal", "message": f"{type(e).__name__}: {e}",
+                                        "log_tail": traceback.format_exc()[-4000:]})
         finally:
             self._shutdown_all()
+        benchmarks = list(records.values())
         status = "error" if self.errors or any(b["status"] == "error" for b in benchmarks) else "ok"
         progress.emit("done", status=status)
         results = {
@@ -125,6 +149,10 @@ class Run:
             "sides": {side: self._side_record(side) for side in schedule.SIDES},
             "benchmarks": benchmarks,
         }
+        if self.data is not None:
+            results["data"] = self.data
+        if instructions is not None:
+            results["instructions"] = instructions
         return results
 
     def _side_record(self, side: str) -> dict:
@@ -143,40 +171,74 @@ class Run:
         return record
 
     # --- servers -------------------------------------------------------------------------
+    def _server_options(self, side: str) -> dict:
+        return {**self.plan.profile_options, **self.plan.sides[side].options}
+
     def _setup_servers(self) -> None:
+        """Each side's datadir loaded (or an earlier one kept), servers stopped."""
         for side in schedule.SIDES:
             spec = self.plan.sides[side]
             flavor, version = self.versions[side]
             self.servers[side] = server.Server(side, spec.basedir, spec.binary, flavor, version,
-                                               server.layout_for(self.out, side), self.plan.profile_options,
+                                               server.layout_for(self.out, side), self._server_options(side),
                                                self.plan.pin_server)
+        reused = {side: self._reusable(side) for side in schedule.SIDES}
+        self.data = "shared" if shares_data(self.versions) else "per-side"
+        if all(reused.values()):
+            return
+        if self.data == "shared":
+            failure = self._load_side("base")
+            if failure is None:
+                failure = self._copy_data("base", "head")
+                if failure is None:
+                    return
+                self._side_failed("head", failure)
+                return
+            # The base could not be loaded: the head loads its own, so that each side's own
+            # problems are found and reported; the run is an error either way.
+            self._side_failed("base", failure)
+            self.data = "per-side"
+            failure = self._load_side("head")
+            if failure is not None:
+                self._side_failed("head", failure)
+            return
         with ThreadPoolExecutor(max_workers=2) as pool:
-            failures = list(pool.map(self._setup_side, schedule.SIDES))
+            failures = list(pool.map(self._load_side, schedule.SIDES))
         for side, failure in zip(schedule.SIDES, failures):
             if failure is not None:
-                self.errors.append({"side": side, "benchmark": None, **failure})
-                self.dead[side] = f"{side} server failed at {failure['step']}: {failure['message']}"
+                self._side_failed(side, failure)
 
-    def _setup_side(self, side: str) -> dict | None:
+    def _side_failed(self, side: str, failure: dict) -> None:
+        self.errors.append({"side": side, "benchmark": None, **failure})
+        self.dead[side] = f"{side} server failed at {failure['step']}: {failure['message']}"
+
+    def _marker(self, side: str) -> dict:
+        return reuse_marker(self.plan.sides[side].basedir, self.servers[side].version, self.plan.tables, self.plan.rows)
+
+    def _reusable(self, side: str) -> bool:
+        layout = self.servers[side].layout
+        marker_text = layout.marker.read_text() if layout.marker.exists() else None
+        return self.reuse_data and layout.datadir.is_dir() and can_reuse(marker_text, self._marker(side))
+
+    def _load_side(self, side: str) -> dict | None:
+        """A fresh datadir of `side` loaded by its own server, which is stopped again."""
         srv = self.servers[side]
-        spec = self.plan.sides[side]
-        expected = reuse_marker(spec.basedir, srv.version, self.plan.tables, self.plan.rows)
-        marker_text = srv.layout.marker.read_text() if srv.layout.marker.exists() else None
-        reuse = self.reuse_data and srv.layout.datadir.is_dir() and can_reuse(marker_text, expected)
         step = "init"
         try:
-            if not reuse:
-                progress.emit("phase", phase="init", side=side)
-                server.clean_stale_files(srv.layout)
-                srv.initialize()
+            progress.emit("phase", phase="init", side=side)
+            server.clean_stale_files(srv.layout)
+            srv.initialize()
             step = "start"
             progress.emit("phase", phase="start", side=side)
             srv.start()
-            if not reuse:
-                step = "prepare"
-                progress.emit("phase", phase="prepare", side=side)
-                self._load(srv)
-                srv.layout.marker.write_text(json.dumps(expected) + "\n")
+            step = "prepare"
+            progress.emit("phase", phase="prepare", side=side)
+            self._load(srv)
+            srv.layout.marker.write_text(json.dumps(self._marker(side)) + "\n")
+            step = "shutdown"
+            problem = srv.shutdown()
+            if problem:
+                return {"step": step, "message": problem, "log_tail": srv.log_tail()}
             return None
         except server.ServerError as e:
             return {"step": e.step, "message": e.message, "log_tail": e.log_tail}
@@ -184,6 +246,38 @@ class Run:
             return {k: v for k, v in e.error.items() if k != "side"}
         except pymysql.err.MySQLError as e:
             return {"step": step, "message": f"{side}: {e}", "log_tail": srv.log_tail()}
+
+    def _copy_data(self, source: str, target: str) -> dict | None:
+        src, dst = self.servers[source].layout, self.servers[target].layout
+        progress.emit("phase", phase="copy data", side=target)
+        try:
+            server.clean_stale_files(dst)
+            if dst.datadir.exists():
+                shutil.rmtree(dst.datadir)
+            dst.dir.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(src.datadir, dst.datadir, symlinks=True)
+            dst.marker.write_text(json.dumps(self._marker(target)) + "\n")
+            return None
+        except OSError as e:
+            return {"step": "prepare", "message": f"{target}: copying the {source} datadir failed: {e}", "log_tail": ""}
+
+    def _start_all(self, wrapper_for=None) -> None:
+        """Both servers started (under `wrapper_for(side)` when given), side by side."""
+        def start(side):
+            if side in self.dead:
+                return None
+            srv = self.servers[side]
+            try:
+                progress.emit("phase", phase="start", side=side)
+                srv.start(timeout=600 if wrapper_for else server.START_TIMEOUT)
+                return None
+            except server.ServerError as e:
+                return {"step": e.step, "message": e.message, "log_tail": e.log_tail}
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            failures = list(pool.map(start, schedule.SIDES))
+        for side, failure in zip(schedule.SIDES, failures):
+            if failure is not None:
+                self._side_failed(side, failure)
 
     def _load(self, srv: server.Server) -> None:
         conn = srv.connect()
@@ -248,13 +342,16 @@ class Run:
         progress.emit("benchmark", benchmark=record["id"], status="error", message=error["message"])
         return record
 
-    def _measure(self, bench: Benchmark, later: list) -> dict:
-        record = self._record(bench)
+    def _skip(self, record: dict) -> dict:
+        side, why = next(iter(self.dead.items()))
+        return self._fail(record, {"side": side, "step": "skipped", "message": f"not measured: {why}"})
+
+    def _measure(self, bench: Benchmark, record: dict, later: list) -> dict:
+        """The timed rounds of one benchmark, interleaved, into `record`."""
         record["command"] = sysbench.command_text(sysbench.build_command(
             self._invocation(bench, "base", self.plan.seconds)))
         if self.dead:
-            side, why = next(iter(self.dead.items()))
-            return self._fail(record, {"side": side, "step": "skipped", "message": f"not measured: {why}"})
+            return self._skip(record)
         try:
             if bench.ahi:
                 for side in schedule.SIDES:
@@ -280,6 +377,84 @@ class Run:
             return self._fail(record, e.error)
         progress.emit("benchmark", benchmark=bench.id, status="ok")
         return record
+
+    # --- instructions --------------------------------------------------------------------
+    def _instruction_phase(self, records: dict) -> dict:
+        """Every benchmark's instruction windows, both servers under callgrind side by side
+        (Valgrind runs one thread of a process at a time: each side takes one core). The
+        servers are stopped afterwards; the timed rounds start them again without Valgrind."""
+        started = time.monotonic()
+        reason = callgrind.unavailable_reason()
+        if reason:
+            for side in schedule.SIDES:
+                self._side_failed(side, {"step": "instructions", "message": reason, "log_tail": ""})
+            return None
+        normal = dict(self.servers)
+        dirs = {side: self.servers[side].layout.dir / "callgrind" for side in schedule.SIDES}
+        for side in schedule.SIDES:
+            dirs[side].mkdir(parents=True, exist_ok=True)
+            srv = normal[side]
+            self.servers[side] = server.Server(side, srv.basedir, srv.binary, srv.flavor, srv.version, srv.layout,
+                                               callgrind.server_options(self._server_options(side)),
+                                               wrapper=callgrind.valgrind_wrapper(dirs[side]))
+        controls = {}
+        try:
+            self._start_all(wrapper_for=True)
+            controls = {side: callgrind.Control(self.servers[side].pid, dirs[side]) for side in schedule.SIDES
+                        if side not in self.dead}
+            benches = self.plan.benchmarks
+            for i, bench in enumerate(benches):
+                if self.dead:
+                    self._skip(records[bench.id])
+                    continue
+                progress.emit("phase", phase="instructions", benchmark=bench.id,
+                              eta_seconds=schedule.instruction_eta(len(benches) - i, self.plan.instruction_windows)
+                              + (self._eta(0, benches) if self.plan.measures_time else 0))
+                self._count_instructions(bench, records[bench.id], controls, dirs)
+        finally:
+            for side, srv in list(self.servers.items()):
+                if srv.proc is None:
+                    continue
+                progress.emit("phase", phase="shutdown", side=side)
+                problem = srv.shutdown(timeout=300)
+                if problem:
+                    self.warnings.append(f"instructions: {problem}")
+                elif not callgrind.final_dump_written(dirs[side], srv.pid):
+                    self.warnings.append(f"instructions: {side}: valgrind wrote no final dump (it did not exit cleanly)")
+                callgrind.remove_files(dirs[side], srv.pid)
+            self.servers = normal
+        return {"tool": "callgrind", "windows": self.plan.instruction_windows, "seed": self.plan.instruction_seed,
+                "seconds": round(time.monotonic() - started, 1), "data": self.data}
+
+    def _count_instructions(self, bench: Benchmark, record: dict, controls: dict, dirs: dict) -> None:
+        def side_windows(side):
+            srv = self.servers[side]
+            inv = sysbench.Invocation(script_path=bench.script_path, socket=srv.layout.socket,
+                                      tables=self.plan.tables, rows=self.plan.rows, threads=1,
+                                      options=bench.options, events=bench.instructions_events,
+                                      rand_seed=self.plan.instruction_seed)
+            keep = dirs[side] / callgrind.window_description(bench.id, "last")
+            try:
+                measured = callgrind.measure_benchmark(controls[side], inv, srv.connect, bench.id,
+                                                       self.plan.instruction_windows, log_path=self.sysbench_log,
+                                                       keep_last_in=keep)
+                measured["files"] = str(keep.relative_to(self.out))
+                return measured, None
+            except (callgrind.CallgrindError, callgrind.CallgrindFormatError, sysbench.SysbenchOutputError,
+                    pymysql.err.MySQLError, OSError) as e:
+                state = srv.exit_description()
+                if state != "running":
+                    self.dead[side] = f"{side} server under valgrind {state}"
+                return None, {"side": side, "step": "instructions", "message": f"{side}: {e}",
+                              "log_tail": srv.log_tail(30 if state != "running" else 5)}
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = dict(zip(schedule.SIDES, pool.map(side_windows, schedule.SIDES)))
+        failure = next((error for _, error in outcomes.values() if error), None)
+        if failure:
+            self._fail(record, failure)
+            return
+        record["instructions"] = {"events": bench.instructions_events, "seed": self.plan.instruction_seed,
+                                  **{side: outcomes[side][0] for side in schedule.SIDES}}
 
     def _eta(self, runs_left_here: int, later: list) -> int:
         per_side = 2 * self.plan.rounds

@@ -18,3 +18,13 @@ def eta_seconds(rounds_left: int, seconds: float, warmups_left: int, warmup_seco
     """Time still to measure: remaining timed runs plus a small per-run start-up cost."""
     runs = rounds_left + warmups_left
     return round(rounds_left * seconds + warmups_left * warmup_seconds + runs * overhead_seconds)
+
+
+# Wall time of one instruction window on this project's 2-core runner (about 100M connection
+# instructions under callgrind, four callgrind_control calls and the purge drain), measured.
+INSTRUCTION_WINDOW_SECONDS = 9.0
+
+
+def instruction_eta(benchmarks_left: int, windows: int) -> int:
+    """Time still to count: a warm-up and `windows` windows per benchmark, both sides at once."""
+    return round(benchmarks_left * (windows + 1) * INSTRUCTION_WINDOW_SECONDS)

@@ -4,7 +4,9 @@
 #   base        Debian's MariaDB 10.11.18 source, committed into a scratch git repository
 #   pr-comment  changes only a comment                      -> perfgate compare must pass (exit 0)
 #   pr-slow     spins in every secondary-index update       -> must fail (exit 1): update-index
-#               fails, point-query and update-nonindex pass (pass or warn: exit-0 verdicts)
+#               fails, on instructions too, with the function it spins in named among the three
+#               that grew most in comment.md; point-query and update-nonindex pass (pass or
+#               warn: exit-0 verdicts)
 #   pr-broken   does not compile                            -> must be an error (exit 4)
 #
 # Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
@@ -32,14 +34,25 @@ check() { # check <description> <command...>
 # A change passes the check when perfgate says pass or warn (both exit 0): on a noisy shared
 # machine an unchanged microbenchmark's interval may reach below the warn limit, never the fail.
 passes() { [ "$1" = pass ] || [ "$1" = warn ]; }
-verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run>
-  python3 - "$1" "$2" <<'PY'
+verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run> [field, default verdict]
+  python3 - "$1" "$2" "${3:-verdict}" <<'PY'
 import json, sys
 v = json.load(open(f"{sys.argv[1]}/verdict.json"))
 if not sys.argv[2]:
     print(v["verdict"])
 else:
-    print(next((b["verdict"] for b in v["benchmarks"] if b["name"] == sys.argv[2] or b["id"] == sys.argv[2]), "missing"))
+    print(next((b.get(sys.argv[3]) for b in v["benchmarks"] if b["name"] == sys.argv[2] or b["id"] == sys.argv[2]), "missing"))
+PY
+}
+# The three functions whose instructions per query grew most for one microbenchmark, as the
+# pull request comment lists them.
+top_grown_in_comment() { # top_grown_in_comment <run folder> <benchmark>
+  python3 - "$1/comment.md" "$2" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+start = text.index(f"**{sys.argv[2]}**: instr/o")
+rows = [l for l in text[start:].splitlines()[1:] if l.startswith("| `")]
+print(" ".join(re.match(r"\| `([^`]*)`", l).group(1).split("(")[0] for l in rows[:3]))
 PY
 }
 
@@ -68,10 +81,19 @@ compare() { # compare <head ref> -> exit code
 T=$(now); CODE_COMMENT=$(compare pr-comment); T_COMMENT=$(since "$T")
 check "pr-comment: exit 0 (pass), got $CODE_COMMENT" test "$CODE_COMMENT" = 0
 check "pr-comment: verdict pass or warn" passes "$(verdict_of "$OUT/pr-comment" "")"
+check "pr-comment: update-index_range=100 instructions unchanged (pass)" \
+  test "$(verdict_of "$OUT/pr-comment" update-index_range=100 instructions_verdict)" = pass
 
 T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
 check "pr-slow: exit 1 (fail), got $CODE_SLOW" test "$CODE_SLOW" = 1
 check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$OUT/pr-slow" update-index_range=100)" = fail
+check "pr-slow: update-index_range=100 fails on instructions" \
+  test "$(verdict_of "$OUT/pr-slow" update-index_range=100 instructions_verdict)" = fail
+TOP3=$(top_grown_in_comment "$OUT/pr-slow" update-index_range=100)
+check "pr-slow: comment.md names row_upd_sec_index_entry among the top three grown functions ($TOP3)" \
+  grep -qw row_upd_sec_index_entry <<<"$TOP3"
+check "pr-slow: point-query instructions unchanged (pass)" \
+  test "$(verdict_of "$OUT/pr-slow" point-query instructions_verdict)" = pass
 check "pr-slow: point-query passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" point-query)"
 check "pr-slow: update-nonindex_range=100 passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)"
 

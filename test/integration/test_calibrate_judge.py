@@ -37,10 +37,15 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
         assert b["pairs"] == 3
         assert b["noise"]["rqps_sd"] > 0
         assert 0 < b["rqps_plan"]["suggested"]["fail"] <= b["rqps_plan"]["suggested"]["warn"] < 1
+        # The quick suite counts instructions too: two processes of one build, paired windows.
+        instr = b["instructions"]
+        assert instr["windows"] == 3 and 0.97 < instr["estimate"] < 1.03, instr
+        assert 1.01 <= instr["suggested"]["warn"] < instr["suggested"]["fail"] < 1.2, instr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("perfgate calibrate: 10.11.18-MariaDB")
     assert any(line.startswith("point-query ") for line in lines)
     assert any(line.startswith("Suggested suite limits: limits: {default: {warn: ") for line in lines)
+    assert any(line.startswith("Suggested instr/o limits: instructions: {warn: ") for line in lines)
     for name in ("plan.json", "results.json", "verdict.json", "comment.md", "summary.md", "report.html"):
         assert (out / name).exists(), name
 
@@ -50,7 +55,8 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     verdict = json.loads((out / "verdict.json").read_text())
     jsonschema.validate(verdict, json.loads((REPO / "schema" / "verdict.schema.json").read_text()))
     assert verdict["verdict"] == "pass"
-    assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01}}
+    quick_limits = yaml.safe_load((REPO / "thresholds" / "suites" / "quick.yml").read_text())["limits"]["default"]
+    assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01, "instructions": quick_limits["instructions"]}}
     assert "PASS: Nothing got slower than the warn limit: all 2 comparisons pass." in r.stdout
     # The datadirs take about a gigabyte; pytest keeps its last temporary folders.
     shutil.rmtree(out / "servers", ignore_errors=True)

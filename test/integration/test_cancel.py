@@ -32,7 +32,7 @@ def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(ba
     out = tmp_path / "run"
     cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"], "--head", basedirs["head"],
            "--out", str(out), "--suite", "quick", "--seconds", "60", "--warmup-seconds", "0", "--rounds", "2",
-           "--tables", "2", "--rows", "1000"]
+           "--tables", "2", "--rows", "1000", "--metric", "time"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
     # The first round runs for a minute: wait until it has started and sysbench is running.

@@ -20,7 +20,9 @@ from conftest import BASE, HEAD, REPO
 # The servers must be there: a missing one fails every test of this file with what to do.
 pytestmark = pytest.mark.usefixtures("basedirs")
 
-TINY = ["--seconds", "1", "--warmup-seconds", "0", "--rounds", "2", "--tables", "2", "--rows", "1000"]
+# Time only: these tests are about rounds, extra rounds and confirmation; instruction counting
+# has its own tests (test_instructions.py).
+TINY = ["--seconds", "1", "--warmup-seconds", "0", "--rounds", "2", "--tables", "2", "--rows", "1000", "--metric", "time"]
 QUICK_NAMES = [
     "point-query", "random-points_range=1000", "points-covered-pk_range=100",
     "range-notcovered-si_range=100", "read-only_range=10000", "scan_range=100",

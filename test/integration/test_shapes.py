@@ -97,6 +97,7 @@ def loaded(tmp_path_factory, basedirs):
     run.versions = {side: server.detect_version(plan.sides[side].binary) for side in ("base", "head")}
     run.out.mkdir(parents=True, exist_ok=True)
     run._setup_servers()
+    run._start_all()
     assert not run.errors, run.errors
     yield plan, run, out
     run._shutdown_all()

@@ -10,25 +10,16 @@
 //     --no-cache-server --action-cache-path <tmp> --env-file/--var-file/--input-file <tmp, absent>
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startArtifactShim } from './act-artifact-shim.mjs';
 import { ciTool } from './ci-tools.mjs';
+import { freePort } from './free-port.js';
 
 const DEFAULT_PLATFORMS = ['self-hosted', 'perf', 'ubuntu-latest'];
 
-/** A TCP port free right now on 127.0.0.1 (act's artifact server cannot be told to pick one). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// act's artifact server cannot be told to pick a port: one free right now is handed to it.
+export { freePort };
 
 function quoteDotenv(value) {
   if (/[\n\r]/.test(value)) throw new Error('act secrets cannot contain line breaks');

@@ -6,11 +6,11 @@
 // error that says how to get one, never a skipped test.
 const { spawn, execFile } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { promisify } = require('node:util');
 const mysql = require('mysql2/promise');
+const { freePort } = require('./free-port');
 
 const CACHE = process.env.PERFGATE_CACHE || path.join(os.homedir(), '.cache', 'perfgate');
 const DEFAULT_PREFIX = path.join(CACHE, 'servers', 'mariadb-10.11.18', 'usr');
@@ -36,17 +36,6 @@ function findPrefix(prefix = process.env.PERFGATE_MARIADB || DEFAULT_PREFIX) {
     found[what] = full;
   }
   return found;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function tail(file, lines = 20) {

@@ -7,7 +7,7 @@ const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare-loop');
 const { sidesFromSource } = require('../source-build/build-sides');
 const { writeReports } = require('../run-folder');
-const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides } = require('../measure-options');
+const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions } = require('../measure-options');
 const { EXIT_ON_SIGNAL } = require('../processes');
 
 const { UsageError, EXIT } = core;
@@ -21,6 +21,8 @@ const OPTIONS = {
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
   'keep-data': { type: 'boolean' },
+  'base-option': { type: 'string', multiple: true },
+  'head-option': { type: 'string', multiple: true },
   benchmarks: { type: 'string' },
   'base-commit': { type: 'string' },
   'head-commit': { type: 'string' },
@@ -43,6 +45,9 @@ servers/<side>/error.log into <dir>.
   --build-config <file>   with --source: build recipe overrides (repeatable)
   --out <dir>             run folder (created; earlier run files in it are replaced)
 ${MEASURE_HELP}
+  --base-option, --head-option NAME=VALUE
+                          a [mysqld] option of that side only, after the profile's (repeatable),
+                          e.g. --head-option innodb_flush_log_at_trx_commit=1
   --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
                           by default they are removed when the comparison is over
   --benchmarks <a,b,…>    only these microbenchmarks of the suite
@@ -84,9 +89,16 @@ function readSettings(argv, env = {}) {
     flavor: values.flavor || 'mariadb',
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
     keepData: Boolean(values['keep-data']),
+    sideOptions: { base: sideOptions('base-option', values['base-option']), head: sideOptions('head-option', values['head-option']) },
     benchmarks: values.benchmarks ? values.benchmarks.split(',').map((b) => b.trim()).filter(Boolean) : null,
     commits,
   };
+}
+
+function withSideOptions(sides, options) {
+  const out = { ...sides };
+  for (const side of ['base', 'head']) if (Object.keys(options[side]).length) out[side] = { ...sides[side], options: options[side] };
+  return out;
 }
 
 function describeSteps(steps) {
@@ -114,12 +126,12 @@ async function execute(settings, io) {
       io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
       return built.exitCode;
     }
-    sides = built.sides;
+    sides = withSideOptions(built.sides, settings.sideOptions);
   } else {
-    sides = {
+    sides = withSideOptions({
       base: { basedir: checkBasedir('--base', settings.base), label: 'base', ...(settings.commits.base ? { commit: settings.commits.base } : {}) },
       head: { basedir: checkBasedir('--head', settings.head), label: 'head', ...(settings.commits.head ? { commit: settings.commits.head } : {}) },
-    };
+    }, settings.sideOptions);
   }
   const outcome = await runComparison({
     config,

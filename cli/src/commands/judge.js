@@ -28,6 +28,7 @@ comment.md, summary.md and report.html there. Nothing is measured.
   --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)
   --suite <name>                suite whose limits apply (default: the suite the results were measured with)
   --warn <ratio> --fail <ratio> one pair of rQPS limits for every microbenchmark, instead of the suite's
+                                (instr/o keeps the suite's default limits)
   --results <file>              judge these results files together (repeatable; default <dir>/results.json)
   --allow-different-machines    judge results whose machine fingerprints differ
   --report-link <text>          where readers of comment.md find the full report (an artifact URL)
@@ -76,9 +77,16 @@ function readSettings(argv) {
 }
 
 // The limits that apply: --warn/--fail, else the suite's limits from the thresholds folder.
+// The limits that apply: the suite's, or one --warn/--fail pair on rQPS for every
+// microbenchmark (instr/o then keeps the suite's default limits, when there is a suite).
 function limitsConfig(settings, results) {
-  if (settings.flat) return { limits: { default: settings.flat } };
   const suiteName = settings.suite || (results[0].plan && results[0].plan.suite);
+  if (settings.flat) {
+    const config = suiteName ? core.loadThresholds(settings.thresholds) : null;
+    const suite = config && config.suites[suiteName];
+    const instructions = suite ? suite.limits.default.instructions : null;
+    return { limits: { default: instructions ? { ...settings.flat, instructions } : settings.flat } };
+  }
   if (!suiteName) throw new UsageError(`${results[0].__file}: key 'plan.suite' is missing; pass --suite <name> or --warn/--fail`);
   return { limits: core.findSuite(core.loadThresholds(settings.thresholds), suiteName).limits };
 }

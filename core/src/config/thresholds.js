@@ -2,7 +2,7 @@
 // Loads thresholds/ once, at the edge, into one typed config object:
 //
 //   { dir,
-//     catalogue: { <name>: {name, group, kind, script, options, shape} },   benchmarks.yml
+//     catalogue: { <name>: {name, group, kind, script, options, shape, instructions: {events}|null} },
 //     profiles:  { <name>: {name, file, options} },                          profiles/*.cnf
 //     suites:    { <name>: Suite } }                                          suites/<suite>.yml
 //
@@ -13,13 +13,15 @@
 // the same rules the harness applies to plan.json, but here they name the file and line.
 //
 //   Suite = { name, file, description, profile, scale: {tables, rows},
-//             measure: {threads: [int], seconds, warmup_seconds, rounds},
+//             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions']},
+//             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
 //             ahi: {states, workloads: [{name, update_percent, update}]} | null,
 //             names: [name],                      what `limits` keys may name
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name>: Limit}},
 //             budget: {extra_rounds, confirm_rounds, step_rounds} }
-//   Limit = { warn, fail, cpu_per_query: {warn, fail} | null }   (already merged with default)
+//   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null }
+//           (already merged with default)
 //
 // `limitsFor(suite, name)` gives the limits that apply to one microbenchmark.
 const fs = require('node:fs');
@@ -67,7 +69,7 @@ function loadCatalogue(file) {
   for (const name of Object.keys(entries)) {
     const at = ['benchmarks', name];
     if (!NAME.test(name)) src.fail(at, `${show(name)} is not a valid name; expected letters, digits and _ . % = + -`);
-    check.mapping(src, at, { required: ['group', 'kind', 'script'], optional: ['options', 'shape'], what: 'a microbenchmark' });
+    check.mapping(src, at, { required: ['group', 'kind', 'script'], optional: ['options', 'shape', 'instructions'], what: 'a microbenchmark' });
     const options = entries[name].options === undefined ? {} : check.mapping(src, [...at, 'options'], { what: 'a mapping of option names to values', anyKeys: true });
     catalogue[name] = {
       name,
@@ -76,10 +78,18 @@ function loadCatalogue(file) {
       script: checkAgainstPlanSchema(src, [...at, 'script'], 'script', entries[name].script),
       options: { ...checkAgainstPlanSchema(src, [...at, 'options'], 'scriptOptions', options) },
       shape: entries[name].shape === undefined ? null : check.string(src, [...at, 'shape']),
+      instructions: entries[name].instructions === undefined ? null : loadCatalogueInstructions(src, [...at, 'instructions']),
     };
   }
   if (Object.keys(catalogue).length === 0) src.fail(['benchmarks'], 'is empty; expected at least one microbenchmark');
   return catalogue;
+}
+
+// Events of one instruction window: sized so the connection threads run a few hundred million
+// instructions (long enough to be steady, short enough under callgrind).
+function loadCatalogueInstructions(src, at) {
+  check.mapping(src, at, { required: ['events'], what: 'instruction window settings {events}' });
+  return { events: check.number(src, [...at, 'events'], { integer: true, min: 1, what: 'events per instruction window, an integer >= 1' }) };
 }
 
 function loadProfiles(dir) {
@@ -109,15 +119,38 @@ function threadsList(src, at) {
   return [check.number(src, at, { integer: true, min: 1, what: 'a positive integer or a list of them' })];
 }
 
+const SIGNALS = ['time', 'instructions'];
+const INSTRUCTIONS_DEFAULT = { windows: 3, seed: 1 };
+
+function loadSignals(src, at) {
+  if (check.get(src.data, at) === undefined) return ['time'];
+  const signals = check.list(src, at);
+  signals.forEach((_, i) => check.oneOf(src, [...at, i], SIGNALS));
+  if (new Set(signals).size !== signals.length) src.fail(at, `${show(signals)} repeats a signal; expected time, instructions or both`);
+  return [...signals];
+}
+
+// How the instruction phase runs: windows per side (window i of base pairs with window i of
+// head) and the sysbench seed of every window.
+function loadInstructions(src) {
+  const at = ['instructions'];
+  if (check.get(src.data, at) === undefined) return { ...INSTRUCTIONS_DEFAULT };
+  const raw = check.mapping(src, at, { optional: ['windows', 'seed'], what: 'instruction settings {windows, seed}' });
+  return {
+    windows: raw.windows === undefined ? INSTRUCTIONS_DEFAULT.windows : check.number(src, [...at, 'windows'], { integer: true, min: 2 }),
+    seed: raw.seed === undefined ? INSTRUCTIONS_DEFAULT.seed : check.number(src, [...at, 'seed'], { integer: true, min: 0 }),
+  };
+}
+
 function loadMeasure(src) {
   const at = ['measure'];
-  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
+  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
   const raw = check.get(src.data, at);
   const timing = checkAgainstPlanSchema(src, at, 'measure', { seconds: raw.seconds, warmup_seconds: raw.warmup_seconds, rounds: raw.rounds });
   // Two rounds per side is the least that yields a spread of paired ratios (an extension plan
   // of the compare loop may add a single round; a suite may not plan one).
   check.number(src, [...at, 'rounds'], { integer: true, min: 2 });
-  return { threads: threadsList(src, [...at, 'threads']), ...timing };
+  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']) };
 }
 
 function loadAhi(src) {
@@ -161,10 +194,28 @@ function loadBenchmarkList(src, catalogue, catalogueName) {
 }
 
 // One rQPS limit pair (and optional cpu/o pair). `inherit` fills keys a per-name entry leaves out.
-function loadLimit(src, at, inherit, { allowCpu = true } = {}) {
+// Limits on a head/base ratio where higher is worse (cpu/o, instr/o): warn <= fail, both
+// needed once, each inheritable from the default entry.
+function loadUpperLimits(src, at, inherited, label, example) {
+  const raw = check.mapping(src, at, { optional: ['warn', 'fail'], what: `${label} limits {warn, fail}` });
+  const base = inherited || {};
+  const warn = raw.warn === undefined ? base.warn : check.number(src, [...at, 'warn'], RATIO);
+  const fail = raw.fail === undefined ? base.fail : check.number(src, [...at, 'fail'], RATIO);
+  if (warn === undefined || fail === undefined) src.fail(at, `needs both warn and fail; expected ${at[at.length - 1]}: ${example}`);
+  if (warn > fail) {
+    const key = raw.warn !== undefined ? 'warn' : 'fail';
+    src.fail([...at, key], `warn ${warn} is above fail ${fail}; expected warn <= fail (${label} above fail fails, above warn warns)`);
+  }
+  return { warn, fail };
+}
+
+// One rQPS limit pair, with optional cpu/o and instr/o pairs. `inherit` fills keys a
+// per-name entry leaves out.
+function loadLimit(src, at, inherit, { perQuery = true } = {}) {
+  const extra = perQuery ? ['cpu_per_query', 'instructions'] : [];
   const raw = check.mapping(src, at, {
     required: inherit ? [] : ['warn', 'fail'],
-    optional: inherit ? ['warn', 'fail', ...(allowCpu ? ['cpu_per_query'] : [])] : (allowCpu ? ['cpu_per_query'] : []),
+    optional: inherit ? ['warn', 'fail', ...extra] : extra,
     what: 'limits {warn, fail}',
   });
   const warn = raw.warn === undefined ? inherit.warn : check.number(src, [...at, 'warn'], RATIO);
@@ -173,24 +224,17 @@ function loadLimit(src, at, inherit, { allowCpu = true } = {}) {
     const key = raw.warn !== undefined ? 'warn' : 'fail';
     src.fail([...at, key], `warn ${warn} is below fail ${fail}; expected warn >= fail (rQPS below fail fails, below warn warns)`);
   }
-  let cpu = inherit ? inherit.cpu_per_query : null;
-  if (raw.cpu_per_query !== undefined) {
-    const c = [...at, 'cpu_per_query'];
-    const rawCpu = check.mapping(src, c, { optional: ['warn', 'fail'], what: 'cpu/o limits {warn, fail}' });
-    const base = cpu || {};
-    const cpuWarn = rawCpu.warn === undefined ? base.warn : check.number(src, [...c, 'warn'], RATIO);
-    const cpuFail = rawCpu.fail === undefined ? base.fail : check.number(src, [...c, 'fail'], RATIO);
-    if (cpuWarn === undefined || cpuFail === undefined) {
-      src.fail(c, `needs both warn and fail; expected cpu_per_query: {warn: 1.05, fail: 1.10}`);
-    }
-    // cpu/o is head/base CPU per query: higher is worse, so the order is the reverse of rQPS.
-    if (cpuWarn > cpuFail) {
-      const key = rawCpu.warn !== undefined ? 'warn' : 'fail';
-      src.fail([...c, key], `warn ${cpuWarn} is above fail ${cpuFail}; expected warn <= fail (cpu/o above fail fails, above warn warns)`);
-    }
-    cpu = { warn: cpuWarn, fail: cpuFail };
-  }
-  return { warn, fail, cpu_per_query: cpu };
+  const upper = (key, label, example) => {
+    const inherited = inherit ? inherit[key] : null;
+    return raw[key] === undefined ? inherited : loadUpperLimits(src, [...at, key], inherited, label, example);
+  };
+  return {
+    warn,
+    fail,
+    // cpu/o and instr/o are head/base work per query: higher is worse, the order of rQPS reversed.
+    cpu_per_query: upper('cpu_per_query', 'cpu/o', '{warn: 1.05, fail: 1.10}'),
+    instructions: upper('instructions', 'instr/o', '{warn: 1.02, fail: 1.05}'),
+  };
 }
 
 function loadLimits(src, names, isAhi) {
@@ -206,7 +250,7 @@ function loadLimits(src, names, isAhi) {
   const byName = {};
   for (const name of names) if (name in raw) byName[name] = loadLimit(src, [...at, name], def);
   // AHI gain (ON/OFF QPS of one side) compared head against base: a ratio like rQPS.
-  const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { allowCpu: false }) : null;
+  const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { perQuery: false }) : null;
   return { default: def, ahi_gain: ahiGain, byName };
 }
 
@@ -226,7 +270,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const isAhi = check.isPlainObject(src.data) && 'ahi' in src.data;
   check.mapping(src, [], {
     required: ['suite', 'profile', 'scale', 'measure', 'limits', 'budget', isAhi ? 'ahi' : 'benchmarks'],
-    optional: ['description'],
+    optional: ['description', 'instructions'],
     what: `a suite with suite, profile, scale, measure, ${isAhi ? 'ahi' : 'benchmarks'}, limits, budget`,
   });
   const name = check.string(src, ['suite'], { what: `the file's name, '${stem}'` });
@@ -241,6 +285,14 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const benchmarks = isAhi ? null : loadBenchmarkList(src, catalogue, catalogueName);
   const ahi = isAhi ? loadAhi(src) : null;
   const names = isAhi ? ahi.workloads.map((w) => w.name) : benchmarks;
+  const limits = loadLimits(src, names, isAhi);
+  if (measure.signals.includes('instructions')) {
+    if (isAhi) src.fail(['measure', 'signals'], 'instructions are not counted for AHI cells; expected [time]');
+    benchmarks.forEach((b, i) => {
+      if (!catalogue[b].instructions) src.fail(['benchmarks', i], `${show(b)} has no instructions.events in ${catalogueName}; expected one for every microbenchmark of a suite that counts instructions`);
+    });
+    if (!limits.default.instructions) src.fail(['limits', 'default'], 'has no instructions limits; expected instructions: {warn, fail} when measure.signals include instructions, e.g. {warn: 0.97, fail: 0.93, instructions: {warn: 1.02, fail: 1.05}}');
+  }
   return {
     name,
     file: src.file,
@@ -251,7 +303,8 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
     benchmarks,
     ahi,
     names,
-    limits: loadLimits(src, names, isAhi),
+    limits,
+    instructions: loadInstructions(src),
     budget: loadBudget(src),
   };
 }

@@ -62,7 +62,9 @@ function renderWith(verdict, shown, options) {
   if (omitted > 0) {
     parts.push('', `_${omitted} of ${verdict.benchmarks.length} rows are left out to fit GitHub's comment size; the full report is ${options.reportLink || 'report.html in the run folder'}._`);
   }
-  parts.push('', M.legend());
+  const went = M.instructionsSection(shown, 3);
+  if (went) parts.push('', '<details><summary>Where the instructions went</summary>', '', went, '', '</details>');
+  parts.push('', M.legend(shown));
   if (options.chart !== false) {
     const chart = M.rqpsChart(shown);
     if (chart) parts.push('', chart);

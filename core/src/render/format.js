@@ -10,8 +10,21 @@ const GROUP_TITLE = { point: 'Point queries', range: 'Range queries', write: 'Wr
 const SEVERITY = { error: 4, fail: 3, inconclusive: 2, warn: 1, pass: 0 };
 
 const num = (x, digits = 2) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');
-const interval = (i) => (i && i.low !== null && i.low !== undefined ? `${num(i.low)}–${num(i.high)}` : '–');
-const estimate = (i) => (i ? num(i.estimate) : '–');
+const interval = (i, digits = 2) => (i && i.low !== null && i.low !== undefined ? `${num(i.low, digits)}–${num(i.high, digits)}` : '–');
+const estimate = (i, digits = 2) => (i ? num(i.estimate, digits) : '–');
+// instr/o ratios sit within a fraction of a percent of each other: three decimals.
+const INSTR_DIGITS = 3;
+const hasInstructions = (rows) => rows.some((b) => b.instructions_per_query);
+// Instructions per query as people read them: 43.1k, 6.38M.
+function count(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '–';
+  if (x >= 1e9) return `${(x / 1e9).toFixed(2)}G`;
+  if (x >= 1e6) return `${(x / 1e6).toFixed(2)}M`;
+  if (x >= 1e3) return `${(x / 1e3).toFixed(1)}k`;
+  return x.toFixed(0);
+}
+// The rows whose instructions moved, with the functions that grew.
+const changedInstructions = (rows) => rows.filter((b) => b.instructions_functions);
 
 function groupsOf(benchmarks) {
   const groups = new Map();
@@ -108,6 +121,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, optionRows, reproduceTarget, commandLines, countsLine,
 };

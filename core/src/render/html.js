@@ -99,8 +99,30 @@ function qpsChart(b) {
 
 const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
 
-function benchmarkRows(rows) {
-  return rows.map((b) => `<tr class="${b.verdict}">${td(b.verdict, 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
+function benchmarkRows(rows, instr) {
+  const instrCells = (b) => (instr ? `${td(F.estimate(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.interval(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
+  return rows.map((b) => `<tr class="${b.verdict}">${td(b.verdict, 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
+}
+
+// Where the instructions went: the functions that grew most per query, and the files to open.
+function instructionsSection(rows) {
+  const changed = F.changedInstructions(rows);
+  if (!changed.length) return '';
+  const parts = ['<h2>Where the instructions went</h2><p class="muted">Connection threads, per query, head minus base; from the callgrind profiles of every window.</p>'];
+  for (const b of changed) {
+    const w = b.instructions_functions;
+    const pq = (b.instructions && b.instructions.per_query) || {};
+    parts.push(`<h3>${esc(b.id)}: instr/o ${esc(F.estimate(b.instructions_per_query, F.INSTR_DIGITS))} (${esc(F.count(pq.base))} → ${esc(F.count(pq.head))} per query)</h3>`);
+    if (!w.symbols) {
+      parts.push(`<p>${esc(w.why)}.</p>`);
+    } else {
+      parts.push('<table data-table="grown-functions"><tr><th>function</th><th>source</th><th>base self</th><th>head self</th><th>self growth</th><th>inclusive growth</th></tr>');
+      parts.push(w.grown.map((f) => `<tr>${td(f.name)}${td(f.source || f.object || '–')}${td(F.count(f.base_self), 'n')}${td(F.count(f.head_self), 'n')}${td(`+${F.count(f.self_growth)}`, 'n')}${td(`+${F.count(f.inclusive_growth)}`, 'n')}</tr>`).join(''));
+      parts.push('</table>');
+    }
+    if (w.annotate) parts.push(`<pre>${esc(w.annotate)}</pre>`);
+  }
+  return parts.join('\n');
 }
 
 function renderReport(verdict) {
@@ -132,8 +154,12 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   if ((verdict.doctor || []).length) parts.push(`<div class="warnbox"><b>This runner may give noisy timings:</b><ul>${verdict.doctor.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
   parts.push('<h2>rQPS with 95% intervals</h2>', rqpsChart(verdict.benchmarks, limits));
   parts.push('<h2>Microbenchmarks</h2>');
-  const header = '<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th><th>pairs</th><th>why</th></tr>';
-  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks)}</table>`);
+  const instr = F.hasInstructions(verdict.benchmarks);
+  const instrHeader = instr ? '<th>instr/o</th><th>instr/o interval</th><th>background instr/o</th>' : '';
+  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th><th>pairs</th><th>why</th></tr>`;
+  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks, instr)}</table>`);
+  const went = instructionsSection(verdict.benchmarks);
+  if (went) parts.push(went);
   if (verdict.ahi.length) {
     parts.push('<h2>AHI gain (QPS with AHI on / off) of each side</h2><table><tr><th></th><th>workload</th><th>threads</th><th>rQPS AHI off</th><th>rQPS AHI on</th><th>base gain</th><th>head gain</th><th>gain ratio</th><th>95% interval</th><th>why</th></tr>');
     parts.push(verdict.ahi.map((c) => `<tr class="${c.verdict}">${td(c.verdict, 'mark')}${td(c.name)}${td(c.threads ?? '–', 'n')}${td(F.num(c.rqps_off), 'n')}${td(F.num(c.rqps_on), 'n')}${td(F.num(c.gain.base), 'n')}${td(F.num(c.gain.head), 'n')}${td(F.estimate(c.gain_ratio), 'n')}${td(F.interval(c.gain_ratio), 'n')}${td(c.reason, 'why')}</tr>`).join('\n'));

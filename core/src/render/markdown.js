@@ -5,16 +5,47 @@ const F = require('./format');
 // Table cells must not break the table: pipes escaped, newlines flattened.
 const cell = (s) => String(s ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
+// instr/o columns appear when instructions were counted.
 function benchmarkTable(rows) {
-  const out = [
+  const instr = F.hasInstructions(rows);
+  const out = instr ? [
+    '| | microbenchmark | rQPS | 95% interval | instr/o | 95% interval | cpu/o | cs/o | pairs |',
+    '|:-:|:--|--:|:-:|--:|:-:|--:|--:|--:|',
+  ] : [
     '| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o | pairs |',
     '|:-:|:--|--:|:-:|--:|--:|--:|',
   ];
   for (const b of rows) {
     const name = b.verdict === 'error' ? `${b.id} — ${b.reason}` : b.id;
-    out.push(`| ${F.MARK[b.verdict]} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} | ${b.rounds.pairs} |`);
+    const instrCells = instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} | ${F.interval(b.instructions_per_query, F.INSTR_DIGITS)} |` : '';
+    out.push(`| ${F.MARK[b.verdict]} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} | ${b.rounds.pairs} |`);
   }
   return out.join('\n');
+}
+
+// Where the instructions went: per microbenchmark whose instr/o moved, the functions that grew
+// most per query (head minus base), `top` of them.
+function instructionsSection(rows, top) {
+  const changed = F.changedInstructions(rows);
+  if (!changed.length) return '';
+  const parts = [];
+  for (const b of changed) {
+    const w = b.instructions_functions;
+    const i = b.instructions_per_query;
+    const perQuery = b.instructions && b.instructions.per_query;
+    parts.push(`**${cell(b.id)}**: instr/o ${F.estimate(i, F.INSTR_DIGITS)} (${F.count(perQuery && perQuery.base)} → ${F.count(perQuery && perQuery.head)} instructions per query)`);
+    if (!w.symbols) {
+      parts.push('', `Functions not named: ${w.why}.`, '');
+      continue;
+    }
+    parts.push('', '| function | source | self +/query | inclusive +/query |', '|:--|:--|--:|--:|');
+    for (const f of w.grown.slice(0, top)) {
+      parts.push(`| \`${cell(f.name)}\` | ${cell(f.source || f.object || '–')} | ${F.count(f.self_growth)} | ${F.count(f.inclusive_growth)} |`);
+    }
+    if (w.annotate) parts.push('', `Open the last window by hand: \`${w.annotate}\``);
+    parts.push('');
+  }
+  return parts.join('\n').trim();
 }
 
 function ahiTable(cells) {
@@ -51,8 +82,9 @@ function groupedTables(benchmarks) {
     .join('\n\n');
 }
 
-function legend() {
-  return 'rQPS = head QPS / base QPS, the geometric mean of paired rounds; cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). '
+function legend(rows = []) {
+  const instr = F.hasInstructions(rows) ? 'instr/o = head/base instructions per query of the connection threads, counted under callgrind in paired windows of the same events (above 1 = head does more work); ' : '';
+  return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). `
     + `${F.MARK.pass} pass ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
 }
 
@@ -62,4 +94,4 @@ function doctorBlock(verdict) {
   return `> [!WARNING]\n> This runner may give noisy timings:\n${w.map((x) => `> - ${cell(x)}`).join('\n')}`;
 }
 
-module.exports = { benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, cell };
+module.exports = { benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };

@@ -23,7 +23,9 @@ function renderSummary(verdict, options = {}) {
   if (undecided.length) {
     parts.push('', 'Why:', '', ...undecided.map((b) => `- ${F.MARK[b.verdict]} \`${b.id}\`: ${b.reason}`));
   }
-  parts.push('', M.legend());
+  const went = M.instructionsSection(verdict.benchmarks, 10);
+  if (went) parts.push('', '**Where the instructions went**', '', went);
+  parts.push('', M.legend(verdict.benchmarks));
   if (options.reportLink) parts.push('', `Full report with charts: ${options.reportLink}`);
   return parts.join('\n') + '\n';
 }

@@ -11,11 +11,13 @@ function pad(rows, header) {
 }
 
 function renderVerdictTable(verdict) {
-  const header = ['microbenchmark', 'rQPS', '95% interval', 'cpu/o', 'cs/o', 'pairs', 'verdict'];
+  const instr = F.hasInstructions(verdict.benchmarks);
+  const header = ['microbenchmark', 'rQPS', '95% interval', ...(instr ? ['instr/o', '95% interval'] : []), 'cpu/o', 'cs/o', 'pairs', 'verdict'];
   const rows = [];
   for (const g of F.groupsOf(verdict.benchmarks)) {
     for (const b of g.benchmarks) {
-      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), b.rounds.pairs, b.verdict]);
+      const instrCells = instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), F.interval(b.instructions_per_query, F.INSTR_DIGITS)] : [];
+      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), b.rounds.pairs, b.verdict]);
     }
   }
   const lines = pad(rows, header);
@@ -30,6 +32,13 @@ function renderVerdictTable(verdict) {
   // and the reports keep it whole.
   const cut = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
   const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass').map((b) => cut(`  ${b.id}: ${b.reason}`));
+  // The functions that grew most, three per microbenchmark whose instructions moved.
+  for (const b of F.changedInstructions(verdict.benchmarks)) {
+    const w = b.instructions_functions;
+    why.push(w.symbols
+      ? `  ${b.id}: instructions grew most in ${w.grown.slice(0, 3).map((f) => `${f.name} (+${F.count(f.self_growth)} self, +${F.count(f.inclusive_growth)} inclusive per query)`).join(', ') || 'no function'}`
+      : `  ${b.id}: functions not named (stripped binary)`);
+  }
   return [title, '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 

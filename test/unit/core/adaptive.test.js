@@ -56,3 +56,9 @@ test('AHI gain cells map to the on and off benchmarks of their workload and thre
   ]);
   assert.throws(() => planIdsFor(['nope'], verdict, plan), /verdict names 'nope'/);
 });
+
+test('a fail on instructions alone is not re-measured: more timed rounds cannot change it', () => {
+  const v = { ...verdictOf('fail', [], ['a', 'b']), benchmarks: [{ id: 'a', time_verdict: 'pass', instructions_verdict: 'fail' }, { id: 'b', time_verdict: 'fail', instructions_verdict: 'pass' }] };
+  assert.deepEqual(nextStep(v, budget, fresh), { action: 'confirm', ids: ['b'], rounds: 4 });
+  assert.deepEqual(nextStep(v, budget, { extra_rounds: 0, confirmed: ['b'] }), { action: 'done', why: 'every microbenchmark is decided' });
+});

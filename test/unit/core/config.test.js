@@ -27,7 +27,11 @@ test('the shipped thresholds load into one typed config', () => {
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
   assert.deepEqual(quick.measure.threads, [2]);
-  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null });
+  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.02, fail: 1.04 } });
+  assert.deepEqual(quick.measure.signals, ['time', 'instructions']);
+  assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
+  assert.deepEqual(config.suites.full.measure.signals, ['time']);
+  assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
   assert.deepEqual(quick.budget, { extra_rounds: 6, confirm_rounds: 4, step_rounds: 2 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
@@ -43,7 +47,7 @@ test('per-microbenchmark limits inherit what they leave out from default', () =>
     'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 } });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.02, fail: 1.04 } });
   assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
 });
 
@@ -63,19 +67,19 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'warn below fail',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{warn: 0.90, fail: 0.93}') },
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.90, fail: 0.93,') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.warn: warn 0.9 is below fail 0.93; expected warn >= fail (rQPS below fail fails, below warn warns)`,
     },
     {
       name: 'a ratio of 0',
-      edits: { 'suites/quick.yml': replace('fail: 0.93}', 'fail: 0}') },
+      edits: { 'suites/quick.yml': replace('fail: 0.93,', 'fail: 0,') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.fail: 0 is not valid; expected a ratio in (0, 2]`,
     },
     {
       name: 'a ratio above 2',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{warn: 2.5, fail: 0.93}') },
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 2.5, fail: 0.93,') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.warn: 2.5 is not valid; expected a ratio in (0, 2]`,
     },
@@ -87,13 +91,13 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'a misspelt limit key',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{wran: 0.97, fail: 0.93}') },
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{wran: 0.97, fail: 0.93,') },
       file: 'suites/quick.yml', at: 'default: {wran',
-      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query`,
+      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query, instructions`,
     },
     {
       name: 'cpu/o warn above fail',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93}', '{warn: 0.97, fail: 0.93, cpu_per_query: {warn: 1.2, fail: 1.1}}') },
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, cpu_per_query: {warn: 1.2, fail: 1.1},') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.cpu_per_query.warn: warn 1.2 is above fail 1.1; expected warn <= fail (cpu/o above fail fails, above warn warns)`,
     },
@@ -192,7 +196,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a profile setting what perfgate sets for each server',
       edits: { 'profiles/mariadb.cnf': replace('[mysqld]\n', '[mysqld]\npid-file = /tmp/x.pid\n') },
       file: 'profiles/mariadb.cnf', at: 'pid-file = ',
-      expect: (f, l) => `${f}:${l}: pid-file: set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the profile`,
+      expect: (f, l) => `${f}:${l}: pid-file: set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the server options`,
     },
     {
       name: 'a profile line that is not an option',
@@ -238,7 +242,7 @@ test('a fork folder with only its suites uses the shipped catalogue and profiles
     assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '1G');
     fs.mkdirSync(path.join(dir, 'profiles'));
     fs.writeFileSync(path.join(dir, 'profiles/mariadb.cnf'), '[mysqld]\ninnodb_buffer_pool_size = 4G\n');
-    fs.writeFileSync(path.join(dir, 'benchmarks.yml'), 'benchmarks:\n  point-query:\n    {group: point, kind: read, script: perfgate_points, options: {points: 1}}\n');
+    fs.writeFileSync(path.join(dir, 'benchmarks.yml'), 'benchmarks:\n  point-query:\n    {group: point, kind: read, script: perfgate_points, options: {points: 1}, instructions: {events: 10}}\n');
     config = loadThresholds(dir);
     assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '4G');
     assert.equal(config.profiles.mysql.options.innodb_redo_log_capacity, '1G', 'profiles the fork does not have stay');

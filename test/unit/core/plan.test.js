@@ -15,7 +15,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
   assert.equal(plan.suite, 'quick');
   assert.equal(plan.created, '2026-01-01T00:00:00Z');
   assert.deepEqual(plan.scale, { tables: 8, rows: 10000 });
-  assert.deepEqual(plan.measure, { seconds: 3, warmup_seconds: 2, rounds: 6 });
+  assert.deepEqual(plan.measure, { seconds: 3, warmup_seconds: 2, rounds: 6, signals: ['time', 'instructions'], instructions: { windows: 3, seed: 1 } });
   assert.equal(plan.profile.name, 'mariadb');
   assert.equal(plan.profile.options.innodb_adaptive_hash_index, 'OFF');
   assert.deepEqual(plan.benchmarks.map((b) => b.id), config.suites.quick.benchmarks);
@@ -28,14 +28,35 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
     options: { points_on: 'k', points_columns: 'id, k, c, pad', points: 1000 },
     threads: 2,
     shape: 'SELECT id, k, c, pad FROM sbtestN WHERE k IN (<1000 random values>)',
+    instructions_events: 3,
   });
   assert.deepEqual(plan.sides, sides);
+});
+
+test('--metric picks the signals: time alone drops the instruction settings; instructions need events', () => {
+  const timeOnly = resolvePlan(config, 'quick', { signals: ['time'] }, sides);
+  assert.equal(schemaProblem('plan', timeOnly), null);
+  assert.deepEqual(timeOnly.measure.signals, ['time']);
+  assert.equal(timeOnly.measure.instructions, undefined);
+  assert.ok(timeOnly.benchmarks.every((b) => b.instructions_events === undefined));
+  const full = resolvePlan(config, 'full', { signals: ['instructions'] }, sides);
+  assert.equal(schemaProblem('plan', full), null);
+  assert.ok(full.benchmarks.every((b) => b.instructions_events > 0));
+  assert.throws(() => resolvePlan(config, 'ahi', { signals: ['time', 'instructions'] }, sides),
+    { message: '--metric: instructions are not counted for AHI cells (suite ahi); expected --metric time' });
+  const noEvents = { ...config, catalogue: { ...config.catalogue, 'scan_range=100': { ...config.catalogue['scan_range=100'], instructions: null } } };
+  assert.throws(() => resolvePlan(noEvents, 'quick', {}, sides),
+    { message: "--metric: 'scan_range=100' has no instructions.events in the catalogue; expected one for every microbenchmark whose instructions are counted (or --metric time)" });
+  // The plan schema refuses instruction settings the harness could not run.
+  const plan = resolvePlan(config, 'quick', {}, sides);
+  assert.match(schemaProblem('plan', { ...plan, measure: { ...plan.measure, instructions: undefined } }), /^measure: missing key 'instructions'$/);
+  assert.match(schemaProblem('plan', { ...plan, benchmarks: [{ ...plan.benchmarks[0], instructions_events: undefined }] }), /^benchmarks\[0\]: missing key 'instructions_events'$/);
 });
 
 test('overrides replace scale, timing and threads; several thread counts make one id each', () => {
   const plan = resolvePlan(config, 'quick', { seconds: 1, warmup_seconds: 0, rounds: 2, tables: 2, rows: 1000, threads: [1, 4] }, sides);
   assert.deepEqual(plan.scale, { tables: 2, rows: 1000 });
-  assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 0, rounds: 2 });
+  assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 0, rounds: 2, signals: ['time', 'instructions'], instructions: { windows: 3, seed: 1 } });
   assert.equal(plan.benchmarks.length, 20);
   assert.deepEqual(plan.benchmarks.slice(0, 2).map((b) => [b.id, b.name, b.threads]), [
     ['point-query threads=1', 'point-query', 1],
@@ -90,6 +111,6 @@ test('an extension plan keeps the plan but only the given benchmarks and continu
   const extra = extensionPlan(plan, ['scan_range=100', 'point-query'], 2, 6);
   assert.equal(schemaProblem('plan', extra), null);
   assert.deepEqual(extra.benchmarks.map((b) => b.id), ['point-query', 'scan_range=100']);
-  assert.deepEqual(extra.measure, { seconds: 3, warmup_seconds: 2, rounds: 2, first_round: 6 });
+  assert.deepEqual(extra.measure, { seconds: 3, warmup_seconds: 2, rounds: 2, first_round: 6, signals: ['time'] });
   assert.throws(() => extensionPlan(plan, ['nope'], 2, 4), /not in the plan: nope/);
 });

@@ -82,3 +82,31 @@ def test_load_plan_file_errors(tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(PlanError, match="bad.json: not JSON"):
         load_plan(tmp_path / "bad.json")
+
+
+def test_signals_instruction_windows_and_side_options(raw):
+    plan = parse_plan(raw)
+    assert plan.signals == ("time",) and plan.measures_time and not plan.measures_instructions
+    counted = edited(raw, lambda p: (p["measure"].update(signals=["time", "instructions"], instructions={"windows": 3, "seed": 1}),
+                                     [b.update(instructions_events=50) for b in p["benchmarks"]],
+                                     p["sides"]["head"].update(options={"innodb_flush_log_at_trx_commit": "1"})))
+    plan = parse_plan(counted)
+    assert plan.measures_instructions and (plan.instruction_windows, plan.instruction_seed) == (3, 1)
+    assert {b.instructions_events for b in plan.benchmarks} == {50}
+    assert plan.sides["head"].options == {"innodb_flush_log_at_trx_commit": "1"} and plan.sides["base"].options == {}
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda p: p["measure"].update(signals=["instructions"]), "plan.json: measure: 'instructions' is a required property"),
+    (lambda p: p["measure"].update(signals=["cycles"]), "plan.json: measure.signals[0]: 'cycles' is not one of ['time', 'instructions']"),
+    (lambda p: (p["measure"].update(signals=["instructions"], instructions={"windows": 1, "seed": 1}),
+                [b.update(instructions_events=5) for b in p["benchmarks"]]),
+     "plan.json: measure.instructions.windows: 1 is less than the minimum of 2"),
+    (lambda p: p["measure"].update(signals=["instructions"], instructions={"windows": 2, "seed": 1}),
+     "plan.json: benchmarks[0]: 'instructions_events' is a required property"),
+    (lambda p: p["sides"]["head"].update(options={"datadir": "/x"}), "plan.json: sides.head.options.datadir: set by perfgate for each server"),
+])
+def test_bad_instruction_settings_name_the_key(raw, edit, message):
+    with pytest.raises(PlanError) as e:
+        parse_plan(edited(raw, edit))
+    assert str(e.value).startswith(message), str(e.value)

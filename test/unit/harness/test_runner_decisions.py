@@ -69,3 +69,11 @@ def test_reuse_only_with_the_same_scale_basedir_and_version():
 
 def test_counter_delta():
     assert runner.counter_delta({"a": 5, "b": 1}, {"a": 9, "b": 1, "c": 2}) == {"a": 4, "b": 0, "c": 2}
+
+
+def test_head_starts_from_a_copy_of_the_base_data_only_within_one_server_series():
+    from perfgate_harness.runner import shares_data
+    assert shares_data({"base": ("mariadb", "10.11.18-MariaDB-0+deb12u1"), "head": ("mariadb", "10.11.19-MariaDB-0+deb12u1")})
+    assert shares_data({"base": ("mysql", "8.0.36"), "head": ("mysql", "8.0.40")})
+    assert not shares_data({"base": ("mariadb", "10.11.18-MariaDB"), "head": ("mariadb", "11.4.2-MariaDB")})
+    assert not shares_data({"base": ("mysql", "8.0.36"), "head": ("percona", "8.0.36-28")})

@@ -162,3 +162,17 @@ def test_free_port_is_bindable():
     port = server.free_port()
     with socket.socket() as s:
         s.bind(("127.0.0.1", port))
+
+
+def test_a_socket_moved_to_tmp_for_a_long_run_folder_takes_its_folder_along(tmp_path):
+    deep = tmp_path / ("a" * 60) / ("b" * 60)
+    lay = server.layout_for(deep, "head")
+    assert lay.socket.parent.name.startswith("perfgate-") and str(lay.socket).startswith("/tmp/")
+    lay.socket.parent.mkdir(parents=True, exist_ok=True)
+    lay.socket.write_text("")
+    server.remove_private_socket_dir(lay)
+    assert not lay.socket.parent.exists()
+    short = server.layout_for(tmp_path / "run", "base")
+    short.dir.mkdir(parents=True)
+    server.remove_private_socket_dir(short)  # its socket sits in the run folder: nothing removed
+    assert short.dir.exists()

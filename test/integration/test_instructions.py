@@ -1,0 +1,85 @@
+"""Instructions per query on the real servers: the signal that decides on a noisy runner, and
+the rule that keeps a time-only regression a fail.
+
+Both tests compare Debian's 10.11.18 with itself, the head started with one server option
+changed, so that what changes is known:
+  - performance_schema=ON does more work per query: instructions must fail, whatever the
+    noisy clock says, and the report names where the instructions went;
+  - innodb_flush_log_at_trx_commit=1 waits for an fsync per commit: time must fail on the
+    write, while its instructions stay within their limits.
+"""
+import json
+import subprocess
+
+import jsonschema
+
+from conftest import REPO
+
+SUITE = """suite: instr
+profile: mariadb
+scale: {tables: 2, rows: 2000}
+measure: {threads: 2, seconds: 2, warmup_seconds: 1, rounds: 3, signals: [time, instructions]}
+instructions: {windows: 3, seed: 1}
+limits:
+  default: {warn: 0.9, fail: 0.8, instructions: {warn: 1.01, fail: 1.02}}
+budget: {extra_rounds: 0, confirm_rounds: 0}
+benchmarks: [point-query, update-index_range=100]
+"""
+
+
+def compare(basedirs, tmp_path, head_option):
+    thresholds = tmp_path / "thresholds"
+    (thresholds / "suites").mkdir(parents=True)
+    (thresholds / "suites" / "instr.yml").write_text(SUITE)
+    out = tmp_path / "run"
+    r = subprocess.run(["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"],
+                        "--head", basedirs["base"], "--thresholds", str(thresholds), "--suite", "instr",
+                        "--out", str(out), "--head-option", head_option],
+                       capture_output=True, text=True, timeout=900)
+    verdict = json.loads((out / "verdict.json").read_text())
+    jsonschema.validate(verdict, json.loads((REPO / "schema" / "verdict.schema.json").read_text()))
+    results = json.loads((out / "results.json").read_text())
+    jsonschema.validate(results, json.loads((REPO / "schema" / "results.schema.json").read_text()))
+    return r, verdict, results, out
+
+
+def rows(verdict):
+    return {b["id"]: b for b in verdict["benchmarks"]}
+
+
+def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_path):
+    r, verdict, results, out = compare(basedirs, tmp_path, "performance_schema=ON")
+    assert r.returncode == 1, r.stdout + r.stderr[-2000:]
+    assert results["data"] == "shared" and results["instructions"]["windows"] == 3
+    for bench in results["benchmarks"]:
+        for side in ("base", "head"):
+            windows = bench["instructions"][side]["windows"]
+            assert len(windows) == 3 and all(w["connection"]["per_query"] > 1000 for w in windows)
+            assert all(w["connection"]["threads"] >= 1 for w in windows)
+            assert (out / bench["instructions"][side]["files"]).is_dir(), "the last window's callgrind files are kept"
+    for row in rows(verdict).values():
+        assert row["instructions_verdict"] == "fail", row["reason"]
+        assert row["verdict"] == "fail"
+        assert row["instructions_per_query"]["low"] > 1.02, row["instructions_per_query"]
+        assert row["reason"].startswith("instr/o ") and "lies wholly above the instr/o fail limit 1.02" in row["reason"]
+        went = row["instructions_functions"]
+        assert went["grown"] and went["grown"][0]["self_growth"] > 0
+        assert went["annotate"].startswith("callgrind_annotate --inclusive=yes servers/head/callgrind/")
+    comment = (out / "comment.md").read_text()
+    assert "| instr/o | 95% interval |" in comment
+    assert "<details><summary>Where the instructions went</summary>" in comment
+    assert "psi_" in comment, "performance schema's own functions grew"
+    assert r.stdout.splitlines()[-1 - sum(1 for l in r.stdout.splitlines() if l.startswith("runner warning"))] \
+        .startswith("  update-index_range=100: instructions grew most in ")
+
+
+def test_a_regression_that_only_waits_still_fails_on_time(basedirs, tmp_path):
+    r, verdict, results, out = compare(basedirs, tmp_path, "innodb_flush_log_at_trx_commit=1")
+    assert results["sides"]["head"]["options"]["innodb_flush_log_at_trx_commit"] == "1"
+    assert results["sides"]["base"]["options"]["innodb_flush_log_at_trx_commit"] == "2"
+    update = rows(verdict)["update-index_range=100"]
+    assert update["instructions_verdict"] in ("pass", "warn"), update["reason"]
+    assert update["time_verdict"] == "fail", update["reason"]
+    assert update["verdict"] == "fail"
+    assert update["reason"].startswith("rQPS ")
+    assert r.returncode == 1, r.stdout + r.stderr[-2000:]
