@@ -81,12 +81,12 @@ describe('/perf quick → dispatch → the workflow under act on two real server
   });
 
   it('dispatches the pinned commits when a maintainer comments /perf quick', async () => {
-    comment = await postComment(gh, 'maintainer', 'Let us measure it.\n\n/perf quick tests=point-query rounds=2');
+    comment = await postComment(gh, 'maintainer', 'Let us measure it.\n\n/perf quick tests=point-query rounds=2 metric=time');
     const answer = await botProcess.deliver('issue_comment', commentEvent({ comment }));
     assert.equal(answer.status, 202, answer.text);
     await waitFor('the dispatch', () => gh.state.dispatches.length === 1 && botComments(gh).length === 1);
     assert.deepEqual(gh.state.dispatches[0].inputs, {
-      pr: '7', 'base-sha': fork.baseSha, 'head-sha': fork.headSha, suite: 'quick', options: '{"tests":["point-query"],"rounds":2}', 'request-id': String(comment.id),
+      pr: '7', 'base-sha': fork.baseSha, 'head-sha': fork.headSha, suite: 'quick', options: '{"tests":["point-query"],"rounds":2,"metric":"time"}', 'request-id': String(comment.id),
     });
     assert.match(botComments(gh)[0].body, /### ⏳ perfgate quick: queued/);
   });
