@@ -22,7 +22,7 @@
 //   complete(store, jobId, {workerId?}), fail(store, jobId, error, retryAt, {workerId?}), getJob
 //   Command requests (requests.js): getRequest, requestForComment, requestForRun,
 //   updateRequest(store, id, changes, {from}), cancelRequests, requestsAwaitingRun,
-//   latestRequest, inTransaction(store, work); extendLease, queueDepth
+//   requestsOfPull, latestRequest, inTransaction(store, work); extendLease, queueDepth
 // Every store function takes the store first; none keeps state of its own.
 //
 // The GitHub App (src/app/, needs GitHub):

@@ -213,6 +213,8 @@ function storeContract(backend) {
         await bot.updateRequest(s, b.id, { status: 'dispatched', runId: 77 });
         assert.deepEqual((await bot.requestsAwaitingRun(s, { repo: REPO })).map((r) => r.id), [a.id]);
         assert.equal((await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['quick'] })).id, b.id);
+        assert.deepEqual((await bot.requestsOfPull(s, { repo: REPO, prNumber: 7 })).map((r) => r.id), [a.id, b.id]);
+        assert.deepEqual(await bot.requestsOfPull(s, { repo: REPO, prNumber: 7, statuses: ['cancelled'] }), []);
         assert.equal(await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['full'] }), null);
         assert.equal((await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['quick'], statuses: ['received'] })), null);
       });

@@ -188,8 +188,10 @@ async function commandJob(ctx, job) {
   const { commentId, parsed } = job.payload;
   let request = await store.requestForComment(ctx.store, commentId);
   if (!request) throw new PermanentJobError(`no request was recorded for comment ${commentId}`);
-  // refused, invalid, answered, dispatched, completed, failed: this job did its part already.
-  if (!['received', 'pinned', 'dispatching', 'cancelled'].includes(request.status)) return;
+  // refused, invalid, answered, completed, failed: this job did its part already. A dispatched
+  // request may still lack its check run or sticky comment (the worker died after the
+  // dispatch): measure() finishes what is missing.
+  if (!['received', 'pinned', 'dispatching', 'dispatched', 'cancelled'].includes(request.status)) return;
   const octokit = await clientFor(ctx, request);
   const lookFirst = job.attempts > 1;
   const author = request.author;
@@ -231,13 +233,16 @@ async function commandJob(ctx, job) {
     return;
   }
   if (command.name === 'cancel') {
-    const cancelled = await store.cancelRequests(ctx.store, {
-      repo: request.repo, prNumber: request.prNumber, except: request.id, reason: messages.CANCEL_REASONS.command({ author }),
-    });
-    const now = await Promise.all(cancelled.map((r) => store.getRequest(ctx.store, r.id)));
-    await announceCancelled(ctx, octokit, now);
-    // Run again after a crash, the cancel finds nothing left; the reply it posted stands.
-    await say(ctx, octokit, request, messages.REPLIES.cancelled({ author, count: cancelled.length }), { status: 'answered', from: ['received'], lookFirst });
+    const reason = messages.CANCEL_REASONS.command({ author });
+    const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason });
+    // Run again after a crash, the requests this command cancelled before are announced again
+    // (announcing is repeatable), so that none is left with its run going.
+    const earlier = lookFirst
+      ? (await store.requestsOfPull(ctx.store, { repo: request.repo, prNumber: request.prNumber, statuses: ['cancelled'] })).filter((r) => r.detail === reason && r.id !== request.id)
+      : [];
+    const ids = [...new Set([...cancelled.map((r) => r.id), ...earlier.map((r) => r.id)])];
+    await announceCancelled(ctx, octokit, await Promise.all(ids.map((id) => store.getRequest(ctx.store, id))));
+    await say(ctx, octokit, request, messages.REPLIES.cancelled({ author, count: ids.length }), { status: 'answered', from: ['received'], lookFirst });
     return;
   }
   if (command.name === 'waive') {

@@ -120,6 +120,13 @@ async function requestsAwaitingRun(store, { repo }) {
   return rows.map(requestOf);
 }
 
+/** The requests of a pull request, oldest first, optionally only those in `statuses`. */
+async function requestsOfPull(store, { repo, prNumber, statuses = null }) {
+  let q = store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber);
+  if (statuses) q = q.where('status', 'in', statuses);
+  return (await q.orderBy('id').execute()).map(requestOf);
+}
+
 /** The latest request of a pull request for one of `commands` (e.g. the measuring ones), or null. */
 async function latestRequest(store, { repo, prNumber, commands, statuses = null }) {
   let q = store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('command', 'in', commands);
@@ -143,5 +150,5 @@ function writing(store, work) {
 
 module.exports = {
   ACTIVE_STATUSES: ACTIVE, REQUEST_STATUSES: STATUSES,
-  getRequest, requestForComment, requestForRun, updateRequest, cancelRequests, requestsAwaitingRun, latestRequest, inTransaction,
+  getRequest, requestForComment, requestForRun, updateRequest, cancelRequests, requestsAwaitingRun, requestsOfPull, latestRequest, inTransaction,
 };

@@ -17,7 +17,7 @@ describe('perfgate bot killed mid-queue and started again', () => {
   const children = [];
   before(async () => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-restart-'));
-    gh = await startDouble({ prs: [7, 8] });
+    gh = await startDouble({ prs: [7, 8, 9] });
     // One job at a time, so the second command waits in the queue; a short lease, so the
     // restarted bot takes the dead one's job back within seconds.
     env = botEnvironment({ folder, apiUrl: gh.url, extra: { PERFGATE_WORKERS: '1', PERFGATE_JOB_LEASE_SECONDS: '2' } });
@@ -71,5 +71,37 @@ describe('perfgate bot killed mid-queue and started again', () => {
     assert.deepEqual(await second.exited, { code: 0, signal: null });
     assert.match(second.stderr(), /perfgate bot: SIGTERM: stopping .*\nperfgate bot: stopped\n$/);
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
+  });
+
+  it('killed after the dispatch, while its check run is being made: the check run is found, not made twice', async () => {
+    const first = await spawnBot({ env });
+    children.push(first.child);
+    const hold = gh.holdNext('checks/create');
+    const comment = await postComment(gh, 'maintainer', '/perf quick rounds=3', { pr: 9 });
+    assert.equal((await first.deliver('issue_comment', commentEvent({ comment, pr: 9 }))).status, 202);
+    await hold.arrived;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    hold.release();
+    await waitFor('the held check run to be made', () => gh.state.checkRuns(REPOSITORY).some((c) => c.externalId === String(comment.id)));
+
+    const second = await spawnBot({ env });
+    children.push(second.child);
+    const store = await bot.openStore(env.PERFGATE_DATABASE_URL);
+    try {
+      const request = await waitFor('the request to have its check run', async () => {
+        const r = await bot.requestForComment(store, comment.id);
+        const depth = await bot.queueDepth(store);
+        return r.checkRunId && depth.queued === 0 && depth.running === 0 && r;
+      }, { timeoutMs: 30_000 });
+      const checks = gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === String(comment.id));
+      assert.deepEqual(checks.map((c) => c.id), [request.checkRunId]);
+    } finally {
+      await store.close();
+    }
+    assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === String(comment.id)).length, 1);
+    assert.equal(botComments(gh, 9).length, 1, 'the sticky comment the dead bot never wrote is there');
+    second.child.kill('SIGTERM');
+    await second.exited;
   });
 });
