@@ -225,6 +225,8 @@ async function main() {
           queuedAtStart: before.queued, queuedAtEnd: after.queued, maxQueued: Math.max(0, ...samples.map((s) => s.queued)), jobsPerSecond: Number((done / elapsed).toFixed(1)),
           drainSeconds: Number(drained.seconds.toFixed(1)), drained: drained.drained,
           botCpu: Number(cpu.bot.toFixed(2)), doubleCpu: Number(cpu.double.toFixed(2)),
+          // Other work on the machine during the window: the 1-minute load average.
+          load: Number(os.loadavg()[0].toFixed(1)),
         };
         rows.push(row);
         console.log(JSON.stringify(row));
@@ -232,11 +234,11 @@ async function main() {
       await stop(botRun.child);
     }
 
-    console.log('\n| database | offered rate | answered | ack p50 | ack p99 | ack max | jobs done/s | jobs waiting (start → end) | CPU bot / double |');
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    console.log('\n| database | offered rate | answered | ack p50 | ack p99 | ack max | jobs done/s | jobs waiting (start → end) | CPU bot / double | load |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const r of rows) {
       const answered = Object.entries(r.statuses).map(([s, n]) => `${n}× ${s}`).join(', ');
-      console.log(`| ${r.database} | ${r.rate}/s (${r.achieved}/s sent, ${r.seconds} s) | ${answered} | ${r.p50} ms | ${r.p99} ms | ${r.max} ms | ${r.jobsPerSecond} | ${r.queuedAtStart} → ${r.queuedAtEnd} | ${r.botCpu} / ${r.doubleCpu} |`);
+      console.log(`| ${r.database} | ${r.rate}/s (${r.achieved}/s sent, ${r.seconds} s) | ${answered} | ${r.p50} ms | ${r.p99} ms | ${r.max} ms | ${r.jobsPerSecond} | ${r.queuedAtStart} → ${r.queuedAtEnd} | ${r.botCpu} / ${r.doubleCpu} | ${r.load} |`);
     }
   } finally {
     for (const child of processes.reverse()) await stop(child);
