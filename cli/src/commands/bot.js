@@ -2,7 +2,7 @@
 // `perfgate bot --port N [--config file]`: runs perfgate's GitHub App (@perfgate/bot) until
 // SIGINT or SIGTERM, then stops taking webhooks, finishes the jobs in hand and exits 0. What is
 // queued and not done stays in the database for the next start.
-const { EXIT } = require('@perfgate/core');
+const { EXIT, UsageError } = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
 
 const OPTIONS = {
@@ -31,8 +31,16 @@ Stops on SIGINT or SIGTERM (exit 0); exit 2 on bad settings.
 `;
 }
 
+// Octokit's packages are ES modules, which the bot require()s: Node has done that without a
+// flag since 20.19 and 22.12.
+function canRequireEsm(version = process.versions.node) {
+  const [major, minor] = version.split('.').map(Number);
+  return (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23;
+}
+
 function readSettings(argv, env = {}) {
   const { values } = parseCommandLine('bot', argv, OPTIONS);
+  if (!canRequireEsm()) throw new UsageError(`perfgate bot needs Node 20.19 or later (22.12 or later on 22); this is ${process.version}`);
   if (values.help) return { help: true };
   const { readBotConfig } = require('@perfgate/bot');
   return { help: false, config: readBotConfig({ file: values.config || null, env, port: values.port }) };
@@ -77,4 +85,4 @@ async function execute(settings, io) {
   return 0;
 }
 
-module.exports = { readSettings, execute, get HELP() { return help(); } };
+module.exports = { readSettings, execute, canRequireEsm, get HELP() { return help(); } };
