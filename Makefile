@@ -35,7 +35,9 @@ test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration
 	PERFGATE_MARIADB=$(BASE) node --test $$(find test/integration -name '*.test.js' | sort)
 
-# The workflows under act (no Docker) against the local GitHub double.
+# The workflows under act (no Docker) against the local GitHub double: the act plumbing, and the
+# action's example workflows and its entry point run by hand on the two Debian MariaDB builds at
+# a tiny scale (about 2.5 minutes here).
 test-act:
 	node --test $$(find test/e2e -name '*.test.mjs' | sort)
 

@@ -36,8 +36,8 @@
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
  *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
  * Rendering
- *   renderReports(verdict, {reportLink}) → {'comment.md', 'summary.md', 'report.html'}
- *   renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal,
+ *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
+ *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,

@@ -12,6 +12,7 @@ const SCHEMAS = {
   calibration: require('../../schema/calibration.schema.json'),
   builds: require('../../schema/builds.schema.json'),
   build: require('../../schema/build.schema.json'),
+  'action-run': require('../../schema/action-run.schema.json'),
 };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });

@@ -107,7 +107,7 @@ def test_judge_on_captured_results_matches_scipy(path):
     script = (
         f"const {{judge}}=require({json.dumps(JUDGE_JS)});"
         "const r=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-        "process.stdout.write(JSON.stringify(judge(r,{limits:{default:{warn:0.97,fail:0.93}}})));"
+        "process.stdout.write(JSON.stringify(judge(r,{limits:{default:{warn:0.97,fail:0.93,instructions:{warn:1.02,fail:1.04}}}})));"
     )
     with open(path) as f:
         results = json.load(f)
@@ -137,6 +137,15 @@ def test_judge_on_captured_results_matches_scipy(path):
             assert got["low"] == pytest.approx(low, rel=1e-9)
             assert got["high"] == pytest.approx(high, rel=1e-9)
             checked += 1
+        # instr/o: window i of the head over window i of the base, per thread group.
+        if "instructions" in bench:
+            for group, key in (("connection", "instructions_per_query"), ("background", "background_per_query")):
+                pairs = zip(bench["instructions"]["base"]["windows"], bench["instructions"]["head"]["windows"])
+                ratios = [h[group]["per_query"] / b[group]["per_query"] for b, h in pairs]
+                estimate, low, high = scipy_interval(ratios)
+                got = by_id[bench["id"]][key]
+                assert (got["estimate"], got["low"], got["high"]) == pytest.approx((estimate, low, high), rel=1e-9)
+                checked += 1
     assert checked > 0
 
 

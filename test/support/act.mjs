@@ -72,23 +72,29 @@ export function readActLog(stdout) {
  *   artifactsDir where act's artifact server stores uploads
  *   secrets      { NAME: value }, e.g. { GITHUB_TOKEN: '…' }
  *   env          extra --env variables
+ *   vars         repository variables ({ NAME: value }: vars.NAME in the workflow)
+ *   localRepositories  { 'owner/name@ref': folder }: remote `uses:` of that repository and ref
+ *                run from the folder (act --local-repository), so nothing is fetched
+ *   scratchParent folder for act's scratch (action cache, RUNNER_TEMP); default the system's temp
  *   timeoutMs    act is killed after this (default 180 s)
  * Returns { exitCode, durationMs, stdout, stderr, entries, outputs, summaries, steps, jobs }.
  */
 export async function runAct(options) {
   const act = ciTool('act');
-  const { workdir, workflow, event, payload = {}, apiUrl, repository, runId = 1, artifactsDir, secrets = {}, env = {}, timeoutMs = 180_000 } = options;
+  const { workdir, workflow, event, payload = {}, apiUrl, repository, runId = 1, artifactsDir, secrets = {}, env = {}, vars = {}, localRepositories = {}, scratchParent = os.tmpdir(), timeoutMs = 180_000 } = options;
   const actor = options.actor ?? payload.sender?.login;
   for (const [key, value] of Object.entries({ workdir, workflow, event, apiUrl, repository, artifactsDir })) {
     if (!value) throw new Error(`runAct: option ${key} is missing`);
   }
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'perfgate-act-'));
+  const scratch = mkdtempSync(path.join(scratchParent, 'perfgate-act-'));
   const eventFile = path.join(scratch, 'event.json');
   writeFileSync(eventFile, JSON.stringify(payload));
   // Secrets go through a file, not act's environment: act copies its own environment into
   // every step, and a GITHUB_TOKEN variable there would hide an action that forgot its input.
   const secretFile = path.join(scratch, 'secrets.env');
   writeFileSync(secretFile, Object.entries(secrets).map(([name, value]) => `${name}=${quoteDotenv(String(value))}\n`).join(''));
+  const varFile = path.join(scratch, 'vars.env');
+  writeFileSync(varFile, Object.entries(vars).map(([name, value]) => `${name}=${quoteDotenv(String(value))}\n`).join(''));
 
   const artifactPort = await freePort();
   const shim = await startArtifactShim({ targetPort: artifactPort });
@@ -105,7 +111,8 @@ export async function runAct(options) {
     ...Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]),
     '--secret-file', secretFile,
     '--env-file', path.join(scratch, 'absent.env'),
-    '--var-file', path.join(scratch, 'absent.vars'),
+    '--var-file', varFile,
+    ...Object.entries(localRepositories).flatMap(([repository, folder]) => ['--local-repository', `${repository}=${folder}`]),
     '--input-file', path.join(scratch, 'absent.input'),
     '--artifact-server-path', artifactsDir,
     '--artifact-server-addr', '127.0.0.1',

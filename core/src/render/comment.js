@@ -52,6 +52,7 @@ function renderWith(verdict, shown, options) {
     '',
     `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
   ];
+  if (options.thresholdsFrom) parts.push('', `Limits from ${options.thresholdsFrom}.`);
   const doctor = M.doctorBlock(verdict);
   if (doctor) parts.push('', doctor);
   const plain = shown.filter((b) => !b.ahi);
@@ -86,7 +87,8 @@ function keepRows(benchmarks, count) {
 
 /**
  * @param verdict  perfgate.verdict/v1
- * @param options  {reportLink: where the full report is (artifact URL or name), limit: max characters}
+ * @param options  {reportLink: where the full report is (artifact URL or name), limit: max characters,
+ *                 thresholdsFrom: where the limits were read (a commit), shown under the headline}
  */
 function renderComment(verdict, options = {}) {
   const limit = options.limit || GITHUB_COMMENT_LIMIT;

@@ -2,14 +2,15 @@
 // Every report of a verdict, rendered from the verdict alone. Pure: the run folder's writer
 // (perfgate's cli) puts them on disk.
 const { renderComment, marker, GITHUB_COMMENT_LIMIT } = require('./comment');
-const { renderSummary } = require('./summary');
+const { renderSummary, renderReasons } = require('./summary');
 const { renderReport } = require('./html');
 const { renderVerdictTable } = require('./table');
 const { renderTerminal } = require('./terminal');
 
 /**
  * @param verdict  perfgate.verdict/v1
- * @param options  {reportLink}: where readers of the comment find the full report
+ * @param options  {reportLink}: where readers of the comment find the full report;
+ *                 {thresholdsFrom}: where the limits were read, e.g. a base commit
  * @returns {'comment.md', 'summary.md', 'report.html'}: file name → text
  */
 function renderReports(verdict, options = {}) {
@@ -20,4 +21,4 @@ function renderReports(verdict, options = {}) {
   };
 }
 
-module.exports = { renderReports, renderComment, renderSummary, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT };
+module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT };

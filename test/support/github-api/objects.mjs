@@ -88,7 +88,7 @@ export function minimalRepository(urls, repo) {
     owner: simpleUser(urls, repo.owner),
     private: repo.private,
     description: repo.description,
-    fork: false,
+    fork: Boolean(repo.fork),
     ...repositoryLinks(urls, repo.fullName),
   };
 }
@@ -307,7 +307,7 @@ export function pullRequestMinimal(urls, repo, pull) {
   const side = (ref) => ({
     ref: ref.ref,
     sha: ref.sha,
-    repo: { id: repo.id, url: `${urls.api}/repos/${repo.fullName}`, name: repo.name },
+    repo: { id: (ref.repo || repo).id, url: `${urls.api}/repos/${(ref.repo || repo).fullName}`, name: (ref.repo || repo).name },
   });
   return {
     id: pull.id,
@@ -328,13 +328,16 @@ export function pullRequest(urls, repo, pull, issueEntry) {
   const base = `${urls.api}/repos/${repo.fullName}/pulls/${pull.number}`;
   const issueUrl = `${urls.api}/repos/${repo.fullName}/issues/${pull.number}`;
   const html = `${urls.html}/${repo.fullName}/pull/${pull.number}`;
-  const side = (ref) => ({
-    label: `${repo.owner.login}:${ref.ref}`,
-    ref: ref.ref,
-    sha: ref.sha,
-    repo: repository(urls, repo),
-    user: simpleUser(urls, repo.owner),
-  });
+  const side = (ref) => {
+    const where = ref.repo || repo;
+    return {
+      label: `${where.owner.login}:${ref.ref}`,
+      ref: ref.ref,
+      sha: ref.sha,
+      repo: repository(urls, where),
+      user: simpleUser(urls, where.owner),
+    };
+  };
   return {
     url: base,
     id: pull.id,

@@ -78,6 +78,7 @@ export class GitHubState {
       name,
       fullName: `${owner}/${name}`,
       private: Boolean(options.private),
+      fork: Boolean(options.fork),
       description: options.description ?? null,
       defaultBranch: options.defaultBranch || 'main',
       createdAt: timestamp(new Date('2024-01-01T00:00:00Z')),
@@ -165,7 +166,7 @@ export class GitHubState {
 
   /**
    * A pull request (and the issue every pull request also is). `spec.repository` is
-   * "owner/name"; head and base are { ref, sha }.
+   * "owner/name"; head and base are { ref, sha }; head.repository names a fork it comes from.
    */
   addPullRequest(spec) {
     const repo = this.repoByFullName('pullRequests[].repository', spec.repository);
@@ -175,6 +176,10 @@ export class GitHubState {
         throw optionError(`pullRequests[].${side}`, ref, '{ ref: "branch", sha: "<40 hex digits>" }');
       }
     }
+    // A head in another repository (a fork; GitHub lists it as head.repo): added if unknown.
+    const headRepo = spec.head.repository
+      ? this.repo(...spec.head.repository.split('/')) || this.addRepository({ fullName: spec.head.repository, ownerType: 'User', fork: true })
+      : repo;
     const user = this.addUser(spec.user || 'octocat');
     const issueEntry = this.addIssue(repo, {
       title: spec.title || 'A pull request',
@@ -187,7 +192,7 @@ export class GitHubState {
     const pull = {
       id: spec.id ?? this.nextId('pull', 1_500_000_000),
       number: issueEntry.number,
-      head: { ref: spec.head.ref, sha: spec.head.sha },
+      head: { ref: spec.head.ref, sha: spec.head.sha, repo: headRepo },
       base: { ref: spec.base.ref, sha: spec.base.sha },
       draft: Boolean(spec.draft),
       authorAssociation: spec.authorAssociation || 'CONTRIBUTOR',

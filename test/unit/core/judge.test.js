@@ -207,8 +207,9 @@ test('every captured results fixture judges into a verdict valid by schema/verdi
   const { capturedResults, loadResults } = require('../../support/captured-results');
   const found = capturedResults();
   assert.ok(found.length >= 4);
+  const withInstructions = { limits: { default: { ...LIMITS, instructions: { warn: 1.02, fail: 1.04 } } } };
   for (const { name, file } of found) {
-    const v = judge(loadResults(file), CONFIG);
+    const v = judge(loadResults(file), withInstructions);
     assert.ok(validate(JSON.parse(JSON.stringify(v))), `${name}: ${ajv.errorsText(validate.errors)}`);
   }
 });

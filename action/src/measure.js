@@ -1,0 +1,152 @@
+// job: measure. Runs with a read-only token on the self-hosted runner: takes the trust decision
+// again (nothing is built for a refused pull request, even in a workflow without a gate job),
+// reads the limits from the base commit, builds (or takes the prefixes given), measures, judges
+// and leaves the run folder, uploaded as an artifact for the report job.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as core from '@actions/core';
+import perfgateCore from '@perfgate/core';
+import perfgate from 'perfgate';
+import { uploadRunFolder } from './artifacts.js';
+import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from './base-thresholds.js';
+import { admission } from './pull-request.js';
+import { runName } from './settings.js';
+
+export class Refused extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'Refused';
+  }
+}
+
+/** The K-th of N shares of a suite's microbenchmarks: every N-th one, so each share keeps the suite's order of reads and writes. */
+export function shardNames(names, shard) {
+  return names.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+function narrowed(config, settings) {
+  perfgateCore.findSuite(config, settings.suite);
+  let result = config;
+  if (settings.options.tests) result = perfgateCore.narrowSuite(result, settings.suite, settings.options.tests.split(','), 'input options: tests');
+  if (settings.shard) {
+    const names = result.suites[settings.suite].benchmarks;
+    if (!names) throw new perfgateCore.ConfigError(`input shard: suite ${settings.suite} has no benchmark list to share out; expected a suite that lists microbenchmarks`);
+    const mine = shardNames(names, settings.shard);
+    if (!mine.length) throw new perfgateCore.ConfigError(`input shard: ${settings.shard.index}/${settings.shard.count} gets no microbenchmark of the ${names.length} in suite ${settings.suite}; expected at most ${names.length} shards`);
+    result = perfgateCore.narrowSuite(result, settings.suite, mine, 'input shard');
+  }
+  return result;
+}
+
+// `options` holds perfgate compare's option names; measureOverrides checks the values.
+function overridesFrom(options, env) {
+  const { tests, ...measured } = options;
+  return perfgate.measureOverrides(measured, env);
+}
+
+function writeRun(runDir, fields) {
+  perfgate.writeDocument(path.join(runDir, 'action-run.json'), 'action-run', { schema: 'perfgate.action-run/v1', ...fields });
+}
+
+export async function measure(settings, octokit, env) {
+  const { headSha, baseRef, facts, decision } = await admission(octokit, settings);
+  if (!decision.allowed) throw new Refused(`refused before building: ${decision.why}`);
+  core.info(`perfgate measure: ${decision.why}`);
+
+  const name = runName(settings);
+  const runDir = path.join(settings.workDir, name);
+  fs.rmSync(runDir, { recursive: true, force: true });
+  fs.mkdirSync(runDir, { recursive: true });
+
+  if (isGitCheckout(settings.source)) {
+    // The base commit and (for a source build) the head must be in the checkout.
+    for (const sha of [baseRef, settings.basedirs ? null : headSha]) {
+      if (sha && /^[0-9a-f]{40}$/.test(sha)) ensureCommit({ source: settings.source, sha, pullRequest: settings.pullRequest, token: settings.token, serverUrl: settings.serverUrl });
+    }
+  }
+
+  let origin = null;
+  let thresholdsDir = perfgateCore.SHIPPED_THRESHOLDS_DIR;
+  if (settings.thresholds) {
+    const defaultBranch = facts.defaultBranch || settings.event.repository?.default_branch;
+    origin = copyThresholdsFrom({
+      source: settings.source,
+      folder: settings.thresholds,
+      candidates: [
+        { ref: baseRef, label: 'base commit' },
+        ...(defaultBranch ? [{ ref: `refs/remotes/origin/${defaultBranch}`, label: `default branch ${defaultBranch}` }, { ref: `refs/heads/${defaultBranch}`, label: `default branch ${defaultBranch}` }] : []),
+      ],
+      target: path.join(runDir, 'thresholds'),
+    });
+    if (origin) thresholdsDir = path.join(runDir, 'thresholds');
+  }
+  const thresholdsFrom = describeThresholdsOrigin(origin);
+  core.info(`perfgate measure: limits from ${thresholdsFrom.replace(/`/g, '')}`);
+  const config = narrowed(perfgateCore.loadThresholds(thresholdsDir), settings);
+  const overrides = overridesFrom(settings.options, env);
+
+  const base = { sha: baseRef ? resolveCommitOrNull(settings.source, baseRef) : null };
+  const run = {
+    suite: settings.suite,
+    shard: settings.shard,
+    pull_request: settings.pullRequest,
+    base_sha: base.sha,
+    head_sha: headSha,
+    thresholds: origin,
+  };
+  const io = { stdout: process.stdout, stderr: process.stderr };
+  const stopHandlingSignals = perfgate.cancelOnSignals();
+  try {
+    let sides;
+    if (settings.basedirs) {
+      sides = {
+        base: { basedir: perfgate.checkBasedir('input base-basedir', settings.basedirs.base), label: 'base', commit: base.sha },
+        head: { basedir: perfgate.checkBasedir('input head-basedir', settings.basedirs.head), label: 'head', commit: headSha },
+      };
+    } else {
+      if (!base.sha) throw new perfgateCore.UsageError(`input base-ref: '${baseRef}' names no commit in ${settings.source}; expected the base commit in the fork's checkout (fetch-depth: 0)`);
+      const built = await perfgate.sidesFromSource({
+        settings: { source: settings.source, base: base.sha, head: headSha, thresholds: thresholdsDir, suite: settings.suite, overrides, out: runDir },
+        config,
+        io,
+        env,
+      });
+      if (built.cancelled) {
+        writeRun(runDir, { ...run, status: 'cancelled', message: `cancelled by ${built.cancelled} while building` });
+        return { verdict: 'cancelled', 'report-dir': runDir };
+      }
+      if (built.verdict) {
+        writeRun(runDir, { ...run, status: 'judged', message: null });
+        // A failed build is an error verdict; the build/ logs say why.
+        perfgate.writeReports(runDir, built.verdict, { thresholdsFrom });
+        await uploadRunFolder({ name, dir: runDir, env });
+        return { verdict: built.verdict.verdict, 'report-dir': runDir };
+      }
+      sides = built.sides;
+    }
+    const outcome = await perfgate.runComparison({ config, suiteName: settings.suite, overrides, sides, outDir: runDir, judge: perfgateCore.judge, io, env });
+    if (outcome.cancelled) {
+      writeRun(runDir, { ...run, status: 'cancelled', message: outcome.message });
+      return { verdict: 'cancelled', 'report-dir': runDir };
+    }
+    if (outcome.verdict) {
+      perfgate.writeReports(runDir, outcome.verdict, { thresholdsFrom });
+      writeRun(runDir, { ...run, status: 'judged', message: outcome.message });
+      io.stdout.write(`\n${perfgateCore.renderVerdictTable(outcome.verdict)}`);
+    } else {
+      writeRun(runDir, { ...run, status: 'error', message: outcome.message || 'the run broke off before a verdict' });
+    }
+    await uploadRunFolder({ name, dir: runDir, env });
+    return { verdict: outcome.verdict ? outcome.verdict.verdict : 'error', 'report-dir': runDir };
+  } finally {
+    stopHandlingSignals();
+  }
+}
+
+function isGitCheckout(source) {
+  return fs.existsSync(path.join(source, '.git'));
+}
+
+function resolveCommitOrNull(source, ref) {
+  return isGitCheckout(source) ? resolveCommit(source, ref) : (/^[0-9a-f]{40}$/.test(ref) ? ref : null);
+}

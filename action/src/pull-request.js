@@ -1,0 +1,28 @@
+// The pull request a run is about, and whether its code may be built here.
+import { authorPermission, getPullRequest } from './github.js';
+import { decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
+
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+
+/**
+ * The pull request's facts: from the event payload of a pull_request(_target) event, else
+ * (workflow_dispatch from the bot) as GitHub has it now.
+ */
+export async function pullRequestOf(octokit, settings) {
+  const fromEvent = settings.event.pull_request;
+  if (PULL_REQUEST_EVENTS.has(settings.eventName) && fromEvent?.number === settings.pullRequest) return pullRequestFacts(fromEvent);
+  return pullRequestFacts(await getPullRequest(octokit, settings.repository, settings.pullRequest));
+}
+
+/**
+ * The trust decision for this run, and the commits it is about.
+ * @returns {facts, headSha, baseRef, decision}
+ */
+export async function admission(octokit, settings) {
+  const facts = await pullRequestOf(octokit, settings);
+  const headSha = settings.headSha || facts.headSha;
+  const baseRef = settings.baseRef || facts.baseSha;
+  const permission = needsAuthorPermission(facts) ? await authorPermission(octokit, settings.repository, facts.author) : null;
+  const decision = decideTrust({ facts, authorPermission: permission, headSha, approvedSha: settings.approvedSha });
+  return { facts, headSha, baseRef, decision };
+}

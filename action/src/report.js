@@ -1,0 +1,118 @@
+// job: report. Runs after the measure job(s) with the write token: downloads the run folders of
+// this workflow run, merges and judges shards, and delivers once: the check run completed, the
+// sticky comment, the job summary.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as core from '@actions/core';
+import perfgateCore from '@perfgate/core';
+import perfgate from 'perfgate';
+import { artifactUrl, downloadRunFolders } from './artifacts.js';
+import { describeThresholdsOrigin } from './base-thresholds.js';
+import { checkRunOutput, jobSummary, noVerdictReport } from './delivery.js';
+import { checkRunName, runUrl } from './gate.js';
+import { createCheckRun, updateCheckRun, upsertStickyComment } from './github.js';
+import { runName } from './settings.js';
+
+function readRun(folder) {
+  return perfgate.readDocument(path.join(folder.dir, 'action-run.json'), 'action-run');
+}
+
+/**
+ * The verdict of this workflow run from its run folders.
+ * @returns {verdict, run, reportLink} or {problem, run}
+ */
+export function verdictOf(folders, { settings, into }) {
+  const runs = folders.map((folder) => ({ folder, run: readRun(folder) }));
+  const first = runs[0].run;
+  for (const { folder, run } of runs) {
+    for (const key of ['suite', 'base_sha', 'head_sha']) {
+      if (run[key] !== first[key]) return { problem: `the run folders disagree: ${folder.name} has ${key} ${run[key]}, ${folders[0].name} has ${key} ${first[key]}`, run: first };
+    }
+    if ((run.thresholds && run.thresholds.commit) !== (first.thresholds && first.thresholds.commit)) {
+      return { problem: `the run folders read their limits from different commits (${folder.name}, ${folders[0].name})`, run: first };
+    }
+  }
+  const unfinished = runs.find(({ run }) => run.status !== 'judged');
+  if (unfinished) return { problem: `${unfinished.folder.name}: ${unfinished.run.message || unfinished.run.status}`, run: first };
+  const expected = first.shard ? first.shard.count : 1;
+  if (runs.length !== expected) {
+    const have = new Set(runs.map(({ run }) => run.shard && run.shard.index));
+    const missing = Array.from({ length: expected }, (_, i) => i + 1).filter((i) => !have.has(i));
+    return { problem: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${expected} left no run folder`, run: first };
+  }
+  if (runs.length === 1) {
+    return { verdict: perfgate.readDocument(path.join(folders[0].dir, 'verdict.json'), 'verdict'), run: first, dir: folders[0].dir };
+  }
+  // Shards: every round of every shard, judged at once with the limits the shards measured with.
+  // Shards run on different runners; each microbenchmark's pairs were measured on one machine.
+  const results = folders.map((folder) => perfgate.readDocument(path.join(folder.dir, 'results.json'), 'results'));
+  const merged = perfgateCore.mergeResults(results, { allowDifferentMachines: true });
+  const thresholdsDir = first.thresholds ? path.join(folders[0].dir, 'thresholds') : perfgateCore.SHIPPED_THRESHOLDS_DIR;
+  const suite = perfgateCore.findSuite(perfgateCore.loadThresholds(thresholdsDir), first.suite);
+  const verdict = perfgateCore.judge(merged, suite, { allowDifferentMachines: true });
+  const dir = path.join(into, `${runName({ ...settings, shard: null })}-merged`);
+  fs.mkdirSync(dir, { recursive: true });
+  perfgate.writeDocument(path.join(dir, 'results.json'), 'results', merged);
+  perfgate.writeReports(dir, verdict, { thresholdsFrom: describeThresholdsOrigin(first.thresholds) });
+  return { verdict, run: first, dir };
+}
+
+async function completeCheckRun(octokit, settings, headSha, fields) {
+  const completed = { status: 'completed', completed_at: new Date().toISOString(), details_url: runUrl(settings), ...fields };
+  if (settings.checkRunId) return updateCheckRun(octokit, settings.repository, settings.checkRunId, completed);
+  return createCheckRun(octokit, settings.repository, { name: checkRunName(settings), head_sha: headSha, ...completed });
+}
+
+export async function report(settings, octokit) {
+  const { measureResult } = settings;
+  const marker = perfgateCore.commentMarker(settings.suite);
+  const headSha = settings.headSha;
+  if (measureResult === 'cancelled') {
+    // A newer push cancelled this run; its own run reports. The comment is left as it is.
+    const run = await completeCheckRun(octokit, settings, headSha, { conclusion: 'cancelled', output: { title: `perfgate ${settings.suite}: cancelled`, summary: 'The measurement was cancelled (a newer push, or by hand).' } });
+    return { verdict: 'cancelled', 'check-run-id': String(run.id) };
+  }
+  const into = path.join(settings.workDir, 'downloads');
+  fs.rmSync(into, { recursive: true, force: true });
+  let folders = [];
+  let problem = null;
+  try {
+    folders = await downloadRunFolders({ prefix: runName({ ...settings, shard: null }), into, token: settings.token, repository: settings.repository, runId: settings.runId });
+  } catch (error) {
+    problem = `the run folders could not be downloaded (${error.message})`;
+  }
+  if (!problem && !folders.length) problem = `the measure job ${measureResult ? `ended (${measureResult}) ` : ''}without a run folder`;
+  let judged = null;
+  if (!problem) {
+    judged = verdictOf(folders, { settings, into });
+    problem = judged.problem || null;
+  }
+
+  let comment;
+  let summary;
+  let check;
+  let verdictWord;
+  let reportDir = into;
+  if (problem) {
+    ({ comment, summary, check } = noVerdictReport({ marker, suite: settings.suite, headSha, why: problem }));
+    verdictWord = 'error';
+  } else {
+    const { verdict, run, dir } = judged;
+    reportDir = dir;
+    const reportLink = folders.length === 1 ? artifactUrl(settings, folders[0].id) : `the artifacts of ${runUrl(settings)}`;
+    const thresholdsFrom = describeThresholdsOrigin(run.thresholds);
+    comment = perfgateCore.renderComment(verdict, { reportLink, thresholdsFrom });
+    summary = jobSummary(verdict, { reportLink, thresholdsFrom });
+    check = checkRunOutput(verdict, { reportLink, thresholdsFrom });
+    verdictWord = verdict.verdict;
+  }
+  const run = await completeCheckRun(octokit, settings, headSha, check);
+  let commentUrl = '';
+  if (settings.comment === 'sticky') {
+    const sticky = await upsertStickyComment(octokit, settings.repository, settings.pullRequest, { marker, author: settings.commentAuthor, body: comment });
+    core.info(`perfgate report: comment ${sticky.action}: ${sticky.url}`);
+    commentUrl = sticky.url;
+  }
+  await core.summary.addRaw(summary, true).write();
+  return { verdict: verdictWord, 'report-dir': reportDir, 'comment-url': commentUrl, 'check-run-id': String(run.id) };
+}

@@ -1,0 +1,92 @@
+// Who may have their code built and run on a self-hosted runner. Pure: the pull request and
+// the author's permission in, a decision out. The gate job takes it before anything is checked
+// out; the measure job takes it again before it builds.
+//
+// The rule:
+//   trusted   the head branch lives in the repository itself (not a fork) AND the pull
+//             request's author has write access to it (admin, maintain or write);
+//   approved  otherwise, the run carries approved-sha (a maintainer's /perf command, pinned by
+//             the bot) equal to the head SHA it checks out, and the pull request's head is
+//             still that commit;
+//   refused   anything else: nothing is checked out, built or run.
+//
+// `head.repo.fork` is not the test for "from a fork": a fork of MariaDB is itself a fork, so
+// every pull request inside it has head.repo.fork = true. What counts is whether the head
+// repository is this repository. A deleted fork leaves head.repo null: a fork.
+
+// What GitHub's collaborator-permission endpoint answers for roles that may push
+// (maintain is reported as write).
+const WRITE_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
+
+/**
+ * The facts the decision needs, from a pull_request event payload's `pull_request` or a
+ * pulls/get answer (same shape).
+ */
+export function pullRequestFacts(pull) {
+  const baseRepo = pull.base?.repo?.full_name ?? null;
+  const headRepo = pull.head?.repo?.full_name ?? null;
+  return {
+    number: pull.number,
+    author: pull.user?.login ?? null,
+    authorAssociation: pull.author_association ?? null,
+    headRepository: headRepo,
+    baseRepository: baseRepo,
+    sameRepository: Boolean(headRepo && baseRepo && headRepo.toLowerCase() === baseRepo.toLowerCase()),
+    headSha: pull.head?.sha ?? null,
+    baseSha: pull.base?.sha ?? null,
+    baseRef: pull.base?.ref ?? null,
+    defaultBranch: pull.base?.repo?.default_branch ?? null,
+  };
+}
+
+/** Whether the decision needs the author's permission (one REST call): only for same-repository heads. */
+export function needsAuthorPermission(facts) {
+  return facts.sameRepository;
+}
+
+const short = (sha) => (sha ? sha.slice(0, 12) : '(none)');
+
+/**
+ * @param facts           pullRequestFacts(pull): the pull request as GitHub has it now
+ * @param authorPermission 'admin' | 'write' | 'read' | 'none' | null (null: not looked up)
+ * @param headSha         the commit this run would check out and build
+ * @param approvedSha     the commit a maintainer approved, or null
+ * @returns {allowed, reason: trusted|approved|needs-approval|approval-mismatch|head-moved, why}
+ */
+export function decideTrust({ facts, authorPermission, headSha, approvedSha }) {
+  const mayPush = WRITE_PERMISSIONS.has(authorPermission);
+  if (facts.sameRepository && mayPush) {
+    return { allowed: true, reason: 'trusted', why: `the head branch is in ${facts.baseRepository} and ${facts.author} has ${authorPermission} access` };
+  }
+  const who = facts.sameRepository
+    ? `${facts.author} has ${authorPermission || 'no'} access to ${facts.baseRepository} (write is needed)`
+    : `the head branch is in ${facts.headRepository || 'a deleted fork'}, not in ${facts.baseRepository}`;
+  if (!approvedSha) {
+    return { allowed: false, reason: 'needs-approval', why: `${who}, and no maintainer has approved head ${short(headSha)}` };
+  }
+  if (approvedSha !== headSha) {
+    return { allowed: false, reason: 'approval-mismatch', why: `${who}; the approval is for ${short(approvedSha)}, but this run would check out ${short(headSha)}` };
+  }
+  if (facts.headSha !== approvedSha) {
+    return { allowed: false, reason: 'head-moved', why: `${who}; ${short(approvedSha)} was approved, but the pull request's head has since moved to ${short(facts.headSha)}, which no maintainer has approved` };
+  }
+  return { allowed: true, reason: 'approved', why: `${who}; a maintainer approved head ${short(approvedSha)}` };
+}
+
+/**
+ * The sticky comment of a refused run: what happened and what a maintainer does. `marker` is
+ * the suite's comment marker, so the results of an approved run later replace this text.
+ */
+export function refusalComment({ marker, suite, decision, headSha }) {
+  return [
+    marker,
+    `### 🔒 perfgate ${suite}: waiting for a maintainer`,
+    '',
+    `**This pull request was not built or measured:** ${decision.why}.`,
+    '',
+    'perfgate runs on a self-hosted runner, which would build and run this code. A pull request from a fork, or by an author without write access, runs there only after a maintainer has read it.',
+    '',
+    `A maintainer approves head \`${short(headSha)}\` by commenting \`/perf ${suite}\` on this pull request. The perfgate bot pins that commit; a later push needs a new \`/perf ${suite}\`.`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,77 @@
+// The report job's verdict from the run folders it downloaded: one folder as it is, shards
+// merged and judged with the limits they were measured with, and every way the folders can
+// disagree or be missing named.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { shardNames } from '../../../action/src/measure.js';
+import { verdictOf } from '../../../action/src/report.js';
+
+const require = createRequire(import.meta.url);
+const core = require('@perfgate/core');
+const perfgate = require('perfgate');
+const RESULTS = fileURLToPath(new URL('../../fixtures/results/tiny-quick.json', import.meta.url));
+const BASE = 'b'.repeat(40);
+const HEAD = 'a'.repeat(40);
+let folder;
+
+before(() => { folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-report-')); });
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A measure job's run folder holding the captured results narrowed to `ids`. */
+function runFolder(name, { ids = null, shard = null, run = {} } = {}) {
+  const dir = path.join(folder, name);
+  mkdirSync(dir, { recursive: true });
+  const results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+  if (ids) results.benchmarks = results.benchmarks.filter((b) => ids.includes(b.id));
+  perfgate.writeDocument(path.join(dir, 'results.json'), 'results', results);
+  const verdict = core.judge(results, core.findSuite(core.loadThresholds(), 'quick'));
+  perfgate.writeReports(dir, verdict);
+  perfgate.writeDocument(path.join(dir, 'action-run.json'), 'action-run', {
+    schema: 'perfgate.action-run/v1', suite: 'quick', shard, pull_request: 7, base_sha: BASE, head_sha: HEAD, thresholds: null, status: 'judged', message: null, ...run,
+  });
+  return { name, id: 1, dir };
+}
+
+const SETTINGS = { suite: 'quick', shard: null };
+
+describe('shardNames', () => {
+  it('gives every N-th microbenchmark, so each shard keeps reads before writes', () => {
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    assert.deepEqual([1, 2].map((k) => shardNames(names, { index: k, count: 2 })), [['a', 'c', 'e'], ['b', 'd']]);
+    assert.deepEqual([1, 2, 3].map((k) => shardNames(names, { index: k, count: 3 })).flat().sort(), names);
+  });
+});
+
+describe('verdictOf', () => {
+  it('one run folder: its own verdict', () => {
+    const one = runFolder('single');
+    const { verdict, problem } = verdictOf([one], { settings: SETTINGS, into: folder });
+    assert.equal(problem, undefined);
+    assert.deepEqual(verdict, JSON.parse(readFileSync(path.join(one.dir, 'verdict.json'), 'utf8')));
+  });
+
+  it('two shards: every row of both, judged once, as the whole run judges', () => {
+    const all = JSON.parse(readFileSync(RESULTS, 'utf8')).benchmarks.map((b) => b.id);
+    const shards = [1, 2].map((index) => runFolder(`shard-${index}`, { ids: shardNames(all, { index, count: 2 }), shard: { index, count: 2 } }));
+    const { verdict, dir } = verdictOf(shards, { settings: SETTINGS, into: folder });
+    const whole = core.judge(JSON.parse(readFileSync(RESULTS, 'utf8')), core.findSuite(core.loadThresholds(), 'quick'));
+    assert.deepEqual(verdict.benchmarks.map((b) => [b.id, b.verdict]).sort(), whole.benchmarks.map((b) => [b.id, b.verdict]).sort());
+    assert.equal(verdict.verdict, whole.verdict);
+    assert.equal(path.basename(dir), 'perfgate-quick-merged');
+    assert.ok(readFileSync(path.join(dir, 'comment.md'), 'utf8').startsWith('<!-- perfgate:comment suite=quick -->'));
+  });
+
+  it('names a missing shard, a shard without a verdict, and folders that disagree', () => {
+    const first = runFolder('p1', { ids: ['point-query'], shard: { index: 1, count: 3 } });
+    assert.equal(verdictOf([first], { settings: SETTINGS, into: folder }).problem, 'shards 2, 3 of 3 left no run folder');
+    const broken = runFolder('p2', { ids: ['scan_range=100'], shard: { index: 2, count: 3 }, run: { status: 'error', message: 'the harness exited with code 1 but wrote no results.json' } });
+    assert.equal(verdictOf([first, broken], { settings: SETTINGS, into: folder }).problem, 'p2: the harness exited with code 1 but wrote no results.json');
+    const other = runFolder('p3', { ids: ['insert_range=100'], shard: { index: 3, count: 3 }, run: { head_sha: 'c'.repeat(40) } });
+    assert.equal(verdictOf([first, other], { settings: SETTINGS, into: folder }).problem, `the run folders disagree: p3 has head_sha ${'c'.repeat(40)}, p1 has head_sha ${HEAD}`);
+  });
+});

@@ -1,0 +1,86 @@
+// The action's inputs: read once, every bad value named with the expected form.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseOptions, parseShard, readSettings, runName } from '../../../action/src/settings.js';
+
+const ENV = { GITHUB_REPOSITORY: 'perfgate-test/fork', GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_RUN_ID: '77', RUNNER_TEMP: '/tmp/runner', GITHUB_WORKSPACE: '/work/fork' };
+const EVENT = { pull_request: { number: 7, base: { sha: 'b'.repeat(40) }, head: { sha: 'a'.repeat(40) } } };
+
+function settingsWith(inputs, { env = ENV, event = EVENT } = {}) {
+  const all = { job: 'measure', 'github-token': 'ghs_x', ...inputs };
+  return readSettings({ input: (name) => all[name] ?? '', env, event });
+}
+
+describe('readSettings', () => {
+  it('takes the pull request, base and head from a pull_request event, and the defaults', () => {
+    const s = settingsWith({});
+    assert.equal(s.pullRequest, 7);
+    assert.equal(s.baseRef, 'b'.repeat(40));
+    assert.equal(s.headSha, 'a'.repeat(40));
+    assert.equal(s.suite, 'quick');
+    assert.equal(s.comment, 'sticky');
+    assert.equal(s.failOn, 'fail');
+    assert.equal(s.commentAuthor, 'github-actions[bot]');
+    assert.equal(s.source, '/work/fork');
+    assert.equal(s.workDir, '/tmp/runner/perfgate');
+    assert.equal(s.basedirs, null);
+    assert.equal(s.thresholds, null);
+    assert.deepEqual(s.repository, { owner: 'perfgate-test', repo: 'fork', fullName: 'perfgate-test/fork' });
+    assert.equal(runName(s), 'perfgate-quick');
+  });
+
+  it('inputs win over the event', () => {
+    const s = settingsWith({ 'pull-request': '9', 'base-ref': 'main', 'head-sha': 'c'.repeat(40), shard: '2/3', thresholds: 'perfgate/thresholds/' });
+    assert.equal(s.pullRequest, 9);
+    assert.equal(s.baseRef, 'main');
+    assert.equal(s.headSha, 'c'.repeat(40));
+    assert.deepEqual(s.shard, { index: 2, count: 3 });
+    assert.equal(s.thresholds, 'perfgate/thresholds');
+    assert.equal(runName(s), 'perfgate-quick-shard-2-of-3');
+  });
+
+  const refused = [
+    [{ job: 'build' }, "input job: 'build' is not valid; expected one of gate, measure, report"],
+    [{ 'fail-on': 'always' }, "input fail-on: 'always' is not valid; expected one of fail, warn, never"],
+    [{ comment: 'new' }, "input comment: 'new' is not valid; expected one of sticky, off"],
+    [{ 'head-sha': 'abc123' }, "input head-sha: 'abc123' is not valid; expected a full commit SHA (40 lowercase hex digits)"],
+    [{ 'approved-sha': 'HEAD' }, "input approved-sha: 'HEAD' is not valid; expected a full commit SHA (40 lowercase hex digits)"],
+    [{ 'base-ref': 'main..evil' }, "input base-ref: 'main..evil' is not valid; expected a commit SHA, branch or tag"],
+    [{ 'base-basedir': '/opt/base' }, 'input head-basedir: missing while base-basedir is given; expected both installed prefixes, or neither (then both sides are built from source)'],
+    [{ thresholds: '../elsewhere' }, "input thresholds: '../elsewhere' is not valid; expected a folder relative to the repository root, e.g. perfgate/thresholds (it is read from the base commit)"],
+    [{ thresholds: '/abs/path' }, "input thresholds: '/abs/path' is not valid; expected a folder relative to the repository root, e.g. perfgate/thresholds (it is read from the base commit)"],
+    [{ shard: '3/2' }, "input shard: '3/2' is not valid; expected K/N with 1 <= K <= N, e.g. 2/4"],
+    [{ shard: '0/2' }, "input shard: '0/2' is not valid; expected K/N with 1 <= K <= N, e.g. 2/4"],
+    [{ 'pull-request': '#7' }, "input pull-request: '#7' is not valid; expected a pull request number, e.g. 42"],
+    [{ 'check-run-id': 'abc' }, "input check-run-id: 'abc' is not valid; expected a check run id (the gate job's check-run-id output)"],
+    [{ 'measure-result': 'done' }, "input measure-result: 'done' is not valid; expected one of success, failure, cancelled, skipped (needs.measure.result)"],
+    [{ options: 'rounds' }, "input options: 'rounds' is not valid; expected key=value words, e.g. \"rounds=8 threads=1,4\""],
+    [{ options: 'metric=instructions' }, "input options: 'metric=instructions' is not valid; expected a key among seconds, warmup-seconds, rounds, tables, rows, threads, tests"],
+    [{ options: 'rounds=4 rounds=6' }, "input options: 'rounds=6' is not valid; expected each key once (rounds is given twice)"],
+    [{ 'github-token': '' }, 'input github-token: missing; expected a token (the default is github.token)'],
+  ];
+  for (const [inputs, message] of refused) {
+    it(`refuses ${JSON.stringify(inputs)}`, () => {
+      assert.throws(() => settingsWith(inputs), { name: 'InputError', message });
+    });
+  }
+
+  it('needs the pull request number outside pull_request events', () => {
+    assert.throws(() => settingsWith({}, { env: { ...ENV, GITHUB_EVENT_NAME: 'workflow_dispatch' }, event: { inputs: {} } }),
+      { message: 'input pull-request: missing for a workflow_dispatch event; expected the pull request number (pull_request events carry it)' });
+  });
+
+  it('needs GITHUB_REPOSITORY', () => {
+    assert.throws(() => settingsWith({}, { env: { ...ENV, GITHUB_REPOSITORY: '' } }),
+      { message: "environment GITHUB_REPOSITORY: '' is not valid; expected owner/name (the action runs inside a workflow)" });
+  });
+});
+
+describe('parseShard and parseOptions', () => {
+  it('parse what the bot and the matrix send', () => {
+    assert.equal(parseShard(''), null);
+    assert.deepEqual(parseShard('1/1'), { index: 1, count: 1 });
+    assert.deepEqual(parseOptions('  rounds=8   threads=1,4 tests=point-query,update-index_range=100 '), { rounds: '8', threads: '1,4', tests: 'point-query,update-index_range=100' });
+    assert.deepEqual(parseOptions(''), {});
+  });
+});
