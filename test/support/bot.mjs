@@ -52,7 +52,7 @@ export async function startDouble({ artifactsDir, headSha = HEAD_SHA, baseSha = 
     users: Object.keys(USERS),
     permissions: { [REPOSITORY]: USERS },
     teams: { [TEAM]: { teamster: 'member' } },
-    workflows: { [REPOSITORY]: [{ file: 'perf-command.yml', runName: bot.contract.RUN_NAME }] },
+    workflows: { [REPOSITORY]: ['perf-command.yml', 'perf-full.yml'].map((file) => ({ file, runName: bot.contract.RUN_NAME })) },
     dispatchStartsRun: true,
     pullRequests: prs.map((number) => ({ repository: REPOSITORY, number, title: `Faster update-index (#${number})`, user: 'contributor', head: { ref: `feature-${number}`, sha: headSha }, base: { ref: 'main', sha: baseSha } })),
     app: {
@@ -79,6 +79,9 @@ export function botEnvironment({ folder, apiUrl, databaseUrl, extra = {} }) {
     PERFGATE_REPOSITORIES: REPOSITORY,
     PERFGATE_TEAMS: TEAM,
     PERFGATE_GITHUB_PACING: 'none',
+    // Most tests watch the bot's own check run and sticky comment; those of the example
+    // workflows' way set PERFGATE_REPORT=workflow.
+    PERFGATE_REPORT: 'bot',
     ...extra,
   };
 }
@@ -296,11 +299,12 @@ const core = require('@perfgate/core');
 const { capturedResults, loadResults } = require('./captured-results.js');
 
 /**
- * A run folder as perfgate compare leaves it, from a real captured quick run: plan.json,
- * results.json (the commits measured set to baseSha/headSha), verdict.json judged from it
- * with the quick suite's limits, and comment.md. `edit(files)` may change the documents.
+ * A run folder as the action's measure job leaves it, from a real captured quick run:
+ * action-run.json, plan.json, results.json (the commits measured set to baseSha/headSha),
+ * verdict.json judged from it with the quick suite's limits, and comment.md. `edit(files)` may
+ * change the documents.
  */
-export function runFolderFiles({ baseSha = BASE_SHA, headSha = HEAD_SHA, suite = 'quick', edit = () => {} } = {}) {
+export function runFolderFiles({ baseSha = BASE_SHA, headSha = HEAD_SHA, suite = 'quick', pr = PR, shard = null, edit = () => {} } = {}) {
   const results = loadResults(capturedResults().find((c) => c.name === 'quick-tiny').file);
   results.plan.suite = suite;
   for (const [side, sha] of [['base', baseSha], ['head', headSha]]) {
@@ -310,7 +314,11 @@ export function runFolderFiles({ baseSha = BASE_SHA, headSha = HEAD_SHA, suite =
   // A copy: judge() shares objects with the results, and edits must reach one document only.
   const verdict = structuredClone(core.judge(results, core.findSuite(core.loadThresholds(), 'quick')));
   verdict.suite = suite;
-  const files = { 'plan.json': results.plan, 'results.json': results, 'verdict.json': verdict };
+  // What the action's measure job writes beside them (schema/action-run.schema.json).
+  const actionRun = {
+    schema: 'perfgate.action-run/v1', suite, shard, pull_request: pr, base_sha: baseSha, head_sha: headSha, thresholds: null, status: 'judged', message: null,
+  };
+  const files = { 'action-run.json': actionRun, 'plan.json': results.plan, 'results.json': results, 'verdict.json': verdict };
   edit(files);
   return {
     ...Object.fromEntries(Object.entries(files).map(([name, doc]) => [name, JSON.stringify(doc, null, 2)])),

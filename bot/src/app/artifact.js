@@ -7,13 +7,14 @@
 //   - every entry's path stays inside the folder it would be unpacked into: no absolute paths,
 //     no '..', no backslashes or drive letters, no symbolic links;
 //   - every document the bot reads (contract.DOCUMENTS) is JSON valid by its schema;
-//   - the commits measured are 40 hex digits and the very ones the command pinned, and the
-//     suite is the one it asked for.
+//   - action-run.json names the command's pull request, and the run was judged;
+//   - the commits measured are 40 hex digits and the very ones the command pinned, the suite
+//     is the one it asked for, and a shard's folder says it is that shard.
 // Nothing is written to disk: the documents are read into memory, the rest is never unpacked.
 const path = require('node:path');
 const yauzl = require('yauzl');
 const core = require('@perfgate/core');
-const { DOCUMENTS, REQUIRED_DOCUMENTS, SHA } = require('./contract');
+const { DOCUMENTS, REQUIRED_DOCUMENTS, SHA, isRunArtifact } = require('./contract');
 
 class ArtifactRejected extends Error {
   get name() { return 'ArtifactRejected'; }
@@ -142,35 +143,48 @@ function commitProblem(file, key, found, pinned) {
 }
 
 /**
- * Checks the documents of a run folder against their schemas and against the request.
- * Pure. Returns {results, verdict, plan} or throws ArtifactRejected.
+ * Checks the documents of one run folder (the artifact `name`) against their schemas and
+ * against the request: the pull request, the pinned commits, the suite, and the shard its
+ * name says. Pure. Returns {results, verdict, plan, actionRun} or throws ArtifactRejected,
+ * naming the artifact and the file.
  */
-function checkRunFolder({ documents }, { baseSha, headSha, suite }) {
-  for (const name of REQUIRED_DOCUMENTS) if (!Object.hasOwn(documents, name)) reject(`the artifact has no ${name} at its top`);
-  for (const [name, doc] of Object.entries(documents)) {
-    const problem = core.schemaProblem(DOCUMENTS[name], doc);
-    if (problem) reject(`${name}: ${problem}`);
+function checkRunFolder({ documents }, { name = 'the artifact', prNumber, baseSha, headSha, suite }) {
+  const fail = (why) => reject(`${name}/${why}`);
+  for (const file of REQUIRED_DOCUMENTS) if (!Object.hasOwn(documents, file)) reject(`${name} has no ${file} at its top`);
+  for (const [file, doc] of Object.entries(documents)) {
+    const problem = core.schemaProblem(DOCUMENTS[file], doc);
+    if (problem) fail(`${file}: ${problem}`);
   }
+  const actionRun = documents['action-run.json'];
+  const pinned = { base: baseSha, head: headSha };
+  if (actionRun.pull_request !== prNumber) fail(`action-run.json: pull_request is ${actionRun.pull_request}, but the command was on #${prNumber}`);
+  const runProblem = commitProblem('action-run.json', 'base_sha', actionRun.base_sha, baseSha) || commitProblem('action-run.json', 'head_sha', actionRun.head_sha, headSha);
+  if (runProblem) fail(runProblem);
+  const shard = /-shard-(\d+)-of-(\d+)$/.exec(name);
+  const named = shard ? `${shard[1]}/${shard[2]}` : 'none';
+  const recorded = actionRun.shard ? `${actionRun.shard.index}/${actionRun.shard.count}` : 'none';
+  if (named !== recorded) fail(`action-run.json: shard is ${recorded}, but the artifact's name says ${named}`);
+  if (actionRun.status !== 'judged') reject(`${name}: the run has no verdict (${actionRun.status}${actionRun.message ? `: ${actionRun.message}` : ''})`);
+  if (!Object.hasOwn(documents, 'verdict.json')) reject(`${name} has no verdict.json at its top, though action-run.json says the run was judged`);
   const results = documents['results.json'];
   const verdict = documents['verdict.json'];
   const plan = documents['plan.json'] || null;
-  const pinned = { base: baseSha, head: headSha };
   for (const side of ['base', 'head']) {
     const found = [
       commitProblem('results.json', `sides.${side}.commit`, results.sides[side].commit, pinned[side]),
       commitProblem('verdict.json', `run.sides.${side}.commit`, verdict.run.sides[side] && verdict.run.sides[side].commit, pinned[side]),
       plan && commitProblem('plan.json', `sides.${side}.commit`, plan.sides[side].commit, pinned[side]),
     ].find(Boolean);
-    if (found) reject(found);
+    if (found) fail(found);
   }
-  for (const [file, found] of [['results.json', results.plan && results.plan.suite], ['verdict.json', verdict.suite], ['plan.json', plan && plan.suite]]) {
+  for (const [file, found] of [['action-run.json', actionRun.suite], ['results.json', results.plan && results.plan.suite], ['verdict.json', verdict.suite], ['plan.json', plan && plan.suite]]) {
     if (file === 'plan.json' && !plan) continue;
-    if (found !== suite) reject(`${file}: suite is ${JSON.stringify(found)}, but the command asked for ${suite}`);
+    if (found !== suite) fail(`${file}: suite is ${JSON.stringify(found)}, but the command asked for ${suite}`);
   }
   const measured = new Set(results.benchmarks.map((b) => b.id));
   const unknown = verdict.benchmarks.find((b) => !measured.has(b.id));
-  if (unknown) reject(`verdict.json judges ${unknown.id}, which results.json does not hold`);
-  return { results, verdict, plan };
+  if (unknown) fail(`verdict.json judges ${unknown.id}, which results.json does not hold`);
+  return { results, verdict, plan, actionRun };
 }
 
 /** Reads at most `limit` bytes of a response body; more is a rejection, not a truncation. */
@@ -187,19 +201,8 @@ async function readCapped(response, limit) {
   return Buffer.concat(chunks.map((c) => Buffer.from(c)));
 }
 
-/**
- * Downloads the run folder artifact `name` of a workflow run and reads it (readRunFolder).
- * Throws ArtifactRejected when there is none or it breaks a rule; other errors (network,
- * GitHub 5xx) are worth trying again.
- */
-async function downloadRunFolder(octokit, { owner, repo, runId, name, maxBytes }) {
-  const { data } = await octokit.rest.actions.listWorkflowRunArtifacts({ owner, repo, run_id: runId, name, per_page: 100 });
-  const found = data.artifacts.filter((a) => a.name === name);
-  if (!found.length) reject(`the run uploaded no artifact named ${name}`);
-  if (found.length > 1) reject(`the run uploaded ${found.length} artifacts named ${name}`);
-  const [artifact] = found;
-  if (artifact.expired) reject(`the artifact ${name} has expired`);
-  if (artifact.size_in_bytes > maxBytes) reject(`the artifact ${name} is ${artifact.size_in_bytes} bytes; at most ${maxBytes} are accepted`);
+/** Downloads one artifact (its short-lived URL, capped) and reads it (readRunFolder). */
+async function downloadArtifact(octokit, { owner, repo, artifact, maxBytes }) {
   // GitHub answers with a redirect to a short-lived URL that needs no token: follow it by hand,
   // so that the token never goes to the storage host and the body can be capped.
   const answer = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifact.id, archive_format: 'zip', request: { redirect: 'manual' } });
@@ -207,8 +210,36 @@ async function downloadRunFolder(octokit, { owner, repo, runId, name, maxBytes }
   if (!location) throw new Error(`GitHub answered ${answer.status} without a download location for artifact ${artifact.id}`);
   const response = await fetch(location, { redirect: 'follow' });
   if (!response.ok) throw new Error(`downloading artifact ${artifact.id} failed: ${response.status} ${response.statusText}`);
-  const zip = await readCapped(response, maxBytes);
-  return readRunFolder(zip, { maxBytes });
+  return readRunFolder(await readCapped(response, maxBytes), { maxBytes });
 }
 
-module.exports = { ArtifactRejected, entryPath, readRunFolder, checkRunFolder, downloadRunFolder, MAX_ENTRIES };
+/**
+ * Downloads the run folder artifacts of a workflow run for `suite` (perfgate-<suite>, or its
+ * shards) and reads each. Returns [{name, entries, documents}] by name. Throws ArtifactRejected
+ * when there is none or one breaks a rule; other errors (network, GitHub 5xx) are worth trying
+ * again.
+ */
+async function downloadRunFolders(octokit, { owner, repo, runId, suite, maxBytes }) {
+  const listed = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, { owner, repo, run_id: runId, per_page: 100 });
+  const found = listed.filter((a) => isRunArtifact(a.name, suite)).sort((a, b) => a.name.localeCompare(b.name));
+  if (!found.length) reject(`the run uploaded no run folder (an artifact perfgate-${suite}, or its shards)`);
+  const names = found.map((a) => a.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) reject(`the run uploaded two artifacts named ${twice}`);
+  const folders = [];
+  for (const artifact of found) {
+    if (artifact.expired) reject(`the artifact ${artifact.name} has expired`);
+    if (artifact.size_in_bytes > maxBytes) reject(`the artifact ${artifact.name} is ${artifact.size_in_bytes} bytes; at most ${maxBytes} are accepted`);
+  }
+  for (const artifact of found) {
+    try {
+      folders.push({ name: artifact.name, ...(await downloadArtifact(octokit, { owner, repo, artifact, maxBytes })) });
+    } catch (err) {
+      if (err instanceof ArtifactRejected) reject(`${artifact.name}: ${err.message}`);
+      throw err;
+    }
+  }
+  return folders;
+}
+
+module.exports = { ArtifactRejected, entryPath, readRunFolder, checkRunFolder, downloadRunFolders, MAX_ENTRIES };

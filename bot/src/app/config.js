@@ -7,7 +7,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
 const { parseTarget, redact } = require('../store/connection');
-const { WORKFLOW_FILE } = require('./contract');
+const { WORKFLOWS } = require('./contract');
 
 const { UsageError } = core;
 
@@ -16,6 +16,11 @@ const FULL_NAME = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 function problem(where, key, value, expected) {
   const shown = typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
   return new UsageError(`${where}: ${key} ${shown} is not valid; expected ${expected}`);
+}
+
+function workflowFile(value, fail) {
+  if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(String(value))) throw fail('a workflow file name such as perf-command.yml');
+  return String(value);
 }
 
 // A list is a YAML sequence, or a string of items separated by commas or spaces.
@@ -113,11 +118,21 @@ const KEYS = {
       return teams;
     },
   },
-  PERFGATE_WORKFLOW: {
-    describe: 'the workflow file the bot dispatches, under .github/workflows/',
-    default: WORKFLOW_FILE,
+  PERFGATE_COMMAND_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf quick and /perf ahi, under .github/workflows/',
+    default: WORKFLOWS.quick,
+    read: workflowFile,
+  },
+  PERFGATE_FULL_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf full (its measure jobs shard the suite)',
+    default: WORKFLOWS.full,
+    read: workflowFile,
+  },
+  PERFGATE_REPORT: {
+    describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
+    default: 'workflow',
     read: (value, fail) => {
-      if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(String(value))) throw fail('a workflow file name such as perf-command.yml');
+      if (!['workflow', 'bot'].includes(String(value))) throw fail('workflow or bot');
       return String(value);
     },
   },
@@ -194,7 +209,8 @@ function readFileSettings(file) {
  * @param env   the environment (its values win over the file's)
  * @param port  --port, or undefined
  * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
- *          apiUrl, repositories, teams, pacing, workflow, thresholds, host, port, workers,
+ *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report, thresholds,
+ *          host, port, workers,
  *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
@@ -229,7 +245,8 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     repositories: values.PERFGATE_REPOSITORIES,
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
-    workflow: values.PERFGATE_WORKFLOW,
+    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW },
+    report: values.PERFGATE_REPORT,
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,
     port: listenPort,

@@ -3,18 +3,22 @@
 // than once (its worker died, GitHub failed): every step first looks at what the request's row
 // says was done, and every write to GitHub can be repeated without a second effect.
 //
-//   command  authorize, then answer or measure: pin base and head, dispatch perf-command.yml,
-//            check run, sticky comment "queued"
+//   command  authorize, then answer or measure: pin base and head, dispatch the suite's
+//            workflow, say "queued"
 //   push     a push (or close) cancelled commands of a pull request: cancel their workflow
-//            runs and check runs, say so in the sticky comment
-//   run      a dispatched run completed: download its run folder, check it, store it, show
-//            the verdict in the sticky comment and the check run
+//            runs and check runs, say so
+//   run      a dispatched run completed: download its run folders, check them, store them, say so
+//
+// Where the bot says things depends on who reports (PERFGATE_REPORT): with `workflow` (the
+// example workflows, whose report job writes the check run and the sticky comment) the bot
+// keeps one reply per measuring command current; with `bot` it writes the check run and the
+// sticky comment itself, the verdict rendered by @perfgate/core.
 const core = require('@perfgate/core');
 const store = require('../store');
 const contract = require('./contract');
 const messages = require('./messages');
 const gh = require('./pull-request');
-const { downloadRunFolder, checkRunFolder, ArtifactRejected } = require('./artifact');
+const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { isPermanent, describeError } = require('./github');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
@@ -72,30 +76,47 @@ async function cancelRun(octokit, where, runId) {
   }
 }
 
-/** Stops what cancelled requests started and says so: workflow run, check run, sticky comment. */
+/**
+ * Says where a measuring command stands: its reply (the workflow reports), or the sticky
+ * comment of its suite (the bot reports). `state`: queued | cancelled | failed | stored;
+ * `body` replaces the sticky comment's text when the bot shows a verdict.
+ */
+async function tell(ctx, octokit, request, state, fields = {}) {
+  const where = whereOf(request);
+  const suite = suiteOf(request);
+  if (ctx.config.report === 'bot') {
+    if (!suite) return;
+    const body = fields.body || messages.sticky(state, { suite, request, ...fields });
+    await gh.upsertSticky(octokit, where, { marker: core.commentMarker(suite), author: ctx.botLogin, body });
+    return;
+  }
+  const replyId = await gh.upsertReply(octokit, where, {
+    commentId: request.commentId, replyId: request.replyId, author: ctx.botLogin,
+    body: messages.reply(request.commentId, messages.STATUS[state]({ request, ...fields })), lookFirst: true,
+  });
+  if (replyId !== request.replyId) await store.updateRequest(ctx.store, request.id, { replyId });
+}
+
+/** Stops what cancelled requests started and says so: workflow run, check run, their state. */
 async function announceCancelled(ctx, octokit, requests) {
   for (const request of requests) {
     const where = whereOf(request);
-    const suite = suiteOf(request);
     if (request.runId) await cancelRun(octokit, where, request.runId);
     if (request.checkRunId) {
-      await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'cancelled', output: messages.CHECK.cancelled({ suite, request }) });
+      await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'cancelled', output: messages.CHECK.cancelled({ suite: suiteOf(request), request }) });
     }
-    if (suite) {
-      await gh.upsertSticky(octokit, where, {
-        marker: core.commentMarker(suite), author: ctx.botLogin, body: messages.sticky('cancelled', { suite, request }),
-      });
-    }
+    await tell(ctx, octokit, request, 'cancelled');
   }
 }
 
 // --- command --------------------------------------------------------------------------------
 
 // Finds the workflow run a dispatch started, by its run-name, when GitHub did not say.
-async function findDispatchedRun(ctx, octokit, where, requestId) {
+async function findDispatchedRun(ctx, octokit, request) {
+  const where = whereOf(request);
   const { data } = await octokit.rest.actions.listWorkflowRunsForRepo({ owner: where.owner, repo: where.repo, event: 'workflow_dispatch', per_page: 100 });
-  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflow)
-    && contract.runNameMatches(run.display_title, requestId)) || null;
+  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflows[request.suite])
+    && contract.runNameMatches(run.display_title, contract.requestIdOf(request))) || null;
 }
 
 async function recordRun(ctx, octokit, request, run) {
@@ -113,33 +134,33 @@ async function recordRun(ctx, octokit, request, run) {
 
 async function dispatch(ctx, octokit, request, { lookFirst }) {
   const where = whereOf(request);
-  const requestId = contract.requestIdOf(request);
+  const workflow = ctx.config.workflows[request.suite];
   if (request.status === 'pinned') {
     if (!(await store.updateRequest(ctx.store, request.id, { status: 'dispatching' }, { from: ['pinned'] }))) return store.getRequest(ctx.store, request.id);
   } else if (lookFirst || request.status === 'dispatching') {
     // A dispatch may have reached GitHub before the worker died: find its run first.
-    const run = await findDispatchedRun(ctx, octokit, where, requestId);
+    const run = await findDispatchedRun(ctx, octokit, request);
     if (run) return recordRun(ctx, octokit, request, run);
   }
   const inputs = contract.dispatchInputs({
-    prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId,
+    prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId: contract.requestIdOf(request),
   });
   let answer;
   try {
     const ref = await ctx.defaultBranch(octokit, where);
     answer = await octokit.rest.actions.createWorkflowDispatch({
-      owner: where.owner, repo: where.repo, workflow_id: ctx.config.workflow, ref, inputs, return_run_details: true,
+      owner: where.owner, repo: where.repo, workflow_id: workflow, ref, inputs, return_run_details: true,
     });
   } catch (err) {
     if (!isPermanent(err)) throw err;
     const error = describeError(err);
-    await say(ctx, octokit, request, messages.REPLIES.dispatchFailed({ author: request.author, line: messages.requestLine(request), workflow: contract.workflowPath(ctx.config.workflow), error }), { status: 'failed', from: ['dispatching'], lookFirst });
+    await say(ctx, octokit, request, messages.REPLIES.dispatchFailed({ author: request.author, line: messages.requestLine(request), workflow: contract.workflowPath(workflow), error }), { status: 'failed', from: ['dispatching'], lookFirst });
     return store.getRequest(ctx.store, request.id);
   }
   const run = answer.status === 200 && answer.data && answer.data.workflow_run_id
     ? { id: answer.data.workflow_run_id, html_url: answer.data.html_url }
     // GitHub Enterprise without run details: the run is matched by its run-name when it completes.
-    : await findDispatchedRun(ctx, octokit, where, requestId);
+    : await findDispatchedRun(ctx, octokit, request);
   return recordRun(ctx, octokit, request, run);
 }
 
@@ -164,7 +185,8 @@ async function measure(ctx, octokit, request, { suite, args, lookFirst }) {
     request = await store.getRequest(ctx.store, request.id);
   }
   if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, { lookFirst });
-  if (request.status === 'dispatched' && !request.checkRunId) {
+  // The example workflows make their own check run (their gate job); a bot that reports makes it.
+  if (ctx.config.report === 'bot' && request.status === 'dispatched' && !request.checkRunId) {
     const checkRunId = await gh.ensureCheckRun(octokit, where, {
       name: messages.CHECK.name(request.suite), headSha: request.headSha, externalId: contract.requestIdOf(request),
       detailsUrl: request.runUrl, output: messages.CHECK.queued({ suite: request.suite, request }), lookFirst,
@@ -173,10 +195,8 @@ async function measure(ctx, octokit, request, { suite, args, lookFirst }) {
     request = await store.getRequest(ctx.store, request.id);
   }
   if (request.status === 'dispatched') {
-    await gh.upsertSticky(octokit, where, {
-      marker: core.commentMarker(request.suite), author: ctx.botLogin,
-      body: messages.sticky('queued', { suite: request.suite, request, runUrl: request.runUrl }),
-    });
+    await tell(ctx, octokit, request, 'queued', { runUrl: request.runUrl, dropped: contract.optionsInput(request.args).dropped });
+    request = await store.getRequest(ctx.store, request.id);
   }
   // A push may have cancelled the request while the steps above wrote to GitHub: whatever they
   // wrote last, the pull request ends up saying "cancelled".
@@ -281,12 +301,26 @@ async function findRequestOfRun(ctx, { repo, runId, displayTitle }) {
 
 async function reportNoVerdict(ctx, octokit, request, { runUrl, why }) {
   const where = whereOf(request);
-  const suite = request.suite;
-  await gh.upsertSticky(octokit, where, { marker: core.commentMarker(suite), author: ctx.botLogin, body: messages.sticky('failed', { suite, request, runUrl, why }) });
+  await tell(ctx, octokit, request, 'failed', { runUrl, why });
   if (request.checkRunId) {
-    await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'failure', detailsUrl: runUrl, output: messages.CHECK.failed({ suite, why }) });
+    await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'failure', detailsUrl: runUrl, output: messages.CHECK.failed({ suite: request.suite, why }) });
   }
   await store.updateRequest(ctx.store, request.id, { status: 'failed', detail: why }, { from: ['dispatched'] });
+}
+
+/** The bot's own report of a verdict: the sticky comment with core's table, the check run. */
+async function reportVerdict(ctx, octokit, request, { verdict, runUrl, artifact }) {
+  const where = whereOf(request);
+  const footer = messages.verdictFooter({ request, runUrl });
+  const reportLink = runUrl ? `the ${artifact} artifact of the [workflow run](${runUrl})` : null;
+  const body = core.renderComment(verdict, { reportLink, limit: core.GITHUB_COMMENT_LIMIT - footer.length }) + footer;
+  await tell(ctx, octokit, request, 'stored', { body });
+  if (request.checkRunId) {
+    await gh.completeCheckRun(octokit, where, request.checkRunId, {
+      conclusion: CONCLUSION[verdict.verdict], detailsUrl: runUrl,
+      output: { title: `perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, summary: core.renderSummary(verdict, { reportLink: runUrl }) },
+    });
+  }
 }
 
 async function runJob(ctx, job) {
@@ -301,12 +335,14 @@ async function runJob(ctx, job) {
   const octokit = await clientFor(ctx, request, installationId || request.installationId);
   const where = whereOf(request);
   const runUrl = job.payload.runUrl || request.runUrl;
+  const pinned = { prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite };
   let checked;
   try {
-    const folder = await downloadRunFolder(octokit, {
-      owner: where.owner, repo: where.repo, runId, name: contract.artifactName(contract.requestIdOf(request)), maxBytes: ctx.config.maxArtifactBytes,
-    });
-    checked = checkRunFolder(folder, { baseSha: request.baseSha, headSha: request.headSha, suite: request.suite });
+    const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: request.suite, maxBytes: ctx.config.maxArtifactBytes });
+    checked = folders.map((folder) => ({ name: folder.name, ...checkRunFolder(folder, { name: folder.name, ...pinned }) }));
+    if (ctx.config.report === 'bot' && checked.length > 1) {
+      throw new ArtifactRejected(`the run left ${checked.length} shard run folders; a bot that reports (PERFGATE_REPORT=bot) shows one run folder's verdict, while the example workflows merge shards in their report job (PERFGATE_REPORT=workflow)`);
+    }
   } catch (err) {
     if (!(err instanceof ArtifactRejected)) throw err;
     const why = conclusion === 'success' ? `its artifact was rejected: ${messages.untrusted(err.message)}` : `the run ended ${conclusion} (${messages.untrusted(err.message)})`;
@@ -314,21 +350,19 @@ async function runJob(ctx, job) {
     await reportNoVerdict(ctx, octokit, request, { runUrl, why });
     return;
   }
-  const { results, verdict } = checked;
-  await store.storeRun(ctx.store, {
-    request: { id: request.id, repo, runKey: `${repo}/${runId}/${attempt}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
-    results, verdict,
-  });
-  const footer = messages.verdictFooter({ request, runUrl });
-  const body = core.renderComment(verdict, { reportLink: runUrl ? `the ${contract.artifactName(contract.requestIdOf(request))} artifact of the [workflow run](${runUrl})` : null, limit: core.GITHUB_COMMENT_LIMIT - footer.length }) + footer;
-  await gh.upsertSticky(octokit, where, { marker: core.commentMarker(request.suite), author: ctx.botLogin, body });
-  if (request.checkRunId) {
-    await gh.completeCheckRun(octokit, where, request.checkRunId, {
-      conclusion: CONCLUSION[verdict.verdict], detailsUrl: runUrl,
-      output: { title: `perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, summary: core.renderSummary(verdict, { reportLink: runUrl }) },
+  for (const { name, results, verdict } of checked) {
+    await store.storeRun(ctx.store, {
+      request: { id: request.id, repo, runKey: `${repo}/${runId}/${attempt}/${name}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
+      results, verdict,
     });
   }
-  await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: `${verdict.verdict}: ${verdict.headline}` }, { from: ['dispatched'] });
+  if (ctx.config.report === 'bot') {
+    await reportVerdict(ctx, octokit, request, { verdict: checked[0].verdict, runUrl, artifact: checked[0].name });
+  } else {
+    await tell(ctx, octokit, request, 'stored', { runUrl, folders: checked.length, verdict: checked.length === 1 ? checked[0].verdict : null });
+  }
+  const summary = checked.map((c) => `${c.name}: ${c.verdict.verdict}`).join(', ');
+  await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: summary }, { from: ['dispatched'] });
 }
 
 const HANDLERS = { command: commandJob, push: pushJob, run: runJob };

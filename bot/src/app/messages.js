@@ -1,6 +1,7 @@
 'use strict';
 // Everything the bot writes in a pull request, as pure functions of what it knows: replies to
-// commands, the sticky comment's states before a verdict, check run titles. Each is pinned by
+// commands, the state of a measuring command (its reply, or the sticky comment when the bot
+// reports), check run titles. Each is pinned by
 // a test (test/unit/bot/messages.test.js). The verdict itself is rendered by @perfgate/core.
 const core = require('@perfgate/core');
 const { helpText } = require('../commands');
@@ -47,13 +48,33 @@ const REPLIES = {
     `@${author} ${code(line)} could not be started: GitHub refused to run ${code(workflow)} (${error}). A maintainer of this repository needs to look at the workflow; nothing was started.`,
 };
 
+// Arguments of the command the workflow's options do not take (contract.OPTION_OF_ARG).
+function droppedNote(dropped) {
+  if (!dropped || !dropped.length) return '';
+  return ` (${dropped.map((d) => code(`${d}=`)).join(', ')} not passed on: the workflow's options take rounds, threads and tests)`;
+}
+
+// When the dispatched workflow reports (PERFGATE_REPORT=workflow, the example workflows): the
+// bot's one reply to a measuring command, edited as the run goes. The workflow's own check run
+// and sticky comment carry the verdict.
+const STATUS = {
+  queued: ({ request, runUrl, dropped }) =>
+    `⏳ ${code(requestLine(request))} from @${request.author}: head ${short(request.headSha)} against base ${short(request.baseSha)}, ${link('workflow run', runUrl)} queued${droppedNote(dropped)}. Its check run and sticky comment will have the verdict.`,
+  cancelled: ({ request }) =>
+    `⏹️ ${code(requestLine(request))} from @${request.author}${request.headSha ? ` (head ${short(request.headSha)})` : ''} was cancelled: ${request.detail || 'cancelled'}.`,
+  stored: ({ request, runUrl, folders, verdict }) =>
+    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${verdict.headline}` : ''}.`,
+  failed: ({ request, runUrl, why }) =>
+    `💥 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} (head ${short(request.headSha)}, base ${short(request.baseSha)}) left nothing perfgate could use: ${why}. Nothing was stored; ${code('/perf rerun')} measures it again.`,
+};
+
 // The sticky comment (one per pull request and suite, found by core.commentMarker(suite))
-// before there is a verdict, and when there will be none.
+// before there is a verdict, and when there will be none (PERFGATE_REPORT=bot).
 const STICKY = {
-  queued: ({ suite, request, runUrl }) => [
+  queued: ({ suite, request, runUrl, dropped }) => [
     `### ⏳ perfgate ${suite}: queued`,
     '',
-    `${code(requestLine(request))} from @${request.author} measures head ${short(request.headSha)} against base ${short(request.baseSha)}: ${link('workflow run', runUrl)} queued.`,
+    `${code(requestLine(request))} from @${request.author} measures head ${short(request.headSha)} against base ${short(request.baseSha)}: ${link('workflow run', runUrl)} queued${droppedNote(dropped)}.`,
   ],
   cancelled: ({ suite, request }) => [
     `### ⏹️ perfgate ${suite}: cancelled`,
@@ -97,4 +118,4 @@ const CHECK = {
   failed: ({ suite, why }) => ({ title: `perfgate ${suite}: no verdict`, summary: `${why}.` }),
 };
 
-module.exports = { REPLIES, reply, replyMarker, sticky, verdictFooter, CANCEL_REASONS, CHECK, requestLine, untrusted };
+module.exports = { REPLIES, STATUS, reply, replyMarker, sticky, verdictFooter, CANCEL_REASONS, CHECK, requestLine, untrusted };

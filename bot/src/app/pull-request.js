@@ -55,6 +55,32 @@ async function postReply(octokit, where, { commentId, author, body, lookFirst })
   return data.id;
 }
 
+/**
+ * The reply to a command comment that says where a measuring command stands, edited in place:
+ * `replyId` when the request knows it, else found by its marker (when `lookFirst`), else made.
+ * Returns its id.
+ */
+async function upsertReply(octokit, where, { commentId, replyId, author, body, lookFirst }) {
+  const { owner, repo } = where;
+  let id = replyId;
+  if (!id && lookFirst) {
+    const marker = replyMarker(commentId);
+    const existing = (await allComments(octokit, where)).find((c) => c.user && c.user.login === author && String(c.body).startsWith(marker));
+    id = existing ? existing.id : null;
+  }
+  if (id) {
+    try {
+      await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body });
+      return id;
+    } catch (err) {
+      // Someone deleted it: a new one says it again.
+      if (err.status !== 404) throw err;
+    }
+  }
+  const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: where.prNumber, body });
+  return data.id;
+}
+
 /** 👍 on the command comment. GitHub answers the same reaction by the same App with the existing one. */
 async function acknowledge(octokit, where, commentId) {
   await octokit.rest.reactions.createForIssueComment({ owner: where.owner, repo: where.repo, comment_id: commentId, content: '+1' });
@@ -97,4 +123,4 @@ async function defaultBranch(octokit, { owner, repo }) {
   return data.default_branch;
 }
 
-module.exports = { upsertSticky, postReply, acknowledge, ensureCheckRun, completeCheckRun, defaultBranch, fit, CHECK_RUN_TEXT_LIMIT };
+module.exports = { upsertSticky, postReply, upsertReply, acknowledge, ensureCheckRun, completeCheckRun, defaultBranch, fit, CHECK_RUN_TEXT_LIMIT };

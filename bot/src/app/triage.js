@@ -7,7 +7,7 @@
 //       → {kind: 'command', ...}: parsed now, acted on by the worker
 //   pull_request.synchronize (a push) and .closed
 //       → {kind: 'push', ...}: cancels the pull request's commands written before it
-//   workflow_run.completed of the dispatched workflow
+//   workflow_run.completed of a workflow the bot dispatches
 //       → {kind: 'run', ...}: the worker downloads, checks and stores its run folder
 const { parseCommand } = require('../commands');
 const { commandLines } = require('../commands/markdown');
@@ -69,7 +69,8 @@ function push(payload, action) {
 function workflowRun(payload, context) {
   const run = payload.workflow_run;
   if (!run) return { ignore: 'the delivery has no workflow run' };
-  if (String(run.path || '').split('@')[0] !== workflowPath(context.workflow)) return { ignore: `a run of ${run.path}, not of ${workflowPath(context.workflow)}` };
+  const dispatched = [...new Set(Object.values(context.workflows))].map(workflowPath);
+  if (!dispatched.includes(String(run.path || '').split('@')[0])) return { ignore: `a run of ${run.path}, not of ${dispatched.join(' or ')}` };
   return {
     work: {
       kind: 'run',
@@ -94,7 +95,7 @@ const EVENTS = [...new Set(Object.keys(HANDLED).map((k) => k.split('.')[0]))];
 /**
  * @param name     the X-GitHub-Event header
  * @param payload  the parsed body
- * @param context  {repositories: ['owner/name' lower case], workflow, benchmarks}
+ * @param context  {repositories: ['owner/name' lower case], workflows: {suite: file}, benchmarks}
  */
 function triage(name, payload, context) {
   if (name === 'ping') return { ignore: 'ping', pong: true };

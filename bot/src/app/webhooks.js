@@ -78,13 +78,13 @@ async function record(db, { deliveryId, name, action, work }) {
 }
 
 /**
- * @param ctx  {store, config: {webhookSecret, maxWebhookBytes, repositories, workflow},
+ * @param ctx  {store, config: {webhookSecret, maxWebhookBytes, repositories, workflows},
  *             benchmarks, log, onQueued()}
  * @returns async (request, response) => void
  */
 function webhookHandler(ctx) {
   const webhooks = new Webhooks({ secret: ctx.config.webhookSecret });
-  const context = { repositories: ctx.config.repositories, workflow: ctx.config.workflow, benchmarks: ctx.benchmarks };
+  const context = { repositories: ctx.config.repositories, workflows: ctx.config.workflows, benchmarks: ctx.benchmarks };
 
   // Octokit's handlers decide and record; each writes what it found on the event it was given.
   const decide = async (event) => {

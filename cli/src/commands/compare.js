@@ -23,9 +23,6 @@ const OPTIONS = {
   'keep-data': { type: 'boolean' },
   'base-option': { type: 'string', multiple: true },
   'head-option': { type: 'string', multiple: true },
-  benchmarks: { type: 'string' },
-  'base-commit': { type: 'string' },
-  'head-commit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -50,9 +47,6 @@ ${MEASURE_HELP}
                           e.g. --head-option innodb_flush_log_at_trx_commit=1
   --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
                           by default they are removed when the comparison is over
-  --benchmarks <a,b,…>    only these microbenchmarks of the suite
-  --base-commit <sha>     without --source: the commit the base prefix was built from (40 hex
-  --head-commit <sha>     digits), recorded in plan.json and results.json for whoever checks them
 
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error,
 130/143 cancelled by SIGINT/SIGTERM (results.json says "cancelled").
@@ -69,14 +63,6 @@ function readSettings(argv, env = {}) {
   if (!values.source && (values.flavor || values['build-config'])) {
     throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
   }
-  const commits = {};
-  for (const side of ['base', 'head']) {
-    const sha = values[`${side}-commit`];
-    if (sha === undefined) continue;
-    if (values.source) throw new UsageError(`--${side}-commit applies only without --source, which knows the commits it builds`);
-    if (!/^[0-9a-f]{40}$/.test(sha)) throw new UsageError(`--${side}-commit '${sha}': not a commit SHA; expected 40 hex digits`);
-    commits[side] = sha;
-  }
   return {
     help: false,
     base: values.base,
@@ -90,8 +76,6 @@ function readSettings(argv, env = {}) {
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
     keepData: Boolean(values['keep-data']),
     sideOptions: { base: sideOptions('base-option', values['base-option']), head: sideOptions('head-option', values['head-option']) },
-    benchmarks: values.benchmarks ? values.benchmarks.split(',').map((b) => b.trim()).filter(Boolean) : null,
-    commits,
   };
 }
 
@@ -112,7 +96,8 @@ function describeSteps(steps) {
 
 async function execute(settings, io) {
   const env = io.env || process.env;
-  const config = core.narrowSuite(core.loadThresholds(settings.thresholds), settings.suite, settings.benchmarks);
+  const config = core.loadThresholds(settings.thresholds);
+  core.findSuite(config, settings.suite);
   let sides;
   if (settings.source) {
     // --base/--head are refs: build what is missing first; a failed build is an error run.
@@ -129,8 +114,8 @@ async function execute(settings, io) {
     sides = withSideOptions(built.sides, settings.sideOptions);
   } else {
     sides = withSideOptions({
-      base: { basedir: checkBasedir('--base', settings.base), label: 'base', ...(settings.commits.base ? { commit: settings.commits.base } : {}) },
-      head: { basedir: checkBasedir('--head', settings.head), label: 'head', ...(settings.commits.head ? { commit: settings.commits.head } : {}) },
+      base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
+      head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
     }, settings.sideOptions);
   }
   const outcome = await runComparison({

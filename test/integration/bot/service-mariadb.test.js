@@ -45,7 +45,7 @@ describe('perfgate bot on MariaDB', () => {
     assert.deepEqual(redelivered.map((a) => a.status).sort(), [...Array(19).fill(200), 202]);
     await t.settled(running, 30_000);
     for (const id of [comment.id, other.id]) {
-      assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === String(id)).length, 1);
+      assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === `c${id}`).length, 1);
     }
     const count = async (table) => Number((await running.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
     assert.deepEqual([await count('deliveries'), await count('requests'), await count('jobs')], [21, 2, 2]);
@@ -56,7 +56,7 @@ describe('perfgate bot on MariaDB', () => {
     await t.settled(running, 30_000);
     const request = await t.bot.requestForComment(running.store, comment.id);
     const run = await (await fetch(`${gh.url}/repos/${t.REPOSITORY}/actions/runs/${request.runId}`)).json();
-    t.writeArtifact(artifactsDir, run.id, `perfgate-${comment.id}`, t.runFolderFiles());
+    t.writeArtifact(artifactsDir, run.id, 'perfgate-quick', t.runFolderFiles({ pr: 9 }));
     gh.state.updateWorkflowRun(t.REPOSITORY, run.id, { status: 'completed', conclusion: 'success' });
     await running.deliver('workflow_run', t.workflowRunEvent({ run }));
     await t.settled(running, 30_000);
@@ -70,7 +70,7 @@ describe('perfgate bot on MariaDB', () => {
     // The /perf full of #8, whose artifact measured another head.
     const full = await t.bot.latestRequest(running.store, { repo: t.REPOSITORY, prNumber: 8, commands: ['full'] });
     const fullRun = await (await fetch(`${gh.url}/repos/${t.REPOSITORY}/actions/runs/${full.runId}`)).json();
-    t.writeArtifact(artifactsDir, fullRun.id, `perfgate-${full.commentId}`, t.runFolderFiles({ suite: 'full', headSha: 'e'.repeat(40) }));
+    t.writeArtifact(artifactsDir, fullRun.id, 'perfgate-full', t.runFolderFiles({ pr: 8, suite: 'full', headSha: 'e'.repeat(40) }));
     gh.state.updateWorkflowRun(t.REPOSITORY, fullRun.id, { status: 'completed', conclusion: 'success' });
     await running.deliver('workflow_run', t.workflowRunEvent({ run: fullRun }));
     await t.settled(running, 30_000);

@@ -7,13 +7,13 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BASE_SHA, HEAD_SHA, runFolderFiles, writeArtifact } from '../../support/bot.mjs';
+import { BASE_SHA, HEAD_SHA, PR, runFolderFiles, writeArtifact } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
 const { entryPath, readRunFolder, checkRunFolder, ArtifactRejected } = require('../../../bot/src/app/artifact');
 
 const MB = 1024 * 1024;
-const pinned = { baseSha: BASE_SHA, headSha: HEAD_SHA, suite: 'quick' };
+const pinned = { name: 'perfgate-quick', prNumber: PR, baseSha: BASE_SHA, headSha: HEAD_SHA, suite: 'quick' };
 
 describe('run folder artifacts', () => {
   let dir;
@@ -50,8 +50,9 @@ describe('run folder artifacts', () => {
 
   it('reads the documents of a good run folder and passes its checks', async () => {
     const folder = await readRunFolder(zipOf({ ...runFolderFiles(), 'servers/base/error.log': 'log' }), { maxBytes: 8 * MB });
-    assert.deepEqual(folder.entries.sort(), ['comment.md', 'plan.json', 'results.json', 'servers/base/error.log', 'verdict.json']);
-    const { results, verdict, plan } = checkRunFolder(folder, pinned);
+    assert.deepEqual(folder.entries.sort(), ['action-run.json', 'comment.md', 'plan.json', 'results.json', 'servers/base/error.log', 'verdict.json']);
+    const { results, verdict, plan, actionRun } = checkRunFolder(folder, pinned);
+    assert.equal(actionRun.status, 'judged');
     assert.equal(results.sides.head.commit, HEAD_SHA);
     assert.equal(verdict.suite, 'quick');
     assert.equal(plan.sides.base.commit, BASE_SHA);
@@ -77,21 +78,26 @@ describe('run folder artifacts', () => {
     const files = runFolderFiles();
     await rejects(readRunFolder(zipOf({ ...files, 'verdict.json': '{"schema": ' }), { maxBytes: MB }), 'verdict.json is not JSON (Unexpected end of JSON input)');
     const broken = await readRunFolder(zipOf(runFolderFiles({ edit: (f) => { delete f['results.json'].benchmarks; } })), { maxBytes: 8 * MB });
-    refused(() => checkRunFolder(broken, pinned), "results.json: (top level): missing key 'benchmarks'");
-    const { 'verdict.json': _, ...noVerdict } = files;
-    refused(() => checkRunFolder({ documents: { 'results.json': JSON.parse(noVerdict['results.json']) } }, pinned), 'the artifact has no verdict.json at its top');
+    refused(() => checkRunFolder(broken, pinned), "perfgate-quick/results.json: (top level): missing key 'benchmarks'");
+    const documents = Object.fromEntries(['action-run.json', 'results.json'].map((name) => [name, JSON.parse(files[name])]));
+    refused(() => checkRunFolder({ documents }, pinned), 'perfgate-quick has no verdict.json at its top, though action-run.json says the run was judged');
+    refused(() => checkRunFolder({ documents: { 'results.json': documents['results.json'] } }, pinned), 'perfgate-quick has no action-run.json at its top');
   });
 
-  it('rejects a run of other commits than the pinned ones, or of another suite', async () => {
+  it('rejects a run of another pull request, other commits than the pinned ones, another suite or shard, or no verdict', async () => {
     const other = 'c'.repeat(40);
     const read = async (options) => readRunFolder(zipOf(runFolderFiles(options)), { maxBytes: 8 * MB });
     const cases = [
-      [{ headSha: other }, `results.json: sides.head.commit is ${other}, but the command pinned ${HEAD_SHA}`],
-      [{ baseSha: 'abc123' }, 'results.json: sides.base.commit is "abc123", not a commit SHA of 40 hex digits'],
-      [{ edit: (f) => { f['verdict.json'].run.sides.head.commit = other; } }, `verdict.json: run.sides.head.commit is ${other}, but the command pinned ${HEAD_SHA}`],
-      [{ edit: (f) => { f['plan.json'].sides.base.commit = null; } }, 'plan.json: sides.base.commit is null, not a commit SHA of 40 hex digits'],
-      [{ suite: 'full' }, 'results.json: suite is "full", but the command asked for quick'],
-      [{ edit: (f) => { f['verdict.json'].benchmarks[0].id = 'made-up'; } }, 'verdict.json judges made-up, which results.json does not hold'],
+      [{ headSha: other }, `perfgate-quick/action-run.json: head_sha is ${other}, but the command pinned ${HEAD_SHA}`],
+      [{ edit: (f) => { f['results.json'].sides.head.commit = other; } }, `perfgate-quick/results.json: sides.head.commit is ${other}, but the command pinned ${HEAD_SHA}`],
+      [{ edit: (f) => { f['results.json'].sides.base.commit = 'abc123'; } }, 'perfgate-quick/results.json: sides.base.commit is "abc123", not a commit SHA of 40 hex digits'],
+      [{ edit: (f) => { f['verdict.json'].run.sides.head.commit = other; } }, `perfgate-quick/verdict.json: run.sides.head.commit is ${other}, but the command pinned ${HEAD_SHA}`],
+      [{ edit: (f) => { f['plan.json'].sides.base.commit = null; } }, 'perfgate-quick/plan.json: sides.base.commit is null, not a commit SHA of 40 hex digits'],
+      [{ suite: 'full' }, 'perfgate-quick/action-run.json: suite is "full", but the command asked for quick'],
+      [{ edit: (f) => { f['verdict.json'].benchmarks[0].id = 'made-up'; } }, 'perfgate-quick/verdict.json judges made-up, which results.json does not hold'],
+      [{ pr: 8 }, `perfgate-quick/action-run.json: pull_request is 8, but the command was on #${PR}`],
+      [{ shard: { index: 2, count: 4 } }, "perfgate-quick/action-run.json: shard is 2/4, but the artifact's name says none"],
+      [{ edit: (f) => { Object.assign(f['action-run.json'], { status: 'error', message: 'the head server did not start' }); } }, 'perfgate-quick: the run has no verdict (error: the head server did not start)'],
     ];
     for (const [options, message] of cases) {
       const folder = await read(options);

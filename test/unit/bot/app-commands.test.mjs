@@ -43,7 +43,7 @@ describe('/perf commands in pull requests', () => {
       sticky: botComments(gh, pr).filter((c) => c.body.startsWith('<!-- perfgate:comment ')).map((c) => c.body),
       dispatches: gh.state.dispatches.slice(dispatchesBefore),
       reactions: gh.state.comments(REPOSITORY, pr).find((c) => c.id === comment.id).reactions.map((r) => `${r.content} by ${r.user.login}`),
-      checks: gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === String(comment.id)),
+      checks: gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === `c${comment.id}`),
       calls: calls.map((c) => c.operationId),
       request: await bot.requestForComment(running.store, comment.id),
     };
@@ -54,12 +54,14 @@ describe('/perf commands in pull requests', () => {
     assert.equal(r.dispatches.length, 1);
     assert.deepEqual(r.dispatches[0], {
       repository: REPOSITORY, workflow: 'perf-command.yml', workflowId: r.dispatches[0].workflowId, ref: 'main', actor: 'perfgate[bot]', runId: r.dispatches[0].runId,
-      inputs: { pr: String(r.pr), 'base-sha': BASE_SHA, 'head-sha': HEAD_SHA, suite: 'quick', options: '{"threads":[1,4],"rounds":8,"metric":"both"}', 'request-id': String(r.comment.id) },
+      inputs: {
+        'pull-request': String(r.pr), 'base-sha': BASE_SHA, 'head-sha': HEAD_SHA, 'approved-sha': HEAD_SHA, suite: 'quick', options: 'rounds=8 threads=1,4', 'request-id': `c${r.comment.id}`,
+      },
     });
     assert.deepEqual(r.reactions, ['+1 by perfgate[bot]']);
     assert.deepEqual(r.replies, []);
     const runUrl = `https://github.com/${REPOSITORY}/actions/runs/${r.dispatches[0].runId}`;
-    assert.deepEqual(r.sticky, [`<!-- perfgate:comment suite=quick -->\n### ⏳ perfgate quick: queued\n\n\`/perf quick threads=1,4 rounds=8 metric=both\` from @maintainer measures head \`${HEAD_SHA.slice(0, 12)}\` against base \`${BASE_SHA.slice(0, 12)}\`: [workflow run](${runUrl}) queued.\n`]);
+    assert.deepEqual(r.sticky, [`<!-- perfgate:comment suite=quick -->\n### ⏳ perfgate quick: queued\n\n\`/perf quick threads=1,4 rounds=8 metric=both\` from @maintainer measures head \`${HEAD_SHA.slice(0, 12)}\` against base \`${BASE_SHA.slice(0, 12)}\`: [workflow run](${runUrl}) queued (\`metric=\` not passed on: the workflow's options take rounds, threads and tests).\n`]);
     assert.deepEqual(r.checks.map((c) => [c.name, c.headSha, c.status, c.detailsUrl, c.output.title]), [['perfgate quick', HEAD_SHA, 'queued', runUrl, 'perfgate quick: queued']]);
     assert.deepEqual([r.request.status, r.request.baseSha, r.request.headSha, r.request.runId, r.request.suite], ['dispatched', BASE_SHA, HEAD_SHA, r.dispatches[0].runId, 'quick']);
     // Permission first, then the pull request as it is now, then the dispatch.
@@ -72,9 +74,9 @@ describe('/perf commands in pull requests', () => {
 
   it('/perf full by an admin and /perf ahi by a member of the configured team (read access only) are dispatched', async () => {
     const full = await say('admin', '/perf full');
-    assert.deepEqual(full.dispatches.map((d) => [d.inputs.suite, d.inputs.options]), [['full', '{}']]);
+    assert.deepEqual(full.dispatches.map((d) => [d.workflow, d.inputs.suite, d.inputs.options]), [['perf-full.yml', 'full', '']]);
     const ahi = await say('teamster', '/perf ahi tests=point-select+5%update-index');
-    assert.deepEqual(ahi.dispatches.map((d) => [d.inputs.suite, d.inputs.options]), [['ahi', '{"tests":["point-select+5%update-index"]}']]);
+    assert.deepEqual(ahi.dispatches.map((d) => [d.inputs.suite, d.inputs.options]), [['ahi', 'tests=point-select+5%update-index']]);
     assert.ok(ahi.calls.includes('teams/get-membership-for-user-in-org'));
   });
 
@@ -88,7 +90,7 @@ describe('/perf commands in pull requests', () => {
     assert.deepEqual([again.status, again.text], [200, 'duplicate comment']);
     await settled(running);
     assert.equal(botComments(gh, r.pr).length, 1);
-    assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === String(r.comment.id)).length, 0);
+    assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === `c${r.comment.id}`).length, 0);
   });
 
   it('triage permission is not enough; permission is checked before the command is read', async () => {
@@ -146,7 +148,7 @@ describe('/perf commands in pull requests', () => {
     const pr = nextPr++;
     const first = await say('maintainer', '/perf quick rounds=4', { pr });
     const rerun = await say('admin', '/perf rerun', { pr });
-    assert.deepEqual(rerun.dispatches.map((d) => [d.inputs.suite, d.inputs.options, d.inputs['request-id']]), [['quick', '{"rounds":4}', String(rerun.comment.id)]]);
+    assert.deepEqual(rerun.dispatches.map((d) => [d.inputs.suite, d.inputs.options, d.inputs['request-id']]), [['quick', 'rounds=4', `c${rerun.comment.id}`]]);
     assert.notEqual(rerun.dispatches[0].runId, first.dispatches[0].runId);
     const none = await say('maintainer', '/perf rerun');
     assert.deepEqual(none.replies, ['@maintainer nothing to run again: no `/perf quick`, `/perf full` or `/perf ahi` has been run on this pull request yet.']);
@@ -160,7 +162,7 @@ describe('/perf commands in pull requests', () => {
     assert.deepEqual(cancel.replies, ['@admin cancelled the queued or running measurement of this pull request.']);
     const run = gh.state.repoByFullName('r', REPOSITORY).runs.get(runId);
     assert.deepEqual([run.status, run.conclusion], ['completed', 'cancelled']);
-    const [check] = gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === String(queued.comment.id));
+    const [check] = gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === `c${queued.comment.id}`);
     assert.deepEqual([check.status, check.conclusion, check.output.title], ['completed', 'cancelled', 'perfgate quick: cancelled']);
     assert.deepEqual(cancel.sticky, [`<!-- perfgate:comment suite=quick -->\n### ⏹️ perfgate quick: cancelled\n\n\`/perf quick\` from @maintainer (head \`${HEAD_SHA.slice(0, 12)}\`) was cancelled: @admin cancelled it with \`/perf cancel\`.\n`]);
     assert.equal((await bot.getRequest(running.store, queued.request.id)).status, 'cancelled');

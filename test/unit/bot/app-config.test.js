@@ -40,9 +40,10 @@ describe('perfgate bot settings', () => {
     assert.equal(config.privateKeyFile, keyFile);
     assert.deepEqual(config.repositories, ['perfgate-test/fork', 'perfgate-test/other']);
     assert.deepEqual(
-      [config.apiUrl, config.teams, config.pacing, config.workflow, config.host, config.port, config.workers, config.leaseSeconds, config.maxWebhookBytes, config.maxArtifactBytes],
-      ['https://api.github.com', [], 'github', 'perf-command.yml', '127.0.0.1', 8080, 4, 60, 1048576, 67108864],
+      [config.apiUrl, config.teams, config.pacing, config.report, config.host, config.port, config.workers, config.leaseSeconds, config.maxWebhookBytes, config.maxArtifactBytes],
+      ['https://api.github.com', [], 'github', 'workflow', '127.0.0.1', 8080, 4, 60, 1048576, 67108864],
     );
+    assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml' });
     assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'full', 'quick']);
   });
 
@@ -86,7 +87,9 @@ describe('perfgate bot settings', () => {
       [{ PERFGATE_REPOSITORIES: 'fork' }, "environment: PERFGATE_REPOSITORIES 'fork' is not valid; expected one or more repositories as owner/name, separated by commas"],
       [{ PERFGATE_TEAMS: 'perf-team' }, "environment: PERFGATE_TEAMS 'perf-team' is not valid; expected teams as org/team-slug, separated by commas"],
       [{ PERFGATE_GITHUB_PACING: 'fast' }, "environment: PERFGATE_GITHUB_PACING 'fast' is not valid; expected github or none"],
-      [{ PERFGATE_WORKFLOW: '../evil.yml' }, "environment: PERFGATE_WORKFLOW '../evil.yml' is not valid; expected a workflow file name such as perf-command.yml"],
+      [{ PERFGATE_COMMAND_WORKFLOW: '../evil.yml' }, "environment: PERFGATE_COMMAND_WORKFLOW '../evil.yml' is not valid; expected a workflow file name such as perf-command.yml"],
+      [{ PERFGATE_FULL_WORKFLOW: 'full' }, "environment: PERFGATE_FULL_WORKFLOW 'full' is not valid; expected a workflow file name such as perf-command.yml"],
+      [{ PERFGATE_REPORT: 'both' }, "environment: PERFGATE_REPORT 'both' is not valid; expected workflow or bot"],
       [{ PERFGATE_WORKERS: '0' }, "environment: PERFGATE_WORKERS '0' is not valid; expected a number of concurrent jobs, an integer from 1 to 64"],
       [{ PERFGATE_JOB_LEASE_SECONDS: '1.5' }, "environment: PERFGATE_JOB_LEASE_SECONDS '1.5' is not valid; expected seconds, an integer from 2 to 3600"],
     ];
@@ -100,7 +103,7 @@ describe('perfgate bot settings', () => {
   test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
     const file = path.join(dir, 'typo.yml');
     fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
-    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_WORKFLOW, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_ARTIFACT_BYTES`);
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_REPORT, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_ARTIFACT_BYTES`);
     fs.writeFileSync(file, '- a\n- b\n');
     fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
     fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');

@@ -40,11 +40,11 @@ describe('a push after a command', () => {
     assert.deepEqual([pushed.status, pushed.text], [202, 'cancelled 1']);
     hold.release();
     await settled(running);
-    assert.deepEqual(gh.state.dispatches.filter((d) => d.inputs.pr === String(pr)), []);
+    assert.deepEqual(gh.state.dispatches.filter((d) => d.inputs['pull-request'] === String(pr)), []);
     const request = await bot.requestForComment(running.store, comment.id);
     assert.deepEqual([request.status, request.headSha], ['cancelled', null]);
     assert.deepEqual(sticky(pr), [cancelledSticky(null)]);
-    assert.deepEqual(gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === String(comment.id)), []);
+    assert.deepEqual(gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === `c${comment.id}`), []);
   });
 
   it('a push while the dispatch is on its way: the run (of the pinned head) is cancelled as soon as its id is known', async () => {
@@ -55,7 +55,7 @@ describe('a push after a command', () => {
     await push(pr);
     hold.release();
     await settled(running);
-    const dispatched = gh.state.dispatches.filter((d) => d.inputs.pr === String(pr));
+    const dispatched = gh.state.dispatches.filter((d) => d.inputs['pull-request'] === String(pr));
     assert.deepEqual(dispatched.map((d) => d.inputs['head-sha']), [HEAD_SHA], 'only the pinned head was ever dispatched');
     const run = repo().runs.get(dispatched[0].runId);
     assert.deepEqual([run.status, run.conclusion], ['completed', 'cancelled']);

@@ -58,12 +58,12 @@ describe('perfgate bot killed mid-queue and started again', () => {
     } finally {
       await store.close();
     }
-    const forComment = (id) => gh.state.dispatches.filter((d) => d.inputs['request-id'] === String(id));
+    const forComment = (id) => gh.state.dispatches.filter((d) => d.inputs['request-id'] === `c${id}`);
     assert.equal(forComment(quick.id).length, 1, 'the command the dead bot dispatched was not dispatched again');
     assert.equal(forComment(full.id).length, 1);
     for (const [pr, comment] of [[7, quick], [8, full]]) {
       assert.equal(botComments(gh, pr).length, 1, `one sticky comment on #${pr}`);
-      assert.equal(gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === String(comment.id)).length, 1, `one check run for #${pr}`);
+      assert.equal(gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === `c${comment.id}`).length, 1, `one check run for #${pr}`);
       assert.deepEqual(gh.state.comments(REPOSITORY, pr).find((c) => c.id === comment.id).reactions.map((r) => r.content), ['+1']);
     }
 
@@ -83,7 +83,7 @@ describe('perfgate bot killed mid-queue and started again', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     hold.release();
-    await waitFor('the held check run to be made', () => gh.state.checkRuns(REPOSITORY).some((c) => c.externalId === String(comment.id)));
+    await waitFor('the held check run to be made', () => gh.state.checkRuns(REPOSITORY).some((c) => c.externalId === `c${comment.id}`));
 
     const second = await spawnBot({ env });
     children.push(second.child);
@@ -94,12 +94,12 @@ describe('perfgate bot killed mid-queue and started again', () => {
         const depth = await bot.queueDepth(store);
         return r.checkRunId && depth.queued === 0 && depth.running === 0 && r;
       }, { timeoutMs: 30_000 });
-      const checks = gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === String(comment.id));
+      const checks = gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === `c${comment.id}`);
       assert.deepEqual(checks.map((c) => c.id), [request.checkRunId]);
     } finally {
       await store.close();
     }
-    assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === String(comment.id)).length, 1);
+    assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === `c${comment.id}`).length, 1);
     assert.equal(botComments(gh, 9).length, 1, 'the sticky comment the dead bot never wrote is there');
     second.child.kill('SIGTERM');
     await second.exited;

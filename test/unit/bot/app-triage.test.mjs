@@ -9,7 +9,7 @@ const { triage } = require('../../../bot/src/app/triage');
 const { benchmarkNames } = require('../../../bot/src/app/service');
 const core = require('@perfgate/core');
 
-const context = { repositories: [REPOSITORY], workflow: 'perf-command.yml', benchmarks: benchmarkNames(core.loadThresholds()) };
+const context = { repositories: [REPOSITORY], workflows: { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml' }, benchmarks: benchmarkNames(core.loadThresholds()) };
 const comment = (body, extra = {}) => ({ id: 1000000042, body, created_at: '2026-11-23T12:00:00Z', updated_at: '2026-11-23T12:00:00Z', html_url: 'https://github.com/x', user: { login: 'maintainer' }, ...extra });
 
 describe('triage of webhook deliveries', () => {
@@ -47,7 +47,7 @@ describe('triage of webhook deliveries', () => {
     delete onIssue.issue.pull_request;
     assert.deepEqual(triage('issue_comment', onIssue, context), { ignore: 'a comment on an issue, not on a pull request' });
     const otherWorkflow = workflowRunEvent({ run: { id: 5, display_title: 'x' }, workflow: 'ci.yml' });
-    assert.deepEqual(triage('workflow_run', otherWorkflow, context), { ignore: 'a run of .github/workflows/ci.yml, not of .github/workflows/perf-command.yml' });
+    assert.deepEqual(triage('workflow_run', otherWorkflow, context), { ignore: 'a run of .github/workflows/ci.yml, not of .github/workflows/perf-command.yml or .github/workflows/perf-full.yml' });
     assert.deepEqual(triage('ping', published('ping', undefined), context), { ignore: 'ping', pong: true });
   });
 
@@ -56,7 +56,7 @@ describe('triage of webhook deliveries', () => {
     assert.deepEqual(triage('pull_request', pushEvent({ headSha: HEAD_SHA, at }), context).work,
       { kind: 'push', action: 'synchronize', prNumber: 7, headSha: HEAD_SHA, at: at.getTime(), repo: REPOSITORY, installationId: INSTALLATION_ID });
     assert.deepEqual(triage('pull_request', pushEvent({ headSha: HEAD_SHA, at, action: 'closed' }), context).work.at, at.getTime());
-    const run = { id: 9000000001, display_title: 'perfgate quick #7 (1000000042)', html_url: 'https://github.com/perfgate-test/fork/actions/runs/9000000001' };
+    const run = { id: 9000000001, display_title: 'perfgate quick on pull request 7 (c1000000042)', html_url: 'https://github.com/perfgate-test/fork/actions/runs/9000000001' };
     assert.deepEqual(triage('workflow_run', workflowRunEvent({ run, conclusion: 'failure' }), context).work, {
       kind: 'run', runId: 9000000001, attempt: 1, conclusion: 'failure', displayTitle: run.display_title, runUrl: run.html_url, repo: REPOSITORY, installationId: INSTALLATION_ID,
     });

@@ -96,7 +96,7 @@ describe('webhook deliveries', () => {
     assert.equal(answers.filter((a) => a.text === 'duplicate delivery').length, 19);
     await settled(running);
     assert.equal(gh.state.dispatches.length - dispatchesBefore, 1);
-    assert.equal(gh.state.dispatches.at(-1).inputs['request-id'], String(comment.id));
+    assert.equal(gh.state.dispatches.at(-1).inputs['request-id'], `c${comment.id}`);
     const reactions = gh.calls.slice(callsBefore).filter((c) => c.operationId === 'reactions/create-for-issue-comment');
     assert.equal(reactions.length, 1);
     assert.equal(botComments(gh).filter((c) => c.body.startsWith('<!-- perfgate:comment suite=quick -->')).length, 1);
