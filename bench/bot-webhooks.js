@@ -153,7 +153,9 @@ async function main() {
 
     const rows = [];
     for (const db of databases) {
-      const env = { ...t.botEnvironment({ folder, apiUrl, databaseUrl: db.url }), PERFGATE_WORKERS: opt.workers, PERFGATE_TEAMS: '' };
+      // PERFGATE_REPORT=bot: the bot also writes the check run and the sticky comment, the
+      // heavier of its two ways (about nine GitHub calls a command).
+      const env = { ...t.botEnvironment({ folder, apiUrl, databaseUrl: db.url }), PERFGATE_WORKERS: opt.workers, PERFGATE_TEAMS: '', PERFGATE_REPORT: 'bot' };
       const botRun = await startProcess(process.execPath, [path.join(ROOT, 'cli/bin/perfgate.js'), 'bot', '--port', '0'],
         { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, ready: /listening on (http:\/\/\S+)/, logFile: path.join(folder, `bot-${rows.length}.log`) });
       processes.push(botRun.child);

@@ -63,7 +63,7 @@ const STATUS = {
   cancelled: ({ request }) =>
     `⏹️ ${code(requestLine(request))} from @${request.author}${request.headSha ? ` (head ${short(request.headSha)})` : ''} was cancelled: ${request.detail || 'cancelled'}.`,
   stored: ({ request, runUrl, folders, verdict }) =>
-    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${verdict.headline}` : ''}.`,
+    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${String(verdict.headline).replace(/\.$/, '')}` : ''}.`,
   failed: ({ request, runUrl, why }) =>
     `💥 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} (head ${short(request.headSha)}, base ${short(request.baseSha)}) left nothing perfgate could use: ${why}. Nothing was stored; ${code('/perf rerun')} measures it again.`,
 };

@@ -60,6 +60,20 @@ test('the sticky comment before a verdict, and the footer under one', () => {
   assert.equal(m.CANCEL_REASONS.command({ author: 'admin' }), '@admin cancelled it with `/perf cancel`');
 });
 
+test('the reply that follows a measuring command when the workflow reports', () => {
+  const S = m.STATUS;
+  const run = 'https://x/runs/9';
+  assert.equal(S.queued({ request, runUrl: run, dropped: [] }), '⏳ `/perf quick rounds=4` from @maintainer: head `aaaaaaaaaaaa` against base `bbbbbbbbbbbb`, [workflow run](https://x/runs/9) queued. Its check run and sticky comment will have the verdict.');
+  assert.equal(S.queued({ request, runUrl: run, dropped: ['metric'] }), "⏳ `/perf quick rounds=4` from @maintainer: head `aaaaaaaaaaaa` against base `bbbbbbbbbbbb`, [workflow run](https://x/runs/9) queued (`metric=` not passed on: the workflow's options take rounds, threads and tests). Its check run and sticky comment will have the verdict.");
+  assert.equal(S.cancelled({ request }), '⏹️ `/perf quick rounds=4` from @maintainer (head `aaaaaaaaaaaa`) was cancelled: new commits were pushed (head now `cccccccccccc`); comment again to measure them.');
+  assert.equal(S.stored({ request, runUrl: run, folders: 1, verdict: { verdict: 'pass', headline: 'No microbenchmark got slower.' } }),
+    '📦 `/perf quick rounds=4` from @maintainer: the [workflow run](https://x/runs/9) of head `aaaaaaaaaaaa` against base `bbbbbbbbbbbb` is done and its run folder is stored; pass: No microbenchmark got slower.');
+  assert.equal(S.stored({ request, runUrl: run, folders: 4, verdict: null }),
+    '📦 `/perf quick rounds=4` from @maintainer: the [workflow run](https://x/runs/9) of head `aaaaaaaaaaaa` against base `bbbbbbbbbbbb` is done and its 4 run folders (shards) are stored.');
+  assert.equal(S.failed({ request, runUrl: run, why: 'the run ended failure' }),
+    '💥 `/perf quick rounds=4` from @maintainer: the [workflow run](https://x/runs/9) (head `aaaaaaaaaaaa`, base `bbbbbbbbbbbb`) left nothing perfgate could use: the run ended failure. Nothing was stored; `/perf rerun` measures it again.');
+});
+
 test('check run titles and summaries', () => {
   assert.equal(m.CHECK.name('ahi'), 'perfgate ahi');
   assert.deepEqual(m.CHECK.queued({ suite: 'quick', request }), { title: 'perfgate quick: queued', summary: '`/perf quick rounds=4` from @maintainer: head `aaaaaaaaaaaa` against base `bbbbbbbbbbbb`.' });
