@@ -19,29 +19,19 @@ export class Refused extends Error {
   }
 }
 
-/** The K-th of N shares of a suite's microbenchmarks: every N-th one, so each share keeps the suite's order of reads and writes. */
-export function shardNames(names, shard) {
-  return names.filter((_, i) => i % shard.count === shard.index - 1);
-}
-
+// The suite (narrowed to `options.tests` when given); a shard's part of it is chosen by the plan
+// (overrides.shard), the same split `perfgate compare --shard K/N` makes.
 function narrowed(config, settings) {
   perfgateCore.findSuite(config, settings.suite);
-  let result = config;
-  if (settings.options.tests) result = perfgateCore.narrowSuite(result, settings.suite, settings.options.tests.split(','), 'input options: tests');
-  if (settings.shard) {
-    const names = result.suites[settings.suite].benchmarks;
-    if (!names) throw new perfgateCore.ConfigError(`input shard: suite ${settings.suite} has no benchmark list to share out; expected a suite that lists microbenchmarks`);
-    const mine = shardNames(names, settings.shard);
-    if (!mine.length) throw new perfgateCore.ConfigError(`input shard: ${settings.shard.index}/${settings.shard.count} gets no microbenchmark of the ${names.length} in suite ${settings.suite}; expected at most ${names.length} shards`);
-    result = perfgateCore.narrowSuite(result, settings.suite, mine, 'input shard');
-  }
-  return result;
+  if (!settings.options.tests) return config;
+  return perfgateCore.narrowSuite(config, settings.suite, settings.options.tests.split(','), 'input options: tests');
 }
 
 // `options` holds perfgate compare's option names; measureOverrides checks the values.
-function overridesFrom(options, env) {
-  const { tests, ...measured } = options;
-  return perfgate.measureOverrides(measured, env);
+function overridesFrom(settings, env) {
+  const { tests, ...measured } = settings.options;
+  const overrides = perfgate.measureOverrides(measured, env);
+  return settings.shard ? { ...overrides, shard: settings.shard } : overrides;
 }
 
 function writeRun(runDir, fields) {
@@ -83,7 +73,9 @@ export async function measure(settings, octokit, env) {
   const thresholdsFrom = describeThresholdsOrigin(origin);
   core.info(`perfgate measure: limits from ${thresholdsFrom.replace(/`/g, '')}`);
   const config = narrowed(perfgateCore.loadThresholds(thresholdsDir), settings);
-  const overrides = overridesFrom(settings.options, env);
+  const overrides = overridesFrom(settings, env);
+  // A shard count the suite cannot be split into is bad input: said before anything is built.
+  if (overrides.shard) perfgateCore.resolvePlan(config, settings.suite, overrides, { base: { basedir: 'base' }, head: { basedir: 'head' } });
 
   const base = { sha: baseRef ? resolveCommitOrNull(settings.source, baseRef) : null };
   const run = {

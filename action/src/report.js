@@ -43,17 +43,17 @@ export function verdictOf(folders, { settings, into }) {
   if (runs.length === 1) {
     return { verdict: perfgate.readDocument(path.join(folders[0].dir, 'verdict.json'), 'verdict'), run: first, dir: folders[0].dir };
   }
-  // Shards: every round of every shard, judged at once with the limits the shards measured with.
-  // Shards run on different runners; each microbenchmark's pairs were measured on one machine.
-  const results = folders.map((folder) => perfgate.readDocument(path.join(folder.dir, 'results.json'), 'results'));
-  const merged = perfgateCore.mergeResults(results, { allowDifferentMachines: true });
-  const thresholdsDir = first.thresholds ? path.join(folders[0].dir, 'thresholds') : perfgateCore.SHIPPED_THRESHOLDS_DIR;
-  const suite = perfgateCore.findSuite(perfgateCore.loadThresholds(thresholdsDir), first.suite);
-  const verdict = perfgateCore.judge(merged, suite, { allowDifferentMachines: true });
+  // Shards: merged and judged as `perfgate merge` does, with the limits the shards measured
+  // with. The shards ran on different runners; each microbenchmark's pairs were measured on one
+  // machine, so runners of a pool may differ.
   const dir = path.join(into, `${runName({ ...settings, shard: null })}-merged`);
-  fs.mkdirSync(dir, { recursive: true });
-  perfgate.writeDocument(path.join(dir, 'results.json'), 'results', merged);
-  perfgate.writeReports(dir, verdict, { thresholdsFrom: describeThresholdsOrigin(first.thresholds) });
+  const { verdict } = perfgate.mergeShardFolders({
+    folders: folders.map((folder) => folder.dir),
+    out: dir,
+    thresholds: first.thresholds ? path.join(folders[0].dir, 'thresholds') : perfgateCore.SHIPPED_THRESHOLDS_DIR,
+    allowDifferentMachines: true,
+    thresholdsFrom: describeThresholdsOrigin(first.thresholds),
+  });
   return { verdict, run: first, dir };
 }
 

@@ -9,6 +9,8 @@
  *   sidesFromSource({settings, config, io, env})  build --base/--head refs of a fork before comparing
  *   buildCommit({source, ref, recipe, cacheDir, ...}), cacheDirFrom(env)
  *   runHarness({...}), machineFingerprint({env})   the Python harness
+ *   mergeShardFolders({folders, out, thresholds, allowPartial, allowDifferentMachines, reportLink})
+ *                                        shards of one comparison into one judged run folder
  *   writeDocument(file, kind, data), readDocument(file, kind), writeText(file, text),
  *   writeReports(dir, verdict, {reportLink})       the one writer (schema-checked, atomic)
  *   startProcess, runProcess, runProcessSync, childEnvironment   the one way to start a process
@@ -26,10 +28,11 @@ const processes = require('./processes');
 const { checkBasedir } = require('./basedir');
 const { parseCommandLine } = require('./command-line');
 const { MEASURE_OPTIONS, measureOverrides } = require('./measure-options');
+const { mergeShardFolders } = require('./commands/merge');
 
 module.exports = {
   main, COMMANDS,
-  runComparison, sidesFromSource, buildCommit, cacheDirFrom,
+  runComparison, sidesFromSource, buildCommit, cacheDirFrom, mergeShardFolders,
   runHarness, machineFingerprint, checkBasedir, parseCommandLine, MEASURE_OPTIONS, measureOverrides,
   ...runFolder,
   ...processes,

@@ -10,6 +10,7 @@ const { cancelOnSignals } = require('./processes');
 const COMMANDS = {
   compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
   judge: { module: './commands/judge', summary: 'judge stored results again (other limits) and rewrite the reports' },
+  merge: { module: './commands/merge', summary: 'join the run folders of the shards of one comparison into one report' },
   calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A): noise, smallest catchable regression, limits' },
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },

@@ -26,6 +26,8 @@
  *                                build recipes (thresholds/build.yml + overrides) and cache keys
  * Plans and results
  *   resolvePlan(config, suite, overrides, sides, created), extensionPlan(...)
+ *   parseShard('K/N'), shardPlan(benchmarks, n), shardOf(benchmarks, k, n): one runner's part of
+ *                                a suite (overrides.shard); isPre(name), twinName(name): `.pre` names
  *   mergeResults(docs, {allowDifferentMachines, extension}), nextRoundIndex(results)
  * Decisions
  *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict
@@ -54,6 +56,7 @@ const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
+const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
 const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./calibration');
@@ -75,6 +78,7 @@ module.exports = {
   parsePinCpus, pinFromSettings,
   resolvePlan, extensionPlan, OVERRIDE_KEYS,
   mergeResults, nextRoundIndex,
+  parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
   nextStep, planIdsFor,
   calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,

@@ -1,25 +1,39 @@
 'use strict';
-// The one merge of results documents: a first run and its extra rounds (the compare loop), or
-// several runs of one comparison handed to `perfgate judge`. Refuses what must not be judged
-// together; the output is a perfgate.results/v1 document holding every round once.
+// The one merge of results documents: a first run and its extra rounds (the compare loop),
+// several runs of one comparison handed to `perfgate judge`, or the shards of one suite run on
+// several runners (`perfgate merge`). Refuses what must not be judged together; the output is a
+// perfgate.results/v1 document holding every round once.
 const { UsageError } = require('./errors');
 const { assertValid } = require('./schemas');
+const { shardLayout, shardFields, shardErrors } = require('./shards');
 
 const nameOf = (doc, i) => (doc && doc.__file) || `results #${i + 1}`;
 const suiteOf = (doc) => (doc.plan && doc.plan.suite) || null;
 const serverLine = (s) => `${s.version}${s.commit ? ` @ ${s.commit}` : ''}`;
 
-function refuseMismatch(docs, { allowDifferentMachines }) {
+// Shards may come from different runners of one machine class (runners of a matrix share a
+// label, not a fingerprint); other merges need the same machine.
+function machineKey(doc, byClass) {
+  const m = doc.machine || {};
+  return byClass && m.hardware_class ? ['machine.hardware_class', m.hardware_class] : ['machine.id', m.id || null];
+}
+
+function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
   const first = docs[0];
   docs.forEach((d, i) => {
     if (!d || d.schema !== 'perfgate.results/v1') {
       throw new UsageError(`${nameOf(d, i)}: key 'schema' is ${JSON.stringify(d && d.schema)}, expected "perfgate.results/v1"`);
     }
     if (i === 0) return;
-    const a = (first.machine && first.machine.id) || null;
-    const b = (d.machine && d.machine.id) || null;
+    const [key, a] = machineKey(first, byClass);
+    const [, b] = machineKey(d, byClass);
     if (a !== b && !allowDifferentMachines) {
-      throw new UsageError(`${nameOf(d, i)}: key 'machine.id' is ${JSON.stringify(b)} but ${nameOf(first, 0)} has ${JSON.stringify(a)}: timings from different machines are not comparable (pass --allow-different-machines to judge them anyway)`);
+      const what = key === 'machine.id' ? 'machines' : 'machine classes';
+      throw new UsageError(`${nameOf(d, i)}: key '${key}' is ${JSON.stringify(b)} but ${nameOf(first, 0)} has ${JSON.stringify(a)}: timings from different ${what} are not comparable (pass --allow-different-machines to ${byClass ? 'merge' : 'judge'} them anyway)`);
+    }
+    const [shardA, shardB] = [first, d].map((x) => (x.plan && x.plan.shard ? x.plan.shard.index : null));
+    if (!byClass && shardA !== shardB) {
+      throw new UsageError(`${nameOf(d, i)}: key 'plan.shard.index' is ${JSON.stringify(shardB)} but ${nameOf(first, 0)} has ${JSON.stringify(shardA)}: the shards of a suite are joined by perfgate merge`);
     }
     if (suiteOf(d) !== suiteOf(first)) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.suite' is ${JSON.stringify(suiteOf(d))} but ${nameOf(first, 0)} has ${JSON.stringify(suiteOf(first))}: different suites cannot be judged together`);
@@ -64,16 +78,20 @@ function mergeBenchmark(into, more, docName) {
 
 /**
  * @param docs     perfgate.results/v1 documents of one comparison, the first one first
- * @param options  {allowDifferentMachines, extension}: `extension` records the last document as
- *                 extra rounds ({file, purpose, first_round, rounds, benchmarks}) in the
- *                 merged document's `extensions`
+ * @param options  {allowDifferentMachines, extension, shards, allowPartial}: `extension` records
+ *                 the last document as extra rounds ({file, purpose, first_round, rounds,
+ *                 benchmarks}) in the merged document's `extensions`; `shards` says the documents
+ *                 are shards of one suite (plan.shard): they may come from runners of one
+ *                 machine class, are put back in the suite's order, and the merged document
+ *                 records them in `shards`; missing shards are refused unless `allowPartial`
  * @returns a new perfgate.results/v1 document; the inputs are not modified
  */
-function mergeResults(docs, { allowDifferentMachines = false, extension = null } = {}) {
+function mergeResults(docs, { allowDifferentMachines = false, extension = null, shards = false, allowPartial = false } = {}) {
   if (!docs.length) throw new UsageError('no results to merge');
-  refuseMismatch(docs, { allowDifferentMachines });
+  refuseMismatch(docs, { allowDifferentMachines, byClass: shards });
+  const layout = shards ? shardLayout(docs, docs.map(nameOf), { allowPartial }) : null;
   const [first] = docs;
-  if (docs.length === 1 && !extension) return first;
+  if (docs.length === 1 && !extension && !layout) return first;
   if (extension) {
     const earlier = new Set(docs.slice(0, -1).flatMap((d) => d.benchmarks.map((b) => b.id)));
     const unknown = docs[docs.length - 1].benchmarks.map((b) => b.id).find((id) => !earlier.has(id));
@@ -90,12 +108,13 @@ function mergeResults(docs, { allowDifferentMachines = false, extension = null }
   const merged = {
     ...first,
     status: docs.some((d) => d.status === 'error') ? 'error' : 'ok',
-    errors: docs.flatMap((d) => d.errors || []),
+    errors: docs.flatMap((d) => (layout ? shardErrors(d, layout.count) : d.errors || [])),
     warnings: docs.flatMap((d) => d.warnings || []),
     finished: docs[docs.length - 1].finished ?? first.finished,
     benchmarks: [...benchmarks.values()],
-    extensions: [...docs.flatMap((d) => d.extensions || []), ...(extension ? [extension] : [])],
+    extensions: [...docs.flatMap((d, i) => (d.extensions || []).map((e) => (layout ? { ...e, file: `${nameOf(d, i)}/${e.file}` } : e))), ...(extension ? [extension] : [])],
   };
+  if (layout) Object.assign(merged, shardFields(layout, docs, docs.map(nameOf), merged));
   return assertValid('results', merged, 'the merged results');
 }
 

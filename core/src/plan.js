@@ -5,9 +5,10 @@
 const { assertValid } = require('./schemas');
 const { findSuite } = require('./config/thresholds');
 const { UsageError } = require('./errors');
+const { shardOf } = require('./shards');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
-const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals'];
+const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard'];
 
 function ahiShape(workload) {
   if (workload.update_percent === 0) return 'SELECT c FROM sbtestN WHERE id = ?';
@@ -72,8 +73,9 @@ function ahiBenchmarks(suite, threads) {
 /**
  * @param config     loadThresholds() result
  * @param suiteName  a key of config.suites
- * @param overrides  {seconds, warmup_seconds, rounds, tables, rows, threads: [int]}, all optional,
- *                   already validated by the caller
+ * @param overrides  {seconds, warmup_seconds, rounds, tables, rows, threads: [int], shard: {index, count}},
+ *                   all optional, already validated by the caller; `shard` keeps the part of the
+ *                   suite that shard runs (see shards.js) and records it in the plan
  * @param sides      {base: {basedir, label?, commit?, ref?}, head: {...}}
  * @param created    ISO timestamp recorded in the plan (optional, keeps the function pure)
  */
@@ -105,6 +107,11 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
     },
     benchmarks: suite.ahi ? ahiBenchmarks(suite, threads) : listedBenchmarks(config, suite, threads, countsInstructions),
   };
+  if (overrides.shard) {
+    const { index, count } = overrides.shard;
+    plan.shard = { index, count, suite_benchmarks: plan.benchmarks.map((b) => b.id) };
+    plan.benchmarks = shardOf(plan.benchmarks, index, count, suite.name);
+  }
   assertValidPlan(plan);
   return plan;
 }

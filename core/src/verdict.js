@@ -7,6 +7,7 @@ const { ratioInterval, pairedRatios } = require('./statistics');
 const { mergeResults } = require('./merge-results');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
+const { partialSentence } = require('./shards');
 
 const CONFIDENCE = 0.95;
 const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
@@ -351,8 +352,9 @@ function headline(overall, items, runError) {
 
 // A side that failed as a whole (its server did not start, prepare failed, it crashed between
 // benchmarks) leaves nothing to compare: the run is an error, never a verdict.
+// (In merged shards such an error carries its shard and concerns that shard's rows only.)
 function failedSide(results) {
-  const e = (results.errors || []).find((x) => x.side && !x.benchmark);
+  const e = (results.errors || []).find((x) => x.side && !x.benchmark && !x.shard);
   return e ? `the ${e.side} server failed${e.step ? ` (${e.step})` : ''}: ${e.message}` : null;
 }
 
@@ -373,7 +375,10 @@ function judge(results, config = {}, options = {}) {
     runError = runErrors.length ? errorText(runErrors[0]) : 'the harness reported an error without details';
   }
   if (!runError && !judged.length) runError = 'the results hold no benchmarks';
-  const overall = runError ? 'error' : worst(items.map((b) => b.verdict));
+  const measured = runError ? 'error' : worst(items.map((b) => b.verdict));
+  // A merge of some shards only: what was not measured may hide a fail, so at best undecided.
+  const partial = run.shards ? partialSentence(run.shards) : '';
+  const overall = partial ? worst([measured, 'inconclusive']) : measured;
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, items.filter((b) => b.verdict === v).length]));
   const plan = run.plan || {};
   return {
@@ -381,7 +386,7 @@ function judge(results, config = {}, options = {}) {
     suite: plan.suite || null,
     verdict: overall,
     exit_code: EXIT_OF[overall],
-    headline: headline(overall, items, runError),
+    headline: `${partial ? `${partial} ` : ''}${headline(measured, items, runError)}`,
     confidence: CONFIDENCE,
     method: 'paired rounds (base i, head i); geometric mean of head/base with a Student-t interval on the log ratios',
     limits: flatLimits(config),
@@ -400,6 +405,8 @@ function judge(results, config = {}, options = {}) {
       scale: plan.scale ?? null,
       measure: plan.measure ?? null,
       profile: plan.profile ?? null,
+      ...(plan.shard ? { shard: { index: plan.shard.index, count: plan.shard.count, benchmarks_in_suite: plan.shard.suite_benchmarks.length } } : {}),
+      ...(run.shards ? { shards: run.shards } : {}),
     },
     benchmarks: judged,
     ahi,

@@ -94,7 +94,7 @@ def test_student_t_quantile_matches_scipy(df, p):
 
 def results_files():
     base = os.path.join(REPO, "test", "fixtures", "results")
-    return sorted(glob.glob(os.path.join(base, "*", "results.json")) + glob.glob(os.path.join(base, "*.json")))
+    return sorted(glob.glob(os.path.join(base, "**", "results.json"), recursive=True) + glob.glob(os.path.join(base, "*.json")))
 
 
 def fixture_id(path):

@@ -23,6 +23,7 @@ const OPTIONS = {
   'keep-data': { type: 'boolean' },
   'base-option': { type: 'string', multiple: true },
   'head-option': { type: 'string', multiple: true },
+  shard: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -45,6 +46,9 @@ ${MEASURE_HELP}
   --base-option, --head-option NAME=VALUE
                           a [mysqld] option of that side only, after the profile's (repeatable),
                           e.g. --head-option innodb_flush_log_at_trx_commit=1
+  --shard K/N             run only shard K of N of the suite (1 <= K <= N): a part that loads
+                          its own tables and keeps the suite's order; each runner of a matrix
+                          runs one, and perfgate merge joins their run folders into one report
   --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
                           by default they are removed when the comparison is over
 
@@ -70,7 +74,7 @@ function readSettings(argv, env = {}) {
     out: path.resolve(values.out),
     suite: values.suite,
     thresholds: values.thresholds || core.SHIPPED_THRESHOLDS_DIR,
-    overrides: measureOverrides(values, env),
+    overrides: { ...measureOverrides(values, env), ...(values.shard !== undefined ? { shard: core.parseShard(values.shard) } : {}) },
     source: values.source ? path.resolve(values.source) : null,
     flavor: values.flavor || 'mariadb',
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
@@ -98,6 +102,8 @@ async function execute(settings, io) {
   const env = io.env || process.env;
   const config = core.loadThresholds(settings.thresholds);
   core.findSuite(config, settings.suite);
+  // A shard count the suite cannot be split into is bad input: say so before building anything.
+  if (settings.overrides.shard) core.resolvePlan(config, settings.suite, settings.overrides, { base: { basedir: settings.base }, head: { basedir: settings.head } });
   let sides;
   if (settings.source) {
     // --base/--head are refs: build what is missing first; a failed build is an error run.

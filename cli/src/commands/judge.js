@@ -100,4 +100,4 @@ async function execute(settings, io) {
   return verdict.exit_code;
 }
 
-module.exports = { readSettings, execute, HELP };
+module.exports = { readSettings, execute, HELP, limitsConfig };

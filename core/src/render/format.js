@@ -1,6 +1,7 @@
 'use strict';
 // Shared wording and number formats of every renderer, so that the comment, the job summary,
 // the HTML report and the terminal table say the same thing the same way.
+const { preNextToTwin, scopeNotes } = require('./scope');
 
 const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
 const WORD = { pass: 'pass', warn: 'warn', inconclusive: 'inconclusive', fail: 'fail', error: 'error' };
@@ -34,7 +35,7 @@ function groupsOf(benchmarks) {
   }
   const known = GROUP_ORDER.filter((g) => groups.has(g));
   const other = [...groups.keys()].filter((g) => !GROUP_ORDER.includes(g));
-  return [...known, ...other].map((g) => ({ group: g, title: GROUP_TITLE[g] || g, benchmarks: groups.get(g) }));
+  return [...known, ...other].map((g) => ({ group: g, title: GROUP_TITLE[g] || g, benchmarks: preNextToTwin(groups.get(g)) }));
 }
 
 function sideLine(side) {
@@ -122,5 +123,5 @@ function countsLine(verdict) {
 
 module.exports = {
   MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
-  machineLines, optionRows, reproduceTarget, commandLines, countsLine,
+  machineLines, optionRows, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

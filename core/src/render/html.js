@@ -151,8 +151,9 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   parts.push(`<h1><span class="badge ${esc(verdict.verdict)}">${esc(verdict.verdict)}</span> perfgate ${esc(verdict.suite || '')}: <span data-verdict="${esc(verdict.verdict)}">${esc(verdict.verdict)}</span></h1>`);
   parts.push(`<p class="headline">${esc(verdict.headline)}</p>`);
   parts.push(`<p>head <b>${esc(F.sideLine(sides.head))}</b> against base <b>${esc(F.sideLine(sides.base))}</b>: ${esc(F.countsLine(verdict))}. Limits: ${esc(F.limitsLine(verdict))}; ${esc(F.roundsLine(verdict))}.</p>`);
+  for (const note of F.scopeNotes(verdict)) parts.push(`<p class="scope">${esc(note)}</p>`);
   if ((verdict.doctor || []).length) parts.push(`<div class="warnbox"><b>This runner may give noisy timings:</b><ul>${verdict.doctor.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
-  parts.push('<h2>rQPS with 95% intervals</h2>', rqpsChart(verdict.benchmarks, limits));
+  parts.push('<h2>rQPS with 95% intervals</h2>', rqpsChart(groups.flatMap((g) => g.benchmarks), limits));
   parts.push('<h2>Microbenchmarks</h2>');
   const instr = F.hasInstructions(verdict.benchmarks);
   const instrHeader = instr ? '<th>instr/o</th><th>instr/o interval</th><th>background instr/o</th>' : '';

@@ -23,6 +23,8 @@ function renderSummary(verdict, options = {}) {
     `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
   ];
   if (options.thresholdsFrom) parts.push('', `Limits from ${options.thresholdsFrom}.`);
+  const notes = F.scopeNotes(verdict);
+  if (notes.length) parts.push('', M.cell(notes.join(' ')));
   const doctor = M.doctorBlock(verdict);
   if (doctor) parts.push('', doctor);
   const plain = verdict.benchmarks.filter((b) => !b.ahi);

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { shardNames } from '../../../action/src/measure.js';
 import { verdictOf } from '../../../action/src/report.js';
 
 const require = createRequire(import.meta.url);
@@ -22,12 +21,21 @@ let folder;
 before(() => { folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-report-')); });
 after(() => rmSync(folder, { recursive: true, force: true }));
 
-/** A measure job's run folder holding the captured results narrowed to `ids`. */
-function runFolder(name, { ids = null, shard = null, run = {} } = {}) {
+/**
+ * A measure job's run folder holding the captured results; with `shard`, the part of them that
+ * shard of the plan measures, as compare --shard K/N records it.
+ */
+function runFolder(name, { shard = null, run = {} } = {}) {
   const dir = path.join(folder, name);
   mkdirSync(dir, { recursive: true });
   const results = JSON.parse(readFileSync(RESULTS, 'utf8'));
-  if (ids) results.benchmarks = results.benchmarks.filter((b) => ids.includes(b.id));
+  if (shard) {
+    const all = results.plan.benchmarks;
+    results.plan.shard = { ...shard, suite_benchmarks: all.map((b) => b.id) };
+    results.plan.benchmarks = core.shardOf(all, shard.index, shard.count, 'quick');
+  }
+  const kept = new Set(results.plan.benchmarks.map((b) => b.id));
+  results.benchmarks = results.benchmarks.filter((b) => kept.has(b.id));
   perfgate.writeDocument(path.join(dir, 'results.json'), 'results', results);
   const verdict = core.judge(results, core.findSuite(core.loadThresholds(), 'quick'));
   perfgate.writeReports(dir, verdict);
@@ -39,14 +47,6 @@ function runFolder(name, { ids = null, shard = null, run = {} } = {}) {
 
 const SETTINGS = { suite: 'quick', shard: null };
 
-describe('shardNames', () => {
-  it('gives every N-th microbenchmark, so each shard keeps reads before writes', () => {
-    const names = ['a', 'b', 'c', 'd', 'e'];
-    assert.deepEqual([1, 2].map((k) => shardNames(names, { index: k, count: 2 })), [['a', 'c', 'e'], ['b', 'd']]);
-    assert.deepEqual([1, 2, 3].map((k) => shardNames(names, { index: k, count: 3 })).flat().sort(), names);
-  });
-});
-
 describe('verdictOf', () => {
   it('one run folder: its own verdict', () => {
     const one = runFolder('single');
@@ -56,22 +56,22 @@ describe('verdictOf', () => {
   });
 
   it('two shards: every row of both, judged once, as the whole run judges', () => {
-    const all = JSON.parse(readFileSync(RESULTS, 'utf8')).benchmarks.map((b) => b.id);
-    const shards = [1, 2].map((index) => runFolder(`shard-${index}`, { ids: shardNames(all, { index, count: 2 }), shard: { index, count: 2 } }));
+    const shards = [1, 2].map((index) => runFolder(`shard-${index}`, { shard: { index, count: 2 } }));
     const { verdict, dir } = verdictOf(shards, { settings: SETTINGS, into: folder });
     const whole = core.judge(JSON.parse(readFileSync(RESULTS, 'utf8')), core.findSuite(core.loadThresholds(), 'quick'));
     assert.deepEqual(verdict.benchmarks.map((b) => [b.id, b.verdict]).sort(), whole.benchmarks.map((b) => [b.id, b.verdict]).sort());
     assert.equal(verdict.verdict, whole.verdict);
     assert.equal(path.basename(dir), 'perfgate-quick-merged');
+    assert.deepEqual(JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')).shards.merged.map((p) => p.index), [1, 2]);
     assert.ok(readFileSync(path.join(dir, 'comment.md'), 'utf8').startsWith('<!-- perfgate:comment suite=quick -->'));
   });
 
   it('names a missing shard, a shard without a verdict, and folders that disagree', () => {
-    const first = runFolder('p1', { ids: ['point-query'], shard: { index: 1, count: 3 } });
+    const first = runFolder('p1', { shard: { index: 1, count: 3 } });
     assert.equal(verdictOf([first], { settings: SETTINGS, into: folder }).problem, 'shards 2, 3 of 3 left no run folder');
-    const broken = runFolder('p2', { ids: ['scan_range=100'], shard: { index: 2, count: 3 }, run: { status: 'error', message: 'the harness exited with code 1 but wrote no results.json' } });
+    const broken = runFolder('p2', { shard: { index: 2, count: 3 }, run: { status: 'error', message: 'the harness exited with code 1 but wrote no results.json' } });
     assert.equal(verdictOf([first, broken], { settings: SETTINGS, into: folder }).problem, 'p2: the harness exited with code 1 but wrote no results.json');
-    const other = runFolder('p3', { ids: ['insert_range=100'], shard: { index: 3, count: 3 }, run: { head_sha: 'c'.repeat(40) } });
+    const other = runFolder('p3', { shard: { index: 3, count: 3 }, run: { head_sha: 'c'.repeat(40) } });
     assert.equal(verdictOf([first, other], { settings: SETTINGS, into: folder }).problem, `the run folders disagree: p3 has head_sha ${'c'.repeat(40)}, p1 has head_sha ${HEAD}`);
   });
 });

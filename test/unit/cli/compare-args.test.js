@@ -34,6 +34,7 @@ test('settings: overrides are typed, the rest defaulted', () => {
   assert.equal(s.suite, 'quick');
   assert.equal(s.out, path.resolve('o'));
   assert.deepEqual(s.overrides, { seconds: 2, warmup_seconds: 0, rounds: 3, tables: 2, rows: 1000, threads: [1, 4] });
+  assert.deepEqual(readSettings(['--base', 'b', '--head', 'h', '--out', 'o', '--shard', '2/4']).overrides, { shard: { index: 2, count: 4 } });
 });
 
 test('bad input exits 2 with one line naming the argument and writes nothing', async (t) => {
@@ -45,7 +46,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--metric', 'cycles'], "perfgate compare: --metric 'cycles': expected time, instructions or both"],
     [[...ok, '--head-option', 'innodb_flush_log_at_trx_commit'], "perfgate compare: --head-option 'innodb_flush_log_at_trx_commit': expected NAME=VALUE, a [mysqld] option such as innodb_flush_log_at_trx_commit=1"],
     [[...ok, '--head-option', 'datadir=/var/lib/mysql'], "perfgate compare: --head-option 'datadir': set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the server options"],
-    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --source, --flavor, --build-config, --keep-data, --base-option, --head-option, --help"],
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --source, --flavor, --build-config, --keep-data, --base-option, --head-option, --shard, --help"],
     [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],
@@ -55,6 +56,12 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--tables', '0'], "perfgate compare: --tables '0': not an integer >= 1; expected e.g. --tables 8"],
     [[...ok, '--threads', '1,x'], "perfgate compare: --threads '1,x': not a list of positive integers; expected e.g. --threads 1,4"],
     [[...ok, '--threads', '2,2'], "perfgate compare: --threads '2,2': repeats a thread count; expected distinct counts, e.g. --threads 1,4"],
+    [[...ok, '--shard', '0/4'], "perfgate compare: --shard '0/4': shard 0 of 4 does not exist; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
+    [[...ok, '--shard', '5/4'], "perfgate compare: --shard '5/4': shard 5 of 4 does not exist; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
+    [[...ok, '--shard', 'a/b'], "perfgate compare: --shard 'a/b': not of the form K/N; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
+    [[...ok, '--shard', '2'], "perfgate compare: --shard '2': not of the form K/N; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
+    [[...ok, '--suite', 'full', '--shard', '1/9'], "perfgate compare: --shard '1/9': suite full splits into at most 8 shards (each shard needs one of the 8 writes that run before the reads after writes); expected N <= 8"],
+    [[...ok, '--suite', 'quick', '--shard', '3/11'], "perfgate compare: --shard '3/11': suite quick splits into at most 10 shards (it has 10 microbenchmarks that can run apart); expected N <= 10"],
     [[...ok, '--rounds'], 'perfgate compare: --rounds: missing its value; expected --rounds <value> (see perfgate compare --help)'],
     [[...ok, 'extra'], "perfgate compare: unexpected argument 'extra'; expected only options (see perfgate compare --help)"],
     [['--head', prefix, '--out', out], 'perfgate compare: --base is missing; expected --base <basedir>'],
@@ -78,7 +85,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
 test('--help lists every option', async () => {
   const r = await compare(['--help']);
   assert.equal(r.code, 0);
-  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads']) {
+  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads', '--shard']) {
     assert.match(r.stdout, new RegExp(`  ${option} `));
   }
 });
