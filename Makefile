@@ -42,7 +42,8 @@ test-act:
 	node --test $$(find test/e2e -name '*.test.mjs' | sort)
 
 # Slow tier: builds a real MariaDB fork from source (about 16 min cold on 2 cores, cached
-# under $(PERFGATE_CACHE) afterwards) and checks the verdicts of three pull requests.
+# under $(PERFGATE_CACHE) afterwards), checks the verdicts of three pull requests and bisects
+# a ten-commit history to its one slow commit.
 # `make test` does not run it; .ci/run does unless PERFGATE_E2E=0.
 test-e2e: setup
 	bash test/e2e/run.sh

@@ -7,6 +7,9 @@
  *   main(argv, io)                       the `perfgate` command itself (io: {stdout, stderr, env, signals})
  *   runComparison({...})                 one comparison: plan, harness, judge, extra and confirmation rounds
  *   sidesFromSource({settings, config, io, env})  build --base/--head refs of a fork before comparing
+ *   runBisection({source, good, bad, tests, config, suiteName, overrides, outDir, io, env, onProgress})
+ *                                        find the commit behind a regression (perfgate bisect): bisect.json
+ *                                        and one run folder per step; onProgress(event, doc) after each step
  *   buildCommit({source, ref, recipe, cacheDir, ...}), cacheDirFrom(env)
  *   runHarness({...}), machineFingerprint({env})   the Python harness
  *   mergeShardFolders({folders, out, thresholds, allowPartial, allowDifferentMachines, reportLink})
@@ -20,6 +23,7 @@
  */
 const { main, COMMANDS } = require('./main');
 const { runComparison } = require('./compare-loop');
+const { runBisection } = require('./bisect');
 const { sidesFromSource } = require('./source-build/build-sides');
 const { buildCommit, cacheDirFrom } = require('./source-build/build-commit');
 const { runHarness, machineFingerprint } = require('./harness-process');
@@ -32,7 +36,7 @@ const { mergeShardFolders } = require('./commands/merge');
 
 module.exports = {
   main, COMMANDS,
-  runComparison, sidesFromSource, buildCommit, cacheDirFrom, mergeShardFolders,
+  runComparison, runBisection, sidesFromSource, buildCommit, cacheDirFrom, mergeShardFolders,
   runHarness, machineFingerprint, checkBasedir, parseCommandLine, MEASURE_OPTIONS, measureOverrides,
   ...runFolder,
   ...processes,

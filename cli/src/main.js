@@ -13,6 +13,7 @@ const COMMANDS = {
   merge: { module: './commands/merge', summary: 'join the run folders of the shards of one comparison into one report' },
   calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A): noise, smallest catchable regression, limits' },
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
+  bisect: { module: './commands/bisect', summary: 'find the commit behind a regression by binary search over built commits' },
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
   bot: { module: './commands/bot', summary: "run perfgate's GitHub App: /perf commands in pull requests, dispatch, history" },
 };

@@ -37,6 +37,14 @@
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
  *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
+ * Bisection (the commit behind a regression: perfgate bisect)
+ *   parseCommitLog(text), firstParentRange({good, bad, log}) → the commits to search
+ *   startBisection(commits, {repeats}), nextCommit(state), recordDecision(state, i, decision, why),
+ *   searchProgress(state): the search
+ *   regressionAtBadEnd(verdict, ids), decideStep(verdict, watched): what a measurement decides
+ *   stepMeasurement({...}), configForStep(config, suite, ids, {windows}): what a step measures
+ *   summarizeMeasurement(verdict), describeCulprit(state, {...}), formatBisectProgress(event),
+ *   renderBisect(doc): bisect.json's figures and words
  * Rendering
  *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
@@ -67,6 +75,7 @@ const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
+const bisect = require('./bisect');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
@@ -89,4 +98,12 @@ module.exports = {
   stickyComments,
   ...progress,
   formatCount,
+  BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,
+  parseCommitLog: bisect.parseCommitLog, firstParentRange: bisect.firstParentRange,
+  startBisection: bisect.startBisection, nextCommit: bisect.nextCommit, recordDecision: bisect.recordDecision,
+  searchProgress: bisect.searchProgress,
+  regressionAtBadEnd: bisect.regressionAtBadEnd, decideStep: bisect.decideStep,
+  stepMeasurement: bisect.stepMeasurement, configForStep: bisect.configForStep,
+  summarizeMeasurement: bisect.summarizeMeasurement, describeCulprit: bisect.describeCulprit,
+  formatBisectProgress: bisect.formatBisectProgress, renderBisect: bisect.renderBisect,
 };

@@ -13,6 +13,7 @@ const SCHEMAS = {
   builds: require('../../schema/builds.schema.json'),
   build: require('../../schema/build.schema.json'),
   'action-run': require('../../schema/action-run.schema.json'),
+  bisect: require('../../schema/bisect.schema.json'),
 };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });

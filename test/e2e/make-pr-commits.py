@@ -1,30 +1,41 @@
 #!/usr/bin/env python3
-"""Adds the three pull-request commits of the end-to-end test on top of the fork's `base` tag,
-one branch each, with fixed authors and dates so their SHAs (and build cache keys) are the same
-on every run:
+"""Adds the commits of the end-to-end test on top of the fork's `base` tag, with fixed authors
+and dates so their SHAs (and build cache keys) are the same on every run.
+
+Three pull requests, one branch each, each one commit on `base`:
 
   pr-comment  changes only a comment                                  -> must pass
   pr-slow     makes every InnoDB secondary-index update spin ~1 ms  -> must fail on
               update-index and pass on point-query
   pr-broken   does not compile                                        -> must be an error
 
-Usage: make-pr-commits.py <fork repository>. Existing branches are left as they are.
+A linear history for `perfgate bisect`, branch `bisect-tip`: ten commits on `base`, each a
+small real change to a different part of the server (comments, a refactor), one of which adds
+a little work to every secondary-index update (about 31% more instructions per query of
+update-index). That commit is also tagged `bisect-slow`, for the test to check the culprit
+against; perfgate is given only `base` and `bisect-tip`.
+
+Usage: make-pr-commits.py <fork repository>. Existing branches and tags are left as they are.
 """
 import os
 import subprocess
 import sys
 
-FILE = "storage/innobase/row/row0upd.cc"
+UPDATE = "storage/innobase/row/row0upd.cc"
 FUNCTION = "row_upd_sec_index_entry(\n"
 ANCHOR = "\tut_ad(trx->id != 0);\n"
 
-ENV = dict(os.environ, GIT_AUTHOR_NAME="perfgate", GIT_AUTHOR_EMAIL="perfgate@localhost",
-           GIT_COMMITTER_NAME="perfgate", GIT_COMMITTER_EMAIL="perfgate@localhost",
-           GIT_AUTHOR_DATE="2025-01-02T00:00:00Z", GIT_COMMITTER_DATE="2025-01-02T00:00:00Z")
+IDENTITY = dict(GIT_AUTHOR_NAME="perfgate", GIT_AUTHOR_EMAIL="perfgate@localhost",
+                GIT_COMMITTER_NAME="perfgate", GIT_COMMITTER_EMAIL="perfgate@localhost")
+ENV = dict(os.environ, **IDENTITY, GIT_AUTHOR_DATE="2025-01-02T00:00:00Z", GIT_COMMITTER_DATE="2025-01-02T00:00:00Z")
 
 
-def git(repo, *args, check=True):
-    return subprocess.run(["git", "-C", repo, *args], env=ENV, check=check, capture_output=True, text=True)
+def git(repo, *args, check=True, env=ENV):
+    return subprocess.run(["git", "-C", repo, *args], env=env, check=check, capture_output=True, text=True)
+
+
+def exists(repo, ref):
+    return git(repo, "rev-parse", "--verify", "--quiet", ref, check=False).returncode == 0
 
 
 def insert_in_function(text, lines):
@@ -34,11 +45,39 @@ def insert_in_function(text, lines):
     return text[:at] + lines + text[at:]
 
 
-EDITS = {
+def replace_once(old, new):
+    def edit(text):
+        assert text.count(old) == 1, f"expected exactly one {old!r}"
+        return text.replace(old, new, 1)
+    return edit
+
+
+def commit_edit(repo, parent, path, edit, message, date):
+    """A commit on `parent` that changes one file, made without touching the checkout."""
+    original = git(repo, "show", f"{parent}:{path}").stdout
+    changed = edit(original)
+    assert changed != original, f"{message}: the edit of {path} changed nothing"
+    env = dict(ENV, GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    blob = subprocess.run(["git", "-C", repo, "hash-object", "-w", "--stdin"], input=changed, env=env,
+                          check=True, capture_output=True, text=True).stdout.strip()
+    index = os.path.join(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip(), "index.perfgate-e2e")
+    index_env = dict(env, GIT_INDEX_FILE=index)
+    try:
+        subprocess.run(["git", "-C", repo, "read-tree", parent], env=index_env, check=True)
+        mode = git(repo, "ls-tree", parent, path).stdout.split()[0]
+        subprocess.run(["git", "-C", repo, "update-index", "--cacheinfo", f"{mode},{blob},{path}"], env=index_env, check=True)
+        tree = subprocess.run(["git", "-C", repo, "write-tree"], env=index_env, check=True, capture_output=True, text=True).stdout.strip()
+    finally:
+        if os.path.exists(index):
+            os.remove(index)
+    return git(repo, "commit-tree", tree, "-p", parent, "-m", message, env=env).stdout.strip()
+
+
+PULL_REQUESTS = {
     "pr-comment": ("Explain the secondary index update path in a comment",
-                   lambda t: t.replace("Updates a secondary index entry of a row.\n",
-                                       "Updates a secondary index entry of a row.\n"
-                                       "The clustered index record has already been updated.\n", 1)),
+                   replace_once("Updates a secondary index entry of a row.\n",
+                                "Updates a secondary index entry of a row.\n"
+                                "The clustered index record has already been updated.\n")),
     "pr-slow": ("Spin before every secondary index update (deliberately slow)",
                 lambda t: insert_in_function(t, "\t/* A deliberate slowdown: spin before every secondary index update. */\n"
                                                 "\tfor (volatile ulint spin = 0; spin < 1000000; spin = spin + 1) {}\n")),
@@ -46,28 +85,89 @@ EDITS = {
                   lambda t: insert_in_function(t, "\tthis_identifier_does_not_exist = 1;\n")),
 }
 
+# The bisect history, oldest first: (file, edit, message, slow). One commit is slow.
+BISECT_HISTORY = [
+    ("storage/innobase/rem/rem0cmp.cc",
+     replace_once("\t\tif (check_charsets) {\n"
+                  "\t\t\treturn(dtype_get_charset_coll(col1->prtype)\n"
+                  "\t\t\t       == dtype_get_charset_coll(col2->prtype));\n"
+                  "\t\t} else {\n"
+                  "\t\t\treturn(TRUE);\n"
+                  "\t\t}\n",
+                  "\t\treturn(!check_charsets\n"
+                  "\t\t       || dtype_get_charset_coll(col1->prtype)\n"
+                  "\t\t       == dtype_get_charset_coll(col2->prtype));\n"),
+     "cmp_cols_are_equal: one return for the charset check", False),
+    ("storage/innobase/data/data0data.cc",
+     replace_once("/** Trim the tail of an index tuple before insert or update.\n",
+                  "/** Trim the tail of an index tuple before insert or update.\n"
+                  "Only clustered index tuples of tables with instantly added columns are trimmed.\n"),
+     "Say which tuples dtuple_t::trim() trims", False),
+    ("storage/innobase/row/row0row.cc",
+     replace_once("When an insert or purge to a table is performed, this function builds\n"
+                  "the entry to be inserted into or purged from an index on the table.\n",
+                  "When a row is inserted into a table or purged from it, this function builds\n"
+                  "the entry to be inserted into or purged from one index of the table.\n"),
+     "Reword the comment of row_build_index_entry_low()", False),
+    ("sql/protocol.cc",
+     replace_once("  Low level functions for storing data to be send to the MySQL client.\n"
+                  "  The actual communction is handled by the net_xxx functions in net_serv.cc\n",
+                  "  Low level functions for storing data to be sent to the client.\n"
+                  "  The actual communication is handled by the net_xxx functions in net_serv.cc\n"),
+     "Fix typos in the protocol.cc file comment", False),
+    ("storage/innobase/row/row0vers.cc",
+     replace_once("/** Check whether all non-virtual index fields are equal.\n",
+                  "/** Check whether all non-virtual index fields are equal.\n"
+                  "Virtual columns are compared by the caller, after they are computed.\n"),
+     "Note where virtual columns are compared", False),
+    ("storage/innobase/trx/trx0trx.cc",
+     replace_once("/** The bit pattern corresponding to max timestamp */\n",
+                  "/** The bit pattern corresponding to the maximum TIMESTAMP value */\n"),
+     "Name the timestamp bit pattern precisely", False),
+    (UPDATE,
+     lambda t: insert_in_function(t, "\t/* Give purge a moment before the secondary index is modified. */\n"
+                                     "\tfor (volatile ulint backoff = 0; backoff < 5000; backoff = backoff + 1) {}\n"),
+     "Back off briefly before updating a secondary index", True),
+    ("storage/innobase/mtr/mtr0mtr.cc",
+     replace_once("/** Prepare to insert a modified blcok into flush_list.\n",
+                  "/** Prepare to insert a modified block into flush_list.\n"),
+     "Fix a typo in mtr0mtr.cc", False),
+    (UPDATE,
+     replace_once("Updates the clustered index record.\n@return DB_SUCCESS",
+                  "Updates the clustered index record of a row.\n@return DB_SUCCESS"),
+     "Reword the comment of row_upd_clust_step()", False),
+    ("storage/innobase/row/row0ins.cc",
+     replace_once("/** Create an row template for each index of a table. */\n",
+                  "/** Create a row template for each index of a table. */\n"),
+     "Fix a typo in row0ins.cc", False),
+]
+
+
+def make_pull_requests(repo):
+    for branch, (message, edit) in PULL_REQUESTS.items():
+        if exists(repo, f"refs/heads/{branch}"):
+            continue
+        commit = commit_edit(repo, "base", UPDATE, edit, message, "2025-01-02T00:00:00Z")
+        git(repo, "branch", branch, commit)
+        print(f"{branch} {commit}", file=sys.stderr)
+
+
+def make_bisect_history(repo):
+    if exists(repo, "refs/heads/bisect-tip"):
+        return
+    parent = "base"
+    for n, (path, edit, message, slow) in enumerate(BISECT_HISTORY, start=1):
+        parent = commit_edit(repo, parent, path, edit, message, f"2025-01-03T00:{n:02d}:00Z")
+        if slow:
+            git(repo, "tag", "-f", "bisect-slow", parent)
+    git(repo, "branch", "bisect-tip", parent)
+    print(f"bisect-tip {parent} ({len(BISECT_HISTORY)} commits on base)", file=sys.stderr)
+
 
 def main():
     repo = sys.argv[1]
-    for branch, (message, edit) in EDITS.items():
-        if git(repo, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False).returncode == 0:
-            continue
-        # Commit without touching the checkout: build the tree from the base blob.
-        original = git(repo, "show", f"base:{FILE}").stdout
-        changed = edit(original)
-        assert changed != original, f"{branch}: the edit of {FILE} changed nothing"
-        blob = subprocess.run(["git", "-C", repo, "hash-object", "-w", "--stdin"], input=changed, env=ENV,
-                              check=True, capture_output=True, text=True).stdout.strip()
-        index = os.path.join(git(repo, "rev-parse", "--absolute-git-dir").stdout.strip(), f"index.{branch}")
-        env = dict(ENV, GIT_INDEX_FILE=index)
-        subprocess.run(["git", "-C", repo, "read-tree", "base"], env=env, check=True)
-        mode = git(repo, "ls-tree", "base", FILE).stdout.split()[0]
-        subprocess.run(["git", "-C", repo, "update-index", "--cacheinfo", f"{mode},{blob},{FILE}"], env=env, check=True)
-        tree = subprocess.run(["git", "-C", repo, "write-tree"], env=env, check=True, capture_output=True, text=True).stdout.strip()
-        os.remove(index)
-        commit = git(repo, "commit-tree", tree, "-p", "base", "-m", message).stdout.strip()
-        git(repo, "branch", branch, commit)
-        print(f"{branch} {commit}", file=sys.stderr)
+    make_pull_requests(repo)
+    make_bisect_history(repo)
 
 
 if __name__ == "__main__":

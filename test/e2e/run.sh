@@ -8,6 +8,12 @@
 #               that grew most in comment.md; point-query and update-nonindex pass (pass or
 #               warn: exit-0 verdicts)
 #   pr-broken   does not compile                            -> must be an error (exit 4)
+#   bisect-tip  ten commits on base, one of which adds work to every secondary-index update
+#               (tagged bisect-slow) -> perfgate bisect --good base --bad bisect-tip must name
+#               exactly that commit, decided on instructions, with row_upd_sec_index_entry
+#               first among the functions that grew; builds, measurements and wall time are
+#               kept in e2e-summary.json; SIGTERM to a second bisection while it measures
+#               leaves nothing running and bisect.json cancelled
 #
 # Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
 # on the same machine reuses them. Run folders and timings go to $E2E_OUT (default runs/e2e).
@@ -60,7 +66,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 T_START=$(now)
 
-say "preparing the fork (Debian MariaDB 10.11.18 source + three pull request commits)"
+say "preparing the fork (Debian MariaDB 10.11.18 source + three pull request commits + a ten-commit history)"
 FORK=$(bash test/e2e/fetch-mariadb-source.sh)
 python3 test/e2e/make-pr-commits.py "$FORK"
 T_SOURCE=$(since "$T_START")
@@ -116,6 +122,53 @@ PY
     grep -q "$(git -C "$FORK" rev-parse --short=12 base).*$(git -C "$FORK" rev-parse --short=12 "$run")" "$OUT/$run/comment.md"
 done
 
+say "bisect: base .. bisect-tip (ten commits, one slow)"
+T=$(now)
+CODE_BISECT=0
+"${PERFGATE[@]}" bisect --source "$FORK" --good base --bad bisect-tip --tests update-index_range=100 "${SCALE[@]}" \
+  --out "$OUT/bisect" > "$OUT/bisect.stdout" 2> >(tee "$OUT/bisect.stderr" >&2) || CODE_BISECT=$?
+T_BISECT=$(since "$T")
+SLOW=$(git -C "$FORK" rev-parse bisect-slow)
+bisect_field() { # bisect_field <python expression over d = bisect.json>
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$OUT/bisect/bisect.json"
+}
+check "bisect: exit 0 (culprit named), got $CODE_BISECT" test "$CODE_BISECT" = 0
+check "bisect: bisect.json is valid by schema/bisect.schema.json" node -e '
+  const p = require(process.argv[1]).schemaProblem("bisect", require(process.argv[2]));
+  if (p) { console.error(p); process.exit(1); }' "$REPO/core/src/schemas.js" "$OUT/bisect/bisect.json"
+check "bisect: searched the ten first-parent commits after base" test "$(bisect_field 'len(d["commits"]) - 1')" = 10
+check "bisect: the culprit is the slow commit $SLOW" test "$(bisect_field 'd["culprit"]["commit"]')" = "$SLOW"
+check "bisect: its parent is the commit before it" test "$(bisect_field 'd["culprit"]["parent"]')" = "$(git -C "$FORK" rev-parse "$SLOW^")"
+check "bisect: prints the culprit last" test "$(tail -n 1 "$OUT/bisect.stdout")" = "culprit: $SLOW"
+check "bisect: the regression is watched on instructions" test "$(bisect_field 'd["watched"][0]["signal"]')" = instructions
+check "bisect: at most ceil(log2(10)) = 4 commits searched (repeats aside)" \
+  test "$(bisect_field 'len({s["commit"] for s in d["steps"] if s["kind"] == "midpoint"})')" -le 4
+check "bisect: the culprit fails on instructions against its parent" \
+  test "$(bisect_field 'd["culprit"]["measurements"][0]["instructions_verdict"]')" = fail
+check "bisect: the culprit has an rQPS against its parent" test "$(bisect_field 'd["culprit"]["measurements"][0]["rqps"] is not None')" = True
+CULPRIT_TOP=$(bisect_field 'd["culprit"]["measurements"][0]["grown"][0]["name"]')
+check "bisect: row_upd_sec_index_entry grew most in the culprit ($CULPRIT_TOP)" grep -q '^row_upd_sec_index_entry' <<<"$CULPRIT_TOP"
+
+# SIGTERM while the ends are measured (every commit is in the build cache by now): the servers
+# under Valgrind stop, nothing of the run is left, bisect.json says cancelled, exit 143.
+CANCEL_OUT=$OUT/bisect-cancel
+"${PERFGATE[@]}" bisect --source "$FORK" --good base --bad bisect-tip --tests update-index_range=100 "${SCALE[@]}" \
+  --out "$CANCEL_OUT" > /dev/null 2> "$OUT/bisect-cancel.stderr" &
+BISECT_PID=$!
+for _ in $(seq 1200); do
+  grep -q 'update-index_range=100  instructions' "$OUT/bisect-cancel.stderr" 2>/dev/null && break
+  sleep 0.5
+done
+kill -TERM "$BISECT_PID"
+CODE_CANCEL=0
+wait "$BISECT_PID" || CODE_CANCEL=$?
+check "bisect cancelled while measuring: exit 143, got $CODE_CANCEL" test "$CODE_CANCEL" = 143
+check "bisect cancelled: bisect.json says cancelled" \
+  test "$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['status'])" "$CANCEL_OUT/bisect.json")" = cancelled
+check "bisect cancelled: the step's results.json says cancelled" grep -q '"status": "cancelled"' "$CANCEL_OUT/steps/00-confirm/results.json"
+check "bisect cancelled: no process of the run is left" test -z "$(pgrep -f "$CANCEL_OUT" || true)"
+check "bisect cancelled: no datadir is left" test -z "$(find "$CANCEL_OUT" -type d -name data)"
+
 T=$(now)
 "${PERFGATE[@]}" build --source "$FORK" --ref base --json > "$OUT/build-base-again.json"
 T_HIT=$(since "$T")
@@ -125,6 +178,21 @@ TOTAL=$(since "$T_START")
 python3 - "$OUT" <<PY
 import json, sys
 out = sys.argv[1]
+def bisect_summary():
+    try:
+        d = json.load(open(f"{out}/bisect/bisect.json"))
+    except (OSError, ValueError):
+        return None
+    return {
+        "seconds": $T_BISECT,
+        "status": d["status"],
+        "culprit": d["culprit"]["commit"] if d["culprit"] else None,
+        "builds": d["builds"],
+        "measurements": d["measurements"],
+        "steps": [{"kind": s["kind"], "commit": s["commit"][:12], "decision": s["decision"], "seconds": s["seconds"],
+                   "builds": [{"commit": b["commit"][:12] if b["commit"] else None, "cache": b["cache"], "seconds": b["seconds"]} for b in s["builds"]]}
+                  for s in d["steps"]],
+    }
 def head_build(run):
     try:
         return json.load(open(f"{out}/{run}/build/builds.json"))["sides"]["head"]
@@ -136,7 +204,8 @@ summary = {
     "head_builds": {run: head_build(run) for run in ("pr-comment", "pr-slow", "pr-broken")},
     "cache_hit_seconds": $T_HIT,
     "compare_seconds": {"pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "pr-broken": $T_BROKEN},
-    "exit_codes": {"pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "pr-broken": $CODE_BROKEN},
+    "bisect": bisect_summary(),
+    "exit_codes": {"pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "pr-broken": $CODE_BROKEN, "bisect": $CODE_BISECT},
     "total_seconds": $TOTAL,
     "failures": $failures,
 }

@@ -25,11 +25,12 @@ function copyLog(from, to, header) {
 
 /**
  * Builds refs.base then refs.head (in that order: the head build then reuses the base's tree
- * and objects). Logs go to <outDir>/build/<side>.log, a summary to <outDir>/build/builds.json.
+ * and objects). Logs go to <outDir>/build/<side>.log, a summary to <outDir>/build/builds.json;
+ * progress lines to io.stderr, after `who` (the command speaking).
  * @returns {sides, failure: null} or {sides, failure: {side, error: BuildError}}; sides holds
  *          {basedir, label, commit, ref} for each side built. Throws Cancelled on a signal.
  */
-async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env }) {
+async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who = 'perfgate compare' }) {
   const buildDir = path.join(outDir, 'build');
   fs.mkdirSync(buildDir, { recursive: true });
   const sides = {};
@@ -40,15 +41,15 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env }) {
     const due = core.progressThrottle(15);
     try {
       const built = await buildCommit({ source, ref: refs[side], recipe, cacheDir, logFile, env,
-        onProgress: (e) => { if (due(e, e.elapsedSeconds)) io.stderr.write(`perfgate compare: ${core.formatBuildProgress({ label: `${side} (${refs[side]})`, ...e })}\n`); } });
+        onProgress: (e) => { if (due(e, e.elapsedSeconds)) io.stderr.write(`${who}: ${core.formatBuildProgress({ label: `${side} (${refs[side]})`, ...e })}\n`); } });
       if (built.cache === 'hit') copyLog(built.logFile, logFile, `perfgate: ${refs[side]} (${built.commit}) was found in the build cache; this is the log of the build that made it.`);
-      io.stderr.write(`perfgate compare: ${side} ${refs[side]} = ${built.commit.slice(0, 12)}: ${built.cache === 'hit' ? 'cached build' : `built in ${core.formatDuration(built.seconds)} (${built.cache} tree)`}\n`);
+      io.stderr.write(`${who}: ${side} ${refs[side]} = ${built.commit.slice(0, 12)}: ${built.cache === 'hit' ? 'cached build' : `built in ${core.formatDuration(built.seconds)} (${built.cache} tree)`}\n`);
       sides[side] = { basedir: built.prefix, label: side, commit: built.commit, ref: refs[side] };
       summary.sides[side] = { ref: refs[side], commit: built.commit, prefix: built.prefix, cache: built.cache, seconds: Math.round(built.seconds * 10) / 10, status: 'ok', log: `build/${side}.log` };
       writeSummary();
     } catch (err) {
       if (!(err instanceof core.BuildError)) throw err;
-      for (const line of core.describeFailure(err)) io.stderr.write(`perfgate compare: ${side}: ${line}\n`);
+      for (const line of core.describeFailure(err)) io.stderr.write(`${who}: ${side}: ${line}\n`);
       summary.sides[side] = { ref: refs[side], commit: err.commit || null, status: 'error', log: `build/${side}.log`, error: err.toJSON() };
       writeSummary();
       return { sides, failure: { side, error: err } };
