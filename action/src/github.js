@@ -1,6 +1,7 @@
 // Talking to GitHub's REST API: one Octokit with GitHub's recommended retries (5xx) and
 // throttling (primary and secondary rate limits), the sticky comment and the check run.
 import * as core from '@actions/core';
+import perfgateCore from '@perfgate/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
@@ -40,14 +41,12 @@ export async function authorPermission(octokit, { owner, repo }, username) {
   return data.permission;
 }
 
-function isSticky(comment, { marker, author }) {
-  return comment.user?.login === author && typeof comment.body === 'string' && comment.body.startsWith(marker);
-}
-
+// Which comment is the sticky one is core's rule, the one the bot follows too.
 async function stickyComments(octokit, { owner, repo }, number, identity) {
   // Every page: a long discussion pushes the comment past the first hundred.
   const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
-  return all.filter((comment) => isSticky(comment, identity)).sort((a, b) => a.id - b.id);
+  const { kept, duplicates } = perfgateCore.stickyComments(all, identity);
+  return kept ? [kept, ...duplicates] : [];
 }
 
 /**

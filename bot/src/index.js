@@ -1,5 +1,5 @@
 'use strict';
-// @perfgate/bot: the parts of perfgate's GitHub App that need no GitHub.
+// @perfgate/bot: perfgate's GitHub App.
 //
 // Commands (pure):
 //   parseCommand(commentBody, {benchmarks}) -> {command} | {error} | null
@@ -20,8 +20,26 @@
 //   recordWaiver(store, {...}), waiversFor(store, {repo, prNumber})
 //   enqueue(store, job, uniqueKey), claim(store, workerId, leaseSeconds),
 //   complete(store, jobId, {workerId?}), fail(store, jobId, error, retryAt, {workerId?}), getJob
+//   Command requests (requests.js): getRequest, requestForComment, requestForRun,
+//   updateRequest(store, id, changes, {from}), cancelRequests, requestsAwaitingRun,
+//   requestsOfPull, latestRequest, inTransaction(store, work); extendLease, queueDepth
 // Every store function takes the store first; none keeps state of its own.
+//
+// The GitHub App (src/app/, needs GitHub):
+//   readBotConfig({file, env, port}) -> config      a YAML file and the environment, checked
+//   startBot(config) -> {url, port, store, worker, close()}
+//     POST /api/github/webhooks, GET /healthz; the jobs run from the durable queue
+//   contract: the workflow_dispatch inputs, run-name and artifact name perf-command.yml follows
 const commands = require('./commands');
 const store = require('./store');
 
-module.exports = { ...commands, ...store };
+// The App is loaded when first used, so that the grammar and the store need no Octokit.
+module.exports = {
+  ...commands,
+  ...store,
+  get startBot() { return require('./app').startBot; },
+  get readBotConfig() { return require('./app').readBotConfig; },
+  get describeBotConfig() { return require('./app').describeBotConfig; },
+  get contract() { return require('./app').contract; },
+  get WEBHOOK_PATH() { return require('./app').WEBHOOK_PATH; },
+};

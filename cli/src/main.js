@@ -15,6 +15,7 @@ const COMMANDS = {
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
   bisect: { module: './commands/bisect', summary: 'find the commit behind a regression by binary search over built commits' },
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
+  bot: { module: './commands/bot', summary: "run perfgate's GitHub App: /perf commands in pull requests, dispatch, history" },
 };
 
 // runner-setup/tune records a runner's settings (e.g. PERFGATE_PIN_CPUS) in this file; the

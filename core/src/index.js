@@ -49,6 +49,7 @@
  *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
+ *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
  *   formatCount (43.1k, 6.38M)
  * Schemas (schema/*.schema.json)
@@ -71,6 +72,7 @@ const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
 const render = require('./render');
+const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
@@ -93,6 +95,7 @@ module.exports = {
   diagnose, warnings, describeMachine,
   ...buildFailure,
   ...render,
+  stickyComments,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,

@@ -55,7 +55,9 @@ function describe(e) {
   if (e.keyword === 'additionalProperties') return 'unknown key';
   if (e.keyword === 'required') return `missing key '${e.params.missingProperty}'`;
   const desc = why(e.parentSchema);
-  return `${JSON.stringify(e.data)} ${e.message}${desc ? `: ${desc}` : ''}`;
+  // An object or a list is named by its path; printed whole it could be a whole document.
+  const shown = e.data !== null && typeof e.data === 'object' ? '' : `${JSON.stringify(e.data)} `;
+  return `${shown}${e.message}${desc ? `: ${desc}` : ''}`;
 }
 
 const joinPath = (path) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(top level)';

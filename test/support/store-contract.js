@@ -165,6 +165,81 @@ function storeContract(backend) {
       });
     });
 
+    describe('command requests', () => {
+      const quick = () => bot.parseCommand('/perf quick', { benchmarks: [] }).command;
+      const record = (s, commentId, extra = {}) => bot.recordRequest(s, {
+        commentId, repo: REPO, prNumber: 7, author: 'maintainer', command: quick(), commentCreatedAt: 1_000 + commentId, installationId: 777, ...extra,
+      });
+
+      test('a request starts received and moves only from the states a step expects', async () => {
+        const s = await open();
+        const { id } = await record(s, 1);
+        let r = await bot.getRequest(s, id);
+        assert.deepEqual([r.status, r.commentId, r.prNumber, r.command, r.installationId, r.commentCreatedAt], ['received', 1, 7, 'quick', 777, 1_001]);
+        assert.equal(await bot.updateRequest(s, id, { status: 'pinned', baseSha: sha(1), headSha: sha(2) }, { from: ['received'] }), true);
+        assert.equal(await bot.updateRequest(s, id, { status: 'pinned' }, { from: ['received'] }), false, 'a second pin of the same request changes nothing');
+        r = await bot.requestForComment(s, 1);
+        assert.deepEqual([r.status, r.baseSha, r.headSha], ['pinned', sha(1), sha(2)]);
+        assert.equal(await bot.updateRequest(s, id, { status: 'dispatched', runId: 9_000_000_001, runUrl: 'u' }, { from: ['pinned'] }), true);
+        assert.equal((await bot.requestForRun(s, { repo: REPO, runId: 9_000_000_001 })).id, id);
+        assert.equal(await bot.requestForRun(s, { repo: 'other/repo', runId: 9_000_000_001 }), null);
+        await assert.rejects(bot.updateRequest(s, id, { status: 'lost' }), /unknown status "lost"/);
+        await assert.rejects(bot.updateRequest(s, id, { sha: 'x' }), /unknown field 'sha'/);
+      });
+
+      test('a push cancels the active requests of its pull request written before it, once', async () => {
+        const s = await open();
+        const early = await record(s, 10);
+        const dispatched = await record(s, 11);
+        await bot.updateRequest(s, dispatched.id, { status: 'dispatched', runId: 55 });
+        const done = await record(s, 12);
+        await bot.updateRequest(s, done.id, { status: 'completed' });
+        const later = await record(s, 13, { commentCreatedAt: 5_000 });
+        const otherPr = await record(s, 14, { prNumber: 8 });
+        const cancelled = await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed' });
+        assert.deepEqual(cancelled.map((r) => [r.id, r.status, r.runId]), [[early.id, 'received', null], [dispatched.id, 'dispatched', 55]]);
+        const status = async (id) => (await bot.getRequest(s, id)).status;
+        assert.deepEqual(await Promise.all([early, dispatched, done, later, otherPr].map((r) => status(r.id))), ['cancelled', 'cancelled', 'completed', 'received', 'received']);
+        assert.equal((await bot.getRequest(s, early.id)).detail, 'pushed');
+        assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed again' }), []);
+        assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel' })).map((r) => r.id), [later.id]);
+      });
+
+      test('requests dispatched without a run id, and the latest request of a pull request', async () => {
+        const s = await open();
+        const a = await record(s, 20);
+        const b = await record(s, 21);
+        await bot.updateRequest(s, a.id, { status: 'dispatched' });
+        await bot.updateRequest(s, b.id, { status: 'dispatched', runId: 77 });
+        assert.deepEqual((await bot.requestsAwaitingRun(s, { repo: REPO })).map((r) => r.id), [a.id]);
+        assert.equal((await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['quick'] })).id, b.id);
+        assert.deepEqual((await bot.requestsOfPull(s, { repo: REPO, prNumber: 7 })).map((r) => r.id), [a.id, b.id]);
+        assert.deepEqual(await bot.requestsOfPull(s, { repo: REPO, prNumber: 7, statuses: ['cancelled'] }), []);
+        assert.equal(await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['full'] }), null);
+        assert.equal((await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['quick'], statuses: ['received'] })), null);
+      });
+
+      test('a delivery, a request and a job written in one transaction are all there, or none is', async () => {
+        const s = await open();
+        await bot.inTransaction(s, async (tx) => {
+          await bot.recordDelivery(tx, { deliveryId: 'd-1', event: 'issue_comment', action: 'created' });
+          await record(tx, 30);
+          await bot.enqueue(tx, { kind: 'command', payload: { commentId: 30 } }, 'command:30');
+        });
+        await assert.rejects(bot.inTransaction(s, async (tx) => {
+          await bot.recordDelivery(tx, { deliveryId: 'd-2', event: 'issue_comment', action: 'created' });
+          await record(tx, 31);
+          await bot.cancelRequests(tx, { repo: REPO, prNumber: 7, reason: 'inside' });
+          throw new Error('the process died here');
+        }), /the process died here/);
+        const deliveries = await s.db.selectFrom('deliveries').select('delivery_id').execute();
+        assert.deepEqual(deliveries.map((d) => d.delivery_id), ['d-1']);
+        assert.equal(await bot.requestForComment(s, 31), null);
+        assert.equal((await bot.requestForComment(s, 30)).status, 'received', 'the rolled-back cancel left the earlier request alone');
+        assert.deepEqual(await bot.queueDepth(s), { queued: 1, running: 0 });
+      });
+    });
+
     describe('runs', () => {
       for (const { name, results } of capturedResults()) {
         test(`storeRun keeps every round and verdict figure of ${name}`, async () => {
@@ -416,6 +491,21 @@ function storeContract(backend) {
         assert.ok(answers.filter((a) => a.claimed.length > 0).length >= 2, `the work was shared: ${answers.map((a) => a.claimed.length)}`);
         const states = await s.db.selectFrom('jobs').select(['status', 'attempts']).execute();
         assert.ok(states.every((j) => j.status === 'done' && Number(j.attempts) === 1));
+      });
+
+      test('a worker renews the lease of the job it holds; another worker cannot', async () => {
+        const clock = manualClock();
+        const s = await open({ clock });
+        const { id } = await bot.enqueue(s, { kind: 'k' }, 'long');
+        await bot.claim(s, 'w1', 10);
+        assert.deepEqual(await bot.queueDepth(s), { queued: 0, running: 1 });
+        clock.advance(9_000);
+        assert.equal(await bot.extendLease(s, id, 'w1', 10), true);
+        assert.equal(await bot.extendLease(s, id, 'w2', 10), false);
+        clock.advance(9_000);
+        assert.equal(await bot.claim(s, 'w2', 10), null, 'the renewed lease still holds');
+        assert.equal(await bot.complete(s, id, { workerId: 'w1' }), true);
+        assert.equal(await bot.extendLease(s, id, 'w1', 10), false, 'a finished job has no lease');
       });
 
       test('a job whose worker process was killed is claimed again when its lease expires', async () => {

@@ -30,8 +30,13 @@ async function recordDelivery(store, { deliveryId, event, action = null }) {
 }
 
 // A command as the parser returned it, with where it came from. commentId is the key: the
-// same comment delivered twice is one request.
-async function recordRequest(store, { commentId = null, deliveryId = null, repo, prNumber = null, author = null, command, headSha = null }) {
+// same comment delivered twice is one request. commentCreatedAt (ms) orders it against pushes;
+// installationId is the App installation that received it (requests.js follows its state).
+async function recordRequest(store, {
+  commentId = null, deliveryId = null, repo, prNumber = null, author = null, command, headSha = null,
+  commentCreatedAt = null, installationId = null,
+}) {
+  const now = store.now();
   const row = {
     delivery_id: deliveryId,
     repo: required(repo, 'repo'),
@@ -39,8 +44,12 @@ async function recordRequest(store, { commentId = null, deliveryId = null, repo,
     author,
     command: required(command && command.name, 'command.name'),
     args: JSON.stringify(command.args || {}),
+    line: command.line ?? null,
     head_sha: headSha,
-    created_at: store.now(),
+    created_at: now,
+    comment_created_at: commentCreatedAt,
+    installation_id: installationId,
+    updated_at: now,
   };
   if (commentId === null) {
     const r = await store.db.insertInto('requests').values({ comment_id: null, ...row }).executeTakeFirstOrThrow();

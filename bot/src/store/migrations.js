@@ -220,9 +220,41 @@ const queue = {
   },
 };
 
+// What the GitHub App does with a command: its state, the SHAs it pinned, and the ids of what
+// it made on GitHub (reply, check run, workflow run), so that a job run again after a crash
+// finds them instead of making them twice.
+//   status  received → refused | invalid | answered (no measurement), or
+//           received → pinned → dispatching → dispatched → completed | failed;
+//           cancelled (a push, /perf cancel) from any of received … dispatched
+const requestState = {
+  async up(db) {
+    const columns = [
+      ['status', 'varchar(16)', (c) => c.notNull().defaultTo('received')],
+      ['line', 'text'],
+      ['suite', 'varchar(64)'],
+      ['detail', 'text'],
+      ['base_sha', 'varchar(64)'],
+      ['installation_id', 'bigint'],
+      ['comment_created_at', 'bigint'],
+      ['reply_id', 'bigint'],
+      ['check_run_id', 'bigint'],
+      ['run_id', 'bigint'],
+      ['run_url', 'text'],
+      ['updated_at', 'bigint'],
+    ];
+    // One column per statement: SQLite's ALTER TABLE adds one at a time.
+    for (const [name, type, build] of columns) {
+      await db.schema.alterTable('requests').addColumn(name, type, build).execute();
+    }
+    await db.schema.createIndex('requests_repo_run').on('requests').columns(['repo', 'run_id']).execute();
+    await db.schema.createIndex('requests_repo_status').on('requests').columns(['repo', 'status']).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
+  '0003_request_state': requestState,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

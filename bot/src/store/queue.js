@@ -137,8 +137,29 @@ async function fail(store, jobId, error, retryAt, { workerId } = {}) {
     .set({ ...common, status: 'failed', completed_at: now }));
 }
 
+/**
+ * Moves the lease of a running job held by workerId to now + leaseSeconds: a worker renews it
+ * while the job runs, so a long job is not claimed again by another worker. false when the
+ * worker no longer holds it.
+ */
+async function extendLease(store, jobId, workerId, leaseSeconds) {
+  if (!(leaseSeconds > 0)) throw new StoreError(`extendLease: leaseSeconds must be a positive number, got ${JSON.stringify(leaseSeconds)}`);
+  const now = store.now();
+  return update(store, running(store.db.updateTable('jobs'), jobId, workerId)
+    .set({ locked_until: now + Math.round(leaseSeconds * 1000), updated_at: now }));
+}
+
+/** How many jobs wait (queued and due, or queued for later) and run, for health and load figures. */
+async function queueDepth(store) {
+  const rows = await store.db.selectFrom('jobs').select(['status', (eb) => eb.fn.countAll().as('n')])
+    .where('status', 'in', ['queued', 'running']).groupBy('status').execute();
+  const depth = { queued: 0, running: 0 };
+  for (const r of rows) depth[r.status] = Number(r.n);
+  return depth;
+}
+
 async function getJob(store, jobId) {
   return jobOf(await store.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst());
 }
 
-module.exports = { enqueue, claim, complete, fail, getJob, DEFAULT_MAX_ATTEMPTS };
+module.exports = { enqueue, claim, complete, fail, extendLease, queueDepth, getJob, DEFAULT_MAX_ATTEMPTS };

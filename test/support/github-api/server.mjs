@@ -131,6 +131,7 @@ async function backend() {
         }
         const fault = call.double.takeFault(call.operationId);
         if (fault) throw new Reply(fault, 'fault');
+        await call.double.waitIfHeld(call.operationId);
       },
       validationFail: (context) => {
         throw new Reply(requestValidationReply(context.validation.errors), 'invalid-request', context.validation.errors.map(problemText));
@@ -199,6 +200,8 @@ export class GitHubDouble {
     this.artifacts = new ArtifactStore(this.state, options.artifactsDir, { downloadLifetimeMs: options.artifactUrlLifetimeMs });
     this.calls = [];
     this.faults = new Map();
+    this.holds = new Map();
+    this.heldNow = new Set();
     this.htmlUrl = options.htmlUrl || 'https://github.com';
     this.rateLimitReset = Math.floor(Date.now() / 1000) + 3600;
     this.rateLimitUsed = 0;
@@ -259,6 +262,36 @@ export class GitHubDouble {
     this.faults.set(operationId, queue);
   }
 
+  /**
+   * Holds the next call of operationId after it is authenticated, before it is answered or has
+   * any effect, until release() (or close()). `arrived` resolves when the call is being held.
+   * Lets a test act between a client's request and GitHub's answer: push a commit, kill the
+   * client, then release the call and see what the client does about it.
+   */
+  holdNext(operationId) {
+    let arrive;
+    let release;
+    const hold = {
+      arrived: new Promise((resolve) => { arrive = resolve; }),
+      released: new Promise((resolve) => { release = resolve; }),
+    };
+    hold.arrive = arrive;
+    hold.release = () => release();
+    const queue = this.holds.get(operationId) || [];
+    queue.push(hold);
+    this.holds.set(operationId, queue);
+    return { arrived: hold.arrived, release: hold.release };
+  }
+
+  async waitIfHeld(operationId) {
+    const hold = this.holds.get(operationId)?.shift();
+    if (!hold) return;
+    this.heldNow.add(hold);
+    hold.arrive();
+    await hold.released;
+    this.heldNow.delete(hold);
+  }
+
   takeFault(operationId) {
     const queue = this.faults.get(operationId);
     return queue?.length ? queue.shift() : undefined;
@@ -286,6 +319,7 @@ export class GitHubDouble {
   }
 
   async close() {
+    for (const hold of this.heldNow) hold.release();
     this.server.closeAllConnections?.();
     await new Promise((resolve) => this.server.close(resolve));
   }

@@ -205,15 +205,28 @@ export class GitHubState {
     return pull;
   }
 
-  /** Workflows are named by file (perf.yml) or id, as the REST API accepts both. */
-  addWorkflow(fullName, file) {
+  /**
+   * Workflows are named by file (perf.yml) or id, as the REST API accepts both. A workflow is
+   * "perf.yml" or { file: "perf.yml", runName: "perf ${{ inputs.pr }}" }: runName is the
+   * workflow's `run-name:`, which becomes the display title of the runs a dispatch starts
+   * (only `${{ inputs.<name> }}` expressions are evaluated).
+   */
+  addWorkflow(fullName, spec) {
     const repo = this.repoByFullName(`workflows["${fullName}"]`, fullName);
+    const { file, runName = null } = typeof spec === 'string' ? { file: spec } : spec || {};
     if (typeof file !== 'string' || !/^[A-Za-z0-9._-]+\.ya?ml$/.test(file)) {
       throw optionError(`workflows["${fullName}"]`, file, 'a workflow file name such as "perf.yml"');
     }
-    const workflow = { id: this.nextId('workflow', 80_000_000), file, path: `.github/workflows/${file}` };
+    if (runName !== null && typeof runName !== 'string') throw optionError(`workflows["${fullName}"].runName`, runName, 'a run-name template');
+    const workflow = { id: this.nextId('workflow', 80_000_000), file, path: `.github/workflows/${file}`, runName };
     repo.workflows.set(file, workflow);
     return workflow;
+  }
+
+  /** The display title GitHub gives a dispatched run: the workflow's run-name with its inputs, else the file. */
+  displayTitle(workflow, inputs = {}) {
+    if (!workflow.runName) return workflow.file;
+    return workflow.runName.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_, name) => String(inputs[name] ?? ''));
   }
 
   workflow(repo, workflowId) {
@@ -236,7 +249,7 @@ export class GitHubState {
       conclusion: spec.conclusion ?? null,
       headBranch: spec.headBranch || repo.defaultBranch,
       headSha: spec.headSha || '0'.repeat(40),
-      displayTitle: spec.displayTitle || workflow.file,
+      displayTitle: spec.displayTitle || this.displayTitle(workflow, spec.inputs),
       runNumber: repo.runs.size + 1,
       actor: this.addUser(spec.actor || 'octocat'),
       inputs: spec.inputs || {},

@@ -45,6 +45,16 @@ export const operations = {
     return ok(shape.workflowRun(call.urls, repo, run));
   },
 
+  // GitHub answers 202 and the run ends `cancelled` soon after; the double cancels it at once.
+  'actions/cancel-workflow-run': (call) => {
+    const repo = findRepo(call, { write: true });
+    const run = repo.runs.get(Number(call.params.run_id));
+    if (!run) throw notFound();
+    if (run.status === 'completed') throw new HttpError(409, 'Cannot cancel a workflow run that is completed.');
+    call.state.updateWorkflowRun(repo.fullName, run.id, { status: 'completed', conclusion: 'cancelled' });
+    return { status: 202, body: {} };
+  },
+
   'actions/list-workflow-runs-for-repo': (call) => {
     const repo = findRepo(call);
     const filters = {

@@ -1,0 +1,270 @@
+'use strict';
+// The bot's settings, read once: a YAML (or JSON) file of KEY: value lines and the environment,
+// with the same keys; the environment wins. Every value is checked here, and a bad one is one
+// line naming where it came from, the key, the value and what is expected.
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+const core = require('@perfgate/core');
+const { parseTarget, redact } = require('../store/connection');
+const { WORKFLOWS } = require('./contract');
+
+const { UsageError } = core;
+
+const FULL_NAME = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+
+function problem(where, key, value, expected) {
+  const shown = typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+  return new UsageError(`${where}: ${key} ${shown} is not valid; expected ${expected}`);
+}
+
+function workflowFile(value, fail) {
+  if (!/^[A-Za-z0-9._-]+\.ya?ml$/.test(String(value))) throw fail('a workflow file name such as perf-command.yml');
+  return String(value);
+}
+
+// A list is a YAML sequence, or a string of items separated by commas or spaces.
+function listOf(value) {
+  if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
+  return String(value).split(/[\s,]+/).filter(Boolean);
+}
+
+function integerIn(min, max, describe) {
+  return (value, fail) => {
+    const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw fail(`${describe}, an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
+// Each key: what it is for, how its value is read, and its default (no default: required).
+const KEYS = {
+  PERFGATE_APP_ID: {
+    describe: "the GitHub App's id",
+    read: integerIn(1, Number.MAX_SAFE_INTEGER, "the App's id (Settings → Developer settings → GitHub Apps → App ID)"),
+  },
+  PERFGATE_PRIVATE_KEY_FILE: {
+    describe: "the App's private key (.pem), as GitHub generated it",
+    read: (value, fail, base) => {
+      const file = path.resolve(base, String(value));
+      let pem;
+      try {
+        pem = fs.readFileSync(file, 'utf8');
+      } catch (err) {
+        throw fail(`a readable PEM file (${err.code || err.message})`);
+      }
+      if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(pem)) throw fail('a PEM private key file, as GitHub generates for the App');
+      return { file, pem };
+    },
+  },
+  PERFGATE_WEBHOOK_SECRET: {
+    describe: "the App's webhook secret",
+    secret: true,
+    read: (value, fail) => {
+      const s = String(value);
+      if (s.length < 16) throw fail('the webhook secret set in the App, at least 16 characters');
+      return s;
+    },
+  },
+  PERFGATE_DATABASE_URL: {
+    describe: 'the history store: a SQLite file path or mysql://user:pass@host:port/db',
+    read: (value, fail) => {
+      try {
+        parseTarget(String(value));
+      } catch (err) {
+        throw fail(`a SQLite file path or a mysql:// URL (${err.message.replace(/^store: /, '')})`);
+      }
+      return String(value);
+    },
+    show: (value) => redact(value),
+  },
+  GITHUB_API_URL: {
+    describe: "GitHub's REST API (GitHub Enterprise Server: https://HOST/api/v3)",
+    default: 'https://api.github.com',
+    read: (value, fail) => {
+      let url;
+      try {
+        url = new URL(String(value));
+      } catch {
+        throw fail('an http(s) URL such as https://api.github.com');
+      }
+      if (!['http:', 'https:'].includes(url.protocol)) throw fail('an http(s) URL such as https://api.github.com');
+      return String(value).replace(/\/+$/, '');
+    },
+  },
+  PERFGATE_REPOSITORIES: {
+    describe: 'the repositories the bot serves, owner/name, separated by commas',
+    read: (value, fail) => {
+      const names = listOf(value);
+      const bad = names.find((n) => !FULL_NAME.test(n));
+      if (!names.length || bad !== undefined) throw fail('one or more repositories as owner/name, separated by commas');
+      return names.map((n) => n.toLowerCase());
+    },
+  },
+  PERFGATE_GITHUB_PACING: {
+    describe: "github: one write a second and one comment every 3 s per installation, as GitHub advises; none: no pacing (a test double)",
+    default: 'github',
+    read: (value, fail) => {
+      if (!['github', 'none'].includes(String(value))) throw fail('github or none');
+      return String(value);
+    },
+  },
+  PERFGATE_TEAMS: {
+    describe: 'teams whose members may run commands without write access, org/team-slug',
+    default: [],
+    read: (value, fail) => {
+      const teams = listOf(value);
+      if (teams.some((t) => !FULL_NAME.test(t))) throw fail('teams as org/team-slug, separated by commas');
+      return teams;
+    },
+  },
+  PERFGATE_COMMAND_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf quick and /perf ahi, under .github/workflows/',
+    default: WORKFLOWS.quick,
+    read: workflowFile,
+  },
+  PERFGATE_FULL_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf full (its measure jobs shard the suite)',
+    default: WORKFLOWS.full,
+    read: workflowFile,
+  },
+  PERFGATE_REPORT: {
+    describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
+    default: 'workflow',
+    read: (value, fail) => {
+      if (!['workflow', 'bot'].includes(String(value))) throw fail('workflow or bot');
+      return String(value);
+    },
+  },
+  PERFGATE_THRESHOLDS: {
+    describe: 'the thresholds folder whose microbenchmark names tests= accepts',
+    default: core.SHIPPED_THRESHOLDS_DIR,
+    read: (value, fail, base) => {
+      const dir = path.resolve(base, String(value));
+      try {
+        return core.loadThresholds(dir);
+      } catch (err) {
+        throw fail(`a perfgate thresholds folder (${err.message})`);
+      }
+    },
+  },
+  PERFGATE_HOST: {
+    describe: 'the address to listen on',
+    default: '127.0.0.1',
+    read: (value, fail) => {
+      if (!/^[A-Za-z0-9.:-]+$/.test(String(value))) throw fail('a host name or an IP address such as 127.0.0.1 or 0.0.0.0');
+      return String(value);
+    },
+  },
+  PERFGATE_PORT: {
+    describe: 'the port to listen on (perfgate bot --port wins)',
+    default: null,
+    read: integerIn(0, 65535, 'a TCP port'),
+  },
+  PERFGATE_WORKERS: {
+    describe: 'how many queued jobs one process works on at once',
+    default: 4,
+    read: integerIn(1, 64, 'a number of concurrent jobs'),
+  },
+  PERFGATE_JOB_LEASE_SECONDS: {
+    describe: 'how long a job stays leased to its worker without a renewal; after a crash it is run again this long later',
+    default: 60,
+    read: integerIn(2, 3600, 'seconds'),
+  },
+  PERFGATE_MAX_WEBHOOK_BYTES: {
+    describe: 'the largest webhook body accepted (GitHub sends at most 25 MB; the events perfgate acts on are far smaller)',
+    default: 1024 * 1024,
+    read: integerIn(1024, 25 * 1024 * 1024, 'bytes'),
+  },
+  PERFGATE_MAX_ARTIFACT_BYTES: {
+    describe: "the largest run folder artifact downloaded (zip size); its files may unpack to 4 times as much",
+    default: 64 * 1024 * 1024,
+    read: integerIn(1024, 2 * 1024 * 1024 * 1024, 'bytes'),
+  },
+};
+
+function readFileSettings(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--config '${file}': cannot read it (${err.code || err.message}); expected a YAML file of KEY: value lines`);
+  }
+  let data;
+  try {
+    data = YAML.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not YAML (${err.message.split('\n')[0]}); expected KEY: value lines`);
+  }
+  if (data === null || data === undefined) data = {};
+  if (typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${file}: expected a mapping of KEY: value lines, found ${Array.isArray(data) ? 'a list' : typeof data}`);
+  for (const key of Object.keys(data)) {
+    if (!Object.hasOwn(KEYS, key)) throw new UsageError(`${file}: unknown key '${key}'; expected one of ${Object.keys(KEYS).join(', ')}`);
+  }
+  return data;
+}
+
+/**
+ * @param file  the --config file, or null
+ * @param env   the environment (its values win over the file's)
+ * @param port  --port, or undefined
+ * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
+ *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report, thresholds,
+ *          host, port, workers,
+ *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
+ */
+function readBotConfig({ file = null, env = {}, port } = {}) {
+  const fromFile = file ? readFileSettings(file) : {};
+  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
+  const values = {};
+  for (const [key, spec] of Object.entries(KEYS)) {
+    const inEnv = env[key] !== undefined && env[key] !== '';
+    const raw = inEnv ? env[key] : fromFile[key];
+    const where = inEnv ? 'environment' : file;
+    if (raw === undefined || raw === null || raw === '') {
+      if (!Object.hasOwn(spec, 'default')) {
+        throw new UsageError(`${key} is not set: ${spec.describe}; set it in the environment${file ? ` or in ${file}` : ' or in a --config file'}`);
+      }
+      values[key] = spec.default === core.SHIPPED_THRESHOLDS_DIR ? spec.read(spec.default, () => {}, base) : spec.default;
+      continue;
+    }
+    const shown = spec.secret ? '***' : spec.show ? spec.show(String(raw)) : raw;
+    const fail = (expected) => problem(where, key, shown, expected);
+    values[key] = spec.read(raw, fail, inEnv ? process.cwd() : base);
+  }
+  const listenPort = port === undefined ? values.PERFGATE_PORT
+    : KEYS.PERFGATE_PORT.read(port, (expected) => new UsageError(`--port '${port}' is not valid; expected ${expected}`));
+  if (listenPort === null || listenPort === undefined) throw new UsageError('--port is missing; expected perfgate bot --port <N> (or PERFGATE_PORT)');
+  return {
+    appId: values.PERFGATE_APP_ID,
+    privateKey: values.PERFGATE_PRIVATE_KEY_FILE.pem,
+    privateKeyFile: values.PERFGATE_PRIVATE_KEY_FILE.file,
+    webhookSecret: values.PERFGATE_WEBHOOK_SECRET,
+    databaseUrl: values.PERFGATE_DATABASE_URL,
+    apiUrl: values.GITHUB_API_URL,
+    repositories: values.PERFGATE_REPOSITORIES,
+    teams: values.PERFGATE_TEAMS,
+    pacing: values.PERFGATE_GITHUB_PACING,
+    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW },
+    report: values.PERFGATE_REPORT,
+    thresholds: values.PERFGATE_THRESHOLDS,
+    host: values.PERFGATE_HOST,
+    port: listenPort,
+    workers: values.PERFGATE_WORKERS,
+    leaseSeconds: values.PERFGATE_JOB_LEASE_SECONDS,
+    maxWebhookBytes: values.PERFGATE_MAX_WEBHOOK_BYTES,
+    maxArtifactBytes: values.PERFGATE_MAX_ARTIFACT_BYTES,
+  };
+}
+
+/** The settings, one `KEY: what it is (default)` line each, for --help. */
+function describeKeys() {
+  return Object.entries(KEYS).map(([key, spec]) => {
+    const shown = !Object.hasOwn(spec, 'default') ? 'required'
+      : spec.default === core.SHIPPED_THRESHOLDS_DIR ? 'default: the shipped thresholds/'
+        : Array.isArray(spec.default) ? 'default: none' : spec.default === null ? 'no default' : `default: ${spec.default}`;
+    return `  ${key.padEnd(28)} ${spec.describe} (${shown})`;
+  }).join('\n');
+}
+
+module.exports = { readBotConfig, describeKeys, CONFIG_KEYS: Object.keys(KEYS) };

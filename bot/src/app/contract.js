@@ -1,0 +1,104 @@
+'use strict';
+// The contract between the bot and the fork's workflows, in one place: the example workflows
+// .github/examples/perf-command.yml (quick, ahi) and perf-full.yml (full, sharded) that a fork
+// copies, and the GitHub Action they run (docs/action.md, docs/bot.md).
+//
+//   the bot dispatches  the workflow of the command's suite, on the repository's default
+//                       branch (the workflow file is the maintainers', never a pull request's),
+//                       with these workflow_dispatch inputs, all strings:
+//     pull-request   the pull request number
+//     base-sha       the base commit the command pinned (40 hex digits)
+//     head-sha       the head commit the command pinned (40 hex digits)
+//     approved-sha   the same head: a maintainer's command approves exactly the head it pinned,
+//                    so that the action builds a fork's pull request at that head and refuses
+//                    it once the pull request has moved on
+//     suite          quick | full | ahi
+//     options        the command's measurement arguments as the action reads them:
+//                    "rounds=8 threads=1,4 tests=point-query,scan_range=100"
+//     request-id     the bot's id of the command
+//   the workflows name their runs  run-name: perfgate <suite> on pull request <pr> (<request-id>)
+//                       so that the bot finds its run where GitHub gives no run id back
+//   and upload each measure job's run folder as the artifact perfgate-<suite> (a sharded run:
+//   perfgate-<suite>-shard-<K>-of-<N>), with action-run.json, results.json and verdict.json at
+//   its top.
+
+const WORKFLOWS = Object.freeze({ quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml' });
+
+const INPUT = Object.freeze({
+  pullRequest: 'pull-request',
+  baseSha: 'base-sha',
+  headSha: 'head-sha',
+  approvedSha: 'approved-sha',
+  suite: 'suite',
+  options: 'options',
+  requestId: 'request-id',
+});
+
+// The commands that dispatch a measurement, and the suite each runs.
+const SUITE_OF_COMMAND = Object.freeze({ quick: 'quick', full: 'full', ahi: 'ahi' });
+
+// The command arguments the action's `options` input takes, by the name it gives them. `metric`
+// has no such option: the suite's own signals decide.
+const OPTION_OF_ARG = Object.freeze({ rounds: 'rounds', threads: 'threads', tests: 'tests' });
+
+// The workflows' `run-name:`, as they write it.
+const RUN_NAME = `perfgate \${{ inputs.${INPUT.suite} }} on pull request \${{ inputs.${INPUT.pullRequest} }} (\${{ inputs.${INPUT.requestId} }})`;
+
+// The documents the bot reads from each artifact, by file name at its top, and the schema each
+// must match (schema/<kind>.schema.json). action-run.json and results.json must be there, and
+// verdict.json when action-run.json says the run was judged.
+const DOCUMENTS = Object.freeze({ 'action-run.json': 'action-run', 'plan.json': 'plan', 'results.json': 'results', 'verdict.json': 'verdict' });
+const REQUIRED_DOCUMENTS = Object.freeze(['action-run.json', 'results.json']);
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** A command's id as the workflow sees it: "c" and the comment's id, which GitHub never reuses. */
+function requestIdOf(request) {
+  return request.commentId !== null && request.commentId !== undefined ? `c${request.commentId}` : `r${request.id}`;
+}
+
+/** The run folder artifacts of a suite's run: perfgate-<suite>, or its shards. */
+function isRunArtifact(name, suite) {
+  const prefix = `perfgate-${suite}`;
+  return name === prefix || new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-shard-[1-9][0-9]*-of-[1-9][0-9]*$`).test(name);
+}
+
+/** The command's measurement arguments as the action's `options` input, and those it cannot pass. */
+function optionsInput(args = {}) {
+  const words = [];
+  for (const [arg, option] of Object.entries(OPTION_OF_ARG)) {
+    const value = args[arg];
+    if (value === undefined) continue;
+    words.push(`${option}=${Array.isArray(value) ? value.join(',') : value}`);
+  }
+  const dropped = Object.keys(args).filter((arg) => !Object.hasOwn(OPTION_OF_ARG, arg));
+  return { options: words.join(' '), dropped };
+}
+
+/** The workflow_dispatch inputs of a measurement request (every value a string, as GitHub wants). */
+function dispatchInputs({ prNumber, baseSha, headSha, suite, args, requestId }) {
+  for (const [name, sha] of [['baseSha', baseSha], ['headSha', headSha]]) {
+    if (!SHA.test(sha || '')) throw new Error(`dispatchInputs: ${name} ${JSON.stringify(sha)} is not 40 hex digits`);
+  }
+  return {
+    [INPUT.pullRequest]: String(prNumber),
+    [INPUT.baseSha]: baseSha,
+    [INPUT.headSha]: headSha,
+    [INPUT.approvedSha]: headSha,
+    [INPUT.suite]: suite,
+    [INPUT.options]: optionsInput(args).options,
+    [INPUT.requestId]: requestId,
+  };
+}
+
+/** True when a run's display title is the run-name of this request. */
+function runNameMatches(displayTitle, requestId) {
+  return typeof displayTitle === 'string' && displayTitle.trimEnd().endsWith(`(${requestId})`);
+}
+
+const workflowPath = (file) => `.github/workflows/${file}`;
+
+module.exports = {
+  WORKFLOWS, INPUT, SUITE_OF_COMMAND, OPTION_OF_ARG, RUN_NAME, DOCUMENTS, REQUIRED_DOCUMENTS, SHA,
+  requestIdOf, isRunArtifact, optionsInput, dispatchInputs, runNameMatches, workflowPath,
+};

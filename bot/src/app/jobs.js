@@ -1,0 +1,370 @@
+'use strict';
+// The work behind each webhook, run by the worker from the durable queue. A job may run more
+// than once (its worker died, GitHub failed): every step first looks at what the request's row
+// says was done, and every write to GitHub can be repeated without a second effect.
+//
+//   command  authorize, then answer or measure: pin base and head, dispatch the suite's
+//            workflow, say "queued"
+//   push     a push (or close) cancelled commands of a pull request: cancel their workflow
+//            runs and check runs, say so
+//   run      a dispatched run completed: download its run folders, check them, store them, say so
+//
+// Where the bot says things depends on who reports (PERFGATE_REPORT): with `workflow` (the
+// example workflows, whose report job writes the check run and the sticky comment) the bot
+// keeps one reply per measuring command current; with `bot` it writes the check run and the
+// sticky comment itself, the verdict rendered by @perfgate/core.
+const core = require('@perfgate/core');
+const store = require('../store');
+const contract = require('./contract');
+const messages = require('./messages');
+const gh = require('./pull-request');
+const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
+const { isPermanent, describeError } = require('./github');
+
+/** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
+class PermanentJobError extends Error {
+  get name() { return 'PermanentJobError'; }
+}
+
+const MEASURE_COMMANDS = Object.keys(contract.SUITE_OF_COMMAND);
+// The check run's conclusion of each verdict: fail and error block a merge, warn and
+// inconclusive are for a person to read.
+const CONCLUSION = Object.freeze({ pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' });
+
+function whereOf(request) {
+  const [owner, repo] = request.repo.split('/');
+  return { owner, repo, prNumber: request.prNumber };
+}
+
+async function clientFor(ctx, request, installationId = request.installationId) {
+  if (installationId) return ctx.github.installation(installationId);
+  const { owner, repo } = whereOf(request);
+  const { data } = await ctx.github.app.rest.apps.getRepoInstallation({ owner, repo });
+  return ctx.github.installation(data.id);
+}
+
+/** Write access (admin, maintain, write), or active membership of one of the configured teams. */
+async function mayRun(ctx, octokit, { owner, repo }, login) {
+  try {
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
+    if (data.permission === 'admin' || data.permission === 'write') return true;
+  } catch (err) {
+    if (err.status !== 404) throw err;
+  }
+  for (const team of ctx.config.teams) {
+    const [org, slug] = team.split('/');
+    try {
+      const { data } = await octokit.rest.teams.getMembershipForUserInOrg({ org, team_slug: slug, username: login });
+      if (data.state === 'active') return true;
+    } catch (err) {
+      if (err.status !== 404) throw err;
+    }
+  }
+  return false;
+}
+
+const suiteOf = (request) => request.suite || contract.SUITE_OF_COMMAND[request.command] || null;
+
+// --- cancelling -----------------------------------------------------------------------------
+
+async function cancelRun(octokit, where, runId) {
+  try {
+    await octokit.rest.actions.cancelWorkflowRun({ owner: where.owner, repo: where.repo, run_id: runId });
+  } catch (err) {
+    // 409: it finished already; 404: it is gone. Either way there is nothing left to stop.
+    if (err.status !== 409 && err.status !== 404) throw err;
+  }
+}
+
+/**
+ * Says where a measuring command stands: its reply (the workflow reports), or the sticky
+ * comment of its suite (the bot reports). `state`: queued | cancelled | failed | stored;
+ * `body` replaces the sticky comment's text when the bot shows a verdict.
+ */
+async function tell(ctx, octokit, request, state, fields = {}) {
+  const where = whereOf(request);
+  const suite = suiteOf(request);
+  if (ctx.config.report === 'bot') {
+    if (!suite) return;
+    const body = fields.body || messages.sticky(state, { suite, request, ...fields });
+    await gh.upsertSticky(octokit, where, { marker: core.commentMarker(suite), author: ctx.botLogin, body });
+    return;
+  }
+  const replyId = await gh.upsertReply(octokit, where, {
+    commentId: request.commentId, replyId: request.replyId, author: ctx.botLogin,
+    body: messages.reply(request.commentId, messages.STATUS[state]({ request, ...fields })), lookFirst: true,
+  });
+  if (replyId !== request.replyId) await store.updateRequest(ctx.store, request.id, { replyId });
+}
+
+/** Stops what cancelled requests started and says so: workflow run, check run, their state. */
+async function announceCancelled(ctx, octokit, requests) {
+  for (const request of requests) {
+    const where = whereOf(request);
+    if (request.runId) await cancelRun(octokit, where, request.runId);
+    if (request.checkRunId) {
+      await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'cancelled', output: messages.CHECK.cancelled({ suite: suiteOf(request), request }) });
+    }
+    await tell(ctx, octokit, request, 'cancelled');
+  }
+}
+
+// --- command --------------------------------------------------------------------------------
+
+// Finds the workflow run a dispatch started, by its run-name, when GitHub did not say.
+async function findDispatchedRun(ctx, octokit, request) {
+  const where = whereOf(request);
+  const { data } = await octokit.rest.actions.listWorkflowRunsForRepo({ owner: where.owner, repo: where.repo, event: 'workflow_dispatch', per_page: 100 });
+  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflows[request.suite])
+    && contract.runNameMatches(run.display_title, contract.requestIdOf(request))) || null;
+}
+
+async function recordRun(ctx, octokit, request, run) {
+  const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
+  if (await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] })) {
+    return store.getRequest(ctx.store, request.id);
+  }
+  // Cancelled while GitHub was starting the run: keep its id and stop it.
+  if (run) {
+    await store.updateRequest(ctx.store, request.id, fields);
+    await cancelRun(octokit, whereOf(request), run.id);
+  }
+  return store.getRequest(ctx.store, request.id);
+}
+
+async function dispatch(ctx, octokit, request, { lookFirst }) {
+  const where = whereOf(request);
+  const workflow = ctx.config.workflows[request.suite];
+  if (request.status === 'pinned') {
+    if (!(await store.updateRequest(ctx.store, request.id, { status: 'dispatching' }, { from: ['pinned'] }))) return store.getRequest(ctx.store, request.id);
+  } else if (lookFirst || request.status === 'dispatching') {
+    // A dispatch may have reached GitHub before the worker died: find its run first.
+    const run = await findDispatchedRun(ctx, octokit, request);
+    if (run) return recordRun(ctx, octokit, request, run);
+  }
+  const inputs = contract.dispatchInputs({
+    prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId: contract.requestIdOf(request),
+  });
+  let answer;
+  try {
+    const ref = await ctx.defaultBranch(octokit, where);
+    answer = await octokit.rest.actions.createWorkflowDispatch({
+      owner: where.owner, repo: where.repo, workflow_id: workflow, ref, inputs, return_run_details: true,
+    });
+  } catch (err) {
+    if (!isPermanent(err)) throw err;
+    const error = describeError(err);
+    await say(ctx, octokit, request, messages.REPLIES.dispatchFailed({ author: request.author, line: messages.requestLine(request), workflow: contract.workflowPath(workflow), error }), { status: 'failed', from: ['dispatching'], lookFirst });
+    return store.getRequest(ctx.store, request.id);
+  }
+  const run = answer.status === 200 && answer.data && answer.data.workflow_run_id
+    ? { id: answer.data.workflow_run_id, html_url: answer.data.html_url }
+    // GitHub Enterprise without run details: the run is matched by its run-name when it completes.
+    : await findDispatchedRun(ctx, octokit, request);
+  return recordRun(ctx, octokit, request, run);
+}
+
+/** Posts a reply once and moves the request to `status` (only from `from`). */
+async function say(ctx, octokit, request, text, { status, from, lookFirst }) {
+  const replyId = await gh.postReply(octokit, whereOf(request), {
+    commentId: request.commentId, author: ctx.botLogin, body: messages.reply(request.commentId, text), lookFirst,
+  });
+  await store.updateRequest(ctx.store, request.id, { status, replyId }, { from });
+}
+
+async function measure(ctx, octokit, request, { suite, args, lookFirst }) {
+  const where = whereOf(request);
+  if (request.status === 'received') {
+    const { data: pull } = await octokit.rest.pulls.get({ owner: where.owner, repo: where.repo, pull_number: where.prNumber });
+    if (pull.state !== 'open') {
+      await say(ctx, octokit, request, messages.REPLIES.closed({ author: request.author, prNumber: where.prNumber, line: messages.requestLine(request) }), { status: 'answered', from: ['received'], lookFirst });
+      return;
+    }
+    // The SHAs of this moment are what the command asked for; the run measures exactly these.
+    await store.updateRequest(ctx.store, request.id, { status: 'pinned', suite, args, baseSha: pull.base.sha, headSha: pull.head.sha }, { from: ['received'] });
+    request = await store.getRequest(ctx.store, request.id);
+  }
+  if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, { lookFirst });
+  // The example workflows make their own check run (their gate job); a bot that reports makes it.
+  if (ctx.config.report === 'bot' && request.status === 'dispatched' && !request.checkRunId) {
+    const checkRunId = await gh.ensureCheckRun(octokit, where, {
+      name: messages.CHECK.name(request.suite), headSha: request.headSha, externalId: contract.requestIdOf(request),
+      detailsUrl: request.runUrl, output: messages.CHECK.queued({ suite: request.suite, request }), lookFirst,
+    });
+    await store.updateRequest(ctx.store, request.id, { checkRunId });
+    request = await store.getRequest(ctx.store, request.id);
+  }
+  if (request.status === 'dispatched') {
+    await tell(ctx, octokit, request, 'queued', { runUrl: request.runUrl, dropped: contract.optionsInput(request.args).dropped });
+    request = await store.getRequest(ctx.store, request.id);
+  }
+  // A push may have cancelled the request while the steps above wrote to GitHub: whatever they
+  // wrote last, the pull request ends up saying "cancelled".
+  request = await store.getRequest(ctx.store, request.id);
+  if (request.status === 'cancelled') await announceCancelled(ctx, octokit, [request]);
+}
+
+async function commandJob(ctx, job) {
+  const { commentId, parsed } = job.payload;
+  let request = await store.requestForComment(ctx.store, commentId);
+  if (!request) throw new PermanentJobError(`no request was recorded for comment ${commentId}`);
+  // refused, invalid, answered, completed, failed: this job did its part already. A dispatched
+  // request may still lack its check run or sticky comment (the worker died after the
+  // dispatch): measure() finishes what is missing.
+  if (!['received', 'pinned', 'dispatching', 'dispatched', 'cancelled'].includes(request.status)) return;
+  const octokit = await clientFor(ctx, request);
+  const lookFirst = job.attempts > 1;
+  const author = request.author;
+  const command = parsed.command;
+
+  if (command && !command.needsWrite) {
+    await gh.acknowledge(octokit, whereOf(request), commentId);
+    await say(ctx, octokit, request, messages.REPLIES.help({ author }), { status: 'answered', from: ['received'], lookFirst });
+    return;
+  }
+  // Permission first: who may not run commands gets one refusal, whatever they wrote.
+  if (!(await mayRun(ctx, octokit, whereOf(request), author))) {
+    const line = command ? command.line : messages.requestLine(request);
+    await say(ctx, octokit, request, messages.REPLIES.refused({ author, line, repo: request.repo, teams: ctx.config.teams }), { status: 'refused', from: ['received', 'cancelled'], lookFirst });
+    return;
+  }
+  if (parsed.error) {
+    await say(ctx, octokit, request, messages.REPLIES.invalid({ author, error: parsed.error }), { status: 'invalid', from: ['received', 'cancelled'], lookFirst });
+    return;
+  }
+  await gh.acknowledge(octokit, whereOf(request), commentId);
+  if (request.status === 'cancelled') {
+    await announceCancelled(ctx, octokit, [request]);
+    return;
+  }
+
+  if (MEASURE_COMMANDS.includes(command.name)) {
+    await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args: command.args, lookFirst });
+    return;
+  }
+  if (command.name === 'rerun') {
+    const previous = request.suite ? request
+      : await store.latestRequest(ctx.store, { repo: request.repo, prNumber: request.prNumber, commands: [...MEASURE_COMMANDS, 'rerun'], statuses: ['dispatched', 'completed', 'failed', 'cancelled'] });
+    if (!previous || !previous.suite) {
+      await say(ctx, octokit, request, messages.REPLIES.nothingToRerun({ author }), { status: 'answered', from: ['received'], lookFirst });
+      return;
+    }
+    await measure(ctx, octokit, request, { suite: previous.suite, args: previous.args, lookFirst });
+    return;
+  }
+  if (command.name === 'cancel') {
+    const reason = messages.CANCEL_REASONS.command({ author });
+    const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason });
+    // Run again after a crash, the requests this command cancelled before are announced again
+    // (announcing is repeatable), so that none is left with its run going.
+    const earlier = lookFirst
+      ? (await store.requestsOfPull(ctx.store, { repo: request.repo, prNumber: request.prNumber, statuses: ['cancelled'] })).filter((r) => r.detail === reason && r.id !== request.id)
+      : [];
+    const ids = [...new Set([...cancelled.map((r) => r.id), ...earlier.map((r) => r.id)])];
+    await announceCancelled(ctx, octokit, await Promise.all(ids.map((id) => store.getRequest(ctx.store, id))));
+    await say(ctx, octokit, request, messages.REPLIES.cancelled({ author, count: ids.length }), { status: 'answered', from: ['received'], lookFirst });
+    return;
+  }
+  if (command.name === 'waive') {
+    await store.recordWaiver(ctx.store, {
+      requestId: request.id, repo: request.repo, prNumber: request.prNumber, microbenchmark: command.args.microbenchmark, reason: command.args.reason, author,
+    });
+    await say(ctx, octokit, request, messages.REPLIES.waived({ author, microbenchmark: command.args.microbenchmark, reason: command.args.reason }), { status: 'answered', from: ['received'], lookFirst });
+    return;
+  }
+  await say(ctx, octokit, request, messages.REPLIES.notServed({ author, name: command.name }), { status: 'answered', from: ['received'], lookFirst });
+}
+
+// --- push -----------------------------------------------------------------------------------
+
+async function pushJob(ctx, job) {
+  // Requests cancelled before their command job authorized them are announced by that job,
+  // so that nobody learns of a command that would have been refused.
+  const ids = job.payload.cancelled.filter((c) => c.status !== 'received').map((c) => c.id);
+  const requests = (await Promise.all(ids.map((id) => store.getRequest(ctx.store, id)))).filter(Boolean);
+  if (!requests.length) return;
+  const octokit = await clientFor(ctx, requests[0], job.payload.installationId || requests[0].installationId);
+  await announceCancelled(ctx, octokit, requests);
+}
+
+// --- run ------------------------------------------------------------------------------------
+
+async function findRequestOfRun(ctx, { repo, runId, displayTitle }) {
+  const known = await store.requestForRun(ctx.store, { repo, runId });
+  if (known) return known;
+  const waiting = await store.requestsAwaitingRun(ctx.store, { repo });
+  const match = waiting.find((r) => contract.runNameMatches(displayTitle, contract.requestIdOf(r)));
+  if (!match) return null;
+  await store.updateRequest(ctx.store, match.id, { runId });
+  return store.getRequest(ctx.store, match.id);
+}
+
+async function reportNoVerdict(ctx, octokit, request, { runUrl, why }) {
+  const where = whereOf(request);
+  await tell(ctx, octokit, request, 'failed', { runUrl, why });
+  if (request.checkRunId) {
+    await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'failure', detailsUrl: runUrl, output: messages.CHECK.failed({ suite: request.suite, why }) });
+  }
+  await store.updateRequest(ctx.store, request.id, { status: 'failed', detail: why }, { from: ['dispatched'] });
+}
+
+/** The bot's own report of a verdict: the sticky comment with core's table, the check run. */
+async function reportVerdict(ctx, octokit, request, { verdict, runUrl, artifact }) {
+  const where = whereOf(request);
+  const footer = messages.verdictFooter({ request, runUrl });
+  const reportLink = runUrl ? `the ${artifact} artifact of the [workflow run](${runUrl})` : null;
+  const body = core.renderComment(verdict, { reportLink, limit: core.GITHUB_COMMENT_LIMIT - footer.length }) + footer;
+  await tell(ctx, octokit, request, 'stored', { body });
+  if (request.checkRunId) {
+    await gh.completeCheckRun(octokit, where, request.checkRunId, {
+      conclusion: CONCLUSION[verdict.verdict], detailsUrl: runUrl,
+      output: { title: `perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, summary: core.renderSummary(verdict, { reportLink: runUrl }) },
+    });
+  }
+}
+
+async function runJob(ctx, job) {
+  const { repo, runId, attempt, conclusion, displayTitle, installationId } = job.payload;
+  const request = await findRequestOfRun(ctx, { repo, runId, displayTitle });
+  if (!request) {
+    ctx.log.info(`run ${repo}#${runId}: no command of this bot started it; ignored`);
+    return;
+  }
+  // completed or failed: reported already; cancelled: the pull request moved on.
+  if (request.status !== 'dispatched') return;
+  const octokit = await clientFor(ctx, request, installationId || request.installationId);
+  const where = whereOf(request);
+  const runUrl = job.payload.runUrl || request.runUrl;
+  const pinned = { prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite };
+  let checked;
+  try {
+    const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: request.suite, maxBytes: ctx.config.maxArtifactBytes });
+    checked = folders.map((folder) => ({ name: folder.name, ...checkRunFolder(folder, { name: folder.name, ...pinned }) }));
+    if (ctx.config.report === 'bot' && checked.length > 1) {
+      throw new ArtifactRejected(`the run left ${checked.length} shard run folders; a bot that reports (PERFGATE_REPORT=bot) shows one run folder's verdict, while the example workflows merge shards in their report job (PERFGATE_REPORT=workflow)`);
+    }
+  } catch (err) {
+    if (!(err instanceof ArtifactRejected)) throw err;
+    const why = conclusion === 'success' ? `its artifact was rejected: ${messages.untrusted(err.message)}` : `the run ended ${conclusion} (${messages.untrusted(err.message)})`;
+    ctx.log.warn(`run ${repo}#${runId}: ${why}`);
+    await reportNoVerdict(ctx, octokit, request, { runUrl, why });
+    return;
+  }
+  for (const { name, results, verdict } of checked) {
+    await store.storeRun(ctx.store, {
+      request: { id: request.id, repo, runKey: `${repo}/${runId}/${attempt}/${name}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
+      results, verdict,
+    });
+  }
+  if (ctx.config.report === 'bot') {
+    await reportVerdict(ctx, octokit, request, { verdict: checked[0].verdict, runUrl, artifact: checked[0].name });
+  } else {
+    await tell(ctx, octokit, request, 'stored', { runUrl, folders: checked.length, verdict: checked.length === 1 ? checked[0].verdict : null });
+  }
+  const summary = checked.map((c) => `${c.name}: ${c.verdict.verdict}`).join(', ');
+  await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: summary }, { from: ['dispatched'] });
+}
+
+const HANDLERS = { command: commandJob, push: pushJob, run: runJob };
+
+module.exports = { HANDLERS, PermanentJobError, CONCLUSION, mayRun };

@@ -1,0 +1,127 @@
+'use strict';
+// startBot(config) -> the running GitHub App: the history store (migrated), Octokit as the App
+// and its installations, the HTTP server (webhooks, health check) and the workers. close()
+// stops taking webhooks, lets the jobs in hand finish and closes the store; a job queued and
+// not yet done stays queued for the next start.
+const http = require('node:http');
+const store = require('../store');
+const { createGitHub, isPermanent } = require('./github');
+const { webhookHandler } = require('./webhooks');
+const { HANDLERS, PermanentJobError } = require('./jobs');
+const { Worker } = require('./worker');
+
+const WEBHOOK_PATH = '/api/github/webhooks';
+const HEALTH_PATH = '/healthz';
+
+function stderrLog(stream = process.stderr) {
+  const line = (level) => (message) => stream.write(`${new Date().toISOString()} ${level} ${message}\n`);
+  return { info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+/** The microbenchmark names tests= and <microbenchmark> accept, per command. */
+function benchmarkNames(thresholds) {
+  const all = [...new Set(Object.values(thresholds.suites).flatMap((suite) => suite.names))];
+  const names = { bisect: all, waive: all };
+  for (const [name, suite] of Object.entries(thresholds.suites)) names[name] = suite.names;
+  for (const command of ['quick', 'full', 'ahi']) names[command] ||= [];
+  return names;
+}
+
+function listen(server, port, host) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      resolve(server.address().port);
+    });
+  });
+}
+
+/**
+ * @param config   readBotConfig()'s settings
+ * @param options  {log, github: {retryBaseMs}, worker: {pollMs, backoffFirstMs}}: for tests
+ */
+async function startBot(config, { log = stderrLog(), github: githubOptions = {}, worker: workerOptions = {} } = {}) {
+  const db = await store.openStore(config.databaseUrl);
+  let server = null;
+  let worker = null;
+  try {
+    const github = createGitHub({ appId: config.appId, privateKey: config.privateKey, apiUrl: config.apiUrl, pacing: config.pacing, ...githubOptions }, log);
+    // Who the App is: its comments are by <slug>[bot], which is how the sticky comment is found.
+    const { data: app } = await github.app.rest.apps.getAuthenticated();
+    const branches = new Map();
+    const ctx = {
+      store: db,
+      github,
+      config,
+      log,
+      botLogin: `${app.slug}[bot]`,
+      async defaultBranch(octokit, { owner, repo }) {
+        const key = `${owner}/${repo}`.toLowerCase();
+        if (!branches.has(key)) {
+          const { data } = await octokit.rest.repos.get({ owner, repo });
+          branches.set(key, data.default_branch);
+        }
+        return branches.get(key);
+      },
+    };
+    const handlers = Object.fromEntries(Object.entries(HANDLERS).map(([kind, handler]) => [kind, (job) => handler(ctx, job)]));
+    worker = new Worker({
+      store: db, handlers, concurrency: config.workers, leaseSeconds: config.leaseSeconds, log,
+      isPermanent: (err) => err instanceof PermanentJobError || isPermanent(err), ...workerOptions,
+    });
+    const onWebhook = webhookHandler({ store: db, config, benchmarks: benchmarkNames(config.thresholds), log, onQueued: () => worker.wake() });
+
+    server = http.createServer((request, response) => {
+      const path = new URL(request.url, 'http://bot').pathname;
+      if (path === WEBHOOK_PATH) {
+        onWebhook(request, response);
+        return;
+      }
+      if (path === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+        store.queueDepth(db).then(
+          (queue) => {
+            response.writeHead(200, { 'content-type': 'application/json' });
+            response.end(`${JSON.stringify({ status: 'ok', app: app.slug, store: db.where, queue })}\n`);
+          },
+          (err) => {
+            response.writeHead(503, { 'content-type': 'application/json' });
+            response.end(`${JSON.stringify({ status: 'error', error: `the store cannot be read: ${err.message}` })}\n`);
+          },
+        );
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(`not found; webhooks go to POST ${WEBHOOK_PATH}\n`);
+    });
+    // A slow client cannot hold a connection open for long.
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 10_000;
+    const port = await listen(server, config.port, config.host);
+    worker.start();
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    return {
+      url: `http://${host}:${port}`,
+      port,
+      app,
+      botLogin: ctx.botLogin,
+      store: db,
+      worker,
+      async close() {
+        await new Promise((resolve) => {
+          server.close(resolve);
+          server.closeIdleConnections();
+        });
+        await worker.stop();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    if (server && server.listening) await new Promise((resolve) => server.close(resolve));
+    if (worker) await worker.stop();
+    await db.close();
+    throw err;
+  }
+}
+
+module.exports = { startBot, benchmarkNames, stderrLog, WEBHOOK_PATH, HEALTH_PATH };

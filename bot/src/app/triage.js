@@ -1,0 +1,113 @@
+'use strict';
+// What a verified webhook delivery means for the bot, decided from the delivery alone: pure,
+// no database, no GitHub. Either {ignore: reason} (answered 200, nothing written, nothing
+// called) or {work}: what the webhook handler records and queues.
+//
+//   issue_comment.created on a pull request, by a person, holding a /perf command
+//       → {kind: 'command', ...}: parsed now, acted on by the worker
+//   pull_request.synchronize (a push) and .closed
+//       → {kind: 'push', ...}: cancels the pull request's commands written before it
+//   workflow_run.completed of a workflow the bot dispatches
+//       → {kind: 'run', ...}: the worker downloads, checks and stores its run folder
+const { parseCommand } = require('../commands');
+const { commandLines } = require('../commands/markdown');
+const { workflowPath } = require('./contract');
+
+const timeOf = (iso) => {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? ms : null;
+};
+
+function repositoryOf(payload) {
+  const name = payload && payload.repository && payload.repository.full_name;
+  return typeof name === 'string' ? name : null;
+}
+
+function installationOf(payload) {
+  const id = payload && payload.installation && payload.installation.id;
+  return Number.isInteger(id) ? id : null;
+}
+
+function commandComment(payload, context) {
+  const { comment, issue } = payload;
+  if (!comment || !issue) return { ignore: 'the delivery has no comment' };
+  if (!issue.pull_request) return { ignore: 'a comment on an issue, not on a pull request' };
+  if (comment.user && comment.user.type === 'Bot') return { ignore: "a bot's comment" };
+  const parsed = parseCommand(comment.body, { benchmarks: context.benchmarks });
+  if (parsed === null) return { ignore: 'no /perf command in the comment' };
+  const line = parsed.command ? parsed.command.line : commandLines(comment.body)[0];
+  return {
+    work: {
+      kind: 'command',
+      commentId: comment.id,
+      commentUrl: comment.html_url || null,
+      commentCreatedAt: timeOf(comment.created_at),
+      author: comment.user && comment.user.login,
+      prNumber: issue.number,
+      line,
+      parsed,
+    },
+  };
+}
+
+function push(payload, action) {
+  const pull = payload.pull_request;
+  if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
+  return {
+    work: {
+      kind: 'push',
+      action,
+      prNumber: pull.number,
+      headSha: pull.head.sha,
+      // GitHub stamps the pull request when the push (or the close) lands; commands written
+      // before that moment asked for commits that are no longer the head.
+      at: timeOf(action === 'closed' ? pull.closed_at || pull.updated_at : pull.updated_at),
+    },
+  };
+}
+
+function workflowRun(payload, context) {
+  const run = payload.workflow_run;
+  if (!run) return { ignore: 'the delivery has no workflow run' };
+  const dispatched = [...new Set(Object.values(context.workflows))].map(workflowPath);
+  if (!dispatched.includes(String(run.path || '').split('@')[0])) return { ignore: `a run of ${run.path}, not of ${dispatched.join(' or ')}` };
+  return {
+    work: {
+      kind: 'run',
+      runId: run.id,
+      attempt: run.run_attempt || 1,
+      conclusion: run.conclusion,
+      displayTitle: run.display_title || null,
+      runUrl: run.html_url || null,
+    },
+  };
+}
+
+const HANDLED = {
+  'issue_comment.created': commandComment,
+  'pull_request.synchronize': (payload) => push(payload, 'synchronize'),
+  'pull_request.closed': (payload) => push(payload, 'closed'),
+  'workflow_run.completed': workflowRun,
+};
+
+const EVENTS = [...new Set(Object.keys(HANDLED).map((k) => k.split('.')[0]))];
+
+/**
+ * @param name     the X-GitHub-Event header
+ * @param payload  the parsed body
+ * @param context  {repositories: ['owner/name' lower case], workflows: {suite: file}, benchmarks}
+ */
+function triage(name, payload, context) {
+  if (name === 'ping') return { ignore: 'ping', pong: true };
+  if (!EVENTS.includes(name)) return { ignore: `perfgate does not act on ${name} events` };
+  const action = payload && payload.action;
+  const handle = HANDLED[`${name}.${action}`];
+  if (!handle) return { ignore: `perfgate does not act on ${name}.${action}` };
+  const repo = repositoryOf(payload);
+  if (!repo || !context.repositories.includes(repo.toLowerCase())) return { ignore: `repository ${repo} is not one this bot serves` };
+  const decided = handle(payload, context);
+  if (decided.ignore) return decided;
+  return { work: { ...decided.work, repo, installationId: installationOf(payload) } };
+}
+
+module.exports = { triage, EVENTS };

@@ -1,0 +1,154 @@
+'use strict';
+// Commands as the GitHub App handles them: one row per command comment (recordRequest in
+// history.js makes it; the comment id is the key), moved through its states by guarded
+// updates, so that a job run twice, a push and a worker racing each other always agree on
+// where a command stands.
+//
+//   received → refused | invalid | answered                      no measurement
+//   received → pinned → dispatching → dispatched → completed | failed
+//   received … dispatched → cancelled                            a push, /perf cancel
+const { StoreError } = require('./connection');
+
+const ACTIVE = Object.freeze(['received', 'pinned', 'dispatching', 'dispatched']);
+const STATUSES = Object.freeze([...ACTIVE, 'refused', 'invalid', 'answered', 'completed', 'failed', 'cancelled']);
+
+// camelCase field ↔ column.
+const FIELDS = Object.freeze({
+  status: 'status',
+  detail: 'detail',
+  suite: 'suite',
+  args: 'args',
+  baseSha: 'base_sha',
+  headSha: 'head_sha',
+  installationId: 'installation_id',
+  commentCreatedAt: 'comment_created_at',
+  replyId: 'reply_id',
+  checkRunId: 'check_run_id',
+  runId: 'run_id',
+  runUrl: 'run_url',
+});
+
+const numberOrNull = (v) => (v === null || v === undefined ? null : Number(v));
+
+function requestOf(row) {
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    commentId: numberOrNull(row.comment_id),
+    deliveryId: row.delivery_id,
+    repo: row.repo,
+    prNumber: numberOrNull(row.pr_number),
+    author: row.author,
+    command: row.command,
+    args: JSON.parse(row.args),
+    line: row.line,
+    suite: row.suite,
+    status: row.status,
+    detail: row.detail,
+    baseSha: row.base_sha,
+    headSha: row.head_sha,
+    installationId: numberOrNull(row.installation_id),
+    commentCreatedAt: numberOrNull(row.comment_created_at),
+    replyId: numberOrNull(row.reply_id),
+    checkRunId: numberOrNull(row.check_run_id),
+    runId: numberOrNull(row.run_id),
+    runUrl: row.run_url,
+    createdAt: Number(row.created_at),
+    updatedAt: numberOrNull(row.updated_at),
+  };
+}
+
+function columnsOf(changes) {
+  const row = {};
+  for (const [key, value] of Object.entries(changes)) {
+    if (!Object.hasOwn(FIELDS, key)) throw new StoreError(`updateRequest: unknown field '${key}'; expected one of ${Object.keys(FIELDS).join(', ')}`);
+    if (key === 'status' && !STATUSES.includes(value)) throw new StoreError(`updateRequest: unknown status ${JSON.stringify(value)}; expected one of ${STATUSES.join(', ')}`);
+    row[FIELDS[key]] = key === 'args' ? JSON.stringify(value) : value;
+  }
+  return row;
+}
+
+async function getRequest(store, id) {
+  return requestOf(await store.db.selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirst());
+}
+
+async function requestForComment(store, commentId) {
+  return requestOf(await store.db.selectFrom('requests').selectAll().where('comment_id', '=', commentId).executeTakeFirst());
+}
+
+async function requestForRun(store, { repo, runId }) {
+  return requestOf(await store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('run_id', '=', runId).executeTakeFirst());
+}
+
+/**
+ * Sets fields of a request, only while its status is one of `from` (any status when from is
+ * null). true when it changed: false tells the caller someone else moved it first (a push
+ * cancelled it), and nothing was written.
+ */
+async function updateRequest(store, id, changes, { from = null } = {}) {
+  let q = store.db.updateTable('requests').set({ ...columnsOf(changes), updated_at: store.now() }).where('id', '=', id);
+  if (from) q = q.where('status', 'in', from);
+  const r = await store.behaviour.retrying(() => q.executeTakeFirst());
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Cancels the active requests of a pull request whose command was written at or before
+ * `before` (ms; all of them when null), but `except` (a request id), recording why. Returns them as they were before, so the
+ * caller can cancel what they had started (a workflow run, a check run) and say so.
+ */
+async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason }) {
+  return writing(store, async (tx) => {
+    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE);
+    if (before !== null) q = q.where('comment_created_at', '<=', before);
+    if (except !== null) q = q.where('id', '!=', except);
+    const rows = await store.behaviour.lockRows(q.orderBy('id')).execute();
+    if (!rows.length) return [];
+    await tx.updateTable('requests')
+      .set({ status: 'cancelled', detail: reason, updated_at: store.now() })
+      .where('id', 'in', rows.map((r) => r.id))
+      .where('status', 'in', ACTIVE)
+      .execute();
+    return rows.map(requestOf);
+  });
+}
+
+/** Requests dispatched whose workflow run is not known yet (GitHub gave no run id back). */
+async function requestsAwaitingRun(store, { repo }) {
+  const rows = await store.db.selectFrom('requests').selectAll()
+    .where('repo', '=', repo).where('status', '=', 'dispatched').where('run_id', 'is', null).orderBy('id').execute();
+  return rows.map(requestOf);
+}
+
+/** The requests of a pull request, oldest first, optionally only those in `statuses`. */
+async function requestsOfPull(store, { repo, prNumber, statuses = null }) {
+  let q = store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber);
+  if (statuses) q = q.where('status', 'in', statuses);
+  return (await q.orderBy('id').execute()).map(requestOf);
+}
+
+/** The latest request of a pull request for one of `commands` (e.g. the measuring ones), or null. */
+async function latestRequest(store, { repo, prNumber, commands, statuses = null }) {
+  let q = store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('command', 'in', commands);
+  if (statuses) q = q.where('status', 'in', statuses);
+  return requestOf(await q.orderBy('id', 'desc').limit(1).executeTakeFirst());
+}
+
+/**
+ * Runs `work(txStore)` in one write transaction: every store function given txStore writes in
+ * it, so a webhook's rows (delivery, request, job) are all there or none is.
+ */
+async function inTransaction(store, work) {
+  return writing(store, (tx) => work({ ...store, db: tx, inTransaction: true }));
+}
+
+// A write transaction, or the one the caller is already in.
+function writing(store, work) {
+  if (store.inTransaction) return work(store.db);
+  return store.behaviour.writeTransaction(store.db, work);
+}
+
+module.exports = {
+  ACTIVE_STATUSES: ACTIVE, REQUEST_STATUSES: STATUSES,
+  getRequest, requestForComment, requestForRun, updateRequest, cancelRequests, requestsAwaitingRun, requestsOfPull, latestRequest, inTransaction,
+};

@@ -1,0 +1,116 @@
+'use strict';
+// perfgate bot's settings: the environment and a YAML file with the same keys, every bad value
+// one line naming where, the key, the value and what is expected.
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { generateKeyPairSync } = require('node:crypto');
+const { readBotConfig } = require('../../../bot/src/app/config');
+
+describe('perfgate bot settings', () => {
+  let dir;
+  let keyFile;
+  const env = () => ({
+    PERFGATE_APP_ID: '424242',
+    PERFGATE_PRIVATE_KEY_FILE: keyFile,
+    PERFGATE_WEBHOOK_SECRET: 'a-secret-of-enough-length',
+    PERFGATE_DATABASE_URL: path.join(dir, 'history.db'),
+    PERFGATE_REPOSITORIES: 'Perfgate-Test/fork, perfgate-test/other',
+  });
+  const fails = (options, message) => assert.throws(() => readBotConfig({ port: '0', ...options }), (err) => {
+    assert.equal(err.name, 'UsageError');
+    assert.equal(err.message, message);
+    return true;
+  });
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-config-'));
+    keyFile = path.join(dir, 'app.pem');
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    fs.writeFileSync(keyFile, privateKey);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('the environment alone: typed values and the defaults', () => {
+    const config = readBotConfig({ env: env(), port: '8080' });
+    assert.equal(config.appId, 424242);
+    assert.match(config.privateKey, /^-----BEGIN PRIVATE KEY-----/);
+    assert.equal(config.privateKeyFile, keyFile);
+    assert.deepEqual(config.repositories, ['perfgate-test/fork', 'perfgate-test/other']);
+    assert.deepEqual(
+      [config.apiUrl, config.teams, config.pacing, config.report, config.host, config.port, config.workers, config.leaseSeconds, config.maxWebhookBytes, config.maxArtifactBytes],
+      ['https://api.github.com', [], 'github', 'workflow', '127.0.0.1', 8080, 4, 60, 1048576, 67108864],
+    );
+    assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml' });
+    assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'full', 'quick']);
+  });
+
+  test('a YAML file with the same keys; the environment wins; a relative key file is found beside the config', () => {
+    const file = path.join(dir, 'bot.yml');
+    fs.writeFileSync(file, [
+      'PERFGATE_APP_ID: 99',
+      'PERFGATE_PRIVATE_KEY_FILE: app.pem',
+      'PERFGATE_WEBHOOK_SECRET: from-the-file-0123456789',
+      `PERFGATE_DATABASE_URL: mysql://bot:pw@db.example:3307/perfgate`,
+      'GITHUB_API_URL: https://ghe.example/api/v3/',
+      'PERFGATE_REPOSITORIES: [perfgate-test/fork]',
+      'PERFGATE_TEAMS: [perfgate-test/perf-team, perfgate-test/release]',
+      'PERFGATE_PORT: 9000',
+      '',
+    ].join('\n'));
+    const config = readBotConfig({ file, env: { PERFGATE_APP_ID: '7', PERFGATE_WORKERS: '2' } });
+    assert.equal(config.appId, 7);
+    assert.equal(config.privateKeyFile, keyFile);
+    assert.equal(config.webhookSecret, 'from-the-file-0123456789');
+    assert.equal(config.databaseUrl, 'mysql://bot:pw@db.example:3307/perfgate');
+    assert.equal(config.apiUrl, 'https://ghe.example/api/v3');
+    assert.deepEqual(config.teams, ['perfgate-test/perf-team', 'perfgate-test/release']);
+    assert.equal(config.port, 9000);
+    assert.equal(config.workers, 2);
+  });
+
+  test('a missing setting names itself and where to set it', () => {
+    const { PERFGATE_WEBHOOK_SECRET, ...rest } = env();
+    fails({ env: rest }, "PERFGATE_WEBHOOK_SECRET is not set: the App's webhook secret; set it in the environment or in a --config file");
+    fails({ env: env(), port: undefined }, '--port is missing; expected perfgate bot --port <N> (or PERFGATE_PORT)');
+  });
+
+  test('each bad value: where it came from, the key, the value and the expected form; secrets and passwords never shown', () => {
+    const cases = [
+      [{ PERFGATE_APP_ID: 'abc' }, "environment: PERFGATE_APP_ID 'abc' is not valid; expected the App's id (Settings → Developer settings → GitHub Apps → App ID), an integer from 1 to 9007199254740991"],
+      [{ PERFGATE_PRIVATE_KEY_FILE: '/nonexistent/app.pem' }, "environment: PERFGATE_PRIVATE_KEY_FILE '/nonexistent/app.pem' is not valid; expected a readable PEM file (ENOENT)"],
+      [{ PERFGATE_WEBHOOK_SECRET: 'short' }, "environment: PERFGATE_WEBHOOK_SECRET '***' is not valid; expected the webhook secret set in the App, at least 16 characters"],
+      [{ PERFGATE_DATABASE_URL: 'postgres://bot:hunter2@db/perfgate' }, "environment: PERFGATE_DATABASE_URL 'postgres://bot:***@db/perfgate' is not valid; expected a SQLite file path or a mysql:// URL (unsupported URL scheme 'postgres' in 'postgres://bot:***@db/perfgate': expected mysql:// or mariadb://, or a SQLite file path)"],
+      [{ GITHUB_API_URL: 'ftp://x' }, "environment: GITHUB_API_URL 'ftp://x' is not valid; expected an http(s) URL such as https://api.github.com"],
+      [{ PERFGATE_REPOSITORIES: 'fork' }, "environment: PERFGATE_REPOSITORIES 'fork' is not valid; expected one or more repositories as owner/name, separated by commas"],
+      [{ PERFGATE_TEAMS: 'perf-team' }, "environment: PERFGATE_TEAMS 'perf-team' is not valid; expected teams as org/team-slug, separated by commas"],
+      [{ PERFGATE_GITHUB_PACING: 'fast' }, "environment: PERFGATE_GITHUB_PACING 'fast' is not valid; expected github or none"],
+      [{ PERFGATE_COMMAND_WORKFLOW: '../evil.yml' }, "environment: PERFGATE_COMMAND_WORKFLOW '../evil.yml' is not valid; expected a workflow file name such as perf-command.yml"],
+      [{ PERFGATE_FULL_WORKFLOW: 'full' }, "environment: PERFGATE_FULL_WORKFLOW 'full' is not valid; expected a workflow file name such as perf-command.yml"],
+      [{ PERFGATE_REPORT: 'both' }, "environment: PERFGATE_REPORT 'both' is not valid; expected workflow or bot"],
+      [{ PERFGATE_WORKERS: '0' }, "environment: PERFGATE_WORKERS '0' is not valid; expected a number of concurrent jobs, an integer from 1 to 64"],
+      [{ PERFGATE_JOB_LEASE_SECONDS: '1.5' }, "environment: PERFGATE_JOB_LEASE_SECONDS '1.5' is not valid; expected seconds, an integer from 2 to 3600"],
+    ];
+    for (const [change, message] of cases) fails({ env: { ...env(), ...change } }, message);
+    const notPem = path.join(dir, 'not.pem');
+    fs.writeFileSync(notPem, 'hello');
+    fails({ env: { ...env(), PERFGATE_PRIVATE_KEY_FILE: notPem } }, `environment: PERFGATE_PRIVATE_KEY_FILE '${notPem}' is not valid; expected a PEM private key file, as GitHub generates for the App`);
+    fails({ env: env(), port: '70000' }, "--port '70000' is not valid; expected a TCP port, an integer from 0 to 65535");
+  });
+
+  test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
+    const file = path.join(dir, 'typo.yml');
+    fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_REPORT, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_ARTIFACT_BYTES`);
+    fs.writeFileSync(file, '- a\n- b\n');
+    fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
+    fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');
+    assert.throws(() => readBotConfig({ file, env: env(), port: '0' }), new RegExp(`^UsageError: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not YAML`));
+    fails({ file: path.join(dir, 'absent.yml'), env: env() }, `--config '${path.join(dir, 'absent.yml')}': cannot read it (ENOENT); expected a YAML file of KEY: value lines`);
+    fs.writeFileSync(file, 'PERFGATE_APP_ID: zero\n');
+    const { PERFGATE_APP_ID, ...rest } = env();
+    fails({ file, env: rest }, `${file}: PERFGATE_APP_ID 'zero' is not valid; expected the App's id (Settings → Developer settings → GitHub Apps → App ID), an integer from 1 to 9007199254740991`);
+  });
+});

@@ -1,0 +1,64 @@
+// What each webhook delivery means, decided from GitHub's published payloads alone.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import { commentEvent, HEAD_SHA, INSTALLATION_ID, published, pushEvent, REPOSITORY, workflowRunEvent } from '../../support/bot.mjs';
+
+const require = createRequire(import.meta.url);
+const { triage } = require('../../../bot/src/app/triage');
+const { benchmarkNames } = require('../../../bot/src/app/service');
+const core = require('@perfgate/core');
+
+const context = { repositories: [REPOSITORY], workflows: { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml' }, benchmarks: benchmarkNames(core.loadThresholds()) };
+const comment = (body, extra = {}) => ({ id: 1000000042, body, created_at: '2026-11-23T12:00:00Z', updated_at: '2026-11-23T12:00:00Z', html_url: 'https://github.com/x', user: { login: 'maintainer' }, ...extra });
+
+describe('triage of webhook deliveries', () => {
+  it('a new comment on a pull request holding a command becomes a command job, parsed', () => {
+    const { work } = triage('issue_comment', commentEvent({ comment: comment('Thanks!\n\n/perf quick threads=1,4 rounds=8') }), context);
+    assert.deepEqual(work, {
+      kind: 'command', commentId: 1000000042, commentUrl: 'https://github.com/x', commentCreatedAt: Date.parse('2026-11-23T12:00:00Z'),
+      author: 'maintainer', prNumber: 7, line: '/perf quick threads=1,4 rounds=8',
+      parsed: { command: { name: 'quick', needsWrite: true, args: { threads: [1, 4], rounds: 8 }, line: '/perf quick threads=1,4 rounds=8' } },
+      repo: REPOSITORY, installationId: INSTALLATION_ID,
+    });
+  });
+
+  it('a command with an error is still a command job: the worker answers it once the author may run commands', () => {
+    const { work } = triage('issue_comment', commentEvent({ comment: comment('/perf quick rounds=4 rounds=5') }), context);
+    assert.equal(work.line, '/perf quick rounds=4 rounds=5');
+    assert.deepEqual(work.parsed, { error: "/perf quick: rounds= is given twice ('rounds=4' and 'rounds=5'): give it once" });
+  });
+
+  it('ignores what is not a new command of a person on a pull request of a served repository', () => {
+    const cases = [
+      ['edited comment', 'issue_comment', commentEvent({ comment: comment('/perf quick'), action: 'edited' }), 'perfgate does not act on issue_comment.edited'],
+      ['deleted comment', 'issue_comment', commentEvent({ comment: comment('/perf quick'), action: 'deleted' }), 'perfgate does not act on issue_comment.deleted'],
+      ["the bot's own comment", 'issue_comment', commentEvent({ comment: comment('/perf quick'), user: 'perfgate[bot]', userType: 'Bot' }), "a bot's comment"],
+      ['no command', 'issue_comment', commentEvent({ comment: comment('LGTM, thanks') }), 'no /perf command in the comment'],
+      ['a command in a code block', 'issue_comment', commentEvent({ comment: comment('Run this:\n\n```\n/perf full\n```') }), 'no /perf command in the comment'],
+      ['a quoted command', 'issue_comment', commentEvent({ comment: comment('> /perf full\n\nNo, not yet.') }), 'no /perf command in the comment'],
+      ['another repository', 'issue_comment', commentEvent({ comment: comment('/perf quick'), repository: 'perfgate-test/elsewhere' }), 'repository perfgate-test/elsewhere is not one this bot serves'],
+      ['an event perfgate does not use', 'star', { ...published('star', 'created'), repository: { full_name: REPOSITORY } }, 'perfgate does not act on star events'],
+      ['a pull request opened', 'pull_request', published('pull_request', 'opened'), 'perfgate does not act on pull_request.opened'],
+      ['a run requested', 'workflow_run', published('workflow_run', 'requested'), 'perfgate does not act on workflow_run.requested'],
+    ];
+    for (const [what, name, payload, reason] of cases) assert.deepEqual(triage(name, payload, context), { ignore: reason }, what);
+    const onIssue = commentEvent({ comment: comment('/perf quick') });
+    delete onIssue.issue.pull_request;
+    assert.deepEqual(triage('issue_comment', onIssue, context), { ignore: 'a comment on an issue, not on a pull request' });
+    const otherWorkflow = workflowRunEvent({ run: { id: 5, display_title: 'x' }, workflow: 'ci.yml' });
+    assert.deepEqual(triage('workflow_run', otherWorkflow, context), { ignore: 'a run of .github/workflows/ci.yml, not of .github/workflows/perf-command.yml or .github/workflows/perf-full.yml' });
+    assert.deepEqual(triage('ping', published('ping', undefined), context), { ignore: 'ping', pong: true });
+  });
+
+  it('a push or a close of a pull request, and a completed run of the dispatched workflow', () => {
+    const at = new Date('2026-11-23T12:05:00Z');
+    assert.deepEqual(triage('pull_request', pushEvent({ headSha: HEAD_SHA, at }), context).work,
+      { kind: 'push', action: 'synchronize', prNumber: 7, headSha: HEAD_SHA, at: at.getTime(), repo: REPOSITORY, installationId: INSTALLATION_ID });
+    assert.deepEqual(triage('pull_request', pushEvent({ headSha: HEAD_SHA, at, action: 'closed' }), context).work.at, at.getTime());
+    const run = { id: 9000000001, display_title: 'perfgate quick on pull request 7 (c1000000042)', html_url: 'https://github.com/perfgate-test/fork/actions/runs/9000000001' };
+    assert.deepEqual(triage('workflow_run', workflowRunEvent({ run, conclusion: 'failure' }), context).work, {
+      kind: 'run', runId: 9000000001, attempt: 1, conclusion: 'failure', displayTitle: run.display_title, runUrl: run.html_url, repo: REPOSITORY, installationId: INSTALLATION_ID,
+    });
+  });
+});

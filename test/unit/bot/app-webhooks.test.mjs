@@ -1,0 +1,140 @@
+// POST /api/github/webhooks: bad input is answered 4xx (or ignored) and leaves no row and makes
+// no GitHub call; a delivery sent many times at once is acted on once.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import {
+  botCalls, botComments, commentEvent, deliver, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
+} from '../../support/bot.mjs';
+
+async function rows(running) {
+  const count = async (table) => Number((await running.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
+  return { deliveries: await count('deliveries'), requests: await count('requests'), jobs: await count('jobs') };
+}
+
+describe('webhook deliveries', () => {
+  let gh;
+  let running;
+  let callsBefore;
+  let rowsBefore;
+  before(async () => {
+    gh = await startDouble();
+    running = await startBotOn(gh);
+  });
+  after(async () => {
+    await running?.close();
+    await gh?.close();
+  });
+  beforeEach(async () => {
+    await settled(running);
+    callsBefore = gh.calls.length;
+    rowsBefore = await rows(running);
+  });
+  const nothingHappened = async () => {
+    await settled(running);
+    assert.deepEqual(await rows(running), rowsBefore, 'a row was written');
+    assert.deepEqual(gh.calls.slice(callsBefore).map((c) => c.operationId ?? c.path), [], 'GitHub was called');
+  };
+  const post = (headers, body) => fetch(`${running.url}/api/github/webhooks`, { method: 'POST', headers, body })
+    .then(async (r) => ({ status: r.status, text: (await r.text()).trim() }));
+
+  it('a forged signature: 401, no row, no call', async () => {
+    const comment = await postComment(gh, 'maintainer', '/perf full');
+    callsBefore = gh.calls.length;
+    const answer = await deliver(running.url, 'issue_comment', commentEvent({ comment }), { secret: 'not-the-webhook-secret-at-all' });
+    assert.deepEqual([answer.status, answer.text], [401, 'the signature does not match the body and the webhook secret']);
+    // GitHub's signature of the delivery, on a body changed on the way.
+    const signature = await deliverSignature(commentEvent({ comment }));
+    const changed = await deliver(running.url, 'issue_comment', null, { body: JSON.stringify({ ...commentEvent({ comment }), extra: 1 }), headers: { 'x-hub-signature-256': signature } });
+    assert.equal(changed.status, 401);
+    await nothingHappened();
+  });
+
+  it('missing headers, a wrong content type, a malformed body, an oversized body, another method: 4xx, no row, no call', async () => {
+    const body = JSON.stringify(published('ping', undefined));
+    const signature = await deliverSignature(body);
+    const good = { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': signature };
+    for (const name of ['x-github-event', 'x-github-delivery', 'x-hub-signature-256']) {
+      const { [name]: _, ...headers } = good;
+      assert.deepEqual(await post(headers, body), { status: 400, text: `the ${name} header is missing` });
+    }
+    assert.deepEqual(await post({ ...good, 'content-type': 'application/x-www-form-urlencoded' }, `payload=${encodeURIComponent(body)}`),
+      { status: 415, text: "content type 'application/x-www-form-urlencoded' is not accepted; set the App's webhook content type to application/json" });
+    const broken = '{"action": "created", ';
+    assert.deepEqual(await post({ ...good, 'x-github-event': 'issue_comment', 'x-hub-signature-256': await deliverSignature(broken) }, broken),
+      { status: 400, text: "the body is not JSON (Expected double-quoted property name in JSON at position 22)" });
+    assert.deepEqual(await post({ ...good, 'x-github-event': 'issue_comment', 'x-hub-signature-256': await deliverSignature('[1]') }, '[1]'), { status: 400, text: 'the body is not a JSON object' });
+    const huge = JSON.stringify({ ...JSON.parse(body), padding: 'x'.repeat(running.config.maxWebhookBytes) });
+    assert.deepEqual(await post({ ...good, 'x-hub-signature-256': await deliverSignature(huge) }, huge),
+      { status: 413, text: `the body is ${Buffer.byteLength(huge)} bytes; at most ${running.config.maxWebhookBytes} are accepted` });
+    assert.deepEqual(await post({ ...good, 'x-github-event': 'bogus', 'x-hub-signature-256': signature }, body), { status: 400, text: "'bogus' is not a GitHub webhook event" });
+    assert.deepEqual(await post({ ...good, 'x-github-delivery': '../../etc' }, body), { status: 400, text: 'the x-github-delivery header is not a delivery id' });
+    const get = await fetch(`${running.url}/api/github/webhooks`);
+    assert.deepEqual([get.status, get.headers.get('allow')], [405, 'POST']);
+    await nothingHappened();
+  });
+
+  it('ping, events and actions perfgate does not act on, repositories it does not serve: 200, ignored, no row, no call', async () => {
+    assert.deepEqual(await pick(deliver(running.url, 'ping', published('ping', undefined))), [200, 'pong']);
+    assert.deepEqual(await pick(deliver(running.url, 'star', { ...published('star', 'created') })), [200, 'ignored: perfgate does not act on star events']);
+    assert.deepEqual(await pick(deliver(running.url, 'installation', published('installation', 'created'))), [200, 'ignored: perfgate does not act on installation events']);
+    assert.deepEqual(await pick(deliver(running.url, 'pull_request', pushEvent({ headSha: 'c'.repeat(40), action: 'opened' }))), [200, 'ignored: perfgate does not act on pull_request.opened']);
+    const comment = await postComment(gh, 'maintainer', '/perf quick');
+    callsBefore = gh.calls.length;
+    assert.deepEqual(await pick(deliver(running.url, 'issue_comment', commentEvent({ comment, repository: 'perfgate-test/elsewhere' }))), [200, 'ignored: repository perfgate-test/elsewhere is not one this bot serves']);
+    assert.deepEqual(await pick(deliver(running.url, 'issue_comment', commentEvent({ comment, action: 'edited' }))), [200, 'ignored: perfgate does not act on issue_comment.edited']);
+    await nothingHappened();
+  });
+
+  it('the same delivery sent 20 times at once: one 202, one dispatch, one reaction, one sticky comment', async () => {
+    const comment = await postComment(gh, 'maintainer', '/perf quick rounds=4');
+    const payload = commentEvent({ comment });
+    const deliveryId = randomUUID();
+    const dispatchesBefore = gh.state.dispatches.length;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(running.url, 'issue_comment', payload, { deliveryId })));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [...Array(19).fill(200), 202]);
+    assert.equal(answers.filter((a) => a.text === 'duplicate delivery').length, 19);
+    await settled(running);
+    assert.equal(gh.state.dispatches.length - dispatchesBefore, 1);
+    assert.equal(gh.state.dispatches.at(-1).inputs['request-id'], `c${comment.id}`);
+    const reactions = gh.calls.slice(callsBefore).filter((c) => c.operationId === 'reactions/create-for-issue-comment');
+    assert.equal(reactions.length, 1);
+    assert.equal(botComments(gh).filter((c) => c.body.startsWith('<!-- perfgate:comment suite=quick -->')).length, 1);
+    assert.deepEqual(await rows(running), { deliveries: rowsBefore.deliveries + 1, requests: rowsBefore.requests + 1, jobs: rowsBefore.jobs + 1 });
+  });
+
+  it('the same comment in 20 different deliveries at once (redelivered): one job, one dispatch', async () => {
+    const comment = await postComment(gh, 'admin', '/perf full');
+    const payload = commentEvent({ comment });
+    const dispatchesBefore = gh.state.dispatches.length;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(running.url, 'issue_comment', payload)));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [...Array(19).fill(200), 202]);
+    assert.equal(answers.filter((a) => a.text === 'duplicate comment').length, 19);
+    await settled(running);
+    assert.equal(gh.state.dispatches.length - dispatchesBefore, 1);
+    assert.deepEqual(await rows(running), { deliveries: rowsBefore.deliveries + 20, requests: rowsBefore.requests + 1, jobs: rowsBefore.jobs + 1 });
+  });
+
+  it('GET /healthz reports the store and the queue', async () => {
+    const response = await fetch(`${running.url}/healthz`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok', app: 'perfgate', store: running.store.where, queue: { queued: 0, running: 0 } });
+    assert.equal((await fetch(`${running.url}/nope`)).status, 404);
+    await nothingHappened();
+  });
+
+  it('made only calls that GitHub\'s description allows', () => {
+    assert.deepEqual(gh.problems().map((c) => `${c.operationId}: ${c.problems.join('; ')}`), []);
+    assert.ok(botCalls(gh).includes('actions/create-workflow-dispatch'));
+  });
+});
+
+async function pick(answer) {
+  const { status, text } = await answer;
+  return [status, text];
+}
+
+async function deliverSignature(payload) {
+  const { sign } = await import('@octokit/webhooks-methods');
+  return sign(WEBHOOK_SECRET, typeof payload === 'string' ? payload : JSON.stringify(payload));
+}
