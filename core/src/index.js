@@ -49,6 +49,8 @@
  *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
+ *   checkRunOutput(verdict, {reportLink, thresholdsFrom}) → {conclusion, output}, conclusionOf(word),
+ *   jobSummary(verdict, {...}), fitCharacters, fitBytes: what GitHub is told, within its limits
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
  *   formatCount (43.1k, 6.38M)

@@ -29,8 +29,6 @@ class PermanentJobError extends Error {
 const MEASURE_COMMANDS = Object.keys(contract.SUITE_OF_COMMAND);
 // The check run's conclusion of each verdict: fail and error block a merge, warn and
 // inconclusive are for a person to read.
-const CONCLUSION = Object.freeze({ pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' });
-
 function whereOf(request) {
   const [owner, repo] = request.repo.split('/');
   return { owner, repo, prNumber: request.prNumber };
@@ -316,10 +314,7 @@ async function reportVerdict(ctx, octokit, request, { verdict, runUrl, artifact 
   const body = core.renderComment(verdict, { reportLink, limit: core.GITHUB_COMMENT_LIMIT - footer.length }) + footer;
   await tell(ctx, octokit, request, 'stored', { body });
   if (request.checkRunId) {
-    await gh.completeCheckRun(octokit, where, request.checkRunId, {
-      conclusion: CONCLUSION[verdict.verdict], detailsUrl: runUrl,
-      output: { title: `perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, summary: core.renderSummary(verdict, { reportLink: runUrl }) },
-    });
+    await gh.completeCheckRun(octokit, where, request.checkRunId, { ...core.checkRunOutput(verdict, { reportLink }), detailsUrl: runUrl });
   }
 }
 
@@ -367,4 +362,4 @@ async function runJob(ctx, job) {
 
 const HANDLERS = { command: commandJob, push: pushJob, run: runJob };
 
-module.exports = { HANDLERS, PermanentJobError, CONCLUSION, mayRun };
+module.exports = { HANDLERS, PermanentJobError, mayRun };

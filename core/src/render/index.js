@@ -6,6 +6,7 @@ const { renderSummary, renderReasons } = require('./summary');
 const { renderReport } = require('./html');
 const { renderVerdictTable } = require('./table');
 const { renderTerminal } = require('./terminal');
+const checkRun = require('./check-run');
 
 /**
  * @param verdict  perfgate.verdict/v1
@@ -21,4 +22,4 @@ function renderReports(verdict, options = {}) {
   };
 }
 
-module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT };
+module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT, ...checkRun };

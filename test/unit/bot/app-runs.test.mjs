@@ -69,7 +69,10 @@ describe('completed runs and their artifacts', () => {
     assert.match(table, /\| point-query \|/);
     const check = gh.state.checkRuns(REPOSITORY).find((c) => c.id === request.checkRunId);
     assert.deepEqual([check.status, check.conclusion, check.output.title], ['completed', 'neutral', `perfgate quick: ${verdict.verdict} — ${verdict.headline}`]);
-    assert.equal(check.output.summary, core.renderSummary(verdict, { reportLink: run.html_url }));
+    // The check run shows what the action's check run shows: the tables, and why each row that did not pass got its verdict.
+    assert.match(check.output.summary, /^### ❔ perfgate quick: inconclusive\n/);
+    assert.match(check.output.summary, /\| point-query \|/);
+    assert.match(check.output.text, /^Why:\n\n- /);
     assert.equal((await bot.getRequest(running.store, request.id)).status, 'completed');
 
     // Delivered again: stored once, shown once.
