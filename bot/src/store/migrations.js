@@ -251,10 +251,94 @@ const requestState = {
   },
 };
 
+// The life of a regression on the main branch and of a release sign-off:
+//   change_points  where a series (repo, microbenchmark, signal, machine) moved, as the
+//                  change-point detector found it over consecutive main commits;
+//   regressions    a confirmed regression, filed once in the tracker: dedupe_key is
+//                  repo + microbenchmark + signal + first bad commit; later sightings count
+//                  up, a recovery closes it with the fixing commit;
+//   signoffs       a release candidate judged against the previous release (full suite);
+//   signoff_waivers a microbenchmark a maintainer accepted for one sign-off, who and why.
+const lifecycle = {
+  async up(db) {
+    await db.schema.createTable('change_points')
+      .addColumn('id', 'integer', id)
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('microbenchmark_id', 'integer', (c) => c.notNull().references('microbenchmarks.id'))
+      .addColumn('bench_key', 'varchar(255)', (c) => c.notNull())
+      .addColumn('signal', 'varchar(32)', (c) => c.notNull())
+      .addColumn('machine_id', 'integer', (c) => c.references('machines.id'))
+      .addColumn('commit_id', 'integer', (c) => c.notNull().references('commits.id'))
+      .addColumn('previous_commit_id', 'integer', (c) => c.references('commits.id'))
+      .addColumn('mean_before', dbl)
+      .addColumn('mean_after', dbl)
+      .addColumn('ratio', dbl)
+      .addColumn('pvalue', dbl)
+      .addColumn('method', 'varchar(64)', (c) => c.notNull())
+      .addColumn('detected_at', 'bigint', (c) => c.notNull())
+      .addUniqueConstraint('change_points_series_commit', ['repo', 'bench_key', 'signal', 'machine_id', 'commit_id'])
+      .execute();
+    await db.schema.createTable('regressions')
+      .addColumn('id', 'integer', id)
+      .addColumn('dedupe_key', 'varchar(191)', (c) => c.notNull().unique())
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('microbenchmark_id', 'integer', (c) => c.notNull().references('microbenchmarks.id'))
+      .addColumn('bench_key', 'varchar(255)', (c) => c.notNull())
+      .addColumn('signal', 'varchar(32)', (c) => c.notNull())
+      .addColumn('first_bad_commit_id', 'integer', (c) => c.notNull().references('commits.id'))
+      .addColumn('last_good_commit_id', 'integer', (c) => c.references('commits.id'))
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('estimate', dbl)
+      .addColumn('low', dbl)
+      .addColumn('high', dbl)
+      .addColumn('tracker', 'varchar(16)')
+      .addColumn('issue_key', 'varchar(100)')
+      .addColumn('issue_url', 'text')
+      .addColumn('sightings', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('opened_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+      .addColumn('closed_at', 'bigint')
+      .addColumn('fixed_by_commit_id', 'integer', (c) => c.references('commits.id'))
+      .addColumn('document', json)
+      .execute();
+    await db.schema.createTable('signoffs')
+      .addColumn('id', 'integer', id)
+      .addColumn('request_id', 'integer', (c) => c.unique().references('requests.id'))
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('candidate_ref', 'varchar(255)')
+      .addColumn('candidate_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('previous_ref', 'varchar(255)')
+      .addColumn('previous_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('state', 'varchar(16)')
+      .addColumn('workflow_run_id', 'bigint')
+      .addColumn('run_id', 'integer', (c) => c.references('runs.id'))
+      .addColumn('summary', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('completed_at', 'bigint')
+      .execute();
+    await db.schema.createTable('signoff_waivers')
+      .addColumn('id', 'integer', id)
+      .addColumn('signoff_id', 'integer', (c) => c.notNull().references('signoffs.id').onDelete('cascade'))
+      .addColumn('microbenchmark_id', 'integer', (c) => c.notNull().references('microbenchmarks.id'))
+      .addColumn('request_id', 'integer', (c) => c.references('requests.id'))
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('author', 'varchar(100)')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addUniqueConstraint('signoff_waivers_signoff_micro', ['signoff_id', 'microbenchmark_id'])
+      .execute();
+    await db.schema.createIndex('regressions_repo_status').on('regressions').columns(['repo', 'status']).execute();
+    await db.schema.createIndex('change_points_repo_series').on('change_points').columns(['repo', 'bench_key', 'signal']).execute();
+    await db.schema.createIndex('signoffs_repo_candidate').on('signoffs').columns(['repo', 'candidate_sha']).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
   '0003_request_state': requestState,
+  '0004_lifecycle': lifecycle,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };
