@@ -161,3 +161,10 @@ test('readParameters: defaults, and one line naming the parameter and the expect
   assert.equal(problem('regressions', 'status=closed'), "query parameter 'status' is \"closed\"; expected one of open, all");
   assert.equal(problem('runs', `suite=${'s'.repeat(100)}`), `query parameter 'suite' is "${'s'.repeat(80)}…"; expected a suite name such as quick`);
 });
+
+test("webUrlOf: GitHub's web address from its API address", () => {
+  const { webUrlOf } = require('../../../bot/src/dashboard/handler');
+  assert.equal(webUrlOf('https://api.github.com'), 'https://github.com');
+  assert.equal(webUrlOf('https://ghe.example.com/api/v3'), 'https://ghe.example.com');
+  assert.equal(webUrlOf('http://127.0.0.1:8080'), 'http://127.0.0.1:8080');
+});
