@@ -47,6 +47,12 @@ const ROUTES = {
 };
 ROUTES[`${BASE}/`] = ROUTES[BASE];
 
+// The page's own files: its stylesheet and its icon.
+const ASSETS = {
+  [`${BASE}/style.css`]: { type: 'text/css; charset=utf-8', body: pages.STYLESHEET },
+  [`${BASE}/icon.svg`]: { type: 'image/svg+xml', body: pages.ICON },
+};
+
 const isDashboardPath = (path) => path === BASE || path.startsWith(`${BASE}/`);
 
 /**
@@ -66,12 +72,13 @@ function dashboardHandler({ store: db, apiUrl, log }) {
       return;
     }
     const url = new URL(request.url, 'http://dashboard');
-    if (url.pathname === `${BASE}/style.css`) {
+    const asset = ASSETS[url.pathname];
+    if (asset) {
       if (url.search) {
-        text(400, 'unknown query parameter; the stylesheet takes none');
+        text(400, `unknown query parameter; ${url.pathname} takes none`);
         return;
       }
-      send(200, 'text/css; charset=utf-8', pages.STYLESHEET, { 'cache-control': 'max-age=300' });
+      send(200, asset.type, asset.body, { 'cache-control': 'max-age=300' });
       return;
     }
     const route = ROUTES[url.pathname];

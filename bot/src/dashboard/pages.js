@@ -18,6 +18,10 @@ svg.chart{border:1px solid #d0d7de;border-radius:6px;max-width:900px;display:blo
 form.filters{margin:4px 0 10px}form.filters label{margin-right:10px}
 `;
 
+// Browsers ask for an icon on their own; one served here keeps that request on the page's origin.
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0969da"/>'
+  + '<polyline points="2,11 6,7 9,9 14,3" fill="none" stroke="#fff" stroke-width="2"/></svg>';
+
 const NAV = [['overview', '', 'Overview'], ['runs', '/runs', 'Recent runs'], ['regressions', '/regressions', 'Regressions'], ['signoffs', '/signoffs', 'Sign-offs']];
 
 const time = (ms) => (Number.isFinite(ms) ? `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '–');
@@ -44,6 +48,7 @@ function layout({ title, active, base, body }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} · perfgate</title>
 <link rel="stylesheet" href="${esc(base)}/style.css">
+<link rel="icon" href="${esc(base)}/icon.svg">
 </head><body>
 <nav><b>perfgate</b> · ${nav}</nav>
 <h1>${esc(title)}</h1>
@@ -193,4 +198,4 @@ function signoffsPage({ base, signoffs, webUrl }) {
   return layout({ title: 'Release sign-offs', active: 'signoffs', base, body: body.join('\n') });
 }
 
-module.exports = { overviewPage, historyPage, runsPage, regressionsPage, signoffsPage, STYLESHEET, CHARTS, commitUrl };
+module.exports = { overviewPage, historyPage, runsPage, regressionsPage, signoffsPage, STYLESHEET, ICON, CHARTS, commitUrl };

@@ -42,7 +42,7 @@ describe('the dashboard on the bot HTTP server', () => {
       { message: "environment: PERFGATE_DASHBOARD 'yes' is not valid; expected on or off" });
   });
 
-  it('serves every page with the security headers, and the stylesheet', async () => {
+  it('serves every page with the security headers, and its stylesheet and icon', async () => {
     for (const path of ['/dashboard', '/dashboard/', history$(), '/dashboard/runs', '/dashboard/runs?limit=2', '/dashboard/regressions?status=all', '/dashboard/signoffs']) {
       const answer = await get(path);
       assert.equal(answer.status, 200, path);
@@ -59,6 +59,12 @@ describe('the dashboard on the bot HTTP server', () => {
     assert.equal(css.status, 200);
     assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
     assert.match(await css.text(), /svg\.chart/);
+    const icon = await get('/dashboard/icon.svg');
+    assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await icon.text(), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    const asked = await get('/dashboard/style.css?v=2');
+    assert.equal(asked.status, 400);
+    assert.equal(await asked.text(), 'unknown query parameter; /dashboard/style.css takes none\n');
   });
 
   it('shows the history of main with its change points, the runs, the regressions and the sign-offs', async () => {
