@@ -358,7 +358,10 @@ async function verdictSeries(store, { signal, ...select }) {
     .innerJoin('verdict_items as it', 'it.id', 'vi.verdict_item_id')
     .innerJoin('benchmark_results as br', 'br.id', 'it.benchmark_result_id'), select)((q) => q
     .innerJoin('run_sides as s', (j) => j.onRef('s.run_id', '=', 'r.id').on('s.side', '=', 'head'))
-    .innerJoin('commits as c', 'c.id', 's.commit_id'))
+    .innerJoin('commits as c', 'c.id', 's.commit_id')
+    // Redundant for the result; it gives the planner an indexed way from the commits to the
+    // intervals (run → verdict → items → intervals), so the cost follows the commits asked for.
+    .innerJoin('verdicts as v', (j) => j.onRef('v.run_id', '=', 'r.id').onRef('v.id', '=', 'it.verdict_id')))
     .where('vi.signal', '=', signal)
     .select(['c.main_seq as seq', 'c.sha as sha', 'r.id as runId', 'mc.fingerprint as machine',
       'vi.estimate', 'vi.low', 'vi.high', 'vi.n'])
