@@ -310,7 +310,13 @@ function seriesQuery(from, { repo, microbenchmark, machine, threads, ahi, fromSe
     if (machine != null) out = out.where('mc.fingerprint', '=', machine);
     if (threads != null) out = out.where('br.threads', '=', threads);
     if (ahi != null) out = out.where('br.ahi', '=', ahi);
-    if (fromSeq != null) out = out.where('c.main_seq', '>=', fromSeq);
+    if (fromSeq != null) {
+      // The runs of those commits first (commits and run_sides are indexed by them), so that a
+      // window of the latest commits reads only its own rounds and intervals, however long the
+      // history is.
+      out = out.where('c.main_seq', '>=', fromSeq).where('br.run_id', 'in', (eb) => eb.selectFrom('run_sides as ws')
+        .innerJoin('commits as wc', 'wc.id', 'ws.commit_id').select('ws.run_id').where('wc.repo', '=', repo).where('wc.main_seq', '>=', fromSeq));
+    }
     return out;
   };
 }

@@ -56,6 +56,10 @@ test('dashboard queries over a stored history of main', async (t) => {
     const recent = await bot.mainHistory(store, { repo, microbenchmark: 'update-index_range=100', last: 4 });
     assert.equal(recent.fromSeq, 11);
     assert.deepEqual(recent.series.instructions_ratio.map((p) => p.seq), [11]);
+    assert.deepEqual(recent.series.qps.map((p) => p.seq), [11, 12, 12, 13, 13, 14, 14]);
+    assert.deepEqual(recent.series.rqps.map((p) => p.seq), [12, 13, 14]);
+    const narrow = await bot.mainSeries(store, { repo, microbenchmark: 'update-index_range=100', signal: 'qps', fromSeq: 13 });
+    assert.deepEqual(narrow.map((p) => p.seq), [13, 13, 14, 14]);
     assert.deepEqual([...recent.commits.keys()].sort((a, b) => a - b), [11, 12, 13, 14]);
     assert.deepEqual(recent.changePoints.map((c) => c.seq), [13, 13]);
     const none = await bot.mainHistory(store, { repo: 'other/repo', microbenchmark: 'point-query' });
