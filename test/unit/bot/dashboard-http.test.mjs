@@ -3,6 +3,10 @@
 // parameters answered 400 naming the parameter; every page sent with a Content-Security-Policy
 // that allows nothing from elsewhere; what the store holds is escaped.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { botEnvironment, startBotOn, startDouble } from '../../support/bot.mjs';
@@ -134,6 +138,26 @@ describe('the dashboard on the bot HTTP server', () => {
     const unknown = await get('/dashboard/admin');
     assert.equal(unknown.status, 404);
     assert.equal(await unknown.text(), 'no dashboard page at /dashboard/admin; pages: /dashboard, /dashboard/history, /dashboard/runs, /dashboard/regressions, /dashboard/signoffs\n');
+  });
+
+  it('a store that cannot be read is a 500 with one line, and the error in the log', async () => {
+    const { dashboardHandler } = require('../../../bot/src/dashboard/handler.js');
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-dashboard-closed-'));
+    const store = await bot.openStore(path.join(folder, 'history.db'));
+    await store.close();
+    const errors = [];
+    const server = http.createServer(dashboardHandler({ store, apiUrl: 'https://api.github.com', log: { error: (m) => errors.push(m) } }));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${server.address().port}/dashboard/runs`);
+      assert.equal(answer.status, 500);
+      assert.equal(await answer.text(), 'the dashboard could not read the store; the bot log has the error\n');
+      assert.equal(errors.length, 1);
+      assert.match(errors[0], /^dashboard \/dashboard\/runs: /);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('leaves the health check and the webhook path as they were', async () => {
