@@ -15,7 +15,7 @@ table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nu
 .verdict.pass{background:#1a7f37}.verdict.warn{background:#9a6700}.verdict.fail{background:#cf222e}.verdict.error{background:#8250df}
 svg.chart{border:1px solid #d0d7de;border-radius:6px;max-width:900px;display:block}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}
 .legend{font-size:12px;color:#57606a}.legend .cp{color:#cf222e;font-weight:600}
-form.filters{margin:4px 0 10px}form.filters label{margin-right:10px}
+td.t,td.c{white-space:nowrap}
 `;
 
 // Browsers ask for an icon on their own; one served here keeps that request on the page's origin.
@@ -131,9 +131,9 @@ function historyPage({ base, history, webUrl, params }) {
     : `main commits #${firstSeq} to #${history.toSeq}${machine ? ` on runner ${machine}` : ''}`;
   const cpRows = changePoints.map((cp) => `<tr class="change-point-row"><td>${link(toCommit(cp.sha), commitLabel(history, cp.seq, cp.sha))}</td><td>${esc(cp.signal)}</td>`
     + `<td>${esc(cp.benchKey)}</td><td class="n">${ratio(cp.meanBefore && cp.meanAfter ? cp.meanAfter / cp.meanBefore : cp.ratio)}</td>`
-    + `<td class="n">${Number.isFinite(cp.pvalue) ? esc(cp.pvalue.toPrecision(2)) : '–'}</td><td>${esc(cp.method)}</td><td>${esc(time(cp.detectedAt))}</td></tr>`);
+    + `<td class="n">${Number.isFinite(cp.pvalue) ? esc(cp.pvalue.toPrecision(2)) : '–'}</td><td>${esc(cp.method)}</td><td class="t">${esc(time(cp.detectedAt))}</td></tr>`);
   const commitRows = [...history.commits.entries()].sort((a, b) => b[0] - a[0]).slice(0, 50)
-    .map(([seq, c]) => `<tr><td class="n">#${seq}</td><td>${link(toCommit(c.sha), short(c.sha))}</td><td>${esc(c.subject || '')}</td><td>${esc(time(c.committedAt))}</td></tr>`);
+    .map(([seq, c]) => `<tr><td class="n">#${seq}</td><td>${link(toCommit(c.sha), short(c.sha))}</td><td>${esc(c.subject || '')}</td><td class="t">${esc(time(c.committedAt))}</td></tr>`);
   const body = [
     `<p>${link(`${base}${query({ repo })}`, repo)} · ${esc(window)}. Each point links to its commit; `
       + '<span class="legend"><span class="cp">red dashed marks</span> are change points, drawn between the last commit before the move and the first after it.</span></p>',
@@ -151,8 +151,8 @@ function runsPage({ base, runs, webUrl, params }) {
   const rows = runs.map((r) => {
     const commit = (sha, seq, label) => (sha ? `${link(commitUrl(webUrl, r.repo, sha), short(sha))}${Number.isInteger(seq) ? ` <span class="muted">main #${seq}</span>` : ''}` : esc(label || '–'));
     const what = Number.isInteger(r.prNumber) ? link(pullUrl(webUrl, r.repo, r.prNumber), `PR #${r.prNumber}`) : Number.isInteger(r.headSeq) ? 'main' : '–';
-    return `<tr data-run="${r.id}"><td class="n">${r.id}</td><td>${esc(time(r.storedAt))}</td><td>${esc(r.repo || '')}</td><td>${esc(r.suite || '')}</td><td>${what}</td>`
-      + `<td>${commit(r.headSha, r.headSeq, r.headLabel)}</td><td>${commit(r.baseSha, r.baseSeq, r.baseLabel)}</td><td>${verdictBadge(r.verdict)}</td>`
+    return `<tr data-run="${r.id}"><td class="n">${r.id}</td><td class="t">${esc(time(r.storedAt))}</td><td>${esc(r.repo || '')}</td><td>${esc(r.suite || '')}</td><td>${what}</td>`
+      + `<td class="c">${commit(r.headSha, r.headSeq, r.headLabel)}</td><td class="c">${commit(r.baseSha, r.baseSeq, r.baseLabel)}</td><td>${verdictBadge(r.verdict)}</td>`
       + `<td>${esc(r.headline || r.status)}</td><td>${r.runUrl ? link(r.runUrl, 'workflow run') : ''}</td></tr>`;
   });
   const older = runs.length === params.limit ? `<p>${link(`${base}/runs${query({ ...params, before: runs.at(-1).id })}`, 'Older runs')}</p>` : '';
@@ -172,7 +172,7 @@ function regressionsPage({ base, regressions, webUrl, params }) {
       + `<td>${esc(g.signal)}</td><td class="n">${ratio(g.estimate)} ${esc(interval(g.low, g.high))}</td>`
       + `<td>${link(commitUrl(webUrl, g.repo, g.firstBadSha), short(g.firstBadSha))}${Number.isInteger(g.firstBadSeq) ? ` <span class="muted">main #${g.firstBadSeq}</span>` : ''} ${esc(g.firstBadSubject || '')}</td>`
       + `<td>${g.lastGoodSha ? link(commitUrl(webUrl, g.repo, g.lastGoodSha), short(g.lastGoodSha)) : '–'}</td><td>${esc(g.tracker || '')} ${issue}</td>`
-      + `<td class="n">${g.sightings}</td><td>${esc(time(g.openedAt))}</td><td>${g.closedAt ? `${esc(time(g.closedAt))}${g.fixedBySha ? ` by ${link(commitUrl(webUrl, g.repo, g.fixedBySha), short(g.fixedBySha))}` : ''}` : ''}</td></tr>`;
+      + `<td class="n">${g.sightings}</td><td class="t">${esc(time(g.openedAt))}</td><td>${g.closedAt ? `${esc(time(g.closedAt))}${g.fixedBySha ? ` by ${link(commitUrl(webUrl, g.repo, g.fixedBySha), short(g.fixedBySha))}` : ''}` : ''}</td></tr>`;
   });
   const other = params.status === 'open' ? link(`${base}/regressions${query({ ...params, status: 'all' })}`, 'all, closed ones too') : link(`${base}/regressions${query({ ...params, status: 'open' })}`, 'open only');
   const body = [
@@ -189,7 +189,7 @@ function signoffsPage({ base, signoffs, webUrl }) {
       ? `<ul>${s.waivers.map((w) => `<li>${esc(w.microbenchmark)}: ${esc(w.reason)}${w.author ? ` (${esc(w.author)})` : ''}</li>`).join('')}</ul>` : '<span class="muted">none</span>';
     return `<tr data-signoff="${s.id}"><td>${esc(s.repo)}</td><td>${ref(s.candidateRef, s.candidateSha)}</td><td>${ref(s.previousRef, s.previousSha)}</td>`
       + `<td>${esc(s.status)}${s.state ? ` (${esc(s.state)})` : ''}</td><td>${s.verdict ? `${verdictBadge(s.verdict)} ${esc(s.headline || '')}` : esc(s.summary || '')}</td>`
-      + `<td>${waivers}</td><td>${esc(time(s.createdAt))}</td><td>${esc(time(s.completedAt))}</td></tr>`;
+      + `<td>${waivers}</td><td class="t">${esc(time(s.createdAt))}</td><td class="t">${esc(time(s.completedAt))}</td></tr>`;
   });
   const body = [
     '<p class="muted">Release candidates judged against the previous release, newest first, with the microbenchmarks a maintainer waived.</p>',
