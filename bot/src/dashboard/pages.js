@@ -77,7 +77,8 @@ function overviewPage({ base, catalogue, regressions, runs, webUrl }) {
   const body = [
     `<p>${runs.length ? `Latest run: ${esc(runs[0].suite || 'run')} ${verdictBadge(runs[0].verdict)} ${esc(runs[0].headline || '')} (${esc(time(runs[0].storedAt))}). ` : 'No runs stored yet. '}`
       + `${link(`${base}/runs`, 'Recent runs')} · ${link(`${base}/regressions`, `${regressions.length} open regression${regressions.length === 1 ? '' : 's'}`)}</p>`,
-    repos.length ? '<p class="muted">History of the main branch per microbenchmark: pick one to chart it.</p>' : '<p class="muted">No run has measured a commit on main yet.</p>',
+    repos.length ? '<p class="muted">The microbenchmarks measured on main among the latest 1000 runs stored: pick one to chart its history.</p>'
+      : '<p class="muted">None of the latest 1000 runs stored measured a commit on main.</p>',
     ...sections,
   ];
   return layout({ title: 'Overview', active: 'overview', base, body: body.join('\n') });

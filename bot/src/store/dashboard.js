@@ -18,17 +18,21 @@ const HISTORY_SIGNALS = [
 ];
 
 /**
- * The microbenchmarks that have runs on main, per repository: how many runs measured a main
- * commit, the last main commit measured, and how many change points and open regressions
- * each has.
+ * The microbenchmarks measured on main among the latest `latestRuns` runs stored, per
+ * repository: how many of those runs measured a main commit, the last main commit measured,
+ * and how many change points and open regressions each has. The window keeps the overview's
+ * cost the same however long the history grows.
  * @returns [{repo, microbenchmark, runs, lastSeq, changePoints, openRegressions}]
  */
-async function mainCatalogue(store, { repo = null } = {}) {
+async function mainCatalogue(store, { repo = null, latestRuns = 1000 } = {}) {
+  const newest = await store.db.selectFrom('runs').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const firstRun = Number((newest && newest.id) || 0) - latestRuns + 1;
   let q = store.db.selectFrom('benchmark_results as br')
     .innerJoin('run_sides as s', (j) => j.onRef('s.run_id', '=', 'br.run_id').on('s.side', '=', 'head'))
     .innerJoin('commits as c', 'c.id', 's.commit_id')
     .innerJoin('microbenchmarks as m', 'm.id', 'br.microbenchmark_id')
     .where('c.main_seq', 'is not', null)
+    .where('br.run_id', '>=', firstRun)
     .select((eb) => ['c.repo as repo', 'm.name as microbenchmark', 'm.id as microbenchmarkId',
       eb.fn.count('br.run_id').distinct().as('runs'), eb.fn.max('c.main_seq').as('lastSeq')])
     .groupBy(['c.repo', 'm.name', 'm.id'])

@@ -33,6 +33,9 @@ test('dashboard queries over a stored history of main', async (t) => {
     assert.deepEqual(updateIndex, { repo, microbenchmark: 'update-index_range=100', runs: 13, lastSeq: 14, changePoints: 3, openRegressions: 1 });
     assert.equal(catalogue.find((c) => c.microbenchmark === 'point-query').openRegressions, 0, 'its regression is closed');
     assert.deepEqual(await bot.mainCatalogue(store, { repo: 'other/repo' }), []);
+    // Among the latest 4 runs stored (the PR run and the three timed main runs).
+    const latest = await bot.mainCatalogue(store, { repo, latestRuns: 4 });
+    assert.deepEqual(latest.find((c) => c.microbenchmark === 'update-index_range=100'), { repo, microbenchmark: 'update-index_range=100', runs: 3, lastSeq: 14, changePoints: 3, openRegressions: 1 });
   });
 
   await t.test('mainHistory: every signal over the window, the change points and the commits', async () => {
