@@ -74,6 +74,9 @@ function forkHistory() {
 function workflowRepository(folder) {
   const repo = path.join(folder, 'fork');
   execFileSync('git', ['clone', '--quiet', '--shared', '--no-checkout', FORK, repo]);
+  // The clone's own main (a copy of the fork's) makes way for the default branch a fork's
+  // perfgate files live on; the fork's main stays as origin/main.
+  git(repo, 'update-ref', '-d', 'refs/heads/main');
   git(repo, 'checkout', '--quiet', '--orphan', 'main');
   mkdirSync(path.join(repo, '.github', 'workflows'), { recursive: true });
   cpSync(path.join(EXAMPLES, 'perf-bisect.yml'), path.join(repo, '.github', 'workflows', 'perf-bisect.yml'));
