@@ -9,6 +9,7 @@ const { requestLine, untrusted } = require('./messages');
 const short = (sha) => `\`${String(sha).slice(0, 12)}\``;
 const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
 const link = (text, url) => (url ? `[${text}](${url})` : text);
+const REPLY_MARKER_ROOM = 200;
 
 const REFUSALS = {
   notCommit: ({ author, ref, repo, error }) => `@${author} ${code(ref)} is not a commit of ${repo} (${error}). Nothing was started.`,
@@ -34,7 +35,10 @@ function queued({ request, runUrl, goodRef, badRef }) {
 
 /** The reply with the bisection so far (a progress artifact) or at its end (the result). */
 function bisection({ request, runUrl, doc, final }) {
-  return core.renderBisectComment(doc, { intro: intro(request, runUrl), final }).trimEnd();
+  const full = core.renderBisectComment(doc, { intro: intro(request, runUrl), final }).trimEnd();
+  // A long search's folded text may not fit in one comment; the steps and the culprit do.
+  if (full.length <= core.GITHUB_COMMENT_LIMIT - REPLY_MARKER_ROOM) return full;
+  return core.renderBisectComment(doc, { intro: intro(request, runUrl), final: false }).trimEnd();
 }
 
 function failed({ request, runUrl, why }) {

@@ -11,7 +11,7 @@
 // objects, whose default branch holds only the copied workflow and the e2e suite's limits.
 //
 // Needs: run.sh's fork and builds (PERFGATE_E2E_FORK, default ~/.cache/perfgate/e2e/mariadb-fork),
-// act (make setup), valgrind and sysbench. Run by test/e2e/run.sh after its own bisection.
+// act (make setup), valgrind and sysbench. Run by test/e2e/run.sh after its own bisection (not by make test-act: the fork is the e2e tier's).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -196,6 +196,8 @@ describe('/perf bisect → perfgate bot → perf-bisect.yml under act on the Mar
     assert.match(body, new RegExp(`\nculprit: ${slow}\n`));
     assert.deepEqual([bisection.status, bisection.culpritSha, bisection.culpritParentSha], ['found', slow, git(FORK, 'rev-parse', `${slow}^`)]);
     const steps = bisection.steps.length;
+    // run.sh keeps the reply beside its run folders.
+    if (process.env.E2E_OUT) writeFileSync(path.join(process.env.E2E_OUT, 'bot-bisect-reply.md'), body);
     process.stderr.write(`bot-bisect: culprit ${slow} named in the reply ${seconds.toFixed(0)} s after the command (act ${(act.durationMs / 1000).toFixed(0)} s, ${steps} steps, ${progress.length} progress edits seen)\n`);
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });
