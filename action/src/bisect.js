@@ -22,7 +22,7 @@ const STEP_DONE = new Set(['confirm', 'decision', 'build-failed']);
  * Uploads a copy of bisect.json as it is now, in the order the steps come; an upload that
  * fails is a warning (the bot then shows the next one), never the end of the bisection.
  */
-function progressUploader({ workDir, env }) {
+export function progressUploader({ workDir, env }) {
   let chain = Promise.resolve();
   let uploaded = 0;
   return {

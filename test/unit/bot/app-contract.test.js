@@ -76,3 +76,10 @@ test('/perf bisect: progress artifacts are perfgate-bisect-progress-<N>, nothing
   const cases = { 'perfgate-bisect-progress-1': 1, 'perfgate-bisect-progress-12': 12, 'perfgate-bisect-progress-0': null, 'perfgate-bisect-progress-': null, 'perfgate-bisect': null, 'perfgate-bisect-progress-3x': null, 'perfgate-bisect-progress-../1': null };
   for (const [name, expected] of Object.entries(cases)) assert.equal(bisect.progressStep(name), expected, name);
 });
+
+test('/perf bisect: the action names its artifacts as the bot looks for them', async () => {
+  const bisect = require('../../../bot/src/app/bisect-contract');
+  const action = await import('../../../action/src/bisect.js');
+  assert.equal(action.RESULT_ARTIFACT, bisect.RESULT_ARTIFACT);
+  for (const steps of [1, 7, 40]) assert.equal(bisect.progressStep(action.progressArtifact(steps)), steps);
+});
