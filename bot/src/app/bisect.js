@@ -134,7 +134,15 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
     const { requestId, look } = job.payload;
     const request = await store.getRequest(ctx.store, requestId);
     const bisection = request && await store.getBisection(ctx.store, requestId);
-    if (!bisection || request.status !== 'dispatched' || bisection.status !== store.BISECTION_RUNNING) return;
+    if (!bisection || bisection.status !== store.BISECTION_RUNNING) return;
+    if (request.status !== 'dispatched') {
+      // Cancelled (a push, /perf cancel) or failed while it ran: the history says so, and the
+      // looks end.
+      if (['cancelled', 'failed'].includes(request.status)) {
+        await store.finishBisection(ctx.store, request.id, { status: request.status, message: request.detail || request.status, workflowRunId: request.runId });
+      }
+      return;
+    }
     if (ctx.store.now() - bisection.createdAt > ctx.config.bisect.maxHours * 3600 * 1000) {
       ctx.log.warn(`bisect ${request.repo}#${request.prNumber} (request ${request.id}): no result after ${ctx.config.bisect.maxHours} h; progress is no longer looked at (the run's completion is still reported)`);
       return;

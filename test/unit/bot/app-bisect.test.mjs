@@ -241,6 +241,17 @@ describe('/perf bisect', () => {
     assert.equal(gh.state.dispatches.length, dispatches, 'nothing was dispatched');
   });
 
+  it('/perf cancel stops a running bisection: its run cancelled, the looks end, the history says cancelled', async () => {
+    const { pr, request, run } = await dispatched();
+    await command(gh, running, 'maintainer', '/perf cancel', { pr });
+    await waitFor('the bisection to be recorded as cancelled', async () => (await bot.getBisection(running.store, request.id)).status === 'cancelled', { timeoutMs: 10_000 });
+    const after = await bot.getRequest(running.store, request.id);
+    assert.equal(after.status, 'cancelled');
+    const runNow = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${run.id}`)).json();
+    assert.deepEqual([runNow.status, runNow.conclusion], ['completed', 'cancelled']);
+    assert.equal((await bot.getBisection(running.store, request.id)).message, after.detail);
+  });
+
   it("sent nothing that breaks GitHub's description", () => {
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });
