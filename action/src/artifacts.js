@@ -34,6 +34,21 @@ export async function uploadRunFolder({ name, dir, env }) {
   return { id, size };
 }
 
+/**
+ * Uploads `files` (paths relative to `dir`) as artifact `name`; skipped with one warning where
+ * no artifact service is offered. Returns {id, size} or null when skipped.
+ */
+export async function uploadFiles({ name, dir, files, env, retentionDays }) {
+  const missing = artifactServiceMissing(env);
+  if (missing) {
+    core.warning(`no artifact service (${missing}): ${name} is not uploaded`);
+    return null;
+  }
+  const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, files.map((f) => path.join(dir, f)), dir, { retentionDays });
+  core.info(`uploaded artifact ${name} (id ${id}, ${size} bytes)`);
+  return { id, size };
+}
+
 /** The URL people open to download an artifact of this run. */
 export function artifactUrl({ serverUrl, repository, runId }, id) {
   return `${serverUrl}/${repository.fullName}/actions/runs/${runId}/artifacts/${id}`;

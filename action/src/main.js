@@ -3,13 +3,14 @@
 import fs from 'node:fs';
 import * as core from '@actions/core';
 import { jobFails } from './delivery.js';
+import { bisect } from './bisect.js';
 import { gate } from './gate.js';
 import { makeOctokit } from './github.js';
 import { measure } from './measure.js';
 import { report } from './report.js';
 import { readSettings } from './settings.js';
 
-const JOB = { gate, measure, report };
+const JOB = { gate, measure, report, bisect };
 
 function readEvent(env) {
   if (!env.GITHUB_EVENT_PATH) return {};

@@ -2,7 +2,7 @@
 // the input, the bad value and the expected form.
 import path from 'node:path';
 
-export const JOBS = ['gate', 'measure', 'report'];
+export const JOBS = ['gate', 'measure', 'report', 'bisect'];
 const COMMENT_MODES = ['sticky', 'off'];
 const FAIL_ON = ['fail', 'warn', 'never'];
 const MEASURE_RESULTS = ['success', 'failure', 'cancelled', 'skipped'];
@@ -31,6 +31,22 @@ function oneOf(name, value, allowed) {
 function optionalSha(name, value) {
   if (value && !SHA.test(value)) throw bad(name, value, 'a full commit SHA (40 lowercase hex digits)');
   return value || null;
+}
+
+// job=bisect: the pinned good and bad commits, the names the command gave them, the tests.
+function bisectInputs(input) {
+  const ends = {};
+  for (const end of ['good', 'bad']) {
+    const sha = input(`${end}-sha`);
+    if (!SHA.test(sha)) throw bad(`${end}-sha`, sha, 'a full commit SHA (40 lowercase hex digits), as the perfgate bot pins it');
+    const ref = input(`${end}-ref`) || sha;
+    if (!REF.test(ref)) throw bad(`${end}-ref`, ref, 'a commit SHA, branch or tag');
+    ends[end] = { sha, ref };
+  }
+  const raw = input('tests');
+  const tests = raw ? [...new Set(raw.split(',').map((t) => t.trim()).filter(Boolean))] : null;
+  if (raw && !tests.length) throw bad('tests', raw, 'microbenchmark names separated by commas, e.g. update-index_range=100,point-query');
+  return { ...ends, tests };
 }
 
 /** "K/N" → {index: K, count: N}, or null for the whole suite. */
@@ -125,6 +141,7 @@ export function readSettings({ input, env, event }) {
     options: parseOptions(input('options')),
     checkRunId: checkRunId ? Number(checkRunId) : null,
     measureResult: measureResult || null,
+    bisect: job === 'bisect' ? bisectInputs(input) : null,
     comment: oneOf('comment', input('comment') || 'sticky', COMMENT_MODES),
     commentAuthor: input('comment-author') || 'github-actions[bot]',
     failOn: oneOf('fail-on', input('fail-on') || 'fail', FAIL_ON),

@@ -30,6 +30,8 @@
 //   startBot(config) -> {url, port, store, worker, close()}
 //     POST /api/github/webhooks, GET /healthz; the jobs run from the durable queue
 //   contract: the workflow_dispatch inputs, run-name and artifact name perf-command.yml follows
+//   bisectContract: the same for /perf bisect and perf-bisect.yml (inputs, run-name, artifacts)
+//   Bisections (store/bisections.js): openBisection, getBisection, advanceProgress, finishBisection
 const commands = require('./commands');
 const store = require('./store');
 
@@ -41,5 +43,6 @@ module.exports = {
   get readBotConfig() { return require('./app').readBotConfig; },
   get describeBotConfig() { return require('./app').describeBotConfig; },
   get contract() { return require('./app').contract; },
+  get bisectContract() { return require('./app/bisect-contract'); },
   get WEBHOOK_PATH() { return require('./app').WEBHOOK_PATH; },
 };

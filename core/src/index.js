@@ -45,6 +45,8 @@
  *   stepMeasurement({...}), configForStep(config, suite, ids, {windows}): what a step measures
  *   summarizeMeasurement(verdict), describeCulprit(state, {...}), formatBisectProgress(event),
  *   renderBisect(doc): bisect.json's figures and words
+ *   renderBisectComment(doc, {intro, final}), bisectStepLine(doc, step), bisectRangeLeft(doc):
+ *   a bisection as a pull request comment (the bot's /perf bisect)
  * Rendering
  *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
@@ -78,6 +80,7 @@ const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
+const bisectComment = require('./render/bisect-comment');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
@@ -108,4 +111,5 @@ module.exports = {
   stepMeasurement: bisect.stepMeasurement, configForStep: bisect.configForStep,
   summarizeMeasurement: bisect.summarizeMeasurement, describeCulprit: bisect.describeCulprit,
   formatBisectProgress: bisect.formatBisectProgress, renderBisect: bisect.renderBisect,
+  renderBisectComment: bisectComment.renderBisectComment, bisectStepLine: bisectComment.bisectStepLine, bisectRangeLeft: bisectComment.bisectRangeLeft,
 };

@@ -14,6 +14,9 @@
 #               first among the functions that grew; builds, measurements and wall time are
 #               kept in e2e-summary.json; SIGTERM to a second bisection while it measures
 #               leaves nothing running and bisect.json cancelled
+#   bot bisect  the same bisection asked for with /perf bisect: perfgate bot dispatches
+#               perf-bisect.yml, which runs under act (test/e2e/bot-bisect-fork.mjs); the bot's
+#               reply shows the steps as they come and ends naming bisect-slow
 #
 # Source, build tree, ccache and built prefixes live under $PERFGATE_CACHE, so a second run
 # on the same machine reuses them. Run folders and timings go to $E2E_OUT (default runs/e2e).
@@ -169,6 +172,13 @@ check "bisect cancelled: the step's results.json says cancelled" grep -q '"statu
 check "bisect cancelled: no process of the run is left" test -z "$(pgrep -f "$CANCEL_OUT" || true)"
 check "bisect cancelled: no datadir is left" test -z "$(find "$CANCEL_OUT" -type d -name data)"
 
+say "bot bisect: /perf bisect base bisect-tip through perfgate bot and perf-bisect.yml under act"
+T=$(now)
+CODE_BOT_BISECT=0
+PERFGATE_E2E_FORK="$FORK" E2E_OUT="$OUT" node --test test/e2e/bot-bisect-fork.mjs > "$OUT/bot-bisect.log" 2>&1 || CODE_BOT_BISECT=$?
+T_BOT_BISECT=$(since "$T")
+check "bot bisect: the bot's reply names bisect-slow (log: $OUT/bot-bisect.log), exit $CODE_BOT_BISECT" test "$CODE_BOT_BISECT" = 0
+
 T=$(now)
 "${PERFGATE[@]}" build --source "$FORK" --ref base --json > "$OUT/build-base-again.json"
 T_HIT=$(since "$T")
@@ -205,7 +215,8 @@ summary = {
     "cache_hit_seconds": $T_HIT,
     "compare_seconds": {"pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "pr-broken": $T_BROKEN},
     "bisect": bisect_summary(),
-    "exit_codes": {"pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "pr-broken": $CODE_BROKEN, "bisect": $CODE_BISECT},
+    "bot_bisect_seconds": $T_BOT_BISECT,
+    "exit_codes": {"pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "pr-broken": $CODE_BROKEN, "bisect": $CODE_BISECT, "bot_bisect": $CODE_BOT_BISECT},
     "total_seconds": $TOTAL,
     "failures": $failures,
 }

@@ -531,6 +531,34 @@ function storeContract(backend) {
         assert.equal(await bot.complete(s, id, { workerId: 'survivor' }), true);
       });
     });
+
+    describe('bisections', () => {
+      test('one row per /perf bisect: opened once, progress only forward, finished once with its document', async () => {
+        const s = await open();
+        const { id: requestId } = await bot.recordRequest(s, {
+          commentId: 4242, repo: REPO, prNumber: 7, author: 'maintainer', command: { name: 'bisect', args: { good: 'base', bad: 'tip' }, line: '/perf bisect base tip' },
+        });
+        const ends = { requestId, repo: REPO, prNumber: 7, goodRef: 'base', goodSha: sha(1), badRef: 'tip', badSha: sha(11), tests: ['update-index_range=100'] };
+        const opened = await bot.openBisection(s, ends);
+        assert.deepEqual([opened.status, opened.progressSteps, opened.tests, opened.goodSha, opened.badSha], ['running', 0, ['update-index_range=100'], sha(1), sha(11)]);
+        assert.equal((await bot.openBisection(s, { ...ends, goodRef: 'other' })).id, opened.id, 'opened again: the same row');
+        assert.equal(await bot.advanceProgress(s, requestId, 2, { workflowRunId: 9000000001 }), true);
+        assert.equal(await bot.advanceProgress(s, requestId, 2), false, 'the same step is not shown twice');
+        assert.equal(await bot.advanceProgress(s, requestId, 1), false, 'progress never goes back');
+        assert.equal((await bot.getBisection(s, requestId)).workflowRunId, 9000000001);
+        // A document larger than 64 KiB (TEXT on MySQL) reads back whole.
+        const steps = Array.from({ length: 5 }, (_, n) => ({ n, kind: 'midpoint', commit: sha(n + 2), reason: 'x'.repeat(20_000) }));
+        const doc = { status: 'found', steps, culprit: { commit: sha(8), parent: sha(7) } };
+        assert.equal(await bot.finishBisection(s, requestId, { doc, status: 'found', message: 'found', workflowRunId: 9000000001 }), true);
+        assert.equal(await bot.finishBisection(s, requestId, { status: 'rejected', message: 'late' }), false, 'finished once');
+        assert.equal(await bot.advanceProgress(s, requestId, 9), false, 'no progress after the end');
+        const done = await bot.getBisection(s, requestId);
+        assert.deepEqual([done.status, done.culpritSha, done.culpritParentSha, done.progressSteps, done.message], ['found', sha(8), sha(7), 5, 'found']);
+        assert.deepEqual(done.document, doc);
+        assert.deepEqual(done.steps, steps);
+        assert.ok(done.completedAt > 0);
+      });
+    });
   });
 }
 

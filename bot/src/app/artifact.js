@@ -95,10 +95,11 @@ function readEntry(zip, entry, limit) {
 }
 
 /**
- * Reads a run folder zip. Returns {entries: [paths], documents: {'results.json': object, ...}}
+ * Reads a run folder zip (the documents named in `documents`, file name → schema kind; the
+ * run folder's by default). Returns {entries: [paths], documents: {'results.json': object, ...}}
  * or throws ArtifactRejected naming the first entry that breaks a rule.
  */
-async function readRunFolder(buffer, { maxBytes }) {
+async function readRunFolder(buffer, { maxBytes, documents: read = DOCUMENTS }) {
   const maxUnpacked = maxBytes * UNPACK_FACTOR;
   const zip = await openZip(buffer);
   try {
@@ -120,7 +121,7 @@ async function readRunFolder(buffer, { maxBytes }) {
       if (entry.uncompressedSize > maxBytes) reject(`${name} unpacks to ${entry.uncompressedSize} bytes; at most ${maxBytes} are accepted per file`);
       if (declared > maxUnpacked) reject(`the artifact unpacks to more than ${maxUnpacked} bytes`);
       entries.push(where.path);
-      const kind = DOCUMENTS[where.path];
+      const kind = read[where.path];
       if (!kind) continue;
       if (Object.hasOwn(documents, where.path)) reject(`the artifact holds ${where.path} twice`);
       const bytes = await readEntry(zip, entry, maxBytes);
@@ -202,7 +203,7 @@ async function readCapped(response, limit) {
 }
 
 /** Downloads one artifact (its short-lived URL, capped) and reads it (readRunFolder). */
-async function downloadArtifact(octokit, { owner, repo, artifact, maxBytes }) {
+async function downloadArtifact(octokit, { owner, repo, artifact, maxBytes, documents }) {
   // GitHub answers with a redirect to a short-lived URL that needs no token: follow it by hand,
   // so that the token never goes to the storage host and the body can be capped.
   const answer = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifact.id, archive_format: 'zip', request: { redirect: 'manual' } });
@@ -210,7 +211,7 @@ async function downloadArtifact(octokit, { owner, repo, artifact, maxBytes }) {
   if (!location) throw new Error(`GitHub answered ${answer.status} without a download location for artifact ${artifact.id}`);
   const response = await fetch(location, { redirect: 'follow' });
   if (!response.ok) throw new Error(`downloading artifact ${artifact.id} failed: ${response.status} ${response.statusText}`);
-  return readRunFolder(await readCapped(response, maxBytes), { maxBytes });
+  return readRunFolder(await readCapped(response, maxBytes), { maxBytes, documents });
 }
 
 /**
@@ -242,4 +243,4 @@ async function downloadRunFolders(octokit, { owner, repo, runId, suite, maxBytes
   return folders;
 }
 
-module.exports = { ArtifactRejected, entryPath, readRunFolder, checkRunFolder, downloadRunFolders, MAX_ENTRIES };
+module.exports = { ArtifactRejected, entryPath, readRunFolder, checkRunFolder, downloadArtifact, downloadRunFolders, MAX_ENTRIES };

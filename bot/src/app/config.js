@@ -8,6 +8,7 @@ const YAML = require('yaml');
 const core = require('@perfgate/core');
 const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
+const bisectContract = require('./bisect-contract');
 
 const { UsageError } = core;
 
@@ -127,6 +128,21 @@ const KEYS = {
     describe: 'the workflow dispatched for /perf full (its measure jobs shard the suite)',
     default: WORKFLOWS.full,
     read: workflowFile,
+  },
+  PERFGATE_BISECT_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf bisect',
+    default: bisectContract.WORKFLOW,
+    read: workflowFile,
+  },
+  PERFGATE_BISECT_POLL_SECONDS: {
+    describe: "how often the bot looks at a running bisection's progress artifacts (docs/bot.md)",
+    default: 60,
+    read: integerIn(1, 3600, 'seconds between looks'),
+  },
+  PERFGATE_BISECT_MAX_HOURS: {
+    describe: 'how long the bot follows a bisection that has not completed before it stops looking',
+    default: 24,
+    read: integerIn(1, 720, 'hours'),
   },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
@@ -253,7 +269,8 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     repositories: values.PERFGATE_REPOSITORIES,
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
-    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW },
+    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW },
+    bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,

@@ -20,6 +20,8 @@ const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { isPermanent, describeError } = require('./github');
+const bisectContract = require('./bisect-contract');
+const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -140,9 +142,13 @@ async function dispatch(ctx, octokit, request, { lookFirst }) {
     const run = await findDispatchedRun(ctx, octokit, request);
     if (run) return recordRun(ctx, octokit, request, run);
   }
-  const inputs = contract.dispatchInputs({
-    prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId: contract.requestIdOf(request),
-  });
+  const inputs = request.suite === bisectContract.SUITE
+    ? bisectContract.bisectInputs({
+      prNumber: request.prNumber, goodSha: request.baseSha, badSha: request.headSha, goodRef: request.args.good, badRef: request.args.bad, tests: request.args.tests, requestId: contract.requestIdOf(request),
+    })
+    : contract.dispatchInputs({
+      prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId: contract.requestIdOf(request),
+    });
   let answer;
   try {
     const ref = await ctx.defaultBranch(octokit, where);
@@ -250,6 +256,12 @@ async function commandJob(ctx, job) {
     await measure(ctx, octokit, request, { suite: previous.suite, args: previous.args, lookFirst });
     return;
   }
+  if (command.name === 'bisect') {
+    await bisect.command(ctx, octokit, request, { command, lookFirst });
+    request = await store.getRequest(ctx.store, request.id);
+    if (request.status === 'cancelled') await announceCancelled(ctx, octokit, [request]);
+    return;
+  }
   if (command.name === 'cancel') {
     const reason = messages.CANCEL_REASONS.command({ author });
     const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason });
@@ -330,6 +342,10 @@ async function runJob(ctx, job) {
   const octokit = await clientFor(ctx, request, installationId || request.installationId);
   const where = whereOf(request);
   const runUrl = job.payload.runUrl || request.runUrl;
+  if (request.suite === bisectContract.SUITE) {
+    await bisect.completed(ctx, octokit, request, { runId, conclusion, runUrl });
+    return;
+  }
   const pinned = { prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite };
   let checked;
   try {
@@ -360,6 +376,8 @@ async function runJob(ctx, job) {
   await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: summary }, { from: ['dispatched'] });
 }
 
-const HANDLERS = { command: commandJob, push: pushJob, run: runJob };
+const bisect = bisectJobs({ whereOf, clientFor, dispatch, say });
+
+const HANDLERS = { command: commandJob, push: pushJob, run: runJob, [BISECT_PROGRESS_JOB]: (ctx, job) => bisect.progress(ctx, job) };
 
 module.exports = { HANDLERS, PermanentJobError, mayRun };

@@ -3,7 +3,8 @@ const { openStore, schemaVersion, LATEST } = require('./open');
 const history = require('./history');
 const queue = require('./queue');
 const requests = require('./requests');
+const bisections = require('./bisections');
 const dashboard = require('./dashboard');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...dashboard };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard };

@@ -334,11 +334,44 @@ const lifecycle = {
   },
 };
 
+// A /perf bisect and what came of it: one row per command (request_id), created when the
+// bot dispatches the bisection; progress_steps is the count of steps the bot last showed
+// (progress artifacts only move it forward); at the end the outcome, the culprit and its
+// first parent, the steps and the whole bisect.json as the run left it (checked).
+const bisections = {
+  async up(db) {
+    await db.schema.createTable('bisections')
+      .addColumn('id', 'integer', id)
+      .addColumn('request_id', 'integer', (c) => c.notNull().unique().references('requests.id'))
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('pr_number', 'integer')
+      .addColumn('good_ref', 'varchar(255)')
+      .addColumn('good_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('bad_ref', 'varchar(255)')
+      .addColumn('bad_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('tests', json, (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('workflow_run_id', 'bigint')
+      .addColumn('progress_steps', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('culprit_sha', 'varchar(64)')
+      .addColumn('culprit_parent_sha', 'varchar(64)')
+      .addColumn('message', 'text')
+      .addColumn('steps', json)
+      .addColumn('document', json)
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('completed_at', 'bigint')
+      .execute();
+    await db.schema.createIndex('bisections_repo_culprit').on('bisections').columns(['repo', 'culprit_sha']).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
   '0003_request_state': requestState,
   '0004_lifecycle': lifecycle,
+  '0005_bisections': bisections,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

@@ -13,9 +13,10 @@ import { operations as actionsOperations } from './operations/actions.mjs';
 import { operations as appsOperations } from './operations/apps.mjs';
 import { operations as issuesOperations } from './operations/issues.mjs';
 import { operations as reposOperations } from './operations/repos.mjs';
+import { operations as commitsOperations } from './operations/commits.mjs';
 import { GitHubState } from './state.mjs';
 
-export const OPERATIONS = Object.freeze({ ...issuesOperations, ...reposOperations, ...actionsOperations, ...appsOperations });
+export const OPERATIONS = Object.freeze({ ...issuesOperations, ...reposOperations, ...commitsOperations, ...actionsOperations, ...appsOperations });
 
 /** Outcomes that mean a test went wrong somewhere: the caller or the double broke the description. */
 export const PROBLEM_OUTCOMES = Object.freeze(['invalid-request', 'invalid-response', 'not-implemented', 'not-found', 'internal-error']);

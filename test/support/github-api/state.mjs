@@ -42,6 +42,35 @@ export class GitHubState {
       for (const file of files) this.addWorkflow(fullName, file);
     }
     for (const pull of options.pullRequests || []) this.addPullRequest(pull);
+    for (const [fullName, history] of Object.entries(options.commits || {})) this.addCommits(fullName, history);
+  }
+
+  /**
+   * Commits of a repository and the refs (branches, tags) that name them:
+   * {commits: [{sha, parents: [sha], message}], refs: {name: sha}}.
+   */
+  addCommits(fullName, { commits = [], refs = {} }) {
+    const repo = this.repoByFullName(`commits["${fullName}"]`, fullName);
+    for (const commit of commits) {
+      if (!/^[0-9a-f]{40}$/.test(commit.sha || '')) throw optionError(`commits["${fullName}"].commits[].sha`, commit.sha, '40 hex digits');
+      repo.commits.set(commit.sha, { sha: commit.sha, parents: [...(commit.parents || [])], message: commit.message || '' });
+    }
+    for (const [name, sha] of Object.entries(refs)) {
+      if (!repo.commits.has(sha)) throw optionError(`commits["${fullName}"].refs["${name}"]`, sha, 'the SHA of one of its commits');
+      repo.refs.set(name, sha);
+    }
+  }
+
+  /** The commit a ref names (a full or abbreviated SHA, a branch or a tag), or null. */
+  resolveCommit(repo, ref) {
+    if (repo.refs.has(ref)) return repo.commits.get(repo.refs.get(ref));
+    const bare = String(ref).replace(/^refs\/(heads|tags)\//, '');
+    if (repo.refs.has(bare)) return repo.commits.get(repo.refs.get(bare));
+    if (/^[0-9a-f]{7,40}$/.test(ref)) {
+      const found = [...repo.commits.keys()].filter((sha) => sha.startsWith(ref));
+      if (found.length === 1) return repo.commits.get(found[0]);
+    }
+    return null;
   }
 
   nextId(kind, start) {
@@ -90,6 +119,8 @@ export class GitHubState {
       statuses: [],
       workflows: new Map(),
       runs: new Map(),
+      commits: new Map(),
+      refs: new Map(),
       collaborators: new Map(),
       get openIssues() {
         return [...this.issues.values()].filter((issue) => issue.state === 'open').length;

@@ -40,7 +40,11 @@ describe('readSettings', () => {
   });
 
   const refused = [
-    [{ job: 'build' }, "input job: 'build' is not valid; expected one of gate, measure, report"],
+    [{ job: 'build' }, "input job: 'build' is not valid; expected one of gate, measure, report, bisect"],
+    [{ job: 'bisect', 'good-sha': 'base', 'bad-sha': 'c'.repeat(40) }, "input good-sha: 'base' is not valid; expected a full commit SHA (40 lowercase hex digits), as the perfgate bot pins it"],
+    [{ job: 'bisect', 'good-sha': 'c'.repeat(40), 'bad-sha': '' }, "input bad-sha: '' is not valid; expected a full commit SHA (40 lowercase hex digits), as the perfgate bot pins it"],
+    [{ job: 'bisect', 'good-sha': 'c'.repeat(40), 'bad-sha': 'd'.repeat(40), 'good-ref': '--upload-pack=x' }, "input good-ref: '--upload-pack=x' is not valid; expected a commit SHA, branch or tag"],
+    [{ job: 'bisect', 'good-sha': 'c'.repeat(40), 'bad-sha': 'd'.repeat(40), tests: ', ,' }, "input tests: ', ,' is not valid; expected microbenchmark names separated by commas, e.g. update-index_range=100,point-query"],
     [{ 'fail-on': 'always' }, "input fail-on: 'always' is not valid; expected one of fail, warn, never"],
     [{ comment: 'new' }, "input comment: 'new' is not valid; expected one of sticky, off"],
     [{ 'head-sha': 'abc123' }, "input head-sha: 'abc123' is not valid; expected a full commit SHA (40 lowercase hex digits)"],
@@ -64,6 +68,12 @@ describe('readSettings', () => {
       assert.throws(() => settingsWith(inputs), { name: 'InputError', message });
     });
   }
+
+  it('job=bisect: the pinned commits, their names and the tests', () => {
+    const s = settingsWith({ job: 'bisect', 'pull-request': '9', 'good-sha': 'c'.repeat(40), 'bad-sha': 'd'.repeat(40), 'good-ref': 'base', tests: 'update-index_range=100, point-query' });
+    assert.deepEqual(s.bisect, { good: { sha: 'c'.repeat(40), ref: 'base' }, bad: { sha: 'd'.repeat(40), ref: 'd'.repeat(40) }, tests: ['update-index_range=100', 'point-query'] });
+    assert.equal(settingsWith({}).bisect, null);
+  });
 
   it('needs the pull request number outside pull_request events', () => {
     assert.throws(() => settingsWith({}, { env: { ...ENV, GITHUB_EVENT_NAME: 'workflow_dispatch' }, event: { inputs: {} } }),

@@ -29,7 +29,7 @@ describe('actionlint', () => {
   it('finds nothing wrong in this repository\'s workflows', () => {
     const files = repositoryWorkflows();
     assert.ok(files.some((f) => f.endsWith('ci.yml')), files.join(', '));
-    for (const example of ['perf-pr.yml', 'perf-command.yml', 'perf-full.yml']) {
+    for (const example of ['perf-pr.yml', 'perf-command.yml', 'perf-full.yml', 'perf-bisect.yml']) {
       assert.ok(files.some((f) => f.endsWith(`examples/${example}`)), `${example} is linted: ${files.join(', ')}`);
     }
     const result = actionlint(...files);

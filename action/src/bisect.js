@@ -1,0 +1,111 @@
+// job: bisect. Runs `perfgate bisect` (the cli's runBisection) on the self-hosted runner with a
+// read-only token, between the good and bad commits the bot pinned. The job holds no token
+// that can write to the pull request, so it reports through artifacts the bot reads: after
+// every step that changed bisect.json, perfgate-bisect-progress-<N> (bisect.json then, N = its
+// steps), and at the end perfgate-bisect (bisect.json and each step's verdict). Builds and
+// servers never see the token (perfgate's processes drop it). The limits are read from the
+// default branch, the maintainers' side, never from the commits being searched.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as core from '@actions/core';
+import perfgateCore from '@perfgate/core';
+import perfgate from 'perfgate';
+import { uploadFiles } from './artifacts.js';
+import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit } from './base-thresholds.js';
+
+export const RESULT_ARTIFACT = 'perfgate-bisect';
+export const progressArtifact = (steps) => `perfgate-bisect-progress-${steps}`;
+// The events after which bisect.json holds one more finished step.
+const STEP_DONE = new Set(['confirm', 'decision', 'build-failed']);
+
+/**
+ * Uploads a copy of bisect.json as it is now, in the order the steps come; an upload that
+ * fails is a warning (the bot then shows the next one), never the end of the bisection.
+ */
+export function progressUploader({ workDir, env }) {
+  let chain = Promise.resolve();
+  let uploaded = 0;
+  return {
+    onProgress(event, doc) {
+      const line = perfgateCore.formatBisectProgress(event);
+      if (line) core.info(`perfgate bisect: ${line}`);
+      const steps = doc.steps.length;
+      if (!STEP_DONE.has(event.type) || steps <= uploaded) return;
+      uploaded = steps;
+      const dir = path.join(workDir, 'progress', String(steps));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'bisect.json'), `${JSON.stringify(doc, null, 2)}\n`);
+      chain = chain.then(() => uploadFiles({ name: progressArtifact(steps), dir, files: ['bisect.json'], env, retentionDays: 1 }))
+        .catch((err) => core.warning(`perfgate bisect: the progress artifact of step ${steps} was not uploaded: ${err.message}`));
+    },
+    settled: () => chain,
+  };
+}
+
+function resultFiles(outDir) {
+  const files = ['bisect.json'];
+  const steps = path.join(outDir, 'steps');
+  if (fs.existsSync(steps)) {
+    for (const step of fs.readdirSync(steps).sort()) {
+      for (const name of ['verdict.json', 'comment.md']) if (fs.existsSync(path.join(steps, step, name))) files.push(path.join('steps', step, name));
+    }
+  }
+  return files;
+}
+
+export async function bisect(settings, octokit, env) {
+  const { good, bad } = settings.bisect;
+  for (const sha of [good.sha, bad.sha]) {
+    ensureCommit({ source: settings.source, sha, pullRequest: settings.pullRequest, token: settings.token, serverUrl: settings.serverUrl });
+  }
+  const outDir = path.join(settings.workDir, RESULT_ARTIFACT);
+  fs.rmSync(settings.workDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+
+  let thresholdsDir = perfgateCore.SHIPPED_THRESHOLDS_DIR;
+  let origin = null;
+  if (settings.thresholds) {
+    const { data: repo } = await octokit.rest.repos.get({ owner: settings.repository.owner, repo: settings.repository.repo });
+    const branch = repo.default_branch;
+    origin = copyThresholdsFrom({
+      source: settings.source,
+      folder: settings.thresholds,
+      candidates: [{ ref: `refs/remotes/origin/${branch}`, label: `default branch ${branch}` }, { ref: `refs/heads/${branch}`, label: `default branch ${branch}` }],
+      target: path.join(settings.workDir, 'thresholds'),
+    });
+    if (origin) thresholdsDir = path.join(settings.workDir, 'thresholds');
+  }
+  core.info(`perfgate bisect: ${good.ref} (${good.sha}) .. ${bad.ref} (${bad.sha}), suite ${settings.suite}, limits from ${describeThresholdsOrigin(origin).replace(/`/g, '')}`);
+  const config = perfgateCore.loadThresholds(thresholdsDir);
+  const { tests, ...measured } = settings.options;
+  const uploader = progressUploader({ workDir: settings.workDir, env });
+  const stopHandlingSignals = perfgate.cancelOnSignals();
+  let outcome;
+  try {
+    outcome = await perfgate.runBisection({
+      source: settings.source,
+      good: good.sha,
+      bad: bad.sha,
+      tests: settings.bisect.tests,
+      config,
+      suiteName: settings.suite,
+      overrides: perfgate.measureOverrides(measured, env),
+      thresholds: thresholdsDir,
+      outDir,
+      io: { stdout: process.stdout, stderr: process.stderr },
+      env,
+      onProgress: uploader.onProgress,
+    });
+  } finally {
+    stopHandlingSignals();
+    await uploader.settled();
+  }
+  const { doc, exitCode } = outcome;
+  await uploadFiles({ name: RESULT_ARTIFACT, dir: outDir, files: resultFiles(outDir), env, retentionDays: 30 });
+  const text = perfgateCore.renderBisect(doc);
+  process.stdout.write(`\n${text}`);
+  await core.summary.addCodeBlock(text).write().catch(() => {});
+  // No culprit (exit 3) is an answer; an error (4) or a cancellation fails the step.
+  if (exitCode !== 0 && exitCode !== 3) throw new Error(`perfgate bisect: ${doc.status}: ${doc.message}`);
+  return { culprit: doc.culprit ? doc.culprit.commit : '', 'report-dir': outDir, verdict: doc.status };
+}
