@@ -197,6 +197,14 @@ const KEYS = {
     default: 64 * 1024 * 1024,
     read: integerIn(1024, 2 * 1024 * 1024 * 1024, 'bytes'),
   },
+  PERFGATE_DASHBOARD: {
+    describe: 'on: serve the read-only dashboard under /dashboard (no login: only on a private network); off: not served',
+    default: false,
+    read: (value, fail) => {
+      if (!['on', 'off'].includes(String(value))) throw fail('on or off');
+      return String(value) === 'on';
+    },
+  },
 };
 
 function readFileSettings(file) {
@@ -226,7 +234,7 @@ function readFileSettings(file) {
  * @param port  --port, or undefined
  * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
  *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report, thresholds,
- *          host, port, workers,
+ *          host, dashboard, port, workers,
  *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
@@ -266,6 +274,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     report: values.PERFGATE_REPORT,
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,
+    dashboard: values.PERFGATE_DASHBOARD,
     port: listenPort,
     workers: values.PERFGATE_WORKERS,
     leaseSeconds: values.PERFGATE_JOB_LEASE_SECONDS,
@@ -279,7 +288,7 @@ function describeKeys() {
   return Object.entries(KEYS).map(([key, spec]) => {
     const shown = !Object.hasOwn(spec, 'default') ? 'required'
       : spec.default === core.SHIPPED_THRESHOLDS_DIR ? 'default: the shipped thresholds/'
-        : Array.isArray(spec.default) ? 'default: none' : spec.default === null ? 'no default' : `default: ${spec.default}`;
+        : spec.default === false ? 'default: off' : Array.isArray(spec.default) ? 'default: none' : spec.default === null ? 'no default' : `default: ${spec.default}`;
     return `  ${key.padEnd(28)} ${spec.describe} (${shown})`;
   }).join('\n');
 }

@@ -9,6 +9,7 @@ const { createGitHub, isPermanent } = require('./github');
 const { webhookHandler } = require('./webhooks');
 const { HANDLERS, PermanentJobError } = require('./jobs');
 const { Worker } = require('./worker');
+const { dashboardHandler, isDashboardPath } = require('../dashboard/handler');
 
 const WEBHOOK_PATH = '/api/github/webhooks';
 const HEALTH_PATH = '/healthz';
@@ -72,10 +73,16 @@ async function startBot(config, { log = stderrLog(), github: githubOptions = {},
     });
     const onWebhook = webhookHandler({ store: db, config, benchmarks: benchmarkNames(config.thresholds), log, onQueued: () => worker.wake() });
 
+    const onDashboard = config.dashboard ? dashboardHandler({ store: db, apiUrl: config.apiUrl, log }) : null;
+
     server = http.createServer((request, response) => {
       const path = new URL(request.url, 'http://bot').pathname;
       if (path === WEBHOOK_PATH) {
         onWebhook(request, response);
+        return;
+      }
+      if (onDashboard && isDashboardPath(path)) {
+        onDashboard(request, response);
         return;
       }
       if (path === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD')) {

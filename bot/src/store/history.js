@@ -297,7 +297,8 @@ const geometricMean = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) /
 // Both series select one microbenchmark on the main branch, in commit order (main_seq), then
 // run start. threads and ahi pick one variant (AHI cells run several); machine (a results
 // machine.id fingerprint) keeps one runner, since timings of different machines do not compare.
-function seriesQuery(from, { repo, microbenchmark, machine, threads, ahi }) {
+// fromSeq: only commits from that position on (a window of the latest main commits).
+function seriesQuery(from, { repo, microbenchmark, machine, threads, ahi, fromSeq }) {
   required(repo, 'repo');
   required(microbenchmark, 'microbenchmark');
   const q = from
@@ -309,11 +310,18 @@ function seriesQuery(from, { repo, microbenchmark, machine, threads, ahi }) {
     if (machine != null) out = out.where('mc.fingerprint', '=', machine);
     if (threads != null) out = out.where('br.threads', '=', threads);
     if (ahi != null) out = out.where('br.ahi', '=', ahi);
+    if (fromSeq != null) {
+      // The runs of those commits first (commits and run_sides are indexed by them), so that a
+      // window of the latest commits reads only its own rounds and intervals, however long the
+      // history is.
+      out = out.where('c.main_seq', '>=', fromSeq).where('br.run_id', 'in', (eb) => eb.selectFrom('run_sides as ws')
+        .innerJoin('commits as wc', 'wc.id', 'ws.commit_id').select('ws.run_id').where('wc.repo', '=', repo).where('wc.main_seq', '>=', fromSeq));
+    }
     return out;
   };
 }
 
-// mainSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?}) -> points
+// mainSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?, fromSeq?}) -> points
 //   signal: qps | cpu_per_query_us | cs_per_query | instructions_per_query (per round)
 // Every side of every run whose commit is on main gives a point {seq, sha, runId, side,
 // machine, n, value, values}: value is the geometric mean of that side's rounds.
@@ -344,7 +352,7 @@ async function mainSeries(store, { signal, ...select }) {
   return points.map((p) => ({ ...p, n: p.values.length, value: geometricMean(p.values) }));
 }
 
-// verdictSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?}) -> points
+// verdictSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?, fromSeq?}) -> points
 //   signal: rqps | cpu_per_query | cs_per_query | instructions_per_query (judged head/base ratios)
 // Every judged run whose head commit is on main gives {seq, sha, runId, machine, estimate, low,
 // high, n}.
@@ -356,7 +364,10 @@ async function verdictSeries(store, { signal, ...select }) {
     .innerJoin('verdict_items as it', 'it.id', 'vi.verdict_item_id')
     .innerJoin('benchmark_results as br', 'br.id', 'it.benchmark_result_id'), select)((q) => q
     .innerJoin('run_sides as s', (j) => j.onRef('s.run_id', '=', 'r.id').on('s.side', '=', 'head'))
-    .innerJoin('commits as c', 'c.id', 's.commit_id'))
+    .innerJoin('commits as c', 'c.id', 's.commit_id')
+    // Redundant for the result; it gives the planner an indexed way from the commits to the
+    // intervals (run → verdict → items → intervals), so the cost follows the commits asked for.
+    .innerJoin('verdicts as v', (j) => j.onRef('v.run_id', '=', 'r.id').onRef('v.id', '=', 'it.verdict_id')))
     .where('vi.signal', '=', signal)
     .select(['c.main_seq as seq', 'c.sha as sha', 'r.id as runId', 'mc.fingerprint as machine',
       'vi.estimate', 'vi.low', 'vi.high', 'vi.n'])

@@ -4,6 +4,7 @@ const history = require('./history');
 const queue = require('./queue');
 const requests = require('./requests');
 const bisections = require('./bisections');
+const dashboard = require('./dashboard');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard };
