@@ -1,8 +1,10 @@
 'use strict';
 const { openStore, schemaVersion, LATEST } = require('./open');
-const history = require('./history');
+// commitId and findOrInsert stay inside the store (shared by its modules).
+const { commitId, findOrInsert, ...history } = require('./history');
+const regressions = require('./regressions');
 const queue = require('./queue');
 const requests = require('./requests');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...regressions };
