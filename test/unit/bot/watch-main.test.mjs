@@ -1,0 +1,130 @@
+// Watching main through the bot's jobs: GitHub's published push payloads triaged, the watch
+// workflow dispatched with pinned SHAs against the GitHub double (the previous main result as
+// base), the re-measurement dispatched for the failing microbenchmarks only, the results
+// stored along main, and the regression filed, then closed by a later push.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createRequire } from 'node:module';
+import { APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, published, startDouble } from '../../support/bot.mjs';
+
+const require = createRequire(import.meta.url);
+const core = require('@perfgate/core');
+const store = require('../../../bot/src/store');
+const { createGitHub } = require('../../../bot/src/app/github');
+const { mainPush, watchPushJob, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
+
+const FIXTURES = path.join(import.meta.dirname, '../../fixtures');
+const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
+const load = (file) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));
+const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
+const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
+const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
+const NEXT = '7e8d9c0babc1234f5e6d7c8b9a0f1e2d3c4b5a6f';
+const quiet = { info() {}, warn() {}, error() {} };
+
+function pushPayload({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
+  const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
+  payload.ref = ref;
+  payload.before = from;
+  payload.after = to;
+  payload.repository.default_branch = defaultBranch;
+  payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
+  return payload;
+}
+
+describe('which pushes are watched', () => {
+  test('a push to the default branch is; tags, other branches, deletions and a watch turned off are not', () => {
+    const tag = published('push', undefined, (e) => e.ref.startsWith('refs/tags/') && !e.deleted);
+    assert.deepEqual(mainPush(tag), { ignore: 'a push to refs/tags/simple-tag, not to the watched branch master' });
+    const onMaster = published('push', undefined, (e) => e.ref === 'refs/heads/master');
+    const work = mainPush(onMaster).work;
+    assert.equal(work.kind, 'watch-push');
+    assert.equal(work.headSha, onMaster.after);
+    assert.deepEqual(work.commits.map((c) => c.sha).at(-1), onMaster.after);
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD })).work,
+      { kind: 'watch-push', headSha: BAD, before: GOOD, commits: [{ sha: BAD, subject: 'Faster update-index', committedAt: Date.parse(pushPayload({ before: GOOD, after: BAD }).commits[0].timestamp) }] });
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/feature' })), { ignore: 'a push to refs/heads/feature, not to the watched branch main' });
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/release' }), { branch: 'release' }).work.headSha, BAD);
+    assert.deepEqual(mainPush({ ...pushPayload({ before: GOOD, after: BAD }), deleted: true }), { ignore: 'the branch main was deleted' });
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD }), { enabled: false }), { ignore: 'watching main is off (PERFGATE_WATCH)' });
+    assert.equal(mainPush(pushPayload({ before: '0'.repeat(40), after: BAD })).work.before, null);
+  });
+});
+
+describe('a push to main, measured, re-measured, filed and closed', () => {
+  let gh;
+  let dir;
+  let db;
+  let ctx;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-main-'));
+    gh = await startDouble({
+      extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } },
+    });
+    db = await store.openStore(path.join(dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+  });
+  after(async () => {
+    if (db) await db.close();
+    if (gh) await gh.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const job = (payload) => ({ payload: { repo: REPOSITORY, installationId: INSTALLATION_ID, ...mainPush(payload).work } });
+  const dispatches = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => ({ status: c.status, ...c.requestBody }));
+  const regressed = () => ({ results: load('results/instructions-pfs/results.json'), verdict: core.judge(load('results/instructions-pfs/results.json'), LIMITS) });
+  const aa = () => ({ results: load('watch/instructions-aa.json'), verdict: core.judge(load('watch/instructions-aa.json'), LIMITS) });
+
+  test('the pushed commit is measured against the main tip before it, once however often the push arrives', async () => {
+    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    assert.deepEqual(dispatches(), [{
+      status: 204, ref: 'main',
+      inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': `w${measure.id}` },
+    }]);
+    assert.deepEqual([measure.status, measure.baseSha], ['dispatched', GOOD]);
+    assert.deepEqual([await store.mainSeqOf(db, { repo: REPOSITORY, sha: GOOD }), await store.mainSeqOf(db, { repo: REPOSITORY, sha: BAD })], [0, 1]);
+  });
+
+  test('a fail is re-measured with the failing microbenchmarks only, on the same pinned pair; confirmed, it is filed', async () => {
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    const first = await watchRunCompleted(ctx, { watchRun: measure, workflowRunId: 9100, ...regressed() });
+    assert.deepEqual(first.actions, []);
+    assert.deepEqual(first.confirming.tests, ['point-query', 'update-index_range=100']);
+    assert.deepEqual(dispatches().at(-1).inputs, {
+      'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: 'tests=point-query,update-index_range=100', purpose: 'confirm', 'request-id': `w${first.confirming.id}`,
+    });
+    assert.equal(gh.state.issues(REPOSITORY).filter((i) => !i.pull).length, 0);
+    const confirm = await store.getWatchRun(db, first.confirming.id);
+    const second = await watchRunCompleted(ctx, { watchRun: confirm, workflowRunId: 9101, ...regressed() });
+    assert.deepEqual(second.actions.map((a) => [a.action, a.benchKey]), [['file', 'point-query'], ['file', 'update-index_range=100']]);
+    assert.equal(second.confirming, null);
+    assert.deepEqual(gh.state.issues(REPOSITORY).filter((i) => !i.pull).map((i) => i.title), [
+      'point-query: 1.088× instructions per query since abc1234', 'update-index_range=100: 1.049× instructions per query since abc1234']);
+    // The history holds the series along main: QPS of the base (the tip before) and the head.
+    const series = await store.mainSeries(db, { repo: REPOSITORY, microbenchmark: 'point-query', signal: 'qps' });
+    assert.deepEqual([...new Set(series.map((p) => [p.seq, p.sha].join(' ')))], [`0 ${GOOD}`, `1 ${BAD}`]);
+    assert.equal(dispatches().length, 2);
+  });
+
+  test('while the regression is open, the next push is measured against its last good commit, and a commit within limits closes it', async () => {
+    await watchPushJob(ctx, job(pushPayload({ before: BAD, after: FIX })));
+    assert.deepEqual(dispatches().at(-1).inputs, {
+      'base-sha': GOOD, 'head-sha': FIX, suite: 'quick', options: '', purpose: 'measure', 'request-id': dispatches().at(-1).inputs['request-id'],
+    });
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: FIX, purpose: 'measure' });
+    const done = await watchRunCompleted(ctx, { watchRun: measure, workflowRunId: 9102, ...aa() });
+    assert.deepEqual(done.actions.map((a) => [a.action, a.benchKey, a.fixedBy]), [['close', 'point-query', FIX], ['close', 'update-index_range=100', FIX]]);
+    assert.equal(done.confirming, null);
+    assert.deepEqual(gh.state.issues(REPOSITORY).filter((i) => !i.pull).map((i) => i.state), ['closed', 'closed']);
+    assert.deepEqual([await store.mainSeqOf(db, { repo: REPOSITORY, sha: BAD }), await store.mainSeqOf(db, { repo: REPOSITORY, sha: FIX })], [1, 2]);
+    // Nothing open: the next push is measured against the latest measured main commit.
+    await watchPushJob(ctx, job(pushPayload({ before: FIX, after: NEXT })));
+    assert.deepEqual([dispatches().at(-1).inputs['base-sha'], dispatches().at(-1).inputs['head-sha']], [FIX, NEXT]);
+    assert.deepEqual(gh.problems(), []);
+  });
+});
