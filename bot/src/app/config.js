@@ -128,6 +128,35 @@ const KEYS = {
     default: WORKFLOWS.full,
     read: workflowFile,
   },
+  PERFGATE_WATCH: {
+    describe: 'on: a push to the watched branch dispatches PERFGATE_WATCH_WORKFLOW for the pushed commit against the previous measured main commit, and confirmed regressions are filed in PERFGATE_TRACKER (docs/bot.md, Watching main); off: pushes are not measured',
+    default: 'off',
+    read: (value, fail) => {
+      if (!['on', 'off'].includes(String(value))) throw fail('on or off');
+      return String(value);
+    },
+  },
+  PERFGATE_WATCH_BRANCH: {
+    describe: "the branch watched (a branch name); unset: each repository's default branch",
+    default: null,
+    read: (value, fail) => {
+      if (!/^[A-Za-z0-9._/-]+$/.test(String(value)) || String(value).includes('..')) throw fail('a branch name such as main');
+      return String(value);
+    },
+  },
+  PERFGATE_WATCH_WORKFLOW: {
+    describe: 'the workflow dispatched for each watched push and its re-measurement, under .github/workflows/',
+    default: 'perf-watch.yml',
+    read: workflowFile,
+  },
+  PERFGATE_TRACKER: {
+    describe: "where confirmed regressions are filed: github (the repository's issues)",
+    default: 'github',
+    read: (value, fail) => {
+      if (!['github'].includes(String(value))) throw fail('github');
+      return String(value);
+    },
+  },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
     default: 'workflow',
@@ -209,7 +238,8 @@ function readFileSettings(file) {
  * @param env   the environment (its values win over the file's)
  * @param port  --port, or undefined
  * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
- *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report, thresholds,
+ *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report,
+ *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
  *          host, port, workers,
  *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
  */
@@ -247,6 +277,10 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     pacing: values.PERFGATE_GITHUB_PACING,
     workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW },
     report: values.PERFGATE_REPORT,
+    watch: {
+      enabled: values.PERFGATE_WATCH === 'on', branch: values.PERFGATE_WATCH_BRANCH, workflow: values.PERFGATE_WATCH_WORKFLOW, suite: 'quick',
+    },
+    tracker: values.PERFGATE_TRACKER,
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,
     port: listenPort,

@@ -20,6 +20,7 @@ const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { isPermanent, describeError } = require('./github');
+const { watchPushJob } = require('./watch-main');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -360,6 +361,6 @@ async function runJob(ctx, job) {
   await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: summary }, { from: ['dispatched'] });
 }
 
-const HANDLERS = { command: commandJob, push: pushJob, run: runJob };
+const HANDLERS = { command: commandJob, push: pushJob, run: runJob, 'watch-push': watchPushJob };
 
 module.exports = { HANDLERS, PermanentJobError, mayRun };

@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
-import { APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, published, startDouble } from '../../support/bot.mjs';
+import { APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, published, startBotOn, startDouble, waitFor } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
 const store = require('../../../bot/src/store');
 const { createGitHub } = require('../../../bot/src/app/github');
+const { readBotConfig } = require('../../../bot/src/app/config');
 const { mainPush, watchPushJob, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
 
 const FIXTURES = path.join(import.meta.dirname, '../../fixtures');
@@ -31,6 +32,9 @@ function pushPayload({ before: from, after: to, ref = 'refs/heads/main', default
   payload.before = from;
   payload.after = to;
   payload.repository.default_branch = defaultBranch;
+  // Moved to the repository under test.
+  const [owner, name] = REPOSITORY.split('/');
+  Object.assign(payload.repository, { full_name: REPOSITORY, name, owner: { ...payload.repository.owner, login: owner } });
   payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
   return payload;
 }
@@ -127,4 +131,59 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     assert.deepEqual([dispatches().at(-1).inputs['base-sha'], dispatches().at(-1).inputs['head-sha']], [FIX, NEXT]);
     assert.deepEqual(gh.problems(), []);
   });
+});
+
+describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
+  let gh;
+  before(async () => {
+    gh = await startDouble({ extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } } });
+  });
+  after(async () => { if (gh) await gh.close(); });
+
+  test('a signed push delivery to main dispatches the watch workflow once; with the watch off it is ignored', async () => {
+    const payload = () => {
+      const p = pushPayload({ before: GOOD, after: BAD });
+      p.installation = { id: INSTALLATION_ID };
+      return p;
+    };
+    const off = await startBotOn(gh);
+    try {
+      const answer = await off.deliver('push', payload());
+      assert.deepEqual([answer.status, answer.text], [200, 'ignored: watching main is off (PERFGATE_WATCH)']);
+    } finally {
+      await off.close();
+    }
+    const on = await startBotOn(gh, { env: { PERFGATE_WATCH: 'on' } });
+    try {
+      const first = await on.deliver('push', payload());
+      assert.deepEqual([first.status, first.text], [202, 'queued']);
+      const again = await on.deliver('push', payload());
+      assert.deepEqual([again.status, again.text], [200, 'duplicate push']);
+      const calls = await waitFor('the watch dispatch', () => {
+        const found = gh.callsTo('actions/create-workflow-dispatch');
+        return found.length ? found : null;
+      });
+      assert.equal(calls.length, 1);
+      assert.equal(calls[0].path, `/repos/${REPOSITORY}/actions/workflows/perf-watch.yml/dispatches`);
+      assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' } });
+      assert.deepEqual(gh.problems(), []);
+    } finally {
+      await on.close();
+    }
+  });
+});
+
+test('the watch settings: off by default, on with its branch and workflow, a bad value named', () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-config-'));
+  try {
+    const env = (extra) => botEnvironment({ folder, apiUrl: 'http://127.0.0.1:1', extra });
+    assert.deepEqual([readBotConfig({ env: env(), port: '0' }).watch, readBotConfig({ env: env(), port: '0' }).tracker],
+      [{ enabled: false, branch: null, workflow: 'perf-watch.yml', suite: 'quick' }, 'github']);
+    assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_BRANCH: 'release/11.4', PERFGATE_WATCH_WORKFLOW: 'watch.yaml' }), port: '0' }).watch,
+      { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suite: 'quick' });
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'yes' }), port: '0' }), /PERFGATE_WATCH.*'yes'.*expected on or off/);
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github/);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
