@@ -20,7 +20,7 @@ const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { isPermanent, describeError } = require('./github');
-const { watchPushJob } = require('./watch-main');
+const { watchPushJob, watchRunJob } = require('./watch-main');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -323,6 +323,7 @@ async function runJob(ctx, job) {
   const { repo, runId, attempt, conclusion, displayTitle, installationId } = job.payload;
   const request = await findRequestOfRun(ctx, { repo, runId, displayTitle });
   if (!request) {
+    if (await watchRunJob(ctx, job)) return;
     ctx.log.info(`run ${repo}#${runId}: no command of this bot started it; ignored`);
     return;
   }

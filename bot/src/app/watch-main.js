@@ -16,6 +16,7 @@ const store = require('../store');
 const contract = require('./contract');
 const { settleMainResult } = require('./watch');
 const { githubTracker } = require('./tracker');
+const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 
 const ZERO_SHA = /^0{40}$/;
 const WATCH_RUN_NAME = 'perfgate watch ${{ inputs.suite }} of ${{ inputs.head-sha }} (${{ inputs.request-id }})';
@@ -126,4 +127,34 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
   return { actions: settled.actions, confirming };
 }
 
-module.exports = { mainPush, watchPushJob, watchRunCompleted, dispatchInputs, watchRequestId, WATCH_RUN_NAME };
+/**
+ * A completed workflow run of the watch workflow (the `run` job's payload): its run folder is
+ * downloaded, checked against the pinned pair (no pull request: a main commit) and settled.
+ * -> false when the run is not one of the bot's watch runs.
+ */
+async function watchRunJob(ctx, job) {
+  const { repo, runId, attempt, conclusion, displayTitle } = job.payload;
+  const id = /\(w([1-9][0-9]*)\)\s*$/.exec(displayTitle || '');
+  const watchRun = id ? await store.getWatchRun(ctx.store, Number(id[1])) : null;
+  if (!watchRun || watchRun.repo.toLowerCase() !== String(repo).toLowerCase()) return false;
+  if (watchRun.status !== 'dispatched') return true;
+  const [owner, name] = watchRun.repo.split('/');
+  const octokit = ctx.github.installation(watchRun.installationId);
+  const suite = ctx.config.watch.suite;
+  let folder;
+  try {
+    const folders = await downloadRunFolders(octokit, { owner, repo: name, runId, suite, maxBytes: ctx.config.maxArtifactBytes });
+    if (folders.length !== 1) throw new ArtifactRejected(`the watch run left ${folders.length} run folders; it measures one`);
+    folder = { name: folders[0].name, ...checkRunFolder(folders[0], { name: folders[0].name, prNumber: null, baseSha: watchRun.baseSha, headSha: watchRun.headSha, suite }) };
+  } catch (err) {
+    if (!(err instanceof ArtifactRejected)) throw err;
+    const why = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
+    ctx.log.warn(`watch ${watchRun.repo}: run ${runId} of ${watchRun.headSha}: ${why}`);
+    await store.updateWatchRun(ctx.store, watchRun.id, { status: 'failed', workflowRunId: runId, detail: why });
+    return true;
+  }
+  await watchRunCompleted(ctx, { watchRun, workflowRunId: runId, attempt, results: folder.results, verdict: folder.verdict });
+  return true;
+}
+
+module.exports = { watchRunJob, mainPush, watchPushJob, watchRunCompleted, dispatchInputs, watchRequestId, WATCH_RUN_NAME };

@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
-import { APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, published, startBotOn, startDouble, waitFor } from '../../support/bot.mjs';
+import {
+  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, published, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+} from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
@@ -135,10 +137,15 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
 
 describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
   let gh;
+  let artifactsDir;
   before(async () => {
-    gh = await startDouble({ extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } } });
+    artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-artifacts-'));
+    gh = await startDouble({ artifactsDir, extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } } });
   });
-  after(async () => { if (gh) await gh.close(); });
+  after(async () => {
+    if (gh) await gh.close();
+    fs.rmSync(artifactsDir, { recursive: true, force: true });
+  });
 
   test('a signed push delivery to main dispatches the watch workflow once; with the watch off it is ignored', async () => {
     const payload = () => {
@@ -166,6 +173,21 @@ describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
       assert.equal(calls.length, 1);
       assert.equal(calls[0].path, `/repos/${REPOSITORY}/actions/workflows/perf-watch.yml/dispatches`);
       assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' } });
+      // The run completes with its run folder (no pull request: a main commit): stored along main.
+      const { workflow_runs: runs } = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs`)).json();
+      const run = runs.find((r) => r.display_title === `perfgate watch quick of ${BAD} (w1)`);
+      assert.ok(run, `no run named for w1 among ${runs.map((r) => r.display_title).join(', ')}`);
+      writeArtifact(artifactsDir, run.id, 'perfgate-quick', runFolderFiles({ baseSha: GOOD, headSha: BAD, pr: null }));
+      gh.state.updateWorkflowRun(REPOSITORY, run.id, { status: 'completed', conclusion: 'success' });
+      const completed = await on.deliver('workflow_run', workflowRunEvent({ run, workflow: 'perf-watch.yml' }));
+      assert.deepEqual([completed.status, completed.text], [202, 'queued']);
+      await settled(on);
+      const stored = await store.watchRunOf(on.store, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+      assert.deepEqual([stored.status, stored.workflowRunId, typeof stored.runId], ['stored', run.id, 'number']);
+      const series = await store.mainSeries(on.store, { repo: REPOSITORY, microbenchmark: 'point-query', signal: 'qps' });
+      assert.deepEqual([...new Set(series.map((p) => `${p.seq} ${p.sha}`))], [`0 ${GOOD}`, `1 ${BAD}`]);
+      // The quick-tiny run has no fail: nothing is re-measured, nothing filed.
+      assert.equal(gh.callsTo('actions/create-workflow-dispatch').length, 1);
       assert.deepEqual(gh.problems(), []);
     } finally {
       await on.close();
