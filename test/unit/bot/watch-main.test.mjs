@@ -17,7 +17,8 @@ const core = require('@perfgate/core');
 const store = require('../../../bot/src/store');
 const { createGitHub } = require('../../../bot/src/app/github');
 const { readBotConfig } = require('../../../bot/src/app/config');
-const { mainPush, watchPushJob, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
+const YAML = require('yaml');
+const { mainPush, watchPushJob, dispatchInputs, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
 
 const FIXTURES = path.join(import.meta.dirname, '../../fixtures');
 const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
@@ -208,4 +209,16 @@ test('the watch settings: off by default, on with its branch and workflow, a bad
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
+});
+
+test('the example perf-watch.yml declares every input the bot sends and names its runs as the bot finds them', () => {
+  const workflow = YAML.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../.github/examples/perf-watch.yml'), 'utf8'));
+  assert.equal(workflow['run-name'], WATCH_RUN_NAME);
+  const sent = dispatchInputs({ watchRun: { id: 3, repo: REPOSITORY, baseSha: GOOD, headSha: BAD, purpose: 'confirm', tests: ['point-query'] }, suite: 'quick' });
+  assert.deepEqual(Object.keys(sent).sort(), Object.keys(workflow.on.workflow_dispatch.inputs).sort());
+  assert.deepEqual(sent, { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: 'tests=point-query', purpose: 'confirm', 'request-id': 'w3' });
+  // No pull request, no gate: the measure job runs the action on the pinned pair only.
+  const measure = workflow.jobs.measure.steps.find((step) => String(step.uses).startsWith('perfgate/perfgate/action@'));
+  assert.deepEqual([measure.with['base-ref'], measure.with['head-sha'], measure.with['pull-request']], ['${{ inputs.base-sha }}', '${{ inputs.head-sha }}', undefined]);
+  assert.equal(workflow.jobs.gate, undefined);
 });
