@@ -35,8 +35,9 @@ const signalWord = (signal) => (signal === 'rqps' ? 'rQPS' : 'instr/o');
  * watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) -> actions
  *   base, head    SHAs the verdict compared (head = the main commit judged)
  *   verdict       perfgate.verdict/v1 of that run
- *   open          the open regressions of the repository: [{dedupeKey, benchKey, signal, lastSeen}]
- *                 (lastSeen: the last head SHA counted as a sighting, or the first bad commit)
+ *   open          the open regressions of the repository: [{dedupeKey, benchKey, signal, lastGood, lastSeen}]
+ *                 (lastSeen: the last head SHA counted as a sighting, or the first bad commit;
+ *                 a run against another base than lastGood says nothing about them)
  *   recorded      dedupe keys the history already holds, in any state (a decision made once stays)
  *   confirmation  perfgate.verdict/v1 of the re-measurement of this pair, or null before it ran
  *   changePoints  [{benchKey, signal, sha}]: change points found at commits of this series
@@ -55,6 +56,9 @@ function watchDecisions({ repo, base, head, verdict, open = [], recorded = [], c
       const word = signalVerdict(b, signal);
       const same = (x) => x.benchKey === b.id && x.signal === signal;
       const regression = open.find(same);
+      // Only a run against the regression's last good commit says whether it is still there:
+      // two commits after it compare equal. (The bot measures against it while it is open.)
+      if (regression && regression.lastGood && regression.lastGood !== base) continue;
       if (regression) {
         if (word === 'fail' && regression.lastSeen !== head) actions.push({ action: 'sighting', benchKey: b.id, signal, dedupeKey: regression.dedupeKey });
         if (word === 'pass') actions.push({ action: 'close', benchKey: b.id, signal, dedupeKey: regression.dedupeKey, fixedBy: head });

@@ -149,6 +149,11 @@ const KEYS = {
     default: 'perf-watch.yml',
     read: workflowFile,
   },
+  PERFGATE_CHANGE_POINT_PYTHON: {
+    describe: "the python that runs the change-point adapter with Apache Otava (scripts/install-deps.sh makes ~/.cache/perfgate/tools/otava); unset: that one",
+    default: null,
+    read: (value) => String(value),
+  },
   PERFGATE_TRACKER: {
     describe: "where confirmed regressions are filed: github (the repository's issues)",
     default: 'github',
@@ -279,6 +284,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     report: values.PERFGATE_REPORT,
     watch: {
       enabled: values.PERFGATE_WATCH === 'on', branch: values.PERFGATE_WATCH_BRANCH, workflow: values.PERFGATE_WATCH_WORKFLOW, suite: 'quick',
+      changePointPython: values.PERFGATE_CHANGE_POINT_PYTHON,
     },
     tracker: values.PERFGATE_TRACKER,
     thresholds: values.PERFGATE_THRESHOLDS,

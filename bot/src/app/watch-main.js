@@ -17,6 +17,8 @@ const contract = require('./contract');
 const { settleMainResult } = require('./watch');
 const { githubTracker } = require('./tracker');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
+const { detectChangePoints, commitSeries } = require('./change-points');
+const core = require('@perfgate/core');
 
 const ZERO_SHA = /^0{40}$/;
 const WATCH_RUN_NAME = 'perfgate watch ${{ inputs.suite }} of ${{ inputs.head-sha }} (${{ inputs.request-id }})';
@@ -93,6 +95,76 @@ async function watchPushJob(ctx, job) {
 }
 
 /**
+ * Change points of the series of every microbenchmark and signal that fails in this verdict or
+ * was once dismissed as noise, found by Apache Otava over the history along main (instructions per query from the
+ * stored verdicts, QPS from the stored rounds) and kept in change_points. Without Otava
+ * (PERFGATE_CHANGE_POINT_PYTHON) the re-measurement alone confirms, and the log says so.
+ */
+async function changePointsAt(ctx, { repo, verdict }) {
+  const watched = new Map();
+  for (const b of verdict.benchmarks) {
+    for (const signal of core.REGRESSION_SIGNALS) if (core.signalVerdict(b, signal) === 'fail') watched.set(`${b.id}\u0000${signal}`, { id: b.id, signal });
+  }
+  // The fails dismissed as noise stay watched: a change point may confirm them later.
+  for (const r of await store.regressionsOf(ctx.store, { repo, statuses: ['noise'] })) watched.set(`${r.benchKey}\u0000${r.signal}`, { id: r.benchKey, signal: r.signal });
+  const series = [];
+  for (const { id, signal } of watched.values()) {
+    const points = signal === 'rqps'
+      ? await store.mainSeries(ctx.store, { repo, microbenchmark: id, signal: 'qps' })
+      : await store.instructionLevels(ctx.store, { repo, benchKey: id });
+    series.push({ key: `${id}\u0000${signal}`, points: commitSeries(points) });
+  }
+  if (!series.some((s) => s.points.length >= 3)) return [];
+  let answer;
+  try {
+    answer = await detectChangePoints(series, { python: ctx.config.watch.changePointPython || undefined });
+  } catch (err) {
+    ctx.log.warn(`watch ${repo}: ${err.message}; the re-measurement alone confirms`);
+    return [];
+  }
+  const found = [];
+  for (const cp of answer.change_points) {
+    const [benchKey, signal] = cp.key.split('\u0000');
+    await store.recordChangePoint(ctx.store, {
+      repo, benchKey, signal, sha: cp.id, previousSha: cp.previous_id, meanBefore: cp.mean_before, meanAfter: cp.mean_after, pvalue: cp.pvalue,
+      method: `apache-otava ${answer.detector.version} e-divisive`,
+    });
+    const measure = signal === 'rqps' ? 'QPS' : 'instructions per query';
+    found.push({
+      benchKey, signal, sha: cp.id,
+      description: `Apache Otava's E-Divisive means over main: ${measure} ${core.formatCount(cp.mean_before)} → ${core.formatCount(cp.mean_after)} `
+        + `(×${cp.ratio.toFixed(3)}, p = ${cp.pvalue.toPrecision(2)}) from ${cp.previous_id.slice(0, 12)} to ${cp.id.slice(0, 12)}`,
+    });
+  }
+  return found;
+}
+
+/**
+ * Files the fails once dismissed as noise that a change point now confirms: the change point
+ * sits at their first bad commit. The issue renders from the verdict of the run that found it.
+ */
+async function fileConfirmedNoise(ctx, { repo, tracker, changePoints }) {
+  const filed = [];
+  for (const cp of changePoints) {
+    const dedupeKey = core.dedupeKey({ repo, benchKey: cp.benchKey, signal: cp.signal, firstBad: cp.sha });
+    const row = await store.regressionByKey(ctx.store, dedupeKey);
+    if (!row || row.status !== 'noise') continue;
+    const measured = await store.watchRunOf(ctx.store, { repo, headSha: cp.sha, purpose: 'measure' });
+    const verdict = measured && measured.runId ? await store.verdictOfRun(ctx.store, measured.runId) : null;
+    if (!verdict) continue;
+    if (!await store.promoteNoise(ctx.store, { dedupeKey, note: `confirmed by change point: ${cp.description}` })) continue;
+    const issue = core.regressionIssue({
+      verdict, benchmarkId: cp.benchKey, signal: cp.signal, repo, lastGood: row.lastGood, firstBad: cp.sha, dedupeKey,
+      confirmation: { changePoint: cp.description },
+    });
+    const created = await tracker.file(issue);
+    await store.markFiled(ctx.store, { dedupeKey, tracker: tracker.name, issueKey: created.key, issueUrl: created.url, note: `confirmed by change point: ${cp.description}` });
+    filed.push({ dedupeKey, issue: created });
+  }
+  return filed;
+}
+
+/**
  * A watch run's checked run folder: stored along main, then settled. A measurement with fails
  * not yet confirmed dispatches the re-measurement; a re-measurement settles the measurement it
  * confirms. -> what settleMainResult did, and the re-measurement dispatched (or null).
@@ -108,13 +180,17 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
   await store.updateWatchRun(ctx.store, watchRun.id, { status: 'stored', runId: stored.runId, workflowRunId, detail: verdict ? verdict.headline : null });
   if (!verdict) return { actions: [], confirming: null };
   const tracker = githubTracker({ octokit, repo });
+  // Every change point found; settle takes those at the head commit, and the earlier ones may
+  // confirm a fail once dismissed as noise.
+  const changePoints = await changePointsAt(ctx, { repo, verdict });
+  await fileConfirmedNoise(ctx, { repo, tracker, changePoints });
   let settled;
   if (watchRun.purpose === 'confirm') {
     const measured = await store.watchRunOf(ctx.store, { repo, headSha, purpose: 'measure' });
     const original = await store.verdictOfRun(ctx.store, measured.runId);
-    settled = await settleMainResult({ db: ctx.store, tracker, repo, base: measured.baseSha, head: headSha, verdict: original, confirmation: verdict, log: ctx.log });
+    settled = await settleMainResult({ db: ctx.store, tracker, repo, base: measured.baseSha, head: headSha, verdict: original, confirmation: verdict, changePoints, log: ctx.log });
   } else {
-    settled = await settleMainResult({ db: ctx.store, tracker, repo, base: baseSha, head: headSha, verdict, log: ctx.log });
+    settled = await settleMainResult({ db: ctx.store, tracker, repo, base: baseSha, head: headSha, verdict, changePoints, log: ctx.log });
   }
   let confirming = null;
   if (watchRun.purpose === 'measure' && settled.confirm.length) {
@@ -157,4 +233,4 @@ async function watchRunJob(ctx, job) {
   return true;
 }
 
-module.exports = { watchRunJob, mainPush, watchPushJob, watchRunCompleted, dispatchInputs, watchRequestId, WATCH_RUN_NAME };
+module.exports = { changePointsAt, watchRunJob, mainPush, watchPushJob, watchRunCompleted, dispatchInputs, watchRequestId, WATCH_RUN_NAME };

@@ -17,7 +17,9 @@ const store = require('../store');
  */
 async function settleMainResult({ db, tracker, repo, base, head, verdict, confirmation = null, changePoints = [], log = null }) {
   const all = await store.regressionsOf(db, { repo });
-  const open = all.filter((r) => r.status === 'open').map((r) => ({ dedupeKey: r.dedupeKey, benchKey: r.benchKey, signal: r.signal, lastSeen: r.lastSeen }));
+  const open = all.filter((r) => r.status === 'open').map((r) => ({
+    dedupeKey: r.dedupeKey, benchKey: r.benchKey, signal: r.signal, lastGood: r.lastGood, lastSeen: r.lastSeen,
+  }));
   const actions = core.watchDecisions({
     repo, base, head, verdict, open, recorded: all.map((r) => r.dedupeKey), confirmation, changePoints,
   });

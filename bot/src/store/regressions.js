@@ -73,6 +73,16 @@ async function claimRegression(store, { dedupeKey, repo, benchKey, signal, first
   });
 }
 
+/**
+ * A fail once dismissed as noise that a change point later confirms: claims it for filing
+ * (status noise -> filing) once. -> true when this call claimed it.
+ */
+async function promoteNoise(store, { dedupeKey, note }) {
+  const r = await store.db.updateTable('regressions').set({ status: 'filing', note, last_seen_at: store.now() })
+    .where('dedupe_key', '=', dedupeKey).where('status', '=', 'noise').executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 /** The tracker filed it: the row is open with its issue. */
 async function markFiled(store, { dedupeKey, tracker, issueKey, issueUrl, note = null }) {
   await store.db.updateTable('regressions')
@@ -140,6 +150,6 @@ async function changePointsOf(store, { repo, benchKey = null, signal = null }) {
 }
 
 module.exports = {
-  regressionsOf, regressionByKey, claimRegression, markFiled, recordSighting, closeRegression, recordChangePoint, changePointsOf,
+  regressionsOf, regressionByKey, claimRegression, promoteNoise, markFiled, recordSighting, closeRegression, recordChangePoint, changePointsOf,
   REGRESSION_STATUSES: STATUSES,
 };

@@ -84,4 +84,25 @@ async function verdictOfRun(store, runId) {
   return row ? JSON.parse(row.document) : null;
 }
 
-module.exports = { verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };
+/**
+ * Instructions per query of one microbenchmark along main, from the stored verdicts (the
+ * harness counts them per side in paired windows, not per round): every judged run whose
+ * commits are on main gives its base and its head level. -> [{seq, sha, value}] in main order.
+ */
+async function instructionLevels(store, { repo, benchKey }) {
+  const rows = await store.db.selectFrom('verdicts as v').innerJoin('runs as r', 'r.id', 'v.run_id')
+    .innerJoin('run_sides as s', 's.run_id', 'r.id').innerJoin('commits as c', 'c.id', 's.commit_id')
+    .select(['v.run_id as runId', 'v.document', 's.side', 'c.sha', 'c.main_seq as seq'])
+    .where('r.repo', '=', repo).where('c.main_seq', 'is not', null).orderBy('c.main_seq').orderBy('v.run_id').execute();
+  const documents = new Map();
+  const points = [];
+  for (const row of rows) {
+    if (!documents.has(row.runId)) documents.set(row.runId, JSON.parse(row.document));
+    const item = documents.get(row.runId).benchmarks.find((b) => b.id === benchKey);
+    const value = item && item.instructions && item.instructions.per_query && item.instructions.per_query[row.side];
+    if (typeof value === 'number' && value > 0) points.push({ seq: Number(row.seq), sha: row.sha, value });
+  }
+  return points;
+}
+
+module.exports = { instructionLevels, verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };

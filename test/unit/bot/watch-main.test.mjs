@@ -28,6 +28,10 @@ const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
 const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
 const NEXT = '7e8d9c0babc1234f5e6d7c8b9a0f1e2d3c4b5a6f';
 const quiet = { info() {}, warn() {}, error() {} };
+// Real judged runs: the head counts 9% (point-query) and 5% (update-index_range=100) more
+// instructions per query; and an A/A run where both pass.
+const regressed = () => ({ results: load('results/instructions-pfs/results.json'), verdict: core.judge(load('results/instructions-pfs/results.json'), LIMITS) });
+const aa = () => ({ results: load('watch/instructions-aa.json'), verdict: core.judge(load('watch/instructions-aa.json'), LIMITS) });
 
 function pushPayload({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
   const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
@@ -82,8 +86,6 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   });
   const job = (payload) => ({ payload: { repo: REPOSITORY, installationId: INSTALLATION_ID, ...mainPush(payload).work } });
   const dispatches = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => ({ status: c.status, ...c.requestBody }));
-  const regressed = () => ({ results: load('results/instructions-pfs/results.json'), verdict: core.judge(load('results/instructions-pfs/results.json'), LIMITS) });
-  const aa = () => ({ results: load('watch/instructions-aa.json'), verdict: core.judge(load('watch/instructions-aa.json'), LIMITS) });
 
   test('the pushed commit is measured against the main tip before it, once however often the push arrives', async () => {
     await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
@@ -201,9 +203,9 @@ test('the watch settings: off by default, on with its branch and workflow, a bad
   try {
     const env = (extra) => botEnvironment({ folder, apiUrl: 'http://127.0.0.1:1', extra });
     assert.deepEqual([readBotConfig({ env: env(), port: '0' }).watch, readBotConfig({ env: env(), port: '0' }).tracker],
-      [{ enabled: false, branch: null, workflow: 'perf-watch.yml', suite: 'quick' }, 'github']);
+      [{ enabled: false, branch: null, workflow: 'perf-watch.yml', suite: 'quick', changePointPython: null }, 'github']);
     assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_BRANCH: 'release/11.4', PERFGATE_WATCH_WORKFLOW: 'watch.yaml' }), port: '0' }).watch,
-      { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suite: 'quick' });
+      { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suite: 'quick', changePointPython: null });
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'yes' }), port: '0' }), /PERFGATE_WATCH.*'yes'.*expected on or off/);
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github/);
   } finally {
@@ -221,4 +223,68 @@ test('the example perf-watch.yml declares every input the bot sends and names it
   const measure = workflow.jobs.measure.steps.find((step) => String(step.uses).startsWith('perfgate/perfgate/action@'));
   assert.deepEqual([measure.with['base-ref'], measure.with['head-sha'], measure.with['pull-request']], ['${{ inputs.base-sha }}', '${{ inputs.head-sha }}', undefined]);
   assert.equal(workflow.jobs.gate, undefined);
+});
+
+describe('a change point over main confirms a fail once dismissed as noise', () => {
+  let gh;
+  let dir;
+  let db;
+  let ctx;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-points-'));
+    gh = await startDouble();
+    db = await store.openStore(path.join(dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+  });
+  after(async () => {
+    if (db) await db.close();
+    if (gh) await gh.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the step Otava finds at the dismissed commit files it then, once', async () => {
+    // Instructions per query of update-index_range=100 along 20 main commits: the ten real A/A
+    // runs' levels, with the +31.6% step perfgate bisect measured from the 13th commit on.
+    const series = load('watch/update-index-instr-aa-series.json');
+    const values = series.points.map((p, i) => p.instructions_per_query * (i >= 12 ? series.step_ratio : 1));
+    const commits = values.map((_, i) => (0xc0ffee00 + i).toString(16).padStart(40, 'd'));
+    await store.recordMainline(db, { repo: REPOSITORY, commits: commits.map((sha) => ({ sha })), firstSeq: 0 });
+    // Each commit measured against the one before it (real runs; their levels set to the series).
+    const judged = (i) => {
+      const { results, verdict } = i === 12 ? regressed() : aa();
+      const item = verdict.benchmarks.find((b) => b.id === 'update-index_range=100');
+      item.instructions.per_query = { ...item.instructions.per_query, base: values[i - 1], head: values[i] };
+      return { results, verdict };
+    };
+    for (let i = 1; i < 19; i += 1) {
+      const { runId } = await store.storeRun(db, { request: { repo: REPOSITORY, runKey: `main-${i}`, base: { sha: commits[i - 1] }, head: { sha: commits[i] } }, ...judged(i) });
+      if (i !== 12) continue;
+      const { watchRun } = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[12], baseSha: commits[11], purpose: 'measure', installationId: INSTALLATION_ID });
+      await store.updateWatchRun(db, watchRun.id, { status: 'stored', runId });
+    }
+    // The fail at the 13th commit was not reproduced by its re-measurement: noise, nothing filed.
+    const key = core.dedupeKey({ repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12] });
+    await store.claimRegression(db, {
+      dedupeKey: key, repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12], lastGood: commits[11],
+      status: 'noise', note: 'one noisy point',
+    });
+    const last = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'measure', installationId: INSTALLATION_ID });
+    await watchRunCompleted(ctx, { watchRun: last.watchRun, workflowRunId: 9300, ...judged(19) });
+
+    const points = await store.changePointsOf(db, { repo: REPOSITORY, benchKey: 'update-index_range=100' });
+    assert.deepEqual(points.map((p) => [p.signal, p.sha]), [['instructions_per_query', commits[12]]]);
+    assert.ok(Math.abs(points[0].ratio - series.step_ratio) < 0.03, `ratio ${points[0].ratio}`);
+    const issues = gh.state.issues(REPOSITORY).filter((i) => !i.pull);
+    assert.deepEqual(issues.map((i) => i.title), [`update-index_range=100: 1.049× instructions per query since ${commits[12].slice(0, 7)}`]);
+    assert.match(issues[0].body, /- change point over consecutive main commits: Apache Otava's E-Divisive means over main: instructions per query 200\.\dk → 26\d\.\dk \(×1\.\d{3}, p = [0-9.e-]+\) from /);
+    const row = await store.regressionByKey(db, key);
+    assert.deepEqual([row.status, row.issueKey, row.lastGood], ['open', String(issues[0].number), commits[11]]);
+    assert.match(row.note, /^confirmed by change point: /);
+    // Settled once: the next result finds the same change point and files nothing more.
+    const next = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'confirm', installationId: INSTALLATION_ID });
+    await watchRunCompleted(ctx, { watchRun: next.watchRun, workflowRunId: 9301, ...judged(19) });
+    assert.equal(gh.state.issues(REPOSITORY).filter((i) => !i.pull).length, 1);
+    assert.deepEqual(gh.problems(), []);
+  });
 });

@@ -92,11 +92,13 @@ test('a fail is re-measured first; confirmed it files, unconfirmed it is noise; 
 });
 
 test('an open regression gets a sighting while it fails and is closed by the first commit within limits', () => {
-  const open = [{ dedupeKey: 'K', benchKey: 'point-query', signal: 'instructions_per_query', lastSeen: BAD }];
+  const open = [{ dedupeKey: 'K', benchKey: 'point-query', signal: 'instructions_per_query', lastGood: GOOD, lastSeen: BAD }];
   const still = { repo: REPO, base: GOOD, verdict: regressed(), open };
   assert.deepEqual(instr(core.watchDecisions({ ...still, head: BAD })).filter((a) => a.benchKey === 'point-query'), []);
   assert.deepEqual(instr(core.watchDecisions({ ...still, head: NEXT })).filter((a) => a.benchKey === 'point-query'),
     [{ action: 'sighting', benchKey: 'point-query', signal: 'instructions_per_query', dedupeKey: 'K' }]);
   assert.deepEqual(instr(core.watchDecisions({ repo: REPO, base: GOOD, head: NEXT, verdict: aa(), open })),
     [{ action: 'close', benchKey: 'point-query', signal: 'instructions_per_query', dedupeKey: 'K', fixedBy: NEXT }]);
+  // A run against another base (two commits after the regression compare equal) says nothing.
+  assert.deepEqual(instr(core.watchDecisions({ repo: REPO, base: BAD, head: NEXT, verdict: aa(), open })), []);
 });
