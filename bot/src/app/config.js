@@ -155,12 +155,44 @@ const KEYS = {
     read: (value) => String(value),
   },
   PERFGATE_TRACKER: {
-    describe: "where confirmed regressions are filed: github (the repository's issues)",
+    describe: "where confirmed regressions are filed: github (the repository's issues) or jira (PERFGATE_JIRA_*)",
     default: 'github',
     read: (value, fail) => {
-      if (!['github'].includes(String(value))) throw fail('github');
+      if (!['github', 'jira'].includes(String(value))) throw fail('github or jira');
       return String(value);
     },
+  },
+  PERFGATE_JIRA_URL: {
+    describe: 'with PERFGATE_TRACKER=jira: the Jira site, e.g. https://example.atlassian.net',
+    default: null,
+    read: (value, fail) => {
+      if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(String(value))) throw fail('an http(s) URL such as https://example.atlassian.net');
+      return String(value).replace(/\/+$/, '');
+    },
+  },
+  PERFGATE_JIRA_PROJECT: {
+    describe: 'with PERFGATE_TRACKER=jira: the project key issues are filed in, e.g. PERF',
+    default: null,
+    read: (value, fail) => {
+      if (!/^[A-Z][A-Z0-9_]{1,49}$/.test(String(value))) throw fail('a Jira project key such as PERF');
+      return String(value);
+    },
+  },
+  PERFGATE_JIRA_ISSUE_TYPE: {
+    describe: 'with PERFGATE_TRACKER=jira: the issue type filed',
+    default: 'Bug',
+    read: (value) => String(value),
+  },
+  PERFGATE_JIRA_USER: {
+    describe: "with PERFGATE_TRACKER=jira: the account's e-mail address (or user name on Data Center)",
+    default: null,
+    read: (value) => String(value),
+  },
+  PERFGATE_JIRA_TOKEN: {
+    describe: "with PERFGATE_TRACKER=jira: the account's API token",
+    default: null,
+    secret: true,
+    read: (value) => String(value),
   },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
@@ -238,6 +270,18 @@ function readFileSettings(file) {
   return data;
 }
 
+// Jira's settings, all of them, when it is the tracker.
+function jiraSettings(values) {
+  if (values.PERFGATE_TRACKER !== 'jira') return null;
+  for (const key of ['PERFGATE_JIRA_URL', 'PERFGATE_JIRA_PROJECT', 'PERFGATE_JIRA_USER', 'PERFGATE_JIRA_TOKEN']) {
+    if (values[key] === null) throw new UsageError(`${key} is not set: ${KEYS[key].describe}; PERFGATE_TRACKER=jira needs it`);
+  }
+  return {
+    url: values.PERFGATE_JIRA_URL, project: values.PERFGATE_JIRA_PROJECT, issueType: values.PERFGATE_JIRA_ISSUE_TYPE,
+    user: values.PERFGATE_JIRA_USER, token: values.PERFGATE_JIRA_TOKEN,
+  };
+}
+
 /**
  * @param file  the --config file, or null
  * @param env   the environment (its values win over the file's)
@@ -287,6 +331,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
       changePointPython: values.PERFGATE_CHANGE_POINT_PYTHON,
     },
     tracker: values.PERFGATE_TRACKER,
+    jira: jiraSettings(values),
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,
     port: listenPort,

@@ -46,4 +46,52 @@ function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
   };
 }
 
-module.exports = { githubTracker, GITHUB_LABELS };
+// Jira labels may not hold spaces; the same two words as on GitHub.
+const JIRA_LABELS = GITHUB_LABELS;
+// Jira refuses a summary longer than this.
+const JIRA_SUMMARY_LIMIT = 255;
+
+/** A Jira Cloud or Data Center REST client (jira.js, API version 2: plain-text bodies). */
+function createJiraClient({ url, user, token }) {
+  const { Version2Client } = require('jira.js');
+  return new Version2Client({ host: url, authentication: { basic: { email: user, apiToken: token } } });
+}
+
+/**
+ * Jira issues of one project, through jira.js. The description and comments are the same
+ * markdown as on GitHub, sent as text; a recovery moves the issue along the first transition
+ * that leads to a status of the done category.
+ */
+function jiraTracker({ client, url, projectKey, issueType = 'Bug', labels = JIRA_LABELS }) {
+  const browse = (key) => `${String(url).replace(/\/+$/, '')}/browse/${key}`;
+  return {
+    name: 'jira',
+    async file({ title, body }) {
+      const created = await client.issues.createIssue({
+        fields: { project: { key: projectKey }, issuetype: { name: issueType }, summary: title.slice(0, JIRA_SUMMARY_LIMIT), description: body, labels },
+      });
+      return { key: created.key, url: browse(created.key) };
+    },
+    async comment(key, body) {
+      await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
+    },
+    async close(key, body) {
+      await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
+      const { transitions = [] } = await client.issues.getTransitions({ issueIdOrKey: key });
+      const done = transitions.find((t) => t.to && t.to.statusCategory && t.to.statusCategory.key === 'done');
+      if (!done) throw new Error(`tracker jira: issue ${key} has no transition to a done status (it has: ${transitions.map((t) => t.name).join(', ') || 'none'})`);
+      await client.issues.doTransition({ issueIdOrKey: key, transition: { id: done.id } });
+    },
+  };
+}
+
+/** The tracker the settings name, for one repository (octokit: the installation's client). */
+function trackerFor(config, { octokit, repo }) {
+  if (config.tracker === 'jira') {
+    const { jira } = config;
+    return jiraTracker({ client: createJiraClient(jira), url: jira.url, projectKey: jira.project, issueType: jira.issueType });
+  }
+  return githubTracker({ octokit, repo });
+}
+
+module.exports = { githubTracker, jiraTracker, createJiraClient, trackerFor, GITHUB_LABELS };

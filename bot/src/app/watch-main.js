@@ -15,7 +15,7 @@
 const store = require('../store');
 const contract = require('./contract');
 const { settleMainResult } = require('./watch');
-const { githubTracker } = require('./tracker');
+const { trackerFor } = require('./tracker');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { detectChangePoints, commitSeries } = require('./change-points');
 const core = require('@perfgate/core');
@@ -179,7 +179,7 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
   });
   await store.updateWatchRun(ctx.store, watchRun.id, { status: 'stored', runId: stored.runId, workflowRunId, detail: verdict ? verdict.headline : null });
   if (!verdict) return { actions: [], confirming: null };
-  const tracker = githubTracker({ octokit, repo });
+  const tracker = trackerFor(ctx.config, { octokit, repo });
   // Every change point found; settle takes those at the head commit, and the earlier ones may
   // confirm a fail once dismissed as noise.
   const changePoints = await changePointsAt(ctx, { repo, verdict });

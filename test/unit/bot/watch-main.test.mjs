@@ -207,7 +207,14 @@ test('the watch settings: off by default, on with its branch and workflow, a bad
     assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_BRANCH: 'release/11.4', PERFGATE_WATCH_WORKFLOW: 'watch.yaml' }), port: '0' }).watch,
       { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suite: 'quick', changePointPython: null });
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'yes' }), port: '0' }), /PERFGATE_WATCH.*'yes'.*expected on or off/);
-    assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github/);
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github or jira/);
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'jira', PERFGATE_JIRA_URL: 'https://example.atlassian.net' }), port: '0' }),
+      /^UsageError: PERFGATE_JIRA_PROJECT is not set: .*PERFGATE_TRACKER=jira needs it$/);
+    const jira = { PERFGATE_TRACKER: 'jira', PERFGATE_JIRA_URL: 'https://example.atlassian.net/', PERFGATE_JIRA_PROJECT: 'PERF', PERFGATE_JIRA_USER: 'bot@example.com' };
+    assert.deepEqual(readBotConfig({ env: env({ ...jira, PERFGATE_JIRA_TOKEN: 'sekret-token' }), port: '0' }).jira,
+      { url: 'https://example.atlassian.net', project: 'PERF', issueType: 'Bug', user: 'bot@example.com', token: 'sekret-token' });
+    assert.throws(() => readBotConfig({ env: env({ ...jira, PERFGATE_JIRA_PROJECT: 'perf team', PERFGATE_JIRA_TOKEN: 'sekret-token' }), port: '0' }),
+      (err) => /PERFGATE_JIRA_PROJECT 'perf team' is not valid; expected a Jira project key such as PERF/.test(err.message) && !err.message.includes('sekret'));
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
