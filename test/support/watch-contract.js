@@ -114,6 +114,29 @@ function watchContract(backend) {
       assert.deepEqual(problems(), []);
     });
 
+    test('a tracker that fails while filing leaves the regression to be filed when the job runs again, once', async () => {
+      const db = await open();
+      const github = githubTracker({ octokit, repo: repo() });
+      let failures = 1;
+      const flaky = { ...github, async file(issue) {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('503 the tracker is down');
+        }
+        return github.file(issue);
+      } };
+      const before = issues().length;
+      const settle = () => settleMainResult({ db, tracker: flaky, repo: repo(), base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed(), log: quiet });
+      await assert.rejects(settle(), /503 the tracker is down/);
+      const key = core.dedupeKey({ repo: repo(), benchKey: 'point-query', signal: INSTR, firstBad: BAD });
+      assert.equal((await store.regressionByKey(db, key)).status, 'filing');
+      const again = await settle();
+      assert.deepEqual(again.actions.map((a) => [a.action, a.benchKey]), [['file', 'point-query'], ['file', 'update-index_range=100']]);
+      assert.deepEqual((await settle()).actions, []);
+      assert.equal(issues().length, before + 2);
+      assert.equal((await store.regressionByKey(db, key)).status, 'open');
+    });
+
     test('a one-off noisy point files nothing and says so in the history', async () => {
       const db = await open();
       const tracker = githubTracker({ octokit, repo: repo() });

@@ -177,8 +177,13 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
     request: { repo, runKey: `watch:${repo}/${workflowRunId}/${attempt}`, base: { sha: baseSha, mainSeq: baseSeq }, head: { sha: headSha, mainSeq: headSeq } },
     results, verdict,
   });
-  await store.updateWatchRun(ctx.store, watchRun.id, { status: 'stored', runId: stored.runId, workflowRunId, detail: verdict ? verdict.headline : null });
-  if (!verdict) return { actions: [], confirming: null };
+  // 'stored' only once settled: a job that fails on the way (the tracker, GitHub) runs again
+  // from the top, and every step above and below is repeatable.
+  const done = () => store.updateWatchRun(ctx.store, watchRun.id, { status: 'stored', runId: stored.runId, workflowRunId, detail: verdict ? verdict.headline : null });
+  if (!verdict) {
+    await done();
+    return { actions: [], confirming: null };
+  }
   const tracker = trackerFor(ctx.config, { octokit, repo });
   // Every change point found; settle takes those at the head commit, and the earlier ones may
   // confirm a fail once dismissed as noise.
@@ -200,6 +205,7 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
     if (claimed.watchRun.status === 'dispatching') await dispatch(ctx, octokit, claimed.watchRun);
     confirming = claimed.watchRun;
   }
+  await done();
   return { actions: settled.actions, confirming };
 }
 

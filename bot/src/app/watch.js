@@ -21,7 +21,9 @@ async function settleMainResult({ db, tracker, repo, base, head, verdict, confir
     dedupeKey: r.dedupeKey, benchKey: r.benchKey, signal: r.signal, lastGood: r.lastGood, lastSeen: r.lastSeen,
   }));
   const actions = core.watchDecisions({
-    repo, base, head, verdict, open, recorded: all.map((r) => r.dedupeKey), confirmation, changePoints,
+    // A row left 'filing' (the tracker failed, or the process died, before the issue was
+    // recorded) is filed again when the job runs again.
+    repo, base, head, verdict, open, recorded: all.filter((r) => r.status !== 'filing').map((r) => r.dedupeKey), confirmation, changePoints,
   });
   const done = [];
   for (const a of actions) {
@@ -39,7 +41,7 @@ async function settleMainResult({ db, tracker, repo, base, head, verdict, confir
         dedupeKey: a.dedupeKey, repo, benchKey: a.benchKey, signal: a.signal, firstBad: head, lastGood: base,
         interval: item[a.signal], status: 'filing',
       });
-      if (claim.duplicate) continue;
+      if (claim.duplicate && (await store.regressionByKey(db, a.dedupeKey)).status !== 'filing') continue;
       const issue = core.regressionIssue({
         verdict, benchmarkId: a.benchKey, signal: a.signal, repo, lastGood: base, firstBad: head, dedupeKey: a.dedupeKey, confirmation: a.confirmation,
       });
