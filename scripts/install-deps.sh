@@ -26,6 +26,21 @@ if ! python3 -c 'import pymysql, yaml, jsonschema, pytest, scipy, perfgate_harne
   python3 -m pip install -q -e 'harness[test]'
 fi
 
+# The change-point adapter (harness/perfgate_harness/change_points.py) runs Apache Otava, which
+# pins numpy and scipy versions other than the harness's: it gets a virtual environment of its
+# own with the harness's `changepoints` extra and jsonschema (versions from
+# harness/pyproject.toml). The bot runs the adapter with this python and PYTHONPATH=harness.
+OTAVA_VENV="${PERFGATE_OTAVA_VENV:-$HOME/.cache/perfgate/tools/otava}"
+if ! "$OTAVA_VENV/bin/python" -c 'import otava.analysis, jsonschema' 2>/dev/null; then
+  mapfile -t otava_requirements < <(python3 -c '
+import tomllib
+project = tomllib.load(open("harness/pyproject.toml", "rb"))["project"]
+print("\n".join(project["optional-dependencies"]["changepoints"] + [d for d in project["dependencies"] if d.startswith("jsonschema")]))')
+  echo "perfgate setup: $OTAVA_VENV: pip install ${otava_requirements[*]}"
+  python3 -m venv "$OTAVA_VENV"
+  "$OTAVA_VENV/bin/python" -m pip install -q "${otava_requirements[@]}"
+fi
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "perfgate setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error

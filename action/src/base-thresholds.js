@@ -73,11 +73,12 @@ export function ensureCommit({ source, sha, pullRequest, token, serverUrl }) {
       GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`,
     });
   }
-  const refspecs = [`+refs/pull/${pullRequest}/head:refs/remotes/perfgate/pull/${pullRequest}/head`, sha];
+  const refspecs = pullRequest ? [`+refs/pull/${pullRequest}/head:refs/remotes/perfgate/pull/${pullRequest}/head`, sha] : [sha];
   const result = perfgate.runProcessSync('git', ['-C', source, 'fetch', '--no-tags', '--quiet', 'origin', ...refspecs], { extraEnv, timeoutMs: 30 * 60 * 1000 });
   if (!resolveCommit(source, sha)) {
     const why = result.error ? result.error.message : (result.stderr || '').trim().split('\n').pop() || `git fetch exited with ${result.status}`;
-    throw new Error(`commit ${sha} is not in ${source}, and fetching refs/pull/${pullRequest}/head from origin did not bring it (${why}); expected a checkout with fetch-depth: 0 of this repository`);
+    const fetched = pullRequest ? `refs/pull/${pullRequest}/head` : sha;
+    throw new Error(`commit ${sha} is not in ${source}, and fetching ${fetched} from origin did not bring it (${why}); expected a checkout with fetch-depth: 0 of this repository`);
   }
   return { fetched: true };
 }

@@ -9,7 +9,7 @@ import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
 import { uploadRunFolder } from './artifacts.js';
 import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from './base-thresholds.js';
-import { admission } from './pull-request.js';
+import { admission, mainCommitAdmission } from './pull-request.js';
 import { runName } from './settings.js';
 
 export class Refused extends Error {
@@ -39,7 +39,7 @@ function writeRun(runDir, fields) {
 }
 
 export async function measure(settings, octokit, env) {
-  const { headSha, baseRef, facts, decision } = await admission(octokit, settings);
+  const { headSha, baseRef, facts, decision } = settings.pullRequest === null ? mainCommitAdmission(settings) : await admission(octokit, settings);
   if (!decision.allowed) throw new Refused(`refused before building: ${decision.why}`);
   core.info(`perfgate measure: ${decision.why}`);
 

@@ -1,6 +1,7 @@
 // The pull request a run is about, and whether its code may be built here.
 import { authorPermission, getPullRequest } from './github.js';
-import { decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
+import perfgate from 'perfgate';
+import { decideMainCommitTrust, decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
@@ -25,4 +26,17 @@ export async function admission(octokit, settings) {
   const permission = needsAuthorPermission(facts) ? await authorPermission(octokit, settings.repository, facts.author) : null;
   const decision = decideTrust({ facts, authorPermission: permission, headSha, approvedSha: settings.approvedSha });
   return { facts, headSha, baseRef, decision };
+}
+
+/**
+ * The trust decision for a commit of the default branch (no pull request): the run is on the
+ * default branch and the head is one of its commits in the checkout (fetch-depth: 0).
+ * @returns {facts: {defaultBranch}, headSha, baseRef, decision}
+ */
+export function mainCommitAdmission(settings) {
+  const defaultBranch = settings.event.repository?.default_branch ?? null;
+  const headSha = settings.headSha;
+  const check = perfgate.runProcessSync('git', ['-C', settings.source, 'merge-base', '--is-ancestor', headSha, 'HEAD']);
+  const decision = decideMainCommitTrust({ ref: settings.ref, defaultBranch, headSha, headOnBranch: check.status === 0 });
+  return { facts: { defaultBranch }, headSha, baseRef: settings.baseRef, decision };
 }

@@ -97,8 +97,11 @@ export function readSettings({ input, env, event }) {
   const job = oneOf('job', input('job'), JOBS);
   const eventName = env.GITHUB_EVENT_NAME || '';
   const pullRequest = pullRequestNumber(input('pull-request'), event);
-  if (pullRequest === null) {
-    throw new InputError(`input pull-request: missing for a ${eventName || 'unknown'} event; expected the pull request number (pull_request events carry it)`);
+  // No pull request: the measure and report jobs may run on a commit of the default branch
+  // (the watch workflow), named by head-sha; the gate exists for pull requests only.
+  if (pullRequest === null && (job === 'gate' || !input('head-sha'))) {
+    const or = job === 'gate' ? '' : ', or head-sha for a commit of the default branch';
+    throw new InputError(`input pull-request: missing for a ${eventName || 'unknown'} event; expected the pull request number (pull_request events carry it)${or}`);
   }
   const baseRef = input('base-ref') || event.pull_request?.base?.sha || '';
   if (baseRef && !REF.test(baseRef)) throw bad('base-ref', baseRef, 'a commit SHA, branch or tag');
@@ -142,7 +145,9 @@ export function readSettings({ input, env, event }) {
     checkRunId: checkRunId ? Number(checkRunId) : null,
     measureResult: measureResult || null,
     bisect: job === 'bisect' ? bisectInputs(input) : null,
-    comment: oneOf('comment', input('comment') || 'sticky', COMMENT_MODES),
+    // A commit of the default branch has no pull request to comment on: its check run says it.
+    comment: pullRequest === null ? 'none' : oneOf('comment', input('comment') || 'sticky', COMMENT_MODES),
+    ref: env.GITHUB_REF || null,
     commentAuthor: input('comment-author') || 'github-actions[bot]',
     failOn: oneOf('fail-on', input('fail-on') || 'fail', FAIL_ON),
     token,

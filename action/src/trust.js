@@ -74,6 +74,26 @@ export function decideTrust({ facts, authorPermission, headSha, approvedSha }) {
 }
 
 /**
+ * A commit of the default branch (the watch workflow: no pull request). Pushes to the default
+ * branch are trusted, so its own commits may be built: the run must be on the default branch
+ * (the workflow file main's maintainers reviewed) and the head must be on it.
+ * @param ref            GITHUB_REF of the run
+ * @param defaultBranch  the repository's default branch
+ * @param headSha        the commit this run would build
+ * @param headOnBranch   whether headSha is an ancestor of (or is) the checked-out default branch
+ * @returns {allowed, reason: trusted-branch|not-default-branch|not-on-branch, why}
+ */
+export function decideMainCommitTrust({ ref, defaultBranch, headSha, headOnBranch }) {
+  if (!defaultBranch || ref !== `refs/heads/${defaultBranch}`) {
+    return { allowed: false, reason: 'not-default-branch', why: `no pull request, and the run is on ${ref || 'no ref'}, not on the default branch ${defaultBranch || '(unknown)'}: only the default branch's own commits are measured without one` };
+  }
+  if (!headOnBranch) {
+    return { allowed: false, reason: 'not-on-branch', why: `no pull request, and head ${short(headSha)} is not a commit of ${defaultBranch}` };
+  }
+  return { allowed: true, reason: 'trusted-branch', why: `head ${short(headSha)} is a commit of the default branch ${defaultBranch}, whose pushes are trusted` };
+}
+
+/**
  * The sticky comment of a refused run: what happened and what a maintainer does. `marker` is
  * the suite's comment marker, so the results of an approved run later replace this text.
  */

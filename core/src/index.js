@@ -37,6 +37,10 @@
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
  *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
+ * Watching main (regressions found on the main branch, filed once)
+ *   watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) → actions,
+ *   dedupeKey({repo, benchKey, signal, firstBad}); regressionIssue(...) → {title, body},
+ *   sightingComment, recoveryComment, signalVerdict(item, signal)
  * Bisection (the commit behind a regression: perfgate bisect)
  *   parseCommitLog(text), firstParentRange({good, bad, log}) → the commits to search
  *   startBisection(commits, {repeats}), nextCommit(state), recordDecision(state, i, decision, why),
@@ -81,6 +85,8 @@ const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
 const bisectComment = require('./render/bisect-comment');
+const watch = require('./watch');
+const regressionIssue = require('./render/regression-issue');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
@@ -112,4 +118,6 @@ module.exports = {
   summarizeMeasurement: bisect.summarizeMeasurement, describeCulprit: bisect.describeCulprit,
   formatBisectProgress: bisect.formatBisectProgress, renderBisect: bisect.renderBisect,
   renderBisectComment: bisectComment.renderBisectComment, bisectStepLine: bisectComment.bisectStepLine, bisectRangeLeft: bisectComment.bisectRangeLeft,
+  ...watch,
+  ...regressionIssue,
 };

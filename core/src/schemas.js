@@ -14,6 +14,7 @@ const SCHEMAS = {
   build: require('../../schema/build.schema.json'),
   'action-run': require('../../schema/action-run.schema.json'),
   bisect: require('../../schema/bisect.schema.json'),
+  'change-points': require('../../schema/change-points.schema.json'),
 };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });

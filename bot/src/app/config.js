@@ -144,6 +144,72 @@ const KEYS = {
     default: 24,
     read: integerIn(1, 720, 'hours'),
   },
+  PERFGATE_WATCH: {
+    describe: 'on: a push to the watched branch dispatches PERFGATE_WATCH_WORKFLOW for the pushed commit against the previous measured main commit, and confirmed regressions are filed in PERFGATE_TRACKER (docs/bot.md, Watching main); off: pushes are not measured',
+    default: 'off',
+    read: (value, fail) => {
+      if (!['on', 'off'].includes(String(value))) throw fail('on or off');
+      return String(value);
+    },
+  },
+  PERFGATE_WATCH_BRANCH: {
+    describe: "the branch watched (a branch name); unset: each repository's default branch",
+    default: null,
+    read: (value, fail) => {
+      if (!/^[A-Za-z0-9._/-]+$/.test(String(value)) || String(value).includes('..')) throw fail('a branch name such as main');
+      return String(value);
+    },
+  },
+  PERFGATE_WATCH_WORKFLOW: {
+    describe: 'the workflow dispatched for each watched push and its re-measurement, under .github/workflows/',
+    default: 'perf-watch.yml',
+    read: workflowFile,
+  },
+  PERFGATE_CHANGE_POINT_PYTHON: {
+    describe: "the python that runs the change-point adapter with Apache Otava (scripts/install-deps.sh makes ~/.cache/perfgate/tools/otava); unset: that one",
+    default: null,
+    read: (value) => String(value),
+  },
+  PERFGATE_TRACKER: {
+    describe: "where confirmed regressions are filed: github (the repository's issues) or jira (PERFGATE_JIRA_*)",
+    default: 'github',
+    read: (value, fail) => {
+      if (!['github', 'jira'].includes(String(value))) throw fail('github or jira');
+      return String(value);
+    },
+  },
+  PERFGATE_JIRA_URL: {
+    describe: 'with PERFGATE_TRACKER=jira: the Jira site, e.g. https://example.atlassian.net',
+    default: null,
+    read: (value, fail) => {
+      if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(String(value))) throw fail('an http(s) URL such as https://example.atlassian.net');
+      return String(value).replace(/\/+$/, '');
+    },
+  },
+  PERFGATE_JIRA_PROJECT: {
+    describe: 'with PERFGATE_TRACKER=jira: the project key issues are filed in, e.g. PERF',
+    default: null,
+    read: (value, fail) => {
+      if (!/^[A-Z][A-Z0-9_]{1,49}$/.test(String(value))) throw fail('a Jira project key such as PERF');
+      return String(value);
+    },
+  },
+  PERFGATE_JIRA_ISSUE_TYPE: {
+    describe: 'with PERFGATE_TRACKER=jira: the issue type filed',
+    default: 'Bug',
+    read: (value) => String(value),
+  },
+  PERFGATE_JIRA_USER: {
+    describe: "with PERFGATE_TRACKER=jira: the account's e-mail address (or user name on Data Center)",
+    default: null,
+    read: (value) => String(value),
+  },
+  PERFGATE_JIRA_TOKEN: {
+    describe: "with PERFGATE_TRACKER=jira: the account's API token",
+    default: null,
+    secret: true,
+    read: (value) => String(value),
+  },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
     default: 'workflow',
@@ -228,12 +294,25 @@ function readFileSettings(file) {
   return data;
 }
 
+// Jira's settings, all of them, when it is the tracker.
+function jiraSettings(values) {
+  if (values.PERFGATE_TRACKER !== 'jira') return null;
+  for (const key of ['PERFGATE_JIRA_URL', 'PERFGATE_JIRA_PROJECT', 'PERFGATE_JIRA_USER', 'PERFGATE_JIRA_TOKEN']) {
+    if (values[key] === null) throw new UsageError(`${key} is not set: ${KEYS[key].describe}; PERFGATE_TRACKER=jira needs it`);
+  }
+  return {
+    url: values.PERFGATE_JIRA_URL, project: values.PERFGATE_JIRA_PROJECT, issueType: values.PERFGATE_JIRA_ISSUE_TYPE,
+    user: values.PERFGATE_JIRA_USER, token: values.PERFGATE_JIRA_TOKEN,
+  };
+}
+
 /**
  * @param file  the --config file, or null
  * @param env   the environment (its values win over the file's)
  * @param port  --port, or undefined
  * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
- *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report, thresholds,
+ *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report,
+ *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
  *          host, dashboard, port, workers,
  *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
  */
@@ -272,6 +351,12 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW },
     bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
+    watch: {
+      enabled: values.PERFGATE_WATCH === 'on', branch: values.PERFGATE_WATCH_BRANCH, workflow: values.PERFGATE_WATCH_WORKFLOW, suite: 'quick',
+      changePointPython: values.PERFGATE_CHANGE_POINT_PYTHON,
+    },
+    tracker: values.PERFGATE_TRACKER,
+    jira: jiraSettings(values),
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,
     dashboard: values.PERFGATE_DASHBOARD,

@@ -22,6 +22,7 @@ const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./arti
 const { isPermanent, describeError } = require('./github');
 const bisectContract = require('./bisect-contract');
 const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
+const { watchPushJob, watchRunJob } = require('./watch-main');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -334,6 +335,7 @@ async function runJob(ctx, job) {
   const { repo, runId, attempt, conclusion, displayTitle, installationId } = job.payload;
   const request = await findRequestOfRun(ctx, { repo, runId, displayTitle });
   if (!request) {
+    if (await watchRunJob(ctx, job)) return;
     ctx.log.info(`run ${repo}#${runId}: no command of this bot started it; ignored`);
     return;
   }
@@ -378,6 +380,6 @@ async function runJob(ctx, job) {
 
 const bisect = bisectJobs({ whereOf, clientFor, dispatch, say });
 
-const HANDLERS = { command: commandJob, push: pushJob, run: runJob, [BISECT_PROGRESS_JOB]: (ctx, job) => bisect.progress(ctx, job) };
+const HANDLERS = { command: commandJob, push: pushJob, run: runJob, [BISECT_PROGRESS_JOB]: (ctx, job) => bisect.progress(ctx, job), 'watch-push': watchPushJob };
 
 module.exports = { HANDLERS, PermanentJobError, mayRun };

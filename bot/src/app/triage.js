@@ -7,11 +7,14 @@
 //       → {kind: 'command', ...}: parsed now, acted on by the worker
 //   pull_request.synchronize (a push) and .closed
 //       → {kind: 'push', ...}: cancels the pull request's commands written before it
+//   push to the watched branch (PERFGATE_WATCH=on)
+//       → {kind: 'watch-push', ...}: the pushed commit is measured against the previous one
 //   workflow_run.completed of a workflow the bot dispatches
 //       → {kind: 'run', ...}: the worker downloads, checks and stores its run folder
 const { parseCommand } = require('../commands');
 const { commandLines } = require('../commands/markdown');
 const { workflowPath } = require('./contract');
+const { mainPush } = require('./watch-main');
 
 const timeOf = (iso) => {
   const ms = Date.parse(iso);
@@ -69,7 +72,8 @@ function push(payload, action) {
 function workflowRun(payload, context) {
   const run = payload.workflow_run;
   if (!run) return { ignore: 'the delivery has no workflow run' };
-  const dispatched = [...new Set(Object.values(context.workflows))].map(workflowPath);
+  const watched = context.watch && context.watch.enabled ? [context.watch.workflow] : [];
+  const dispatched = [...new Set([...Object.values(context.workflows), ...watched])].map(workflowPath);
   if (!dispatched.includes(String(run.path || '').split('@')[0])) return { ignore: `a run of ${run.path}, not of ${dispatched.join(' or ')}` };
   return {
     work: {
@@ -90,18 +94,20 @@ const HANDLED = {
   'workflow_run.completed': workflowRun,
 };
 
-const EVENTS = [...new Set(Object.keys(HANDLED).map((k) => k.split('.')[0]))];
+// push carries no action: a push to the watched branch (watch-main.js).
+const EVENTS = [...new Set([...Object.keys(HANDLED).map((k) => k.split('.')[0]), 'push'])];
 
 /**
  * @param name     the X-GitHub-Event header
  * @param payload  the parsed body
- * @param context  {repositories: ['owner/name' lower case], workflows: {suite: file}, benchmarks}
+ * @param context  {repositories: ['owner/name' lower case], workflows: {suite: file}, benchmarks,
+ *                 watch: {enabled, branch, workflow}}
  */
 function triage(name, payload, context) {
   if (name === 'ping') return { ignore: 'ping', pong: true };
   if (!EVENTS.includes(name)) return { ignore: `perfgate does not act on ${name} events` };
   const action = payload && payload.action;
-  const handle = HANDLED[`${name}.${action}`];
+  const handle = name === 'push' ? (p) => mainPush(p, context.watch || { enabled: false }) : HANDLED[`${name}.${action}`];
   if (!handle) return { ignore: `perfgate does not act on ${name}.${action}` };
   const repo = repositoryOf(payload);
   if (!repo || !context.repositories.includes(repo.toLowerCase())) return { ignore: `repository ${repo} is not one this bot serves` };

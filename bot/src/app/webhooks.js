@@ -72,6 +72,10 @@ async function record(db, { deliveryId, name, action, work }) {
       }, `push:${deliveryId}`);
       return { outcome: `cancelled ${cancelled.length}`, jobId: job.id };
     }
+    if (work.kind === 'watch-push') {
+      const job = await store.enqueue(tx, { kind: 'watch-push', payload: work }, `watch-push:${work.repo}/${work.headSha}`);
+      return { outcome: job.created ? 'queued' : 'duplicate push', jobId: job.id };
+    }
     const job = await store.enqueue(tx, { kind: 'run', payload: work }, `run:${work.repo}/${work.runId}/${work.attempt}`);
     return { outcome: job.created ? 'queued' : 'duplicate run', jobId: job.id };
   });
@@ -84,7 +88,7 @@ async function record(db, { deliveryId, name, action, work }) {
  */
 function webhookHandler(ctx) {
   const webhooks = new Webhooks({ secret: ctx.config.webhookSecret });
-  const context = { repositories: ctx.config.repositories, workflows: ctx.config.workflows, benchmarks: ctx.benchmarks };
+  const context = { repositories: ctx.config.repositories, workflows: ctx.config.workflows, benchmarks: ctx.benchmarks, watch: ctx.config.watch };
 
   // Octokit's handlers decide and record; each writes what it found on the event it was given.
   const decide = async (event) => {

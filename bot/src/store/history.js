@@ -399,6 +399,8 @@ async function waiversFor(store, { repo, prNumber }) {
 }
 
 module.exports = {
+  // commitId and findOrInsert are shared with the other history modules (regressions.js).
+  commitId, findOrInsert,
   recordDelivery, recordRequest, storeRun, recordMainline, mainSeries, verdictSeries, recordWaiver, waiversFor,
   ROUND_SIGNALS, VERDICT_SIGNALS,
 };

@@ -1,10 +1,13 @@
 'use strict';
 const { openStore, schemaVersion, LATEST } = require('./open');
-const history = require('./history');
+// commitId and findOrInsert stay inside the store (shared by its modules).
+const { commitId, findOrInsert, ...history } = require('./history');
+const regressions = require('./regressions');
+const watchRuns = require('./watch-runs');
 const queue = require('./queue');
 const requests = require('./requests');
 const bisections = require('./bisections');
 const dashboard = require('./dashboard');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns };

@@ -366,12 +366,43 @@ const bisections = {
   },
 };
 
+// Watching the main branch:
+//   regressions gain the last main commit counted as a sighting (a run delivered twice is
+//   one sighting) and a note: how it was confirmed, or why a fail was dismissed as noise
+//   (status 'noise': nothing filed, said here);
+//   watch_runs    each run the bot dispatched for a main commit: the measurement against the
+//                 previous main commit with a result, and its re-measurement of the failing
+//                 microbenchmarks (purpose 'confirm'); one of each per commit.
+const watch = {
+  async up(db) {
+    await db.schema.alterTable('regressions').addColumn('last_seen_commit_id', 'integer', (c) => c.references('commits.id')).execute();
+    await db.schema.alterTable('regressions').addColumn('note', 'text').execute();
+    await db.schema.createTable('watch_runs')
+      .addColumn('id', 'integer', id)
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('head_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('base_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('purpose', 'varchar(16)', (c) => c.notNull())
+      .addColumn('tests', json)
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('installation_id', 'bigint')
+      .addColumn('workflow_run_id', 'bigint')
+      .addColumn('run_id', 'integer', (c) => c.references('runs.id'))
+      .addColumn('detail', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addUniqueConstraint('watch_runs_commit_purpose', ['repo', 'head_sha', 'purpose'])
+      .execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
   '0003_request_state': requestState,
   '0004_lifecycle': lifecycle,
   '0005_bisections': bisections,
+  '0006_watch': watch,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

@@ -77,6 +77,14 @@ describe('readSettings', () => {
 
   it('needs the pull request number outside pull_request events', () => {
     assert.throws(() => settingsWith({}, { env: { ...ENV, GITHUB_EVENT_NAME: 'workflow_dispatch' }, event: { inputs: {} } }),
+      { message: 'input pull-request: missing for a workflow_dispatch event; expected the pull request number (pull_request events carry it), or head-sha for a commit of the default branch' });
+  });
+
+  it('measures a commit of the default branch without a pull request: no comment, the gate refuses', () => {
+    const dispatch = { env: { ...ENV, GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_REF: 'refs/heads/main' }, event: { inputs: {}, repository: { default_branch: 'main' } } };
+    const s = settingsWith({ 'head-sha': 'c'.repeat(40), 'base-ref': 'd'.repeat(40), comment: 'sticky' }, dispatch);
+    assert.deepEqual([s.pullRequest, s.headSha, s.baseRef, s.comment, s.ref], [null, 'c'.repeat(40), 'd'.repeat(40), 'none', 'refs/heads/main']);
+    assert.throws(() => settingsWith({ job: 'gate', 'head-sha': 'c'.repeat(40) }, dispatch),
       { message: 'input pull-request: missing for a workflow_dispatch event; expected the pull request number (pull_request events carry it)' });
   });
 

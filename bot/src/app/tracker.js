@@ -1,0 +1,97 @@
+'use strict';
+// Where confirmed regressions are filed. One interface, whatever the tracker:
+//
+//   tracker.name                         'github' | 'jira' (stored in regressions.tracker)
+//   tracker.file({title, body, labels})  -> {key, url}: a new issue
+//   tracker.comment(key, body)           one comment on that issue
+//   tracker.close(key, body)             a last comment, then the issue closed as done
+//
+// The bodies are markdown rendered by core (regressionIssue, sightingComment, recoveryComment).
+
+// Labels a filed issue carries on GitHub (GitHub creates a label the first time it is used).
+const GITHUB_LABELS = ['performance', 'regression'];
+
+function splitRepo(repo) {
+  const m = /^([^/\s]+)\/([^/\s]+)$/.exec(String(repo || ''));
+  if (!m) throw new Error(`tracker: repository ${JSON.stringify(repo)} is not owner/name`);
+  return { owner: m[1], repo: m[2] };
+}
+
+function issueNumber(key) {
+  const n = Number(key);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`tracker github: issue key ${JSON.stringify(key)} is not an issue number`);
+  return n;
+}
+
+/**
+ * GitHub Issues of the watched repository, through the bot's Octokit (an installation client:
+ * bot/src/app/github.js, with its retries and pacing).
+ */
+function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
+  const where = splitRepo(repo);
+  return {
+    name: 'github',
+    async file({ title, body }) {
+      const { data } = await octokit.rest.issues.create({ ...where, title, body, labels });
+      return { key: String(data.number), url: data.html_url };
+    },
+    async comment(key, body) {
+      await octokit.rest.issues.createComment({ ...where, issue_number: issueNumber(key), body });
+    },
+    async close(key, body) {
+      const issue_number = issueNumber(key);
+      await octokit.rest.issues.createComment({ ...where, issue_number, body });
+      await octokit.rest.issues.update({ ...where, issue_number, state: 'closed', state_reason: 'completed' });
+    },
+  };
+}
+
+// Jira labels may not hold spaces; the same two words as on GitHub.
+const JIRA_LABELS = GITHUB_LABELS;
+// Jira refuses a summary longer than this.
+const JIRA_SUMMARY_LIMIT = 255;
+
+/** A Jira Cloud or Data Center REST client (jira.js, API version 2: plain-text bodies). */
+function createJiraClient({ url, user, token }) {
+  const { Version2Client } = require('jira.js');
+  return new Version2Client({ host: url, authentication: { basic: { email: user, apiToken: token } } });
+}
+
+/**
+ * Jira issues of one project, through jira.js. The description and comments are the same
+ * markdown as on GitHub, sent as text; a recovery moves the issue along the first transition
+ * that leads to a status of the done category.
+ */
+function jiraTracker({ client, url, projectKey, issueType = 'Bug', labels = JIRA_LABELS }) {
+  const browse = (key) => `${String(url).replace(/\/+$/, '')}/browse/${key}`;
+  return {
+    name: 'jira',
+    async file({ title, body }) {
+      const created = await client.issues.createIssue({
+        fields: { project: { key: projectKey }, issuetype: { name: issueType }, summary: title.slice(0, JIRA_SUMMARY_LIMIT), description: body, labels },
+      });
+      return { key: created.key, url: browse(created.key) };
+    },
+    async comment(key, body) {
+      await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
+    },
+    async close(key, body) {
+      await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
+      const { transitions = [] } = await client.issues.getTransitions({ issueIdOrKey: key });
+      const done = transitions.find((t) => t.to && t.to.statusCategory && t.to.statusCategory.key === 'done');
+      if (!done) throw new Error(`tracker jira: issue ${key} has no transition to a done status (it has: ${transitions.map((t) => t.name).join(', ') || 'none'})`);
+      await client.issues.doTransition({ issueIdOrKey: key, transition: { id: done.id } });
+    },
+  };
+}
+
+/** The tracker the settings name, for one repository (octokit: the installation's client). */
+function trackerFor(config, { octokit, repo }) {
+  if (config.tracker === 'jira') {
+    const { jira } = config;
+    return jiraTracker({ client: createJiraClient(jira), url: jira.url, projectKey: jira.project, issueType: jira.issueType });
+  }
+  return githubTracker({ octokit, repo });
+}
+
+module.exports = { githubTracker, jiraTracker, createJiraClient, trackerFor, GITHUB_LABELS };

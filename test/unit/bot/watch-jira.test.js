@@ -1,0 +1,90 @@
+'use strict';
+// Watching main with Jira as the tracker, through the same interface as GitHub Issues: the
+// bot's jira.js client against a local Jira double (test/support/jira-api.js), the history on
+// SQLite. Seen twice → one issue and one comment; back within limits → a comment naming the
+// fixing commit and the issue moved to Done; a noisy point → nothing.
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const core = require('@perfgate/core');
+const store = require('../../../bot/src/store');
+const { jiraTracker, createJiraClient, trackerFor } = require('../../../bot/src/app/tracker');
+const { settleMainResult } = require('../../../bot/src/app/watch');
+const { startJiraDouble } = require('../../support/jira-api');
+
+const FIXTURES = path.join(__dirname, '../../fixtures');
+const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
+const REPO = 'perfgate-test/fork';
+const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
+const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
+const STILL = '5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0babc1234f';
+const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
+const regressed = () => core.judge(require(path.join(FIXTURES, 'results/instructions-pfs/results.json')), LIMITS);
+const aa = () => core.judge(require(path.join(FIXTURES, 'watch/instructions-aa.json')), LIMITS);
+
+describe('watching main with Jira', () => {
+  let jira;
+  let dir;
+  let count = 0;
+  const stores = [];
+  before(async () => {
+    jira = await startJiraDouble({ project: 'PERF' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-jira-'));
+  });
+  after(async () => {
+    for (const s of stores) await s.close();
+    await jira.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const open = async () => {
+    count += 1;
+    const s = await store.openStore(path.join(dir, `history-${count}.db`));
+    stores.push(s);
+    return s;
+  };
+  const tracker = () => jiraTracker({ client: createJiraClient({ url: jira.url, user: jira.user, token: jira.token }), url: jira.url, projectKey: 'PERF' });
+
+  test('seen twice files one issue and comments once; a recovery comments, names the fix and moves it to Done', async () => {
+    const db = await open();
+    const settle = (extra) => settleMainResult({ db, tracker: tracker(), repo: REPO, ...extra });
+    await settle({ base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed() });
+    await settle({ base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed() });
+    assert.deepEqual([...jira.issues.values()].map((i) => [i.key, i.fields.summary, i.fields.issuetype.name, i.fields.labels.join(',')]), [
+      ['PERF-1', 'point-query: 1.088× instructions per query since abc1234', 'Bug', 'performance,regression'],
+      ['PERF-2', 'update-index_range=100: 1.049× instructions per query since abc1234', 'Bug', 'performance,regression'],
+    ]);
+    const key = core.dedupeKey({ repo: REPO, benchKey: 'point-query', signal: 'instructions_per_query', firstBad: BAD });
+    assert.ok(jira.issues.get('PERF-1').fields.description.startsWith(`<!-- perfgate:regression ${key} -->`));
+    const row = await store.regressionByKey(db, key);
+    assert.deepEqual([row.tracker, row.issueKey, row.issueUrl], ['jira', 'PERF-1', `${jira.url}/browse/PERF-1`]);
+
+    await settle({ base: GOOD, head: STILL, verdict: regressed() });
+    await settle({ base: GOOD, head: STILL, verdict: regressed() });
+    assert.equal(jira.issues.get('PERF-1').comments.length, 1);
+    assert.match(jira.issues.get('PERF-1').comments[0].body, new RegExp(`^Seen again \\(sighting 2\\) at ${STILL}`));
+
+    await settle({ base: GOOD, head: FIX, verdict: aa() });
+    const issue = jira.issues.get('PERF-1');
+    assert.equal(issue.status, 'Done');
+    assert.equal(issue.comments.at(-1).body, `Back within limits at ${FIX} (instr/o 1.001 [0.999, 1.002] against ${GOOD}): fixed by ${FIX}. Closing.\n`);
+    assert.equal(jira.issues.get('PERF-2').status, 'Done');
+    assert.deepEqual(jira.problems(), []);
+  });
+
+  test('a noisy point files nothing in Jira', async () => {
+    const db = await open();
+    const before = jira.issues.size;
+    const result = await settleMainResult({ db, tracker: tracker(), repo: REPO, base: GOOD, head: BAD, verdict: regressed(), confirmation: aa() });
+    assert.deepEqual(result.actions.map((a) => a.action), ['noise', 'noise']);
+    assert.equal(jira.issues.size, before);
+  });
+
+  test('bad credentials fail with Jira\'s answer, and the settings choose the tracker', async () => {
+    const wrong = jiraTracker({ client: createJiraClient({ url: jira.url, user: jira.user, token: 'wrong' }), url: jira.url, projectKey: 'PERF' });
+    await assert.rejects(wrong.file({ title: 't', body: 'b' }), (err) => err.status === 401 || /401/.test(String(err.message)));
+    assert.equal(trackerFor({ tracker: 'jira', jira: { url: jira.url, project: 'PERF', issueType: 'Bug', user: 'u', token: 't' } }, {}).name, 'jira');
+    assert.equal(trackerFor({ tracker: 'github' }, { octokit: {}, repo: REPO }).name, 'github');
+  });
+});

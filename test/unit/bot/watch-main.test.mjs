@@ -1,0 +1,297 @@
+// Watching main through the bot's jobs: GitHub's published push payloads triaged, the watch
+// workflow dispatched with pinned SHAs against the GitHub double (the previous main result as
+// base), the re-measurement dispatched for the failing microbenchmarks only, the results
+// stored along main, and the regression filed, then closed by a later push.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createRequire } from 'node:module';
+import {
+  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, published, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+} from '../../support/bot.mjs';
+
+const require = createRequire(import.meta.url);
+const core = require('@perfgate/core');
+const store = require('../../../bot/src/store');
+const { createGitHub } = require('../../../bot/src/app/github');
+const { readBotConfig } = require('../../../bot/src/app/config');
+const YAML = require('yaml');
+const { mainPush, watchPushJob, dispatchInputs, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
+
+const FIXTURES = path.join(import.meta.dirname, '../../fixtures');
+const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
+const load = (file) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));
+const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
+const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
+const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
+const NEXT = '7e8d9c0babc1234f5e6d7c8b9a0f1e2d3c4b5a6f';
+const quiet = { info() {}, warn() {}, error() {} };
+// Real judged runs: the head counts 9% (point-query) and 5% (update-index_range=100) more
+// instructions per query; and an A/A run where both pass.
+const regressed = () => ({ results: load('results/instructions-pfs/results.json'), verdict: core.judge(load('results/instructions-pfs/results.json'), LIMITS) });
+const aa = () => ({ results: load('watch/instructions-aa.json'), verdict: core.judge(load('watch/instructions-aa.json'), LIMITS) });
+
+function pushPayload({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
+  const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
+  payload.ref = ref;
+  payload.before = from;
+  payload.after = to;
+  payload.repository.default_branch = defaultBranch;
+  // Moved to the repository under test.
+  const [owner, name] = REPOSITORY.split('/');
+  Object.assign(payload.repository, { full_name: REPOSITORY, name, owner: { ...payload.repository.owner, login: owner } });
+  payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
+  return payload;
+}
+
+describe('which pushes are watched', () => {
+  test('a push to the default branch is; tags, other branches, deletions and a watch turned off are not', () => {
+    const tag = published('push', undefined, (e) => e.ref.startsWith('refs/tags/') && !e.deleted);
+    assert.deepEqual(mainPush(tag), { ignore: 'a push to refs/tags/simple-tag, not to the watched branch master' });
+    const onMaster = published('push', undefined, (e) => e.ref === 'refs/heads/master');
+    const work = mainPush(onMaster).work;
+    assert.equal(work.kind, 'watch-push');
+    assert.equal(work.headSha, onMaster.after);
+    assert.deepEqual(work.commits.map((c) => c.sha).at(-1), onMaster.after);
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD })).work,
+      { kind: 'watch-push', headSha: BAD, before: GOOD, commits: [{ sha: BAD, subject: 'Faster update-index', committedAt: Date.parse(pushPayload({ before: GOOD, after: BAD }).commits[0].timestamp) }] });
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/feature' })), { ignore: 'a push to refs/heads/feature, not to the watched branch main' });
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/release' }), { branch: 'release' }).work.headSha, BAD);
+    assert.deepEqual(mainPush({ ...pushPayload({ before: GOOD, after: BAD }), deleted: true }), { ignore: 'the branch main was deleted' });
+    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD }), { enabled: false }), { ignore: 'watching main is off (PERFGATE_WATCH)' });
+    assert.equal(mainPush(pushPayload({ before: '0'.repeat(40), after: BAD })).work.before, null);
+  });
+});
+
+describe('a push to main, measured, re-measured, filed and closed', () => {
+  let gh;
+  let dir;
+  let db;
+  let ctx;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-main-'));
+    gh = await startDouble({
+      extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } },
+    });
+    db = await store.openStore(path.join(dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+  });
+  after(async () => {
+    if (db) await db.close();
+    if (gh) await gh.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const job = (payload) => ({ payload: { repo: REPOSITORY, installationId: INSTALLATION_ID, ...mainPush(payload).work } });
+  const dispatches = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => ({ status: c.status, ...c.requestBody }));
+
+  test('the pushed commit is measured against the main tip before it, once however often the push arrives', async () => {
+    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    assert.deepEqual(dispatches(), [{
+      status: 204, ref: 'main',
+      inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': `w${measure.id}` },
+    }]);
+    assert.deepEqual([measure.status, measure.baseSha], ['dispatched', GOOD]);
+    assert.deepEqual([await store.mainSeqOf(db, { repo: REPOSITORY, sha: GOOD }), await store.mainSeqOf(db, { repo: REPOSITORY, sha: BAD })], [0, 1]);
+  });
+
+  test('a fail is re-measured with the failing microbenchmarks only, on the same pinned pair; confirmed, it is filed', async () => {
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    const first = await watchRunCompleted(ctx, { watchRun: measure, workflowRunId: 9100, ...regressed() });
+    assert.deepEqual(first.actions, []);
+    assert.deepEqual(first.confirming.tests, ['point-query', 'update-index_range=100']);
+    assert.deepEqual(dispatches().at(-1).inputs, {
+      'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: 'tests=point-query,update-index_range=100', purpose: 'confirm', 'request-id': `w${first.confirming.id}`,
+    });
+    assert.equal(gh.state.issues(REPOSITORY).filter((i) => !i.pull).length, 0);
+    const confirm = await store.getWatchRun(db, first.confirming.id);
+    const second = await watchRunCompleted(ctx, { watchRun: confirm, workflowRunId: 9101, ...regressed() });
+    assert.deepEqual(second.actions.map((a) => [a.action, a.benchKey]), [['file', 'point-query'], ['file', 'update-index_range=100']]);
+    assert.equal(second.confirming, null);
+    assert.deepEqual(gh.state.issues(REPOSITORY).filter((i) => !i.pull).map((i) => i.title), [
+      'point-query: 1.088× instructions per query since abc1234', 'update-index_range=100: 1.049× instructions per query since abc1234']);
+    // The history holds the series along main: QPS of the base (the tip before) and the head.
+    const series = await store.mainSeries(db, { repo: REPOSITORY, microbenchmark: 'point-query', signal: 'qps' });
+    assert.deepEqual([...new Set(series.map((p) => [p.seq, p.sha].join(' ')))], [`0 ${GOOD}`, `1 ${BAD}`]);
+    assert.equal(dispatches().length, 2);
+  });
+
+  test('while the regression is open, the next push is measured against its last good commit, and a commit within limits closes it', async () => {
+    await watchPushJob(ctx, job(pushPayload({ before: BAD, after: FIX })));
+    assert.deepEqual(dispatches().at(-1).inputs, {
+      'base-sha': GOOD, 'head-sha': FIX, suite: 'quick', options: '', purpose: 'measure', 'request-id': dispatches().at(-1).inputs['request-id'],
+    });
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: FIX, purpose: 'measure' });
+    const done = await watchRunCompleted(ctx, { watchRun: measure, workflowRunId: 9102, ...aa() });
+    assert.deepEqual(done.actions.map((a) => [a.action, a.benchKey, a.fixedBy]), [['close', 'point-query', FIX], ['close', 'update-index_range=100', FIX]]);
+    assert.equal(done.confirming, null);
+    assert.deepEqual(gh.state.issues(REPOSITORY).filter((i) => !i.pull).map((i) => i.state), ['closed', 'closed']);
+    assert.deepEqual([await store.mainSeqOf(db, { repo: REPOSITORY, sha: BAD }), await store.mainSeqOf(db, { repo: REPOSITORY, sha: FIX })], [1, 2]);
+    // Nothing open: the next push is measured against the latest measured main commit.
+    await watchPushJob(ctx, job(pushPayload({ before: FIX, after: NEXT })));
+    assert.deepEqual([dispatches().at(-1).inputs['base-sha'], dispatches().at(-1).inputs['head-sha']], [FIX, NEXT]);
+    assert.deepEqual(gh.problems(), []);
+  });
+});
+
+describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
+  let gh;
+  let artifactsDir;
+  before(async () => {
+    artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-artifacts-'));
+    gh = await startDouble({ artifactsDir, extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } } });
+  });
+  after(async () => {
+    if (gh) await gh.close();
+    fs.rmSync(artifactsDir, { recursive: true, force: true });
+  });
+
+  test('a signed push delivery to main dispatches the watch workflow once; with the watch off it is ignored', async () => {
+    const payload = () => {
+      const p = pushPayload({ before: GOOD, after: BAD });
+      p.installation = { id: INSTALLATION_ID };
+      return p;
+    };
+    const off = await startBotOn(gh);
+    try {
+      const answer = await off.deliver('push', payload());
+      assert.deepEqual([answer.status, answer.text], [200, 'ignored: watching main is off (PERFGATE_WATCH)']);
+    } finally {
+      await off.close();
+    }
+    const on = await startBotOn(gh, { env: { PERFGATE_WATCH: 'on' } });
+    try {
+      const first = await on.deliver('push', payload());
+      assert.deepEqual([first.status, first.text], [202, 'queued']);
+      const again = await on.deliver('push', payload());
+      assert.deepEqual([again.status, again.text], [200, 'duplicate push']);
+      const calls = await waitFor('the watch dispatch', () => {
+        const found = gh.callsTo('actions/create-workflow-dispatch');
+        return found.length ? found : null;
+      });
+      assert.equal(calls.length, 1);
+      assert.equal(calls[0].path, `/repos/${REPOSITORY}/actions/workflows/perf-watch.yml/dispatches`);
+      assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' } });
+      // The run completes with its run folder (no pull request: a main commit): stored along main.
+      const { workflow_runs: runs } = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs`)).json();
+      const run = runs.find((r) => r.display_title === `perfgate watch quick of ${BAD} (w1)`);
+      assert.ok(run, `no run named for w1 among ${runs.map((r) => r.display_title).join(', ')}`);
+      writeArtifact(artifactsDir, run.id, 'perfgate-quick', runFolderFiles({ baseSha: GOOD, headSha: BAD, pr: null }));
+      gh.state.updateWorkflowRun(REPOSITORY, run.id, { status: 'completed', conclusion: 'success' });
+      const completed = await on.deliver('workflow_run', workflowRunEvent({ run, workflow: 'perf-watch.yml' }));
+      assert.deepEqual([completed.status, completed.text], [202, 'queued']);
+      await settled(on);
+      const stored = await store.watchRunOf(on.store, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+      assert.deepEqual([stored.status, stored.workflowRunId, typeof stored.runId], ['stored', run.id, 'number']);
+      const series = await store.mainSeries(on.store, { repo: REPOSITORY, microbenchmark: 'point-query', signal: 'qps' });
+      assert.deepEqual([...new Set(series.map((p) => `${p.seq} ${p.sha}`))], [`0 ${GOOD}`, `1 ${BAD}`]);
+      // The quick-tiny run has no fail: nothing is re-measured, nothing filed.
+      assert.equal(gh.callsTo('actions/create-workflow-dispatch').length, 1);
+      assert.deepEqual(gh.problems(), []);
+    } finally {
+      await on.close();
+    }
+  });
+});
+
+test('the watch settings: off by default, on with its branch and workflow, a bad value named', () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-config-'));
+  try {
+    const env = (extra) => botEnvironment({ folder, apiUrl: 'http://127.0.0.1:1', extra });
+    assert.deepEqual([readBotConfig({ env: env(), port: '0' }).watch, readBotConfig({ env: env(), port: '0' }).tracker],
+      [{ enabled: false, branch: null, workflow: 'perf-watch.yml', suite: 'quick', changePointPython: null }, 'github']);
+    assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_BRANCH: 'release/11.4', PERFGATE_WATCH_WORKFLOW: 'watch.yaml' }), port: '0' }).watch,
+      { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suite: 'quick', changePointPython: null });
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'yes' }), port: '0' }), /PERFGATE_WATCH.*'yes'.*expected on or off/);
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github or jira/);
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'jira', PERFGATE_JIRA_URL: 'https://example.atlassian.net' }), port: '0' }),
+      /^UsageError: PERFGATE_JIRA_PROJECT is not set: .*PERFGATE_TRACKER=jira needs it$/);
+    const jira = { PERFGATE_TRACKER: 'jira', PERFGATE_JIRA_URL: 'https://example.atlassian.net/', PERFGATE_JIRA_PROJECT: 'PERF', PERFGATE_JIRA_USER: 'bot@example.com' };
+    assert.deepEqual(readBotConfig({ env: env({ ...jira, PERFGATE_JIRA_TOKEN: 'sekret-token' }), port: '0' }).jira,
+      { url: 'https://example.atlassian.net', project: 'PERF', issueType: 'Bug', user: 'bot@example.com', token: 'sekret-token' });
+    assert.throws(() => readBotConfig({ env: env({ ...jira, PERFGATE_JIRA_PROJECT: 'perf team', PERFGATE_JIRA_TOKEN: 'sekret-token' }), port: '0' }),
+      (err) => /PERFGATE_JIRA_PROJECT 'perf team' is not valid; expected a Jira project key such as PERF/.test(err.message) && !err.message.includes('sekret'));
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('the example perf-watch.yml declares every input the bot sends and names its runs as the bot finds them', () => {
+  const workflow = YAML.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../.github/examples/perf-watch.yml'), 'utf8'));
+  assert.equal(workflow['run-name'], WATCH_RUN_NAME);
+  const sent = dispatchInputs({ watchRun: { id: 3, repo: REPOSITORY, baseSha: GOOD, headSha: BAD, purpose: 'confirm', tests: ['point-query'] }, suite: 'quick' });
+  assert.deepEqual(Object.keys(sent).sort(), Object.keys(workflow.on.workflow_dispatch.inputs).sort());
+  assert.deepEqual(sent, { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: 'tests=point-query', purpose: 'confirm', 'request-id': 'w3' });
+  // No pull request, no gate: the measure job runs the action on the pinned pair only.
+  const measure = workflow.jobs.measure.steps.find((step) => String(step.uses).startsWith('perfgate/perfgate/action@'));
+  assert.deepEqual([measure.with['base-ref'], measure.with['head-sha'], measure.with['pull-request']], ['${{ inputs.base-sha }}', '${{ inputs.head-sha }}', undefined]);
+  assert.equal(workflow.jobs.gate, undefined);
+});
+
+describe('a change point over main confirms a fail once dismissed as noise', () => {
+  let gh;
+  let dir;
+  let db;
+  let ctx;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-points-'));
+    gh = await startDouble();
+    db = await store.openStore(path.join(dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+  });
+  after(async () => {
+    if (db) await db.close();
+    if (gh) await gh.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the step Otava finds at the dismissed commit files it then, once', async () => {
+    // Instructions per query of update-index_range=100 along 20 main commits: the ten real A/A
+    // runs' levels, with the +31.6% step perfgate bisect measured from the 13th commit on.
+    const series = load('watch/update-index-instr-aa-series.json');
+    const values = series.points.map((p, i) => p.instructions_per_query * (i >= 12 ? series.step_ratio : 1));
+    const commits = values.map((_, i) => (0xc0ffee00 + i).toString(16).padStart(40, 'd'));
+    await store.recordMainline(db, { repo: REPOSITORY, commits: commits.map((sha) => ({ sha })), firstSeq: 0 });
+    // Each commit measured against the one before it (real runs; their levels set to the series).
+    const judged = (i) => {
+      const { results, verdict } = i === 12 ? regressed() : aa();
+      const item = verdict.benchmarks.find((b) => b.id === 'update-index_range=100');
+      item.instructions.per_query = { ...item.instructions.per_query, base: values[i - 1], head: values[i] };
+      return { results, verdict };
+    };
+    for (let i = 1; i < 19; i += 1) {
+      const { runId } = await store.storeRun(db, { request: { repo: REPOSITORY, runKey: `main-${i}`, base: { sha: commits[i - 1] }, head: { sha: commits[i] } }, ...judged(i) });
+      if (i !== 12) continue;
+      const { watchRun } = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[12], baseSha: commits[11], purpose: 'measure', installationId: INSTALLATION_ID });
+      await store.updateWatchRun(db, watchRun.id, { status: 'stored', runId });
+    }
+    // The fail at the 13th commit was not reproduced by its re-measurement: noise, nothing filed.
+    const key = core.dedupeKey({ repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12] });
+    await store.claimRegression(db, {
+      dedupeKey: key, repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12], lastGood: commits[11],
+      status: 'noise', note: 'one noisy point',
+    });
+    const last = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'measure', installationId: INSTALLATION_ID });
+    await watchRunCompleted(ctx, { watchRun: last.watchRun, workflowRunId: 9300, ...judged(19) });
+
+    const points = await store.changePointsOf(db, { repo: REPOSITORY, benchKey: 'update-index_range=100' });
+    assert.deepEqual(points.map((p) => [p.signal, p.sha]), [['instructions_per_query', commits[12]]]);
+    assert.ok(Math.abs(points[0].ratio - series.step_ratio) < 0.03, `ratio ${points[0].ratio}`);
+    const issues = gh.state.issues(REPOSITORY).filter((i) => !i.pull);
+    assert.deepEqual(issues.map((i) => i.title), [`update-index_range=100: 1.049× instructions per query since ${commits[12].slice(0, 7)}`]);
+    assert.match(issues[0].body, /- change point over consecutive main commits: Apache Otava's E-Divisive means over main: instructions per query 200\.\dk → 26\d\.\dk \(×1\.\d{3}, p = [0-9.e-]+\) from /);
+    const row = await store.regressionByKey(db, key);
+    assert.deepEqual([row.status, row.issueKey, row.lastGood], ['open', String(issues[0].number), commits[11]]);
+    assert.match(row.note, /^confirmed by change point: /);
+    // Settled once: the next result finds the same change point and files nothing more.
+    const next = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'confirm', installationId: INSTALLATION_ID });
+    await watchRunCompleted(ctx, { watchRun: next.watchRun, workflowRunId: 9301, ...judged(19) });
+    assert.equal(gh.state.issues(REPOSITORY).filter((i) => !i.pull).length, 1);
+    assert.deepEqual(gh.problems(), []);
+  });
+});
