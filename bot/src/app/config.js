@@ -8,6 +8,7 @@ const YAML = require('yaml');
 const core = require('@perfgate/core');
 const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
+const { SIGNOFF_WORKFLOW } = require('./signoff-contract');
 
 const { UsageError } = core;
 
@@ -128,6 +129,11 @@ const KEYS = {
     default: WORKFLOWS.full,
     read: workflowFile,
   },
+  PERFGATE_SIGNOFF_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf signoff (the full suite sharded, then merged)',
+    default: SIGNOFF_WORKFLOW,
+    read: workflowFile,
+  },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
     default: 'workflow',
@@ -245,7 +251,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     repositories: values.PERFGATE_REPOSITORIES,
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
-    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW },
+    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
     report: values.PERFGATE_REPORT,
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,

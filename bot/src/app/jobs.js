@@ -20,6 +20,7 @@ const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { isPermanent, describeError } = require('./github');
+const signoff = require('./signoff');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -236,6 +237,10 @@ async function commandJob(ctx, job) {
     return;
   }
 
+  if (command.name === 'signoff') {
+    await signoff.signoffCommand(ctx, octokit, request, command, { say, lookFirst });
+    return;
+  }
   if (MEASURE_COMMANDS.includes(command.name)) {
     await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args: command.args, lookFirst });
     return;
@@ -264,6 +269,8 @@ async function commandJob(ctx, job) {
     return;
   }
   if (command.name === 'waive') {
+    // In a sign-off's conversation the waiver is the sign-off's (signoff.js).
+    if (await signoff.signoffWaive(ctx, octokit, request, command, { say, lookFirst, onPullRequest: job.payload.onPullRequest !== false })) return;
     await store.recordWaiver(ctx.store, {
       requestId: request.id, repo: request.repo, prNumber: request.prNumber, microbenchmark: command.args.microbenchmark, reason: command.args.reason, author,
     });
@@ -328,6 +335,10 @@ async function runJob(ctx, job) {
   // completed or failed: reported already; cancelled: the pull request moved on.
   if (request.status !== 'dispatched') return;
   const octokit = await clientFor(ctx, request, installationId || request.installationId);
+  if (request.command === 'signoff') {
+    await signoff.signoffRunCompleted(ctx, octokit, request, { runId, attempt, conclusion, runUrl: job.payload.runUrl || request.runUrl });
+    return;
+  }
   const where = whereOf(request);
   const runUrl = job.payload.runUrl || request.runUrl;
   const pinned = { prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite };

@@ -42,6 +42,7 @@ export class GitHubState {
       for (const file of files) this.addWorkflow(fullName, file);
     }
     for (const pull of options.pullRequests || []) this.addPullRequest(pull);
+    for (const [fullName, refs] of Object.entries(options.refs || {})) this.setRefs(fullName, refs);
   }
 
   nextId(kind, start) {
@@ -91,6 +92,8 @@ export class GitHubState {
       workflows: new Map(),
       runs: new Map(),
       collaborators: new Map(),
+      tags: new Map(),
+      branches: new Map(),
       get openIssues() {
         return [...this.issues.values()].filter((issue) => issue.state === 'open').length;
       },
@@ -108,6 +111,17 @@ export class GitHubState {
     const repo = this.repo(owner, name);
     if (!repo) throw optionError(key, fullName, `one of the double's repositories (${[...this.repos.values()].map((r) => r.fullName).join(', ') || 'none'})`);
     return repo;
+  }
+
+  /** Tags and branches of a repository: {tags: {name: sha}, branches: {name: sha}}. */
+  setRefs(fullName, { tags = {}, branches = {} }) {
+    const repo = this.repoByFullName(`refs["${fullName}"]`, fullName);
+    for (const [kind, map, names] of [['tags', repo.tags, tags], ['branches', repo.branches, branches]]) {
+      for (const [name, sha] of Object.entries(names)) {
+        if (!/^[0-9a-f]{40}$/.test(sha)) throw optionError(`refs["${fullName}"].${kind}["${name}"]`, sha, '40 hex digits');
+        map.set(name, sha);
+      }
+    }
   }
 
   setPermission(fullName, login, level) {

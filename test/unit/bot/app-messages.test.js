@@ -22,7 +22,7 @@ test('replies to commands', () => {
   assert.equal(R.help({ author: 'reader' }), `@reader here is what I understand:\n\n${helpText().trimEnd()}`);
   assert.equal(R.closed({ author: 'maintainer', prNumber: 7, line: '/perf quick' }), '@maintainer pull request #7 is closed: `/perf quick` was not started.');
   assert.equal(R.notServed({ author: 'maintainer', name: 'bisect' }),
-    '@maintainer `/perf bisect` is not served by this bot yet; `/perf quick`, `/perf full`, `/perf ahi`, `/perf rerun`, `/perf cancel`, `/perf waive` and `/perf help` are.');
+    '@maintainer `/perf bisect` is not served by this bot yet; `/perf quick`, `/perf full`, `/perf ahi`, `/perf rerun`, `/perf cancel`, `/perf waive`, `/perf signoff` and `/perf help` are.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 0 }), '@maintainer nothing to cancel: no measurement of this pull request is queued or running.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 1 }), '@maintainer cancelled the queued or running measurement of this pull request.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 2 }), '@maintainer cancelled 2 queued or running measurements of this pull request.');
