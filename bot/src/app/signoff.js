@@ -205,7 +205,8 @@ async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conc
       checked = checkSignoffFolder(merged, { previousSha: request.baseSha, candidateSha: request.headSha });
     } catch (err) {
       if (!(err instanceof ArtifactRejected) && !(err instanceof SignoffFolderRejected)) throw err;
-      failure = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
+      // Text from the artifact is shown in a code span, cut: it renders no links or mentions.
+      failure = conclusion === 'success' ? `its artifact was rejected: ${messages.untrusted(err.message)}` : `the run ended ${conclusion} (${messages.untrusted(err.message)})`;
       ctx.log.warn(`sign-off run ${request.repo}#${runId}: ${failure}`);
     }
     if (checked) {

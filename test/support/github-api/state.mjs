@@ -223,7 +223,8 @@ export class GitHubState {
    * Workflows are named by file (perf.yml) or id, as the REST API accepts both. A workflow is
    * "perf.yml" or { file: "perf.yml", runName: "perf ${{ inputs.pr }}" }: runName is the
    * workflow's `run-name:`, which becomes the display title of the runs a dispatch starts
-   * (only `${{ inputs.<name> }}` expressions are evaluated).
+   * (only `${{ inputs.<name> }}` expressions are evaluated, and `${{ inputs.<name> ||
+   * github.ref_name }}`, the ref the run is on when the input is empty).
    */
   addWorkflow(fullName, spec) {
     const repo = this.repoByFullName(`workflows["${fullName}"]`, fullName);
@@ -238,9 +239,9 @@ export class GitHubState {
   }
 
   /** The display title GitHub gives a dispatched run: the workflow's run-name with its inputs, else the file. */
-  displayTitle(workflow, inputs = {}) {
+  displayTitle(workflow, inputs = {}, refName = '') {
     if (!workflow.runName) return workflow.file;
-    return workflow.runName.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_, name) => String(inputs[name] ?? ''));
+    return workflow.runName.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*(\|\|\s*github\.ref_name\s*)?\}\}/g, (_, name, orRef) => String(inputs[name] || (orRef ? refName : '') || ''));
   }
 
   workflow(repo, workflowId) {
@@ -263,7 +264,7 @@ export class GitHubState {
       conclusion: spec.conclusion ?? null,
       headBranch: spec.headBranch || repo.defaultBranch,
       headSha: spec.headSha || '0'.repeat(40),
-      displayTitle: spec.displayTitle || this.displayTitle(workflow, spec.inputs),
+      displayTitle: spec.displayTitle || this.displayTitle(workflow, spec.inputs, spec.headBranch || repo.defaultBranch),
       runNumber: repo.runs.size + 1,
       actor: this.addUser(spec.actor || 'octocat'),
       inputs: spec.inputs || {},
