@@ -108,6 +108,14 @@ function markdownTable(rows, waived, instr) {
 
 const shaOf = (side) => (side && side.sha ? String(side.sha).slice(0, 12) : '?');
 const sideText = (side, measured) => `${side && side.ref ? `\`${side.ref}\`` : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${measured.version})` : ''}`;
+// A side measured from an installed prefix carries no commit: the report says what ran, so that
+// nobody reads the pinned SHAs as what was built.
+function prefixNote(sides) {
+  const installed = ['head', 'base'].filter((k) => sides[k] && !sides[k].commit);
+  if (!installed.length) return null;
+  const what = installed.map((k) => `${k === 'head' ? 'candidate' : 'previous'} ${sides[k].version || '?'} from ${sides[k].basedir || '?'}`).join(', ');
+  return `Measured installed servers, not builds of the pinned commits: ${what}.`;
+}
 const dateOf = (ms) => (Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '');
 
 /**
@@ -137,7 +145,7 @@ function renderSignoffMarkdown(verdict, options = {}) {
   parts.push(
     '',
     `${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}.${decision.waived.length ? ` Waived: ${decision.waived.length}.` : ''} Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
-    ...F.scopeNotes(verdict).map((n) => `\n${n}`),
+    ...[prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean).map((n) => `\n${n}`),
   );
   if (decision.blocking.length) {
     parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `\`${b.id}\` (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
@@ -191,7 +199,7 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
     const instr = F.hasInstructions(verdict.benchmarks);
     const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
     parts.push(`<p>${esc(`${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`)}</p>`);
-    for (const note of F.scopeNotes(verdict)) parts.push(`<p>${esc(note)}</p>`);
+    for (const note of [prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean)) parts.push(`<p>${esc(note)}</p>`);
     for (const s of sections(verdict)) {
       parts.push(`<h2>${esc(s.title)}</h2>`, svgChart(s.rows, limits));
       parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);

@@ -110,6 +110,12 @@ test('signoff.md: the decision, every row once under the posts\' groups, charts,
   assert.ok(md.includes('| update-inlist_range=100 | inconclusive | @bob | a \\| pipe and a newline | 2026-11-23 17:00 |'));
   assert.ok(md.includes('`update-index_range=100` (fail)'));
   assert.ok(md.length < core.GITHUB_COMMENT_LIMIT, `${md.length} characters`);
+  // The captured run measured Debian's installed servers: the report says so.
+  assert.ok(md.includes('\nMeasured installed servers, not builds of the pinned commits: candidate 10.11.19-MariaDB-0+deb12u1 from /root/.cache/perfgate/servers/mariadb-10.11.19/usr, previous 10.11.18-MariaDB-0+deb12u1 from /root/.cache/perfgate/servers/mariadb-10.11.18/usr.\n'));
+  const built = structuredClone(failing);
+  built.run.sides.head.commit = 'a'.repeat(40);
+  built.run.sides.base.commit = 'b'.repeat(40);
+  assert.ok(!renderSignoff(built, SIDES).files['signoff.md'].includes('Measured installed servers'));
 });
 
 test('signoff.html: self-contained, one inline SVG chart per section, waivers listed, decision', () => {
