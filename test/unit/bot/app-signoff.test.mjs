@@ -5,41 +5,22 @@
 // refusals. The run folders are real: the full suite measured in two shards at a tiny scale
 // (test/fixtures/results/full-shards-tiny), merged and judged by core as `perfgate merge` does.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { bot, REPOSITORY, startBotOn, writeArtifact } from '../../support/bot.mjs';
 import {
-  bot, botComments, commentEvent, postComment, REPOSITORY, ROOT, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
-} from '../../support/bot.mjs';
+  completeSignoffRun, mergedRunFolder, newIssue, ONE_FAILS, onIssue as onIssueOf, sha, signoffStatuses, startSignoffDouble, TAGS,
+} from '../../support/signoff.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
-const { SIGNOFF_RUN_NAME, MERGED_ARTIFACT } = require('../../../bot/src/app/signoff-contract');
+const { MERGED_ARTIFACT } = require('../../../bot/src/app/signoff-contract');
 const { SIGNOFF_REPLIES } = require('../../../bot/src/app/signoff');
 
-const sha = (digit) => digit.repeat(40);
-const TAGS = {
-  'mariadb-10.11.9': sha('9'), 'mariadb-10.11.17': sha('7'), 'mariadb-10.11.18': sha('8'), 'mariadb-10.11.19': sha('1'), 'mariadb-10.11.20': sha('2'), 'mysql-8.0.40': sha('4'),
-};
 const FULL_NAMES = core.findSuite(core.loadThresholds(), 'full').names;
-
-/** The tiny full run's two shards merged; judged with `limits` (the full suite's by default). */
-function mergedRunFolder({ previousSha, candidateSha, limits = core.findSuite(core.loadThresholds(), 'full').limits }) {
-  const shards = [1, 2].map((k) => JSON.parse(readFileSync(path.join(ROOT, `test/fixtures/results/full-shards-tiny/shard-${k}/results.json`), 'utf8')));
-  for (const shard of shards) {
-    for (const [side, commit] of [['base', previousSha], ['head', candidateSha]]) {
-      shard.sides[side].commit = commit;
-      shard.plan.sides[side].commit = commit;
-    }
-  }
-  const results = core.mergeResults(shards, { shards: true });
-  const verdict = structuredClone(core.judge(results, { limits }));
-  return { files: { 'results.json': JSON.stringify(results), 'verdict.json': JSON.stringify(verdict) }, verdict };
-}
-// Limits under which every row of the tiny run passes but scan_range=100 fails.
-const ONE_FAILS = { default: { warn: 0.0002, fail: 0.0001 }, byName: { 'scan_range=100': { warn: 50, fail: 40 } } };
 
 describe('release sign-off', () => {
   let gh;
@@ -47,13 +28,7 @@ describe('release sign-off', () => {
   let artifactsDir;
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-signoff-'));
-    gh = await startDouble({
-      artifactsDir,
-      extra: {
-        workflows: { [REPOSITORY]: [...['perf-command.yml', 'perf-full.yml'].map((file) => ({ file, runName: bot.contract.RUN_NAME })), { file: 'perf-signoff.yml', runName: SIGNOFF_RUN_NAME }] },
-        refs: { [REPOSITORY]: { tags: TAGS, branches: { main: sha('3') } } },
-      },
-    });
+    gh = await startSignoffDouble({ artifactsDir });
     running = await startBotOn(gh);
   });
   after(async () => {
@@ -62,38 +37,12 @@ describe('release sign-off', () => {
     rmSync(artifactsDir, { recursive: true, force: true });
   });
 
-  const repo = () => gh.state.repoByFullName('repository', REPOSITORY);
-  const newIssue = (title = 'Release 10.11.19') => gh.state.addIssue(repo(), { title, user: gh.state.user('maintainer') }).number;
-
-  /** `body` by `login` on issue #issue, delivered as GitHub delivers an issue's comment; waits for the bot. */
-  async function onIssue(issue, login, body) {
-    const dispatchesBefore = gh.state.dispatches.length;
-    const comment = await postComment(gh, login, body, { pr: issue });
-    const payload = commentEvent({ comment, pr: issue });
-    delete payload.issue.pull_request;
-    const answer = await running.deliver('issue_comment', payload);
-    assert.equal(answer.status, 202, `${body}: ${answer.text}`);
-    await settled(running);
-    return {
-      comment,
-      reply: () => botComments(gh, issue).filter((c) => c.body.startsWith(`<!-- perfgate:reply comment=${comment.id} -->`)).map((c) => c.body.split('\n').slice(1).join('\n').trimEnd()),
-      dispatches: gh.state.dispatches.slice(dispatchesBefore),
-      request: await bot.requestForComment(running.store, comment.id),
-    };
-  }
-  const statuses = (commit) => gh.state.statuses(REPOSITORY).filter((s) => s.sha === commit && s.context === 'perfgate/signoff');
-
-  async function complete(request, conclusion = 'success') {
-    const run = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${request.runId}`)).json();
-    gh.state.updateWorkflowRun(REPOSITORY, run.id, { status: 'completed', conclusion });
-    const answer = await running.deliver('workflow_run', workflowRunEvent({ run, conclusion, workflow: 'perf-signoff.yml' }));
-    assert.equal(answer.status, 202, answer.text);
-    await settled(running);
-    return run;
-  }
+  const onIssue = (issue, login, body) => onIssueOf(gh, running, issue, login, body);
+  const statuses = (commit) => signoffStatuses(gh, commit);
+  const complete = (request, conclusion) => completeSignoffRun(gh, running, request, conclusion);
 
   it('/perf signoff without vs: the previous release by tag naming, both pinned, pending status, dispatch, reply', async () => {
-    const issue = newIssue();
+    const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.19');
     assert.equal(r.dispatches.length, 1);
     const d = r.dispatches[0];
@@ -113,7 +62,7 @@ describe('release sign-off', () => {
   });
 
   it('completed: the merged run folder stored, the report as the reply, failure with a failing microbenchmark; waived → success, the report lists the waiver', async () => {
-    const issue = newIssue();
+    const issue = newIssue(gh);
     const statusesBefore = gh.state.statuses(REPOSITORY).length;
     const r = await onIssue(issue, 'admin', '/perf signoff mariadb-10.11.19 vs mariadb-10.11.17');
     const candidate = TAGS['mariadb-10.11.19'];
@@ -151,7 +100,7 @@ describe('release sign-off', () => {
   });
 
   it('the shipped limits on the tiny run: failure, and the report says which rows block', async () => {
-    const issue = newIssue();
+    const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', `/perf signoff ${TAGS['mariadb-10.11.19']} vs mariadb-10.11.18`);
     const { files, verdict } = mergedRunFolder({ previousSha: TAGS['mariadb-10.11.18'], candidateSha: TAGS['mariadb-10.11.19'] });
     writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, files);
@@ -162,7 +111,7 @@ describe('release sign-off', () => {
   });
 
   it('a run that failed without a run folder: status error, the reply says why', async () => {
-    const issue = newIssue();
+    const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.20');
     assert.equal(r.dispatches[0].inputs['previous-ref'], 'mariadb-10.11.19');
     await complete(r.request, 'failure');
@@ -175,7 +124,7 @@ describe('release sign-off', () => {
   });
 
   it('a run folder of other commits than the pinned ones is rejected: nothing stored, status error', async () => {
-    const issue = newIssue();
+    const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.19 vs mariadb-10.11.9');
     writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, mergedRunFolder({ previousSha: sha('e'), candidateSha: TAGS['mariadb-10.11.19'] }).files);
     const runsBefore = Number((await running.store.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
@@ -186,7 +135,7 @@ describe('release sign-off', () => {
   });
 
   it('refusals: a read-only user (nothing dispatched, no status, no sign-off), a waiver outside the full suite, a waiver where there is no sign-off, refs that name nothing', async () => {
-    const issue = newIssue();
+    const issue = newIssue(gh);
     const statusesBefore = gh.state.statuses(REPOSITORY).length;
     const reader = await onIssue(issue, 'reader', '/perf signoff mariadb-10.11.19');
     assert.deepEqual(reader.dispatches, []);
@@ -205,12 +154,12 @@ describe('release sign-off', () => {
     const signoff = await bot.latestSignoffIn(running.store, { repo: REPOSITORY, issueNumber: issue });
     assert.deepEqual(await bot.signoffWaivers(running.store, signoff.id), []);
 
-    const nowhere = await onIssue(newIssue(), 'maintainer', '/perf signoff mariadb-12.0.0');
+    const nowhere = await onIssue(newIssue(gh), 'maintainer', '/perf signoff mariadb-12.0.0');
     assert.deepEqual(nowhere.reply(), [SIGNOFF_REPLIES.unresolved({ author: 'maintainer', ref: 'mariadb-12.0.0' })]);
     assert.deepEqual(nowhere.dispatches, []);
-    const bySha = await onIssue(newIssue(), 'maintainer', `/perf signoff ${sha('3')}`);
+    const bySha = await onIssue(newIssue(gh), 'maintainer', `/perf signoff ${sha('3')}`);
     assert.deepEqual(bySha.reply(), [`@maintainer \`${sha('3')}\` is not a release tag (a name ending in a version, such as mariadb-10.11.19), so I cannot tell which release came before it: name the previous release with \`vs <previous>\`, e.g. \`/perf signoff mariadb-10.11.19 vs mariadb-10.11.18\`. Nothing was started.`]);
-    const first = await onIssue(newIssue(), 'maintainer', '/perf signoff mariadb-10.11.9');
+    const first = await onIssue(newIssue(gh), 'maintainer', '/perf signoff mariadb-10.11.9');
     assert.deepEqual(first.reply(), ['@maintainer no release tag named `mariadb-<version>` comes before `mariadb-10.11.9`: name the previous release with `vs <previous>`, e.g. `/perf signoff mariadb-10.11.19 vs mariadb-10.11.18`. Nothing was started.']);
   });
 
