@@ -10,7 +10,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bot, REPOSITORY, startBotOn, writeArtifact } from '../../support/bot.mjs';
+import {
+  bot, command, PR, pushEvent, REPOSITORY, settled, startBotOn, writeArtifact,
+} from '../../support/bot.mjs';
 import {
   completeSignoffRun, mergedRunFolder, newIssue, ONE_FAILS, onIssue as onIssueOf, sha, signoffStatuses, startSignoffDouble, TAGS,
 } from '../../support/signoff.mjs';
@@ -161,6 +163,18 @@ describe('release sign-off', () => {
     assert.deepEqual(bySha.reply(), [`@maintainer \`${sha('3')}\` is not a release tag (a name ending in a version, such as mariadb-10.11.19), so I cannot tell which release came before it: name the previous release with \`vs <previous>\`, e.g. \`/perf signoff mariadb-10.11.19 vs mariadb-10.11.18\`. Nothing was started.`]);
     const first = await onIssue(newIssue(gh), 'maintainer', '/perf signoff mariadb-10.11.9');
     assert.deepEqual(first.reply(), ['@maintainer no release tag named `mariadb-<version>` comes before `mariadb-10.11.9`: name the previous release with `vs <previous>`, e.g. `/perf signoff mariadb-10.11.19 vs mariadb-10.11.18`. Nothing was started.']);
+  });
+
+  it('in a pull request: a push and /perf cancel leave the sign-off running', async () => {
+    const { comment } = await command(gh, running, 'maintainer', '/perf signoff mariadb-10.11.19 vs mariadb-10.11.18', { pr: PR });
+    await settled(running);
+    const request = await bot.requestForComment(running.store, comment.id);
+    assert.equal(request.status, 'dispatched');
+    await running.deliver('pull_request', pushEvent({ headSha: sha('c'), pr: PR, at: new Date(Date.now() + 60_000) }));
+    await command(gh, running, 'maintainer', '/perf cancel', { pr: PR });
+    await settled(running);
+    assert.equal((await bot.getRequest(running.store, request.id)).status, 'dispatched');
+    assert.deepEqual(gh.calls.filter((c) => c.operationId === 'actions/cancel-workflow-run').map((c) => c.path), []);
   });
 
   it("sent nothing that breaks GitHub's description", () => {
