@@ -81,6 +81,8 @@ function removeServerData(outDir) {
   for (const side of ['base', 'head']) {
     const serverDir = path.join(outDir, 'servers', side);
     fs.rmSync(path.join(serverDir, 'data'), { recursive: true, force: true });
+    // The copy of the loaded tables kept while instructions are counted (a run cut short).
+    fs.rmSync(path.join(serverDir, 'data.loaded'), { recursive: true, force: true });
     fs.rmSync(path.join(serverDir, 'tmp'), { recursive: true, force: true });
     fs.rmSync(path.join(serverDir, 'data.json'), { force: true });
   }

@@ -117,7 +117,14 @@ class Run:
         try:
             self._setup_servers()
             if self.plan.measures_instructions and not self.dead:
+                keep = self._keeps_loaded_data()
+                if keep:
+                    self._snapshot_loaded_data()
                 instructions = self._instruction_phase(records)
+                if keep and not self.dead:
+                    self._restore_loaded_data()
+                if instructions is not None:
+                    instructions["timed_from"] = "loaded" if keep else "after-windows"
             if self.plan.measures_time and not self.dead:
                 self._start_all()
             for i, bench in enumerate(self.plan.benchmarks):
@@ -260,6 +267,48 @@ class Run:
             return None
         except OSError as e:
             return {"step": "prepare", "message": f"{target}: copying the {source} datadir failed: {e}", "log_tail": ""}
+
+    # --- the tables as loaded, for the timed rounds after the instruction windows ---------
+    def _keeps_loaded_data(self) -> bool:
+        """Whether the timed rounds must start again from the tables as loaded: the instruction
+        windows of write benchmarks change rows (deletes, inserts, page splits), and a suite's
+        `.pre` reads are timed on freshly loaded tables."""
+        return self.plan.measures_time and any(b.kind == "write" for b in self.plan.benchmarks)
+
+    def _snapshot_sides(self) -> list[str]:
+        # With shared data the head is a copy of the base: one snapshot serves both.
+        return ["base"] if self.data == "shared" else list(schedule.SIDES)
+
+    def _snapshot_loaded_data(self) -> None:
+        for side in self._snapshot_sides():
+            layout = self.servers[side].layout
+            progress.emit("phase", phase="keep loaded data", side=side)
+            try:
+                if layout.loaded_copy.exists():
+                    shutil.rmtree(layout.loaded_copy)
+                shutil.copytree(layout.datadir, layout.loaded_copy, symlinks=True)
+            except OSError as e:
+                self._side_failed(side, {"step": "prepare", "message": f"{side}: keeping a copy of the loaded datadir failed: {e}",
+                                         "log_tail": ""})
+
+    def _restore_loaded_data(self) -> None:
+        """The datadirs replaced by the copies kept before the instruction windows."""
+        sides = self._snapshot_sides()
+        for side in sides:
+            layout = self.servers[side].layout
+            progress.emit("phase", phase="restore loaded data", side=side)
+            try:
+                server.clean_stale_files(layout)
+                shutil.rmtree(layout.datadir)
+                layout.loaded_copy.rename(layout.datadir)
+            except OSError as e:
+                self._side_failed(side, {"step": "prepare", "message": f"{side}: restoring the loaded datadir failed: {e}",
+                                         "log_tail": ""})
+                return
+        if sides == ["base"]:
+            failure = self._copy_data("base", "head")
+            if failure is not None:
+                self._side_failed("head", failure)
 
     def _start_all(self, wrapper_for=None) -> None:
         """Both servers started (under `wrapper_for(side)` when given), side by side."""

@@ -89,6 +89,7 @@ class Layout:
     error_log: Path
     stdout_log: Path
     marker: Path
+    loaded_copy: Path  # the tables as loaded, kept while instruction windows change them
 
 
 def socket_path(side_dir: Path, side: str) -> Path:
@@ -103,7 +104,7 @@ def layout_for(run_dir: Path, side: str) -> Layout:
     d = Path(run_dir).resolve() / "servers" / side
     return Layout(dir=d, datadir=d / "data", tmpdir=d / "tmp", cnf=d / "my.cnf", socket=socket_path(d, side),
                   pid_file=d / "mysqld.pid", error_log=d / "error.log", stdout_log=d / "mysqld.out",
-                  marker=d / "data.json")
+                  marker=d / "data.json", loaded_copy=d / "data.loaded")
 
 
 def _cnf_value(value) -> str | None:

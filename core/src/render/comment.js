@@ -42,23 +42,7 @@ function detailsBlock(verdict) {
 
 function renderWith(verdict, shown, options) {
   const omitted = verdict.benchmarks.length - shown.length;
-  const title = `### ${F.MARK[verdict.verdict]} perfgate ${verdict.suite || ''}: ${F.WORD[verdict.verdict]}`.replace(/ +:/, ':');
-  const sides = verdict.run.sides || {};
-  const parts = [
-    marker(verdict.suite),
-    title,
-    '',
-    `**${verdict.headline}**`,
-    '',
-    `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
-  ];
-  if (options.thresholdsFrom) parts.push('', `Limits from ${options.thresholdsFrom}.`);
-  const notes = F.scopeNotes(verdict);
-  if (notes.length) parts.push('', M.cell(notes.join(' ')));
-  const doctor = M.doctorBlock(verdict);
-  if (doctor) parts.push('', doctor);
-  const plain = shown.filter((b) => !b.ahi);
-  if (plain.length) parts.push('', M.groupedTables(plain));
+  const parts = [marker(verdict.suite), ...M.opening(verdict, shown, { heading: '###', boldHeadline: true, thresholdsFrom: options.thresholdsFrom })];
   const ahiRows = shown.filter((b) => b.ahi);
   if (ahiRows.length) parts.push('', '**AHI cells (each state measured on both sides)**', '', M.benchmarkTable(ahiRows));
   if (verdict.ahi.length) parts.push('', '**AHI gain (QPS with AHI on / off) of each side**', '', M.ahiTable(verdict.ahi));

@@ -94,4 +94,28 @@ function doctorBlock(verdict) {
   return `> [!WARNING]\n> This runner may give noisy timings:\n${w.map((x) => `> - ${cell(x)}`).join('\n')}`;
 }
 
-module.exports = { benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };
+/**
+ * The opening of comment.md and summary.md: the title (`heading` is '###' or '##'), the headline,
+ * the sides, counts and limits, where the limits came from, scope notes, runner warnings, and
+ * the grouped table of `rows` that are not AHI cells.
+ */
+function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
+  const sides = verdict.run.sides || {};
+  const parts = [
+    `${heading} ${F.MARK[verdict.verdict]} perfgate ${verdict.suite || ''}: ${F.WORD[verdict.verdict]}`.replace(/ +:/, ':'),
+    '',
+    boldHeadline ? `**${verdict.headline}**` : verdict.headline,
+    '',
+    `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
+  ];
+  if (thresholdsFrom) parts.push('', `Limits from ${thresholdsFrom}.`);
+  const notes = F.scopeNotes(verdict);
+  if (notes.length) parts.push('', cell(notes.join(' ')));
+  const doctor = doctorBlock(verdict);
+  if (doctor) parts.push('', doctor);
+  const plain = rows.filter((b) => !b.ahi);
+  if (plain.length) parts.push('', groupedTables(plain));
+  return parts;
+}
+
+module.exports = { opening, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };

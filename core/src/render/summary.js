@@ -14,21 +14,7 @@ function renderReasons(verdict) {
  * @param options  {reportLink, thresholdsFrom: where the limits were read (a commit), shown under the headline}
  */
 function renderSummary(verdict, options = {}) {
-  const sides = verdict.run.sides || {};
-  const parts = [
-    `## ${F.MARK[verdict.verdict]} perfgate ${verdict.suite || ''}: ${F.WORD[verdict.verdict]}`.replace(/ +:/, ':'),
-    '',
-    verdict.headline,
-    '',
-    `head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
-  ];
-  if (options.thresholdsFrom) parts.push('', `Limits from ${options.thresholdsFrom}.`);
-  const notes = F.scopeNotes(verdict);
-  if (notes.length) parts.push('', M.cell(notes.join(' ')));
-  const doctor = M.doctorBlock(verdict);
-  if (doctor) parts.push('', doctor);
-  const plain = verdict.benchmarks.filter((b) => !b.ahi);
-  if (plain.length) parts.push('', M.groupedTables(plain));
+  const parts = M.opening(verdict, verdict.benchmarks, { heading: '##', boldHeadline: false, thresholdsFrom: options.thresholdsFrom });
   const ahiRows = verdict.benchmarks.filter((b) => b.ahi);
   if (ahiRows.length) parts.push('', '**AHI cells**', '', M.benchmarkTable(ahiRows));
   if (verdict.ahi.length) parts.push('', '**AHI gain (on/off) of each side**', '', M.ahiTable(verdict.ahi));
