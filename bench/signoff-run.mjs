@@ -37,10 +37,15 @@ function runFolders(runsDir) {
   const merged = path.join(runsDir, 'full');
   if (!existsSync(path.join(merged, 'verdict.json'))) throw new Error(`${merged}: no verdict.json; expected the merged run folder (perfgate merge --out ${merged})`);
   const shards = readdirSync(runsDir).filter((n) => /^full-\d+$/.test(n)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
-  const count = shards.length;
   return {
     merged: { name: 'perfgate-signoff', dir: merged },
-    shards: shards.map((n) => ({ name: `perfgate-signoff-shard-${n.slice(5)}-of-${count}`, dir: path.join(runsDir, n) })),
+    // Named as the measure job names its upload: by the shard its plan says it is.
+    shards: shards.map((n) => {
+      const dir = path.join(runsDir, n);
+      const { plan } = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
+      if (!plan.shard) throw new Error(`${dir}/results.json: plan.shard is missing; expected a shard's run folder (perfgate compare --shard K/N)`);
+      return { name: `perfgate-signoff-shard-${plan.shard.index}-of-${plan.shard.count}`, dir };
+    }),
   };
 }
 

@@ -19,6 +19,8 @@ const STATE_MARK = { success: '✅', failure: '❌', error: '💥', pending: '�
 const SIGNOFF_MARKER = '<!-- perfgate:signoff -->';
 
 const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+// A sentence's end, unless a cut description ends it already.
+const stop = (s) => (s.endsWith('…') ? s : `${s}.`);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The waivers that apply to this verdict's rows, latest per microbenchmark, by name. */
@@ -62,7 +64,7 @@ function signoffDecision({ verdict, waivers = [], runFailed = null }) {
   const waivedText = waivedRows.length ? `, ${waivedRows.length} waived` : '';
   if (missing.length) {
     state = 'error';
-    description = `Partial run: ${plural(missing.length, 'microbenchmark')} not measured (${listNames(missing)})`;
+    description = `Partial run: ${plural(missing.length, 'microbenchmark')} not measured (${listNames(missing, 2)})`;
   } else if (blocking.some((b) => b.verdict === 'error')) {
     state = 'error';
     description = `${plural(blocking.filter((b) => b.verdict === 'error').length, 'microbenchmark')} failed to run: ${listNames(blocking.filter((b) => b.verdict === 'error').map((b) => b.id))}`;
@@ -132,7 +134,7 @@ function renderSignoffMarkdown(verdict, options = {}) {
     SIGNOFF_MARKER,
     `## ${STATE_MARK[decision.state]} Release sign-off: ${candidate.ref ? `\`${candidate.ref}\`` : 'candidate'} against ${previous.ref ? `\`${previous.ref}\`` : 'previous'} — ${decision.state}`,
     '',
-    `**${decision.description}.** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
+    `**${stop(decision.description)}** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
     '',
     `Candidate ${sideText(candidate, sides.head)} against previous ${sideText(previous, sides.base)}${runUrl ? ` · [workflow run](${runUrl})` : ''}`,
   ];
@@ -165,7 +167,7 @@ function renderSignoffMarkdown(verdict, options = {}) {
       parts.push(`| ${cell(w.microbenchmark)} | ${verdictOf.get(w.microbenchmark) || 'not in this run'} | ${w.author ? `@${cell(w.author)}` : '–'} | ${cell(w.reason)} | ${dateOf(w.createdAt)} |`);
     }
   }
-  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${decision.description}. ${within(decision, verdict)}`);
+  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${stop(decision.description)} ${within(decision, verdict)}`);
   parts.push('', `<sub>${legend(verdict.benchmarks)} · 🏳️ waived</sub>`);
   return `${parts.join('\n')}\n`;
 }
@@ -192,7 +194,7 @@ td.n{text-align:right}th{background:#f6f8fa}.badge{display:inline-block;color:#f
 tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}svg text.ref{font-size:10px}
 </style></head><body>`];
   parts.push(`<h1><span class="badge" data-state="${esc(decision.state)}">${esc(decision.state)}</span> Release sign-off: ${esc(candidate.ref || 'candidate')} against ${esc(previous.ref || 'previous')}</h1>`);
-  parts.push(`<p><b>${esc(decision.description)}.</b> Commit status <code>${SIGNOFF_CONTEXT}</code> on the candidate: <code>${esc(decision.state)}</code>.</p>`);
+  parts.push(`<p><b>${esc(stop(decision.description))}</b> Commit status <code>${SIGNOFF_CONTEXT}</code> on the candidate: <code>${esc(decision.state)}</code>.</p>`);
   parts.push(`<p>Candidate ${esc(sideText(candidate, sides.head).replace(/`/g, ''))} against previous ${esc(sideText(previous, sides.base).replace(/`/g, ''))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
   if (verdict) {
     const waived = waiverIndex(waivers);
@@ -216,7 +218,7 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
       for (const w of waiverIndex(waivers).values()) parts.push(`<tr><td>${esc(w.microbenchmark)}</td><td>${esc(w.author ? `@${w.author}` : '–')}</td><td>${esc(w.reason)}</td><td>${esc(dateOf(w.createdAt))}</td></tr>`);
       parts.push('</table>');
     }
-    parts.push(`<h2>Decision</h2><p><b>${esc(decision.state)}</b>: ${esc(decision.description)}. ${esc(within(decision, verdict))}</p>`);
+    parts.push(`<h2>Decision</h2><p><b>${esc(decision.state)}</b>: ${esc(stop(decision.description))} ${esc(within(decision, verdict))}</p>`);
   }
   parts.push('</body></html>\n');
   return parts.join('\n');
