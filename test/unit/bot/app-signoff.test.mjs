@@ -101,6 +101,22 @@ describe('release sign-off', () => {
     assert.equal((await bot.signoffForRequest(running.store, r.request.id)).state, 'success');
   });
 
+  it('a waiver written while the run goes counts when it completes; a second waiver of the same microbenchmark replaces the first', async () => {
+    const issue = newIssue(gh);
+    const candidate = TAGS['mariadb-10.11.20'];
+    const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.20 vs mariadb-10.11.19');
+    const early = await onIssue(issue, 'maintainer', '/perf waive scan_range=100 -- first thought');
+    const signoff = await bot.signoffForRequest(running.store, r.request.id);
+    assert.deepEqual(early.reply(), [SIGNOFF_REPLIES.waived({ author: 'maintainer', microbenchmark: 'scan_range=100', reason: 'first thought', candidate: signoff.candidate, decision: null, replaced: false })]);
+    assert.match(early.reply()[0], /It counts when the run completes\.$/);
+    const again = await onIssue(issue, 'admin', '/perf waive scan_range=100 -- the planned change of the scan');
+    assert.match(again.reply()[0], /^@admin waiver replaced for `scan_range=100`/);
+    writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, mergedRunFolder({ previousSha: TAGS['mariadb-10.11.19'], candidateSha: candidate, limits: ONE_FAILS }).files);
+    await complete(r.request);
+    assert.deepEqual(statuses(candidate).map((x) => x.state), ['pending', 'success']);
+    assert.match(r.reply()[0], /\| scan_range=100 \| fail \| @admin \| the planned change of the scan \|/);
+  });
+
   it('the shipped limits on the tiny run: failure, and the report says which rows block', async () => {
     const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', `/perf signoff ${TAGS['mariadb-10.11.19']} vs mariadb-10.11.18`);
