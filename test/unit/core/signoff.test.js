@@ -141,3 +141,16 @@ test('the core entry point exports the sign-off', () => {
   assert.equal(core.signoffDecision, signoffDecision);
   assert.equal(core.renderSignoff, renderSignoff);
 });
+
+// The sign-off run measured for docs/measurements.md: previous Debian 10.11.18, candidate
+// 10.11.19, the full suite (time and instructions) in four shards, merged.
+test('the measured sign-off run: every microbenchmark reported once, the decision from its verdicts', () => {
+  const verdict = readVerdict('signoff-10.11.18-10.11.19');
+  assert.equal(verdict.benchmarks.length, 42);
+  const { decision, files } = renderSignoff(verdict, SIDES);
+  const blocking = verdict.benchmarks.filter((b) => !['pass', 'warn'].includes(b.verdict));
+  assert.deepEqual(decision.blocking.map((b) => b.id), blocking.map((b) => b.name));
+  assert.equal(decision.state, blocking.some((b) => b.verdict === 'error') ? 'error' : blocking.length ? 'failure' : 'success');
+  for (const b of verdict.benchmarks) assert.equal(files['signoff.md'].split('\n').filter((l) => l.includes(` | ${b.name} | `)).length, 1, b.name);
+  assert.ok(files['signoff.md'].length < core.GITHUB_COMMENT_LIMIT);
+});
