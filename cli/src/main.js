@@ -11,6 +11,7 @@ const COMMANDS = {
   compare: { module: './commands/compare', summary: 'measure base against head and write the results' },
   judge: { module: './commands/judge', summary: 'judge stored results again (other limits) and rewrite the reports' },
   merge: { module: './commands/merge', summary: 'join the run folders of the shards of one comparison into one report' },
+  signoff: { module: './commands/signoff', summary: 'decide a release sign-off from a merged full-suite run and write its report' },
   calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A): noise, smallest catchable regression, limits' },
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
   bisect: { module: './commands/bisect', summary: 'find the commit behind a regression by binary search over built commits' },

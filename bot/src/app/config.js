@@ -9,6 +9,7 @@ const core = require('@perfgate/core');
 const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
+const { SIGNOFF_WORKFLOW } = require('./signoff-contract');
 
 const { UsageError } = core;
 
@@ -210,6 +211,11 @@ const KEYS = {
     secret: true,
     read: (value) => String(value),
   },
+  PERFGATE_SIGNOFF_WORKFLOW: {
+    describe: 'the workflow dispatched for /perf signoff (the full suite sharded, then merged)',
+    default: SIGNOFF_WORKFLOW,
+    read: workflowFile,
+  },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
     default: 'workflow',
@@ -348,7 +354,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     repositories: values.PERFGATE_REPOSITORIES,
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
-    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW },
+    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
     bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
     watch: {

@@ -23,6 +23,7 @@ const { isPermanent, describeError } = require('./github');
 const bisectContract = require('./bisect-contract');
 const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 const { watchPushJob, watchRunJob } = require('./watch-main');
+const signoff = require('./signoff');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -243,6 +244,10 @@ async function commandJob(ctx, job) {
     return;
   }
 
+  if (command.name === 'signoff') {
+    await signoff.signoffCommand(ctx, octokit, request, command, { say, lookFirst });
+    return;
+  }
   if (MEASURE_COMMANDS.includes(command.name)) {
     await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args: command.args, lookFirst });
     return;
@@ -277,6 +282,8 @@ async function commandJob(ctx, job) {
     return;
   }
   if (command.name === 'waive') {
+    // In a sign-off's conversation the waiver is the sign-off's (signoff.js).
+    if (await signoff.signoffWaive(ctx, octokit, request, command, { say, lookFirst, onPullRequest: job.payload.onPullRequest !== false })) return;
     await store.recordWaiver(ctx.store, {
       requestId: request.id, repo: request.repo, prNumber: request.prNumber, microbenchmark: command.args.microbenchmark, reason: command.args.reason, author,
     });
@@ -342,6 +349,10 @@ async function runJob(ctx, job) {
   // completed or failed: reported already; cancelled: the pull request moved on.
   if (request.status !== 'dispatched') return;
   const octokit = await clientFor(ctx, request, installationId || request.installationId);
+  if (request.command === 'signoff') {
+    await signoff.signoffRunCompleted(ctx, octokit, request, { runId, attempt, conclusion, runUrl: job.payload.runUrl || request.runUrl });
+    return;
+  }
   const where = whereOf(request);
   const runUrl = job.payload.runUrl || request.runUrl;
   if (request.suite === bisectContract.SUITE) {

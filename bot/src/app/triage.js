@@ -3,7 +3,8 @@
 // no database, no GitHub. Either {ignore: reason} (answered 200, nothing written, nothing
 // called) or {work}: what the webhook handler records and queues.
 //
-//   issue_comment.created on a pull request, by a person, holding a /perf command
+//   issue_comment.created on a pull request, by a person, holding a /perf command (on an
+//   issue: only /perf signoff and /perf waive, a release sign-off's conversation)
 //       → {kind: 'command', ...}: parsed now, acted on by the worker
 //   pull_request.synchronize (a push) and .closed
 //       → {kind: 'push', ...}: cancels the pull request's commands written before it
@@ -15,6 +16,8 @@ const { parseCommand } = require('../commands');
 const { commandLines } = require('../commands/markdown');
 const { workflowPath } = require('./contract');
 const { mainPush } = require('./watch-main');
+
+const ISSUE_COMMANDS = Object.freeze(['signoff', 'waive']);
 
 const timeOf = (iso) => {
   const ms = Date.parse(iso);
@@ -34,10 +37,14 @@ function installationOf(payload) {
 function commandComment(payload, context) {
   const { comment, issue } = payload;
   if (!comment || !issue) return { ignore: 'the delivery has no comment' };
-  if (!issue.pull_request) return { ignore: 'a comment on an issue, not on a pull request' };
   if (comment.user && comment.user.type === 'Bot') return { ignore: "a bot's comment" };
   const parsed = parseCommand(comment.body, { benchmarks: context.benchmarks });
   if (parsed === null) return { ignore: 'no /perf command in the comment' };
+  // In an issue (e.g. a release tracking issue) only a release sign-off and its waivers count.
+  const onPullRequest = Boolean(issue.pull_request);
+  if (!onPullRequest && !(parsed.command && ISSUE_COMMANDS.includes(parsed.command.name))) {
+    return { ignore: `a comment on an issue, not on a pull request (in issues only ${ISSUE_COMMANDS.map((c) => `/perf ${c}`).join(' and ')} count)` };
+  }
   const line = parsed.command ? parsed.command.line : commandLines(comment.body)[0];
   return {
     work: {
@@ -47,6 +54,7 @@ function commandComment(payload, context) {
       commentCreatedAt: timeOf(comment.created_at),
       author: comment.user && comment.user.login,
       prNumber: issue.number,
+      onPullRequest,
       line,
       parsed,
     },

@@ -59,7 +59,7 @@ async function record(db, { deliveryId, name, action, work }) {
         commentId: work.commentId, deliveryId, repo: work.repo, prNumber: work.prNumber, author: work.author,
         command, commentCreatedAt: work.commentCreatedAt, installationId: work.installationId,
       });
-      const job = await store.enqueue(tx, { kind: 'command', payload: { commentId: work.commentId, parsed: work.parsed } }, `command:${work.commentId}`);
+      const job = await store.enqueue(tx, { kind: 'command', payload: { commentId: work.commentId, parsed: work.parsed, onPullRequest: work.onPullRequest } }, `command:${work.commentId}`);
       return { outcome: job.created ? 'queued' : 'duplicate comment', jobId: job.id };
     }
     if (work.kind === 'push') {

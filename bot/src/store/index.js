@@ -8,6 +8,7 @@ const queue = require('./queue');
 const requests = require('./requests');
 const bisections = require('./bisections');
 const dashboard = require('./dashboard');
+const signoffs = require('./signoffs');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns, ...signoffs };

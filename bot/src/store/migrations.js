@@ -396,6 +396,24 @@ const watch = {
   },
 };
 
+// What a release sign-off needs beyond 0004's row: the conversation it was asked in (an issue
+// or a pull request: /perf waive there applies to its latest sign-off), the reply that carries
+// the report (edited when a waiver changes the decision), the merged verdict the decision is
+// taken from again after each waiver, and why a run gave no verdict.
+const signoff = {
+  async up(db) {
+    const columns = [
+      ['issue_number', 'integer'],
+      ['reply_id', 'bigint'],
+      ['run_url', 'text'],
+      ['verdict', json],
+      ['failure', 'text'],
+    ];
+    for (const [name, type] of columns) await db.schema.alterTable('signoffs').addColumn(name, type).execute();
+    await db.schema.createIndex('signoffs_repo_issue').on('signoffs').columns(['repo', 'issue_number']).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
@@ -403,6 +421,7 @@ const MIGRATIONS = Object.freeze({
   '0004_lifecycle': lifecycle,
   '0005_bisections': bisections,
   '0006_watch': watch,
+  '0007_signoff': signoff,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

@@ -99,7 +99,9 @@ async function updateRequest(store, id, changes, { from = null } = {}) {
  */
 async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason }) {
   return writing(store, async (tx) => {
-    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE);
+    // A release sign-off measures pinned release refs, not the pull request: pushes and
+    // /perf cancel leave it running.
+    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE).where('command', '!=', 'signoff');
     if (before !== null) q = q.where('comment_created_at', '<=', before);
     if (except !== null) q = q.where('id', '!=', except);
     const rows = await store.behaviour.lockRows(q.orderBy('id')).execute();

@@ -190,4 +190,4 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   return parts.join('\n');
 }
 
-module.exports = { renderReport };
+module.exports = { renderReport, rqpsChart, esc };

@@ -7,6 +7,7 @@ const { renderReport } = require('./html');
 const { renderVerdictTable } = require('./table');
 const { renderTerminal } = require('./terminal');
 const checkRun = require('./check-run');
+const signoff = require('./signoff');
 
 /**
  * @param verdict  perfgate.verdict/v1
@@ -22,4 +23,4 @@ function renderReports(verdict, options = {}) {
   };
 }
 
-module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT, ...checkRun };
+module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT, ...checkRun, ...signoff };

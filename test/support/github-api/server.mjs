@@ -11,12 +11,13 @@ import { basicError } from './objects.mjs';
 import { HttpError } from './operations/common.mjs';
 import { operations as actionsOperations } from './operations/actions.mjs';
 import { operations as appsOperations } from './operations/apps.mjs';
+import { operations as gitOperations } from './operations/git.mjs';
 import { operations as issuesOperations } from './operations/issues.mjs';
 import { operations as reposOperations } from './operations/repos.mjs';
 import { operations as commitsOperations } from './operations/commits.mjs';
 import { GitHubState } from './state.mjs';
 
-export const OPERATIONS = Object.freeze({ ...issuesOperations, ...reposOperations, ...commitsOperations, ...actionsOperations, ...appsOperations });
+export const OPERATIONS = Object.freeze({ ...issuesOperations, ...reposOperations, ...commitsOperations, ...actionsOperations, ...appsOperations, ...gitOperations });
 
 /** Outcomes that mean a test went wrong somewhere: the caller or the double broke the description. */
 export const PROBLEM_OUTCOMES = Object.freeze(['invalid-request', 'invalid-response', 'not-implemented', 'not-found', 'internal-error']);
@@ -456,7 +457,7 @@ export class GitHubDouble {
 /**
  * Starts a double on 127.0.0.1 (an ephemeral port unless options.port is given).
  * Options: repositories, users, tokens, githubToken, app, permissions, teams, workflows,
- * pullRequests, dispatchStartsRun, artifactsDir, artifactUrlLifetimeMs, htmlUrl; see README.md
+ * pullRequests, refs, dispatchStartsRun, artifactsDir, artifactUrlLifetimeMs, htmlUrl; see README.md
  * beside this file.
  */
 export async function startGitHubDouble(options = {}) {

@@ -43,6 +43,7 @@ export class GitHubState {
     }
     for (const pull of options.pullRequests || []) this.addPullRequest(pull);
     for (const [fullName, history] of Object.entries(options.commits || {})) this.addCommits(fullName, history);
+    for (const [fullName, refs] of Object.entries(options.refs || {})) this.setRefs(fullName, refs);
   }
 
   /**
@@ -122,6 +123,8 @@ export class GitHubState {
       commits: new Map(),
       refs: new Map(),
       collaborators: new Map(),
+      tags: new Map(),
+      branches: new Map(),
       get openIssues() {
         return [...this.issues.values()].filter((issue) => issue.state === 'open').length;
       },
@@ -139,6 +142,17 @@ export class GitHubState {
     const repo = this.repo(owner, name);
     if (!repo) throw optionError(key, fullName, `one of the double's repositories (${[...this.repos.values()].map((r) => r.fullName).join(', ') || 'none'})`);
     return repo;
+  }
+
+  /** Tags and branches of a repository: {tags: {name: sha}, branches: {name: sha}}. */
+  setRefs(fullName, { tags = {}, branches = {} }) {
+    const repo = this.repoByFullName(`refs["${fullName}"]`, fullName);
+    for (const [kind, map, names] of [['tags', repo.tags, tags], ['branches', repo.branches, branches]]) {
+      for (const [name, sha] of Object.entries(names)) {
+        if (!/^[0-9a-f]{40}$/.test(sha)) throw optionError(`refs["${fullName}"].${kind}["${name}"]`, sha, '40 hex digits');
+        map.set(name, sha);
+      }
+    }
   }
 
   setPermission(fullName, login, level) {
@@ -240,7 +254,8 @@ export class GitHubState {
    * Workflows are named by file (perf.yml) or id, as the REST API accepts both. A workflow is
    * "perf.yml" or { file: "perf.yml", runName: "perf ${{ inputs.pr }}" }: runName is the
    * workflow's `run-name:`, which becomes the display title of the runs a dispatch starts
-   * (only `${{ inputs.<name> }}` expressions are evaluated).
+   * (only `${{ inputs.<name> }}` expressions are evaluated, and `${{ inputs.<name> ||
+   * github.ref_name }}`, the ref the run is on when the input is empty).
    */
   addWorkflow(fullName, spec) {
     const repo = this.repoByFullName(`workflows["${fullName}"]`, fullName);
@@ -255,9 +270,9 @@ export class GitHubState {
   }
 
   /** The display title GitHub gives a dispatched run: the workflow's run-name with its inputs, else the file. */
-  displayTitle(workflow, inputs = {}) {
+  displayTitle(workflow, inputs = {}, refName = '') {
     if (!workflow.runName) return workflow.file;
-    return workflow.runName.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_, name) => String(inputs[name] ?? ''));
+    return workflow.runName.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*(\|\|\s*github\.ref_name\s*)?\}\}/g, (_, name, orRef) => String(inputs[name] || (orRef ? refName : '') || ''));
   }
 
   workflow(repo, workflowId) {
@@ -280,7 +295,7 @@ export class GitHubState {
       conclusion: spec.conclusion ?? null,
       headBranch: spec.headBranch || repo.defaultBranch,
       headSha: spec.headSha || '0'.repeat(40),
-      displayTitle: spec.displayTitle || this.displayTitle(workflow, spec.inputs),
+      displayTitle: spec.displayTitle || this.displayTitle(workflow, spec.inputs, spec.headBranch || repo.defaultBranch),
       runNumber: repo.runs.size + 1,
       actor: this.addUser(spec.actor || 'octocat'),
       inputs: spec.inputs || {},

@@ -43,7 +43,7 @@ describe('perfgate bot settings', () => {
       [config.apiUrl, config.teams, config.pacing, config.report, config.host, config.port, config.workers, config.leaseSeconds, config.maxWebhookBytes, config.maxArtifactBytes],
       ['https://api.github.com', [], 'github', 'workflow', '127.0.0.1', 8080, 4, 60, 1048576, 67108864],
     );
-    assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml', bisect: 'perf-bisect.yml' });
+    assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml', bisect: 'perf-bisect.yml', signoff: 'perf-signoff.yml' });
     assert.deepEqual(config.bisect, { pollSeconds: 60, maxHours: 24 });
     assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'full', 'quick']);
   });
@@ -104,7 +104,7 @@ describe('perfgate bot settings', () => {
   test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
     const file = path.join(dir, 'typo.yml');
     fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
-    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_REPORT, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD`);
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD`);
     fs.writeFileSync(file, '- a\n- b\n');
     fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
     fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');

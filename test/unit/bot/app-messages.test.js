@@ -21,8 +21,8 @@ test('replies to commands', () => {
     "@maintainer /perf quick: bad value '0' in 'threads=0': expected …\n\n`/perf help` lists the commands and their arguments.");
   assert.equal(R.help({ author: 'reader' }), `@reader here is what I understand:\n\n${helpText().trimEnd()}`);
   assert.equal(R.closed({ author: 'maintainer', prNumber: 7, line: '/perf quick' }), '@maintainer pull request #7 is closed: `/perf quick` was not started.');
-  assert.equal(R.notServed({ author: 'maintainer', name: 'signoff' }),
-    '@maintainer `/perf signoff` is not served by this bot yet; `/perf quick`, `/perf full`, `/perf ahi`, `/perf rerun`, `/perf cancel`, `/perf waive`, `/perf bisect` and `/perf help` are.');
+  assert.equal(R.notServed({ author: 'maintainer', name: 'compare' }),
+    '@maintainer `/perf compare` is not served by this bot yet; `/perf quick`, `/perf full`, `/perf ahi`, `/perf rerun`, `/perf cancel`, `/perf waive`, `/perf bisect`, `/perf signoff` and `/perf help` are.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 0 }), '@maintainer nothing to cancel: no measurement of this pull request is queued or running.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 1 }), '@maintainer cancelled the queued or running measurement of this pull request.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 2 }), '@maintainer cancelled 2 queued or running measurements of this pull request.');

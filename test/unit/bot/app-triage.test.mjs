@@ -17,7 +17,7 @@ describe('triage of webhook deliveries', () => {
     const { work } = triage('issue_comment', commentEvent({ comment: comment('Thanks!\n\n/perf quick threads=1,4 rounds=8') }), context);
     assert.deepEqual(work, {
       kind: 'command', commentId: 1000000042, commentUrl: 'https://github.com/x', commentCreatedAt: Date.parse('2026-11-23T12:00:00Z'),
-      author: 'maintainer', prNumber: 7, line: '/perf quick threads=1,4 rounds=8',
+      author: 'maintainer', prNumber: 7, onPullRequest: true, line: '/perf quick threads=1,4 rounds=8',
       parsed: { command: { name: 'quick', needsWrite: true, args: { threads: [1, 4], rounds: 8 }, line: '/perf quick threads=1,4 rounds=8' } },
       repo: REPOSITORY, installationId: INSTALLATION_ID,
     });
@@ -45,10 +45,23 @@ describe('triage of webhook deliveries', () => {
     for (const [what, name, payload, reason] of cases) assert.deepEqual(triage(name, payload, context), { ignore: reason }, what);
     const onIssue = commentEvent({ comment: comment('/perf quick') });
     delete onIssue.issue.pull_request;
-    assert.deepEqual(triage('issue_comment', onIssue, context), { ignore: 'a comment on an issue, not on a pull request' });
+    assert.deepEqual(triage('issue_comment', onIssue, context), { ignore: 'a comment on an issue, not on a pull request (in issues only /perf signoff and /perf waive count)' });
     const otherWorkflow = workflowRunEvent({ run: { id: 5, display_title: 'x' }, workflow: 'ci.yml' });
     assert.deepEqual(triage('workflow_run', otherWorkflow, context), { ignore: 'a run of .github/workflows/ci.yml, not of .github/workflows/perf-command.yml or .github/workflows/perf-full.yml' });
     assert.deepEqual(triage('ping', published('ping', undefined), context), { ignore: 'ping', pong: true });
+  });
+
+  it('on an issue (a release tracking issue), /perf signoff and /perf waive are command jobs', () => {
+    const onIssue = (body) => {
+      const payload = commentEvent({ comment: comment(body), pr: 41 });
+      delete payload.issue.pull_request;
+      return triage('issue_comment', payload, context);
+    };
+    const signoff = onIssue('/perf signoff mariadb-10.11.19 vs mariadb-10.11.18').work;
+    assert.deepEqual([signoff.kind, signoff.prNumber, signoff.onPullRequest, signoff.parsed.command.name], ['command', 41, false, 'signoff']);
+    assert.deepEqual(onIssue('/perf waive scan_range=100 -- known').work.parsed.command.args, { microbenchmark: 'scan_range=100', reason: 'known' });
+    assert.match(onIssue('/perf help').ignore, /^a comment on an issue/);
+    assert.match(onIssue('/perf signoff').ignore, /^a comment on an issue/);
   });
 
   it('a push or a close of a pull request, and a completed run of the dispatched workflow', () => {

@@ -48,8 +48,8 @@ describe('the double holds both sides to GitHub\'s OpenAPI description', () => {
   });
 
   it('answers 501 for an operation in the description that the double does not implement, and records it', async () => {
-    await assert.rejects(octokit.rest.repos.listBranches({ owner: OWNER, repo: REPO }), (error) => error.status === 501 && /repos\/list-branches/.test(error.message));
-    assert.deepEqual(gh.unimplementedCalls().map((call) => [call.operationId, call.identity.login]), [['repos/list-branches', 'github-actions[bot]']]);
+    await assert.rejects(octokit.rest.repos.listContributors({ owner: OWNER, repo: REPO }), (error) => error.status === 501 && /repos\/list-contributors/.test(error.message));
+    assert.deepEqual(gh.unimplementedCalls().map((call) => [call.operationId, call.identity.login]), [['repos/list-contributors', 'github-actions[bot]']]);
   });
 
   it('answers 404 for a path that is not in the description, and records it', async () => {

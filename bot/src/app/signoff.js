@@ -1,0 +1,256 @@
+'use strict';
+// Release sign-off: `/perf signoff <candidate> [vs <previous>]` and `/perf waive` in a sign-off's
+// conversation (an issue, e.g. a release tracking issue, or a pull request). The command job
+// (jobs.js) authorizes and hands over; here:
+//
+//   command   resolve both refs to SHAs and pin them (the previous release by the fork's tag
+//             naming when `vs` is not given), record the sign-off, set the commit status
+//             perfgate/signoff = pending on the candidate, dispatch perf-signoff.yml, reply
+//   run       the run completed: take its merged run folder, check it, store it, decide, set
+//             the final status and post the report (core's renderSignoff) as the reply
+//   waive     record the waiver for the conversation's latest sign-off, decide again from the
+//             stored verdict and all its waivers, update the status and the report
+//
+// The bot sets the status, not the workflow: its measure jobs run built release code and hold
+// no write token, and the decision needs the waivers, which only the bot keeps.
+const core = require('@perfgate/core');
+const store = require('../store');
+const contract = require('./contract');
+const messages = require('./messages');
+const gh = require('./pull-request');
+const { downloadRunFolders, ArtifactRejected } = require('./artifact');
+const { isPermanent, describeError } = require('./github');
+const { previousRelease } = require('./release-refs');
+const {
+  SIGNOFF_SUITE, MERGED_ARTIFACT, signoffInputs, checkSignoffFolder, SignoffFolderRejected, SIGNOFF_WORKFLOW,
+} = require('./signoff-contract');
+
+const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
+const short = (sha) => code(String(sha).slice(0, 12));
+
+const SIGNOFF_REPLIES = {
+  unresolved: ({ author, ref }) => `@${author} ${code(ref)} names no tag or branch of this repository: give a release tag, a branch or a full 40-digit commit SHA. Nothing was started.`,
+  needsPrevious: ({ author, problem }) => `@${author} ${problem}. Nothing was started.`,
+  queued: ({ author, candidate, previous, runUrl }) =>
+    `⏳ @${author} release sign-off of ${code(candidate.ref)} (${short(candidate.sha)}) against ${code(previous.ref)} (${short(previous.sha)}): the full suite is ${runUrl ? `[running](${runUrl})` : 'queued'}. `
+    + `Commit status ${code(core.SIGNOFF_CONTEXT)} on the candidate is pending; this reply becomes the report when the run completes.`,
+  dispatchFailed: ({ author, workflow, error }) => `@${author} the sign-off could not be started: GitHub refused to run ${code(workflow)} (${error}). A maintainer of this repository needs to look at the workflow; nothing was started.`,
+  noSignoff: ({ author }) => `@${author} there is no release sign-off in this issue to waive a microbenchmark of: start one with ${code('/perf signoff <candidate> [vs <previous>]')}.`,
+  notInSuite: ({ author, microbenchmark, allowed }) => `@${author} ${code(microbenchmark)} is not a microbenchmark of the ${SIGNOFF_SUITE} suite a sign-off runs, so there is nothing to waive. Allowed: ${allowed.join(', ')}.`,
+  waived: ({ author, microbenchmark, reason, candidate, decision, replaced }) =>
+    `@${author} ${replaced ? 'waiver replaced' : 'waiver recorded'} for ${code(microbenchmark)} in the sign-off of ${code(candidate.ref)}: ${reason}\n\n`
+    + (decision ? `The sign-off is now **${decision.state}**: ${decision.description}. Status and report updated.` : 'It counts when the run completes.'),
+};
+
+const STATUS_OF_PENDING = 'The full suite is being measured';
+
+function whereOf(request) {
+  const [owner, repo] = request.repo.split('/');
+  return { owner, repo, prNumber: request.prNumber };
+}
+
+async function setStatus(octokit, where, sha, { state, description, targetUrl }) {
+  await octokit.rest.repos.createCommitStatus({
+    owner: where.owner, repo: where.repo, sha, state, context: core.SIGNOFF_CONTEXT,
+    description: description.slice(0, core.STATUS_DESCRIPTION_LIMIT), ...(targetUrl ? { target_url: targetUrl } : {}),
+  });
+}
+
+// --- pinning --------------------------------------------------------------------------------
+
+async function releaseRefs(octokit, where) {
+  const tags = await octokit.paginate(octokit.rest.repos.listTags, { owner: where.owner, repo: where.repo, per_page: 100 });
+  return tags.map((t) => ({ name: t.name, sha: t.commit.sha }));
+}
+
+/** A tag, a branch or a full SHA of the repository → {ref, sha}, or null. */
+async function resolveRef(octokit, where, ref, tags) {
+  if (contract.SHA.test(ref)) return { ref, sha: ref };
+  const tag = tags.find((t) => t.name === ref);
+  if (tag) return { ref, sha: tag.sha };
+  const branches = await octokit.paginate(octokit.rest.repos.listBranches, { owner: where.owner, repo: where.repo, per_page: 100 });
+  const branch = branches.find((b) => b.name === ref);
+  return branch ? { ref, sha: branch.commit.sha } : null;
+}
+
+async function pin(ctx, octokit, request, command, { say, lookFirst }) {
+  const where = whereOf(request);
+  const author = request.author;
+  const tags = await releaseRefs(octokit, where);
+  const candidate = await resolveRef(octokit, where, command.args.candidate, tags);
+  if (!candidate) {
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: command.args.candidate }), { status: 'answered', from: ['received'], lookFirst });
+    return null;
+  }
+  let previousRef = command.args.previous;
+  if (!previousRef) {
+    const found = previousRelease(candidate.ref, tags.map((t) => t.name));
+    if (found.problem) {
+      await say(ctx, octokit, request, SIGNOFF_REPLIES.needsPrevious({ author, problem: found.problem }), { status: 'answered', from: ['received'], lookFirst });
+      return null;
+    }
+    previousRef = found.previous;
+  }
+  const previous = await resolveRef(octokit, where, previousRef, tags);
+  if (!previous) {
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: previousRef }), { status: 'answered', from: ['received'], lookFirst });
+    return null;
+  }
+  // The SHAs of this moment are what the sign-off measures, whatever the tags point to later.
+  const moved = await store.updateRequest(ctx.store, request.id, {
+    status: 'pinned', suite: SIGNOFF_SUITE, args: { candidate: candidate.ref, previous: previous.ref }, baseSha: previous.sha, headSha: candidate.sha,
+  }, { from: ['received'] });
+  if (moved) await store.recordSignoff(ctx.store, { requestId: request.id, repo: request.repo, issueNumber: request.prNumber, candidate, previous });
+  return store.getRequest(ctx.store, request.id);
+}
+
+// --- dispatch -------------------------------------------------------------------------------
+
+async function findDispatchedRun(ctx, octokit, request) {
+  const where = whereOf(request);
+  const { data } = await octokit.rest.actions.listWorkflowRunsForRepo({ owner: where.owner, repo: where.repo, event: 'workflow_dispatch', per_page: 100 });
+  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflows.signoff)
+    && contract.runNameMatches(run.display_title, contract.requestIdOf(request))) || null;
+}
+
+async function recordRun(ctx, octokit, request, signoff, run) {
+  const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
+  await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] });
+  await store.updateSignoff(ctx.store, signoff.id, { workflowRunId: fields.runId, runUrl: fields.runUrl });
+  return store.getRequest(ctx.store, request.id);
+}
+
+async function dispatch(ctx, octokit, request, signoff, { say, lookFirst }) {
+  const where = whereOf(request);
+  const workflow = ctx.config.workflows.signoff;
+  if (request.status === 'pinned') {
+    if (!(await store.updateRequest(ctx.store, request.id, { status: 'dispatching' }, { from: ['pinned'] }))) return store.getRequest(ctx.store, request.id);
+  } else if (lookFirst || request.status === 'dispatching') {
+    const run = await findDispatchedRun(ctx, octokit, request);
+    if (run) return recordRun(ctx, octokit, request, signoff, run);
+  }
+  const inputs = signoffInputs({ candidate: signoff.candidate, previous: signoff.previous, conversation: request.prNumber, requestId: contract.requestIdOf(request) });
+  let answer;
+  try {
+    const ref = await ctx.defaultBranch(octokit, where);
+    answer = await octokit.rest.actions.createWorkflowDispatch({ owner: where.owner, repo: where.repo, workflow_id: workflow, ref, inputs, return_run_details: true });
+  } catch (err) {
+    if (!isPermanent(err)) throw err;
+    const why = describeError(err);
+    await setStatus(octokit, where, signoff.candidate.sha, { state: 'error', description: `The sign-off could not be started: ${why}` });
+    await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', state: 'error', failure: why, completedAt: ctx.store.now() });
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.dispatchFailed({ author: request.author, workflow: contract.workflowPath(workflow), error: why }), { status: 'failed', from: ['dispatching'], lookFirst });
+    return store.getRequest(ctx.store, request.id);
+  }
+  const run = answer.status === 200 && answer.data && answer.data.workflow_run_id
+    ? { id: answer.data.workflow_run_id, html_url: answer.data.html_url }
+    : await findDispatchedRun(ctx, octokit, request);
+  return recordRun(ctx, octokit, request, signoff, run);
+}
+
+/** /perf signoff, authorized: pin, record, pending status, dispatch, reply. Repeatable. */
+async function signoffCommand(ctx, octokit, request, command, { say, lookFirst }) {
+  const where = whereOf(request);
+  if (request.status === 'received') {
+    request = await pin(ctx, octokit, request, command, { say, lookFirst });
+    if (!request || request.status !== 'pinned') return;
+  }
+  let signoff = await store.signoffForRequest(ctx.store, request.id);
+  if (request.status === 'pinned') {
+    await setStatus(octokit, where, signoff.candidate.sha, { state: 'pending', description: `${STATUS_OF_PENDING} against ${signoff.previous.ref}` });
+  }
+  if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, signoff, { say, lookFirst });
+  if (request.status !== 'dispatched') return;
+  signoff = await store.signoffForRequest(ctx.store, request.id);
+  if (signoff.status !== 'dispatched') return;
+  if (request.runUrl && signoff.runUrl !== request.runUrl) signoff = await store.updateSignoff(ctx.store, signoff.id, { runUrl: request.runUrl });
+  const body = messages.reply(request.commentId, SIGNOFF_REPLIES.queued({ author: request.author, candidate: signoff.candidate, previous: signoff.previous, runUrl: request.runUrl }));
+  const replyId = await gh.upsertReply(octokit, where, { commentId: request.commentId, replyId: signoff.replyId, author: ctx.botLogin, body, lookFirst: lookFirst || !signoff.replyId });
+  if (replyId !== signoff.replyId) {
+    await store.updateSignoff(ctx.store, signoff.id, { replyId });
+    await store.updateRequest(ctx.store, request.id, { replyId });
+  }
+}
+
+// --- the report -----------------------------------------------------------------------------
+
+/**
+ * Decides the sign-off from its stored verdict (or failure) and all its waivers, and says so:
+ * the report as the reply to the command, the commit status on the candidate. Repeatable.
+ */
+async function publish(ctx, octokit, request, signoff) {
+  const where = { ...whereOf(request), prNumber: signoff.issueNumber };
+  const waivers = await store.signoffWaivers(ctx.store, signoff.id);
+  const options = { candidate: signoff.candidate, previous: signoff.previous, waivers, runUrl: signoff.runUrl, runFailed: signoff.failure };
+  const { decision, files } = core.renderSignoff(signoff.verdict, options);
+  const body = gh.fit(messages.reply(request.commentId, files['signoff.md']), core.GITHUB_COMMENT_LIMIT, 'the report is cut here to fit a comment; signoff.md of the workflow run holds all of it');
+  const replyId = await gh.upsertReply(octokit, where, { commentId: request.commentId, replyId: signoff.replyId, author: ctx.botLogin, body, lookFirst: !signoff.replyId });
+  await setStatus(octokit, where, signoff.candidate.sha, { state: decision.state, description: decision.description, targetUrl: signoff.runUrl });
+  await store.updateSignoff(ctx.store, signoff.id, { state: decision.state, summary: decision.description, replyId });
+  return decision;
+}
+
+/** The sign-off's run completed: its merged run folder checked and stored, decided, reported. */
+async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conclusion, runUrl }) {
+  const where = whereOf(request);
+  let signoff = await store.signoffForRequest(ctx.store, request.id);
+  if (!signoff) return;
+  if (signoff.status === 'dispatched') {
+    let checked = null;
+    let failure = null;
+    try {
+      const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: 'signoff', maxBytes: ctx.config.maxArtifactBytes });
+      const merged = folders.find((f) => f.name === MERGED_ARTIFACT);
+      if (!merged) throw new SignoffFolderRejected(`the run uploaded no merged run folder ${MERGED_ARTIFACT} (only ${folders.map((f) => f.name).join(', ')})`);
+      checked = checkSignoffFolder(merged, { previousSha: request.baseSha, candidateSha: request.headSha });
+    } catch (err) {
+      if (!(err instanceof ArtifactRejected) && !(err instanceof SignoffFolderRejected)) throw err;
+      // Text from the artifact is shown in a code span, cut: it renders no links or mentions.
+      failure = conclusion === 'success' ? `its artifact was rejected: ${messages.untrusted(err.message)}` : `the run ended ${conclusion} (${messages.untrusted(err.message)})`;
+      ctx.log.warn(`sign-off run ${request.repo}#${runId}: ${failure}`);
+    }
+    if (checked) {
+      const stored = await store.storeRun(ctx.store, {
+        request: { id: request.id, repo: request.repo, runKey: `${request.repo}/${runId}/${attempt}/${MERGED_ARTIFACT}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
+        results: checked.results, verdict: checked.verdict,
+      });
+      signoff = await store.updateSignoff(ctx.store, signoff.id, { status: 'completed', verdict: checked.verdict, runId: stored.runId, runUrl: runUrl || signoff.runUrl, completedAt: ctx.store.now() });
+    } else {
+      signoff = await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', failure, runUrl: runUrl || signoff.runUrl, completedAt: ctx.store.now() });
+    }
+  }
+  const decision = await publish(ctx, octokit, request, signoff);
+  await store.updateRequest(ctx.store, request.id, { status: signoff.status === 'completed' ? 'completed' : 'failed', detail: `${decision.state}: ${decision.description}` }, { from: ['dispatched'] });
+}
+
+// --- waive ----------------------------------------------------------------------------------
+
+/**
+ * /perf waive, authorized, where a sign-off was asked for. Returns false when the conversation
+ * is a pull request without a sign-off: the waiver is then the pull request's (jobs.js).
+ */
+async function signoffWaive(ctx, octokit, request, command, { say, lookFirst, onPullRequest }) {
+  const author = request.author;
+  const signoff = await store.latestSignoffIn(ctx.store, { repo: request.repo, issueNumber: request.prNumber });
+  if (!signoff) {
+    if (onPullRequest) return false;
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.noSignoff({ author }), { status: 'answered', from: ['received'], lookFirst });
+    return true;
+  }
+  const { microbenchmark, reason } = command.args;
+  const allowed = core.findSuite(ctx.config.thresholds, SIGNOFF_SUITE).names;
+  if (!allowed.includes(microbenchmark)) {
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.notInSuite({ author, microbenchmark, allowed }), { status: 'invalid', from: ['received'], lookFirst });
+    return true;
+  }
+  const { replaced } = await store.recordSignoffWaiver(ctx.store, { signoffId: signoff.id, microbenchmark, reason, author, requestId: request.id });
+  let decision = null;
+  if (signoff.status !== 'dispatched') {
+    const signoffRequest = await store.getRequest(ctx.store, signoff.requestId);
+    decision = await publish(ctx, octokit, signoffRequest, signoff);
+  }
+  await say(ctx, octokit, request, SIGNOFF_REPLIES.waived({ author, microbenchmark, reason, candidate: signoff.candidate, decision, replaced }), { status: 'answered', from: ['received'], lookFirst });
+  return true;
+}
+
+module.exports = { signoffCommand, signoffRunCompleted, signoffWaive, publish, SIGNOFF_REPLIES, SIGNOFF_WORKFLOW };

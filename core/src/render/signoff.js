@@ -1,0 +1,235 @@
+'use strict';
+// A release sign-off: the candidate measured against the previous release with the full suite,
+// decided and reported. Pure: the merged verdict and the maintainers' waivers in; the commit
+// status `perfgate/signoff` and the report (signoff.md, signoff.html) out.
+//
+// The decision is strict on purpose: a release is signed off only when every microbenchmark
+// of the suite is within its limits (pass or warn) or a maintainer waived it, saying why. An
+// inconclusive row is not within the limits: a release needs an answer, not "could be slower".
+const F = require('./format');
+const { rqpsChart: mermaidChart, legend, cell } = require('./markdown');
+const { rqpsChart: svgChart, esc } = require('./html');
+const { isPre } = require('../shards');
+
+const SIGNOFF_CONTEXT = 'perfgate/signoff';
+// GitHub keeps at most 140 characters of a commit status description.
+const STATUS_DESCRIPTION_LIMIT = 140;
+const WITHIN_LIMITS = new Set(['pass', 'warn']);
+const STATE_MARK = { success: '✅', failure: '❌', error: '💥', pending: '⏳' };
+const SIGNOFF_MARKER = '<!-- perfgate:signoff -->';
+
+const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+// A sentence's end, unless a cut description ends it already.
+const stop = (s) => (s.endsWith('…') ? s : `${s}.`);
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The waivers that apply to this verdict's rows, latest per microbenchmark, by name. */
+function waiverIndex(waivers = []) {
+  const byName = new Map();
+  for (const w of waivers) byName.set(w.microbenchmark, w);
+  return byName;
+}
+
+function listNames(names, max = 3) {
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+}
+
+/**
+ * The sign-off's decision, and the commit status that says it.
+ *
+ * @param verdict    the merged perfgate.verdict/v1 of the full suite, or null when the run left none
+ * @param waivers    [{microbenchmark, reason, author}]: the sign-off's waivers
+ * @param runFailed  why the run left no usable verdict (a string), or null
+ * @returns {state: success | failure | error, description (≤ 140 characters), within, waived,
+ *           blocking: [{id, verdict}], unknownWaivers: [names the verdict does not hold]}
+ */
+function signoffDecision({ verdict, waivers = [], runFailed = null }) {
+  if (runFailed || !verdict) {
+    const why = runFailed || 'the run left no verdict';
+    return { state: 'error', description: cut(`The sign-off run failed: ${why}`, STATUS_DESCRIPTION_LIMIT), within: [], waived: [], blocking: [], unknownWaivers: [] };
+  }
+  const waived = waiverIndex(waivers);
+  const rows = verdict.benchmarks;
+  const names = new Set(rows.map((b) => b.name));
+  const within = rows.filter((b) => WITHIN_LIMITS.has(b.verdict)).map((b) => b.name);
+  const waivedRows = rows.filter((b) => !WITHIN_LIMITS.has(b.verdict) && waived.has(b.name)).map((b) => b.name);
+  const blocking = rows.filter((b) => !WITHIN_LIMITS.has(b.verdict) && !waived.has(b.name)).map((b) => ({ id: b.name, verdict: b.verdict }));
+  const unknownWaivers = [...waived.keys()].filter((name) => !names.has(name));
+  const shards = verdict.run && verdict.run.shards;
+  const missing = shards && shards.missing && shards.missing.length ? shards.not_measured || [] : [];
+  let state;
+  let description;
+  const total = rows.length;
+  const waivedText = waivedRows.length ? `, ${waivedRows.length} waived` : '';
+  if (missing.length) {
+    state = 'error';
+    description = `Partial run: ${plural(missing.length, 'microbenchmark')} not measured (${listNames(missing, 2)})`;
+  } else if (blocking.some((b) => b.verdict === 'error')) {
+    state = 'error';
+    description = `${plural(blocking.filter((b) => b.verdict === 'error').length, 'microbenchmark')} failed to run: ${listNames(blocking.filter((b) => b.verdict === 'error').map((b) => b.id))}`;
+  } else if (blocking.length) {
+    state = 'failure';
+    description = `${blocking.length} of ${total} not within limits (${listNames(blocking.map((b) => `${b.id} ${b.verdict}`), 2)})${waivedText}`;
+  } else {
+    state = 'success';
+    description = `All ${total} microbenchmarks within limits${waivedText}`;
+  }
+  return { state, description: cut(description, STATUS_DESCRIPTION_LIMIT), within, waived: waivedRows, blocking, unknownWaivers };
+}
+
+// The posts' grouping: point queries, range queries, writes; reads once on freshly loaded
+// tables (.pre) and once after the writes.
+function sections(verdict) {
+  const out = [];
+  for (const g of F.groupsOf(verdict.benchmarks.filter((b) => !b.ahi))) {
+    const pre = g.benchmarks.filter((b) => isPre(b.name));
+    const post = g.benchmarks.filter((b) => !isPre(b.name));
+    if (pre.length) out.push({ title: `${g.title}, before the writes (.pre)`, rows: pre });
+    if (post.length) out.push({ title: pre.length ? `${g.title}, after the writes` : g.title, rows: post });
+  }
+  return out;
+}
+
+function rowMark(b, waived) {
+  if (WITHIN_LIMITS.has(b.verdict)) return F.MARK[b.verdict];
+  return waived.has(b.name) ? `🏳️ ${F.MARK[b.verdict]}` : F.MARK[b.verdict];
+}
+
+function markdownTable(rows, waived, instr) {
+  const out = [
+    `| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o |${instr ? ' instr/o |' : ''} pairs | verdict |`,
+    `|:-:|:--|--:|:-:|--:|--:|${instr ? '--:|' : ''}--:|:--|`,
+  ];
+  for (const b of rows) {
+    const word = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict) ? `${b.verdict}, waived` : b.verdict;
+    out.push(`| ${rowMark(b, waived)} | ${cell(b.name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
+  }
+  return out.join('\n');
+}
+
+const shaOf = (side) => (side && side.sha ? String(side.sha).slice(0, 12) : '?');
+const sideText = (side, measured) => `${side && side.ref ? `\`${side.ref}\`` : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${measured.version})` : ''}`;
+// A side measured from an installed prefix carries no commit: the report says what ran, so that
+// nobody reads the pinned SHAs as what was built.
+function prefixNote(sides) {
+  const installed = ['head', 'base'].filter((k) => sides[k] && !sides[k].commit);
+  if (!installed.length) return null;
+  const what = installed.map((k) => `${k === 'head' ? 'candidate' : 'previous'} ${sides[k].version || '?'} from ${sides[k].basedir || '?'}`).join(', ');
+  return `Measured installed servers, not builds of the pinned commits: ${what}.`;
+}
+const dateOf = (ms) => (Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 16).replace('T', ' ') : '');
+
+/**
+ * signoff.md: the decision, every microbenchmark grouped as in the posts, the charts, the
+ * waivers. Also the bot's reply (GitHub renders the mermaid charts in comments).
+ *
+ * @param options {candidate: {ref, sha}, previous: {ref, sha}, waivers, runUrl, runFailed}
+ */
+function renderSignoffMarkdown(verdict, options = {}) {
+  const { candidate = {}, previous = {}, waivers = [], runUrl = null, runFailed = null } = options;
+  const decision = signoffDecision({ verdict, waivers, runFailed });
+  const sides = (verdict && verdict.run && verdict.run.sides) || {};
+  const parts = [
+    SIGNOFF_MARKER,
+    `## ${STATE_MARK[decision.state]} Release sign-off: ${candidate.ref ? `\`${candidate.ref}\`` : 'candidate'} against ${previous.ref ? `\`${previous.ref}\`` : 'previous'} — ${decision.state}`,
+    '',
+    `**${stop(decision.description)}** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
+    '',
+    `Candidate ${sideText(candidate, sides.head)} against previous ${sideText(previous, sides.base)}${runUrl ? ` · [workflow run](${runUrl})` : ''}`,
+  ];
+  if (!verdict) {
+    parts.push('', 'A sign-off succeeds only when every microbenchmark of the full suite is within its limits (pass or warn) or waived; this run gave no verdict to decide from. Start it again with a new `/perf signoff` command.');
+    return `${parts.join('\n')}\n`;
+  }
+  const waived = waiverIndex(waivers);
+  const instr = F.hasInstructions(verdict.benchmarks);
+  parts.push(
+    '',
+    `${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}.${decision.waived.length ? ` Waived: ${decision.waived.length}.` : ''} Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
+    ...[prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean).map((n) => `\n${n}`),
+  );
+  if (decision.blocking.length) {
+    parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `\`${b.id}\` (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
+  }
+  for (const s of sections(verdict)) {
+    parts.push('', `### ${s.title}`, '', markdownTable(s.rows, waived, instr));
+    const chart = mermaidChart(s.rows);
+    if (chart) parts.push('', chart);
+  }
+  parts.push('', '### Waivers', '');
+  if (!waivers.length) {
+    parts.push('None.');
+  } else {
+    parts.push('| microbenchmark | its verdict | waived by | why | when (UTC) |', '|:--|:--|:--|:--|:--|');
+    const verdictOf = new Map(verdict.benchmarks.map((b) => [b.name, b.verdict]));
+    for (const w of waiverIndex(waivers).values()) {
+      parts.push(`| ${cell(w.microbenchmark)} | ${verdictOf.get(w.microbenchmark) || 'not in this run'} | ${w.author ? `@${cell(w.author)}` : '–'} | ${cell(w.reason)} | ${dateOf(w.createdAt)} |`);
+    }
+  }
+  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${stop(decision.description)} ${within(decision, verdict)}`);
+  parts.push('', `<sub>${legend(verdict.benchmarks)} · 🏳️ waived</sub>`);
+  return `${parts.join('\n')}\n`;
+}
+
+function within(decision, verdict) {
+  return `${decision.within.length} of ${verdict.benchmarks.length} within limits (pass or warn), ${decision.waived.length} waived, ${decision.blocking.length} blocking.`;
+}
+
+/** signoff.html: the same report as one self-contained page (inline CSS and SVG, no script). */
+function renderSignoffHtml(verdict, options = {}) {
+  const { candidate = {}, previous = {}, waivers = [], runUrl = null, runFailed = null } = options;
+  const decision = signoffDecision({ verdict, waivers, runFailed });
+  const sides = (verdict && verdict.run && verdict.run.sides) || {};
+  const color = { success: '#1a7f37', failure: '#cf222e', error: '#8250df', pending: '#9a6700' }[decision.state];
+  const parts = [`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>perfgate sign-off ${esc(candidate.ref || '')}: ${esc(decision.state)}</title>
+<style>
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;max-width:1100px;margin:24px auto;padding:0 16px}
+h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left}
+td.n{text-align:right}th{background:#f6f8fa}.badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:13px;background:${color}}
+tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}svg text.ref{font-size:10px}
+</style></head><body>`];
+  parts.push(`<h1><span class="badge" data-state="${esc(decision.state)}">${esc(decision.state)}</span> Release sign-off: ${esc(candidate.ref || 'candidate')} against ${esc(previous.ref || 'previous')}</h1>`);
+  parts.push(`<p><b>${esc(stop(decision.description))}</b> Commit status <code>${SIGNOFF_CONTEXT}</code> on the candidate: <code>${esc(decision.state)}</code>.</p>`);
+  parts.push(`<p>Candidate ${esc(sideText(candidate, sides.head).replace(/`/g, ''))} against previous ${esc(sideText(previous, sides.base).replace(/`/g, ''))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
+  if (verdict) {
+    const waived = waiverIndex(waivers);
+    const instr = F.hasInstructions(verdict.benchmarks);
+    const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
+    parts.push(`<p>${esc(`${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`)}</p>`);
+    for (const note of [prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean)) parts.push(`<p>${esc(note)}</p>`);
+    for (const s of sections(verdict)) {
+      parts.push(`<h2>${esc(s.title)}</h2>`, svgChart(s.rows, limits));
+      parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);
+      for (const b of s.rows) {
+        const isWaived = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict);
+        parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${instr ? `<td class="n">${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
+      }
+      parts.push('</table>');
+    }
+    parts.push('<h2>Waivers</h2>');
+    if (!waivers.length) parts.push('<p>None.</p>');
+    else {
+      parts.push('<table data-table="waivers"><tr><th>microbenchmark</th><th>waived by</th><th>why</th><th>when (UTC)</th></tr>');
+      for (const w of waiverIndex(waivers).values()) parts.push(`<tr><td>${esc(w.microbenchmark)}</td><td>${esc(w.author ? `@${w.author}` : '–')}</td><td>${esc(w.reason)}</td><td>${esc(dateOf(w.createdAt))}</td></tr>`);
+      parts.push('</table>');
+    }
+    parts.push(`<h2>Decision</h2><p><b>${esc(decision.state)}</b>: ${esc(stop(decision.description))} ${esc(within(decision, verdict))}</p>`);
+  }
+  parts.push('</body></html>\n');
+  return parts.join('\n');
+}
+
+/** Both files of a sign-off report: {'signoff.md', 'signoff.html'}, and the decision. */
+function renderSignoff(verdict, options = {}) {
+  return {
+    decision: signoffDecision({ verdict, waivers: options.waivers, runFailed: options.runFailed }),
+    files: { 'signoff.md': renderSignoffMarkdown(verdict, options), 'signoff.html': renderSignoffHtml(verdict, options) },
+  };
+}
+
+module.exports = { signoffDecision, renderSignoff, renderSignoffMarkdown, renderSignoffHtml, SIGNOFF_CONTEXT, SIGNOFF_MARKER, STATUS_DESCRIPTION_LIMIT };

@@ -1,0 +1,156 @@
+'use strict';
+// The release sign-off's decision and report, on real merged verdicts of the full suite:
+// test/fixtures/verdicts/full-4-shards (the shipped full suite in four shards, 10.11.18 against
+// 10.11.19) and, when present, test/fixtures/verdicts/signoff-10.11.18-10.11.19 (the sign-off
+// run measured for docs/measurements.md).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const core = require('../../../core');
+const { signoffDecision, renderSignoff, SIGNOFF_CONTEXT, STATUS_DESCRIPTION_LIMIT } = require('../../../core/src/render/signoff');
+
+const FIXTURES = path.join(__dirname, '../../fixtures/verdicts');
+const readVerdict = (name) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name, 'verdict.json'), 'utf8'));
+const FULL = readVerdict('full-4-shards');
+const NAMES = FULL.benchmarks.map((b) => b.name);
+const SIDES = { candidate: { ref: 'mariadb-10.11.19', sha: 'a'.repeat(40) }, previous: { ref: 'mariadb-10.11.18', sha: 'b'.repeat(40) } };
+
+// The captured verdict with some rows' verdicts set: the rest keep their measured numbers.
+function withVerdicts(verdict, set) {
+  const copy = structuredClone(verdict);
+  for (const b of copy.benchmarks) if (Object.hasOwn(set, b.name)) b.verdict = set[b.name];
+  return copy;
+}
+const allPass = () => withVerdicts(FULL, Object.fromEntries(NAMES.map((n) => [n, 'pass'])));
+const waiver = (microbenchmark, reason = 'known: the new default costs this', author = 'alice') => ({ microbenchmark, reason, author, createdAt: Date.UTC(2026, 10, 23, 17) });
+
+test('the shipped full suite is 42 microbenchmarks in the posts\' groups', () => {
+  assert.equal(FULL.benchmarks.length, 42);
+  assert.deepEqual([...new Set(FULL.benchmarks.map((b) => b.group))].sort(), ['point', 'range', 'write']);
+});
+
+test('success only when every microbenchmark passes or warns', () => {
+  const d = signoffDecision({ verdict: allPass() });
+  assert.equal(d.state, 'success');
+  assert.equal(d.description, 'All 42 microbenchmarks within limits');
+  const warned = signoffDecision({ verdict: withVerdicts(allPass(), { 'scan_range=100': 'warn' }) });
+  assert.equal(warned.state, 'success');
+});
+
+test('one failing microbenchmark is a failure that names it', () => {
+  const d = signoffDecision({ verdict: withVerdicts(allPass(), { 'update-index_range=100': 'fail' }) });
+  assert.equal(d.state, 'failure');
+  assert.equal(d.description, '1 of 42 not within limits (update-index_range=100 fail)');
+  assert.deepEqual(d.blocking, [{ id: 'update-index_range=100', verdict: 'fail' }]);
+});
+
+test('inconclusive is not within limits: the captured full run fails the sign-off', () => {
+  const d = signoffDecision({ verdict: FULL });
+  assert.equal(d.state, 'failure');
+  assert.equal(d.blocking.length, FULL.counts.inconclusive + FULL.counts.fail);
+  assert.equal(d.within.length, FULL.counts.pass + FULL.counts.warn);
+  assert.ok(d.description.length <= STATUS_DESCRIPTION_LIMIT, d.description);
+  assert.match(d.description, /^37 of 42 not within limits \(point-query\.pre_range=100 inconclusive, random-points\.pre_range=10 inconclusive and 35 more\)$/);
+});
+
+test('a waived failure makes it a success, and the description says so', () => {
+  const failing = withVerdicts(allPass(), { 'update-index_range=100': 'fail' });
+  const d = signoffDecision({ verdict: failing, waivers: [waiver('update-index_range=100')] });
+  assert.equal(d.state, 'success');
+  assert.equal(d.description, 'All 42 microbenchmarks within limits, 1 waived');
+  assert.deepEqual(d.waived, ['update-index_range=100']);
+  // Every blocking row of the captured run waived: success.
+  const all = signoffDecision({ verdict: FULL, waivers: signoffDecision({ verdict: FULL }).blocking.map((b) => waiver(b.id)) });
+  assert.equal(all.state, 'success');
+  assert.equal(all.waived.length, 37);
+});
+
+test('a waiver of another microbenchmark does not help, and is reported as unknown when not in the run', () => {
+  const failing = withVerdicts(allPass(), { 'update-index_range=100': 'fail' });
+  const d = signoffDecision({ verdict: failing, waivers: [waiver('scan_range=100'), waiver('no-such_range=1')] });
+  assert.equal(d.state, 'failure');
+  assert.deepEqual(d.unknownWaivers, ['no-such_range=1']);
+});
+
+test('error: a run that failed, a microbenchmark that errored, a merge with shards missing', () => {
+  const failed = signoffDecision({ verdict: null, runFailed: 'the run ended failure (its artifact perfgate-full-shard-2-of-4 has no verdict.json)' });
+  assert.equal(failed.state, 'error');
+  assert.ok(failed.description.startsWith('The sign-off run failed: the run ended failure'));
+  assert.ok(failed.description.length <= STATUS_DESCRIPTION_LIMIT);
+  assert.equal(signoffDecision({ verdict: null }).state, 'error');
+  const errored = signoffDecision({ verdict: withVerdicts(allPass(), { 'insert_range=100': 'error' }) });
+  assert.equal(errored.state, 'error');
+  assert.equal(errored.description, '1 microbenchmark failed to run: insert_range=100');
+  const partial = allPass();
+  partial.run.shards = { ...partial.run.shards, missing: [3], not_measured: ['scan_range=100', 'delete_range=100'] };
+  const p = signoffDecision({ verdict: partial });
+  assert.equal(p.state, 'error');
+  assert.equal(p.description, 'Partial run: 2 microbenchmarks not measured (scan_range=100, delete_range=100)');
+});
+
+test('signoff.md: the decision, every row once under the posts\' groups, charts, the waivers', () => {
+  const failing = withVerdicts(FULL, { 'update-index_range=100': 'fail' });
+  const { decision, files } = renderSignoff(failing, { ...SIDES, waivers: [waiver('update-inlist_range=100', 'a | pipe\nand a newline', 'bob')], runUrl: 'https://github.com/o/r/actions/runs/7' });
+  const md = files['signoff.md'];
+  assert.equal(decision.state, 'failure');
+  assert.ok(md.startsWith('<!-- perfgate:signoff -->\n## ❌ Release sign-off: `mariadb-10.11.19` against `mariadb-10.11.18` — failure\n'), md.slice(0, 200));
+  assert.ok(md.includes(`Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`failure\``));
+  const headings = md.split('\n').filter((l) => l.startsWith('### ')).map((l) => l.slice(4));
+  assert.deepEqual(headings, [
+    'Point queries, before the writes (.pre)', 'Point queries, after the writes',
+    'Range queries, before the writes (.pre)', 'Range queries, after the writes',
+    'Writes', 'Waivers', 'Decision',
+  ]);
+  for (const name of NAMES) {
+    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && l.includes(` | ${name} | `)).length, 1, name);
+  }
+  assert.equal((md.match(/```mermaid/g) || []).length, 5);
+  assert.match(md, /\| 🏳️ ❔ \| update-inlist_range=100 \| 0\.73 \| [0-9.]+–[0-9.]+ \| [0-9.]+ \| [0-9.]+ \| 6 \| inconclusive, waived \|/);
+  assert.ok(md.includes('| update-inlist_range=100 | inconclusive | @bob | a \\| pipe and a newline | 2026-11-23 17:00 |'));
+  assert.ok(md.includes('`update-index_range=100` (fail)'));
+  assert.ok(md.length < core.GITHUB_COMMENT_LIMIT, `${md.length} characters`);
+  // The captured run measured Debian's installed servers: the report says so.
+  assert.ok(md.includes('\nMeasured installed servers, not builds of the pinned commits: candidate 10.11.19-MariaDB-0+deb12u1 from /root/.cache/perfgate/servers/mariadb-10.11.19/usr, previous 10.11.18-MariaDB-0+deb12u1 from /root/.cache/perfgate/servers/mariadb-10.11.18/usr.\n'));
+  const built = structuredClone(failing);
+  built.run.sides.head.commit = 'a'.repeat(40);
+  built.run.sides.base.commit = 'b'.repeat(40);
+  assert.ok(!renderSignoff(built, SIDES).files['signoff.md'].includes('Measured installed servers'));
+});
+
+test('signoff.html: self-contained, one inline SVG chart per section, waivers listed, decision', () => {
+  const { files } = renderSignoff(FULL, { ...SIDES, waivers: [waiver('scan_range=100', '<script>alert(1)</script>')] });
+  const html = files['signoff.html'];
+  assert.ok(html.startsWith('<!doctype html>'));
+  assert.equal((html.match(/<svg /g) || []).length, 5);
+  assert.ok(!/(src|href)="https?:/.test(html), 'no external requests');
+  assert.ok(!html.includes('<script>'));
+  assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+  assert.ok(html.includes('data-state="failure"'));
+  for (const name of NAMES) assert.ok(html.includes(`data-benchmark="${name}"`), name);
+});
+
+test('a run with no verdict still gets a report that says why', () => {
+  const { decision, files } = renderSignoff(null, { ...SIDES, runFailed: 'the run uploaded no run folder' });
+  assert.equal(decision.state, 'error');
+  assert.ok(files['signoff.md'].includes('The sign-off run failed: the run uploaded no run folder'));
+  assert.ok(files['signoff.html'].includes('data-state="error"'));
+});
+
+test('the core entry point exports the sign-off', () => {
+  assert.equal(core.signoffDecision, signoffDecision);
+  assert.equal(core.renderSignoff, renderSignoff);
+});
+
+// The sign-off run measured for docs/measurements.md: previous Debian 10.11.18, candidate
+// 10.11.19, the full suite (time and instructions) in four shards, merged.
+test('the measured sign-off run: every microbenchmark reported once, the decision from its verdicts', () => {
+  const verdict = readVerdict('signoff-10.11.18-10.11.19');
+  assert.equal(verdict.benchmarks.length, 42);
+  const { decision, files } = renderSignoff(verdict, SIDES);
+  const blocking = verdict.benchmarks.filter((b) => !['pass', 'warn'].includes(b.verdict));
+  assert.deepEqual(decision.blocking.map((b) => b.id), blocking.map((b) => b.name));
+  assert.equal(decision.state, blocking.some((b) => b.verdict === 'error') ? 'error' : blocking.length ? 'failure' : 'success');
+  for (const b of verdict.benchmarks) assert.equal(files['signoff.md'].split('\n').filter((l) => l.includes(` | ${b.name} | `)).length, 1, b.name);
+  assert.ok(files['signoff.md'].length < core.GITHUB_COMMENT_LIMIT);
+});
