@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
-import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
+import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, requireActAndServers, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
 import {
   bot, botComments, botEnvironment, commentEvent, postComment, REPOSITORY, spawnBot, startDouble, waitFor, workflowRunEvent,
 } from '../support/bot.mjs';
@@ -20,18 +20,6 @@ import { ciTool } from '../support/ci-tools.mjs';
 
 const GITHUB_TOKEN = 'ghs_botLoopWorkflowTokenForTheDouble01';
 const MARKER = '<!-- perfgate:comment suite=quick -->';
-
-function requireTools() {
-  ciTool('act');
-  ciTool('actionlint');
-  const missing = [BASE_BASEDIR, HEAD_BASEDIR].filter((dir) => !existsSync(path.join(dir, 'sbin/mariadbd')));
-  assert.deepEqual(missing, [], `the bot's loop measures Debian's MariaDB builds: ${missing.join(', ')} missing; run make setup`);
-  try {
-    execFileSync('sysbench', ['--version']);
-  } catch {
-    throw new Error('sysbench is missing: run `make setup` (it installs Debian\'s sysbench 1.0.20)');
-  }
-}
 
 describe('/perf quick → perfgate bot → perf-command.yml under act on two real servers → run folder stored', () => {
   let folder;
@@ -43,7 +31,7 @@ describe('/perf quick → perfgate bot → perf-command.yml under act on two rea
   let act;
   let comment;
   before(async () => {
-    requireTools();
+    requireActAndServers("the bot's loop");
     folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-loop-'));
     perfgateExport = exportPerfgate(path.join(folder, 'perfgate'));
     // The fork keeps a tiny quick suite in its thresholds: one microbenchmark, 1 s rounds.

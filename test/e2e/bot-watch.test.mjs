@@ -11,24 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
-import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
+import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, requireActAndServers, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
 import { bot, botEnvironment, INSTALLATION_ID, published, REPOSITORY, spawnBot, startDouble, waitFor, workflowRunEvent } from '../support/bot.mjs';
 import { ciTool } from '../support/ci-tools.mjs';
 
 const GITHUB_TOKEN = 'ghs_botWatchWorkflowTokenForTheDouble1';
 const RUN_NAME = 'perfgate watch ${{ inputs.suite }} of ${{ inputs.head-sha }} (${{ inputs.request-id }})';
-
-function requireTools() {
-  ciTool('act');
-  ciTool('actionlint');
-  const missing = [BASE_BASEDIR, HEAD_BASEDIR].filter((dir) => !existsSync(path.join(dir, 'sbin/mariadbd')));
-  assert.deepEqual(missing, [], `watching main measures Debian's MariaDB builds: ${missing.join(', ')} missing; run make setup`);
-  try {
-    execFileSync('sysbench', ['--version']);
-  } catch {
-    throw new Error('sysbench is missing: run `make setup` (it installs Debian\'s sysbench 1.0.20)');
-  }
-}
 
 // GitHub's published push to the default branch, moved to the fork: `before` → `after`.
 function pushEvent({ before: from, after: to }) {
@@ -48,7 +36,7 @@ describe('a push to main → perfgate bot → perf-watch.yml under act on two re
   let artifactsDir;
   let perfgateExport;
   before(async () => {
-    requireTools();
+    requireActAndServers('watching main');
     folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-watch-'));
     perfgateExport = exportPerfgate(path.join(folder, 'perfgate'));
     fork = makeFork(folder, { baseSuites: { quick: tinySuite({ limits: { warn: 0.5, fail: 0.2 } }) } });

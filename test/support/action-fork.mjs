@@ -3,10 +3,11 @@
 // the example workflows and keeps its thresholds in perfgate/thresholds, GitHub's published
 // webhook payloads pointed at them, and a watcher that kills a server of a running job.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ciTool } from './ci-tools.mjs';
 
 const require = createRequire(import.meta.url);
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,6 +18,23 @@ export const BASE_BASEDIR = path.join(SERVERS, 'mariadb-10.11.18', 'usr');
 export const HEAD_BASEDIR = path.join(SERVERS, 'mariadb-10.11.19', 'usr');
 
 /** The `owner/name@sha` the example workflows pin perfgate's action to. */
+/**
+ * Throws, naming what to install, unless act, actionlint, the two Debian MariaDB builds and
+ * sysbench are here: what a workflow measuring the two servers under act needs. `purpose`
+ * says what needs them, in the message.
+ */
+export function requireActAndServers(purpose) {
+  ciTool('act');
+  ciTool('actionlint');
+  const missing = [BASE_BASEDIR, HEAD_BASEDIR].filter((dir) => !existsSync(path.join(dir, 'sbin/mariadbd')));
+  if (missing.length) throw new Error(`${purpose} measures Debian's MariaDB builds: ${missing.join(', ')} missing; run make setup`);
+  try {
+    execFileSync('sysbench', ['--version']);
+  } catch {
+    throw new Error('sysbench is missing: run `make setup` (it installs Debian\'s sysbench 1.0.20)');
+  }
+}
+
 export function pinnedAction() {
   const text = readFileSync(path.join(EXAMPLES, 'perf-pr.yml'), 'utf8');
   const match = /uses: ([\w.-]+\/[\w.-]+)\/action@([0-9a-f]{40})/.exec(text);
