@@ -35,7 +35,7 @@ test('the workflow runs on release tags too, shards the full suite, and its jobs
     assert.deepEqual(job.permissions, { contents: 'read' }, name);
   }
   const run = WORKFLOW.jobs.measure.steps.map((s) => s.run || '').join('\n');
-  assert.match(run, /--suite full --shard "\$SHARD"/);
+  assert.match(run, /--suite full --metric both --shard "\$SHARD"/, "the shards count instructions too: they decide where time stays open");
   const uploads = Object.values(WORKFLOW.jobs).flatMap((j) => j.steps.filter((s) => String(s.uses).startsWith('actions/upload-artifact@')).map((s) => s.with.name));
   assert.deepEqual(uploads, ['${{ steps.shard.outputs.name }}', MERGED_ARTIFACT]);
   assert.match(WORKFLOW.jobs.measure.steps.find((s) => s.id === 'shard').run, /perfgate-signoff-shard-\$\{SHARD%\/\*\}-of-\$\{SHARD#\*\/\}/);
