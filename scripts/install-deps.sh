@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 # shellcheck: the runner-setup scripts are checked by the tests.
 # valgrind: instructions per query are counted under callgrind (callgrind_control).
 # make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 git ccache chromium shellcheck util-linux valgrind)
+# python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
