@@ -102,9 +102,17 @@ export function memoryLog() {
  */
 export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2 } = {}) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-test-'));
-  const config = bot.readBotConfig({ env: botEnvironment({ folder, apiUrl: gh.url, databaseUrl, extra: { PERFGATE_WORKERS: String(workers), ...env } }), port: '0' });
   const log = memoryLog();
-  const running = await bot.startBot(config, { log, github: { retryBaseMs: 20 }, worker: { pollMs: 50, backoffFirstMs: 100 } });
+  let config;
+  let running;
+  try {
+    config = bot.readBotConfig({ env: botEnvironment({ folder, apiUrl: gh.url, databaseUrl, extra: { PERFGATE_WORKERS: String(workers), ...env } }), port: '0' });
+    running = await bot.startBot(config, { log, github: { retryBaseMs: 20 }, worker: { pollMs: 50, backoffFirstMs: 100 } });
+  } catch (err) {
+    // A start the test expects to fail leaves no key file behind.
+    rmSync(folder, { recursive: true, force: true });
+    throw err;
+  }
   return {
     ...running,
     config,
