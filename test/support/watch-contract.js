@@ -8,25 +8,14 @@
 // backend = {name, setup(), teardown(), fresh() -> target of a new empty store}
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const core = require('@perfgate/core');
 const store = require('../../bot/src/store');
 const { createGitHub } = require('../../bot/src/app/github');
 const { githubTracker } = require('../../bot/src/app/tracker');
 const { settleMainResult } = require('../../bot/src/app/watch');
+const { GOOD, BAD, STILL, FIX, regressed, aa } = require('./watch-runs');
 
-const FIXTURES = path.join(__dirname, '../fixtures');
-const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
-const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
-const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
-const STILL = '5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0babc1234f';
-const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
 const INSTR = 'instructions_per_query';
-
-// Real judged runs: one whose head counts 9% (point-query) and 5% (update-index_range=100)
-// more instructions per query, and an A/A run where both pass.
-const regressed = () => core.judge(require(path.join(FIXTURES, 'results/instructions-pfs/results.json')), LIMITS);
-const aa = () => core.judge(require(path.join(FIXTURES, 'watch/instructions-aa.json')), LIMITS);
 
 const quiet = { info() {}, warn() {}, error() {} };
 

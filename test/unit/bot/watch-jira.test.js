@@ -13,16 +13,8 @@ const store = require('../../../bot/src/store');
 const { jiraTracker, createJiraClient, trackerFor } = require('../../../bot/src/app/tracker');
 const { settleMainResult } = require('../../../bot/src/app/watch');
 const { startJiraDouble } = require('../../support/jira-api');
+const { REPO, GOOD, BAD, STILL, FIX, regressed, aa } = require('../../support/watch-runs');
 
-const FIXTURES = path.join(__dirname, '../../fixtures');
-const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
-const REPO = 'perfgate-test/fork';
-const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
-const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
-const STILL = '5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0babc1234f';
-const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
-const regressed = () => core.judge(require(path.join(FIXTURES, 'results/instructions-pfs/results.json')), LIMITS);
-const aa = () => core.judge(require(path.join(FIXTURES, 'watch/instructions-aa.json')), LIMITS);
 
 describe('watching main with Jira', () => {
   let jira;

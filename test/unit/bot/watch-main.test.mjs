@@ -21,17 +21,9 @@ const YAML = require('yaml');
 const { mainPush, watchPushJob, dispatchInputs, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
 
 const FIXTURES = path.join(import.meta.dirname, '../../fixtures');
-const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
 const load = (file) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));
-const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
-const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
-const FIX = 'f1e2d3c4b5a6f7e8d9c0babc1234f5e6d7c8b9a0';
-const NEXT = '7e8d9c0babc1234f5e6d7c8b9a0f1e2d3c4b5a6f';
 const quiet = { info() {}, warn() {}, error() {} };
-// Real judged runs: the head counts 9% (point-query) and 5% (update-index_range=100) more
-// instructions per query; and an A/A run where both pass.
-const regressed = () => ({ results: load('results/instructions-pfs/results.json'), verdict: core.judge(load('results/instructions-pfs/results.json'), LIMITS) });
-const aa = () => ({ results: load('watch/instructions-aa.json'), verdict: core.judge(load('watch/instructions-aa.json'), LIMITS) });
+const { GOOD, BAD, FIX, NEXT, regressedRun: regressed, aaRun: aa } = require('../../support/watch-runs');
 
 function pushPayload({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
   const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);

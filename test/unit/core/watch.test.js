@@ -3,20 +3,9 @@
 // (confirm, file, noise, sighting, close) taken after each judged main commit.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const core = require('@perfgate/core');
 
-const FIXTURES = path.join(__dirname, '../../fixtures');
-const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } };
-const REPO = 'perfgate-test/fork';
-const GOOD = '1f0c3e5a9d2b4c6e8f0a1b2c3d4e5f6a7b8c9d0e';
-const BAD = 'abc1234f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
-const NEXT = '7e8d9c0babc1234f5e6d7c8b9a0f1e2d3c4b5a6f';
-
-// A real run whose head counts 9% more instructions per query in point-query (performance_schema=ON).
-const regressed = () => core.judge(require(path.join(FIXTURES, 'results/instructions-pfs/results.json')), LIMITS);
-// A real A/A run: every instr/o passes.
-const aa = () => core.judge(require(path.join(FIXTURES, 'watch/instructions-aa.json')), LIMITS);
+const { REPO, GOOD, BAD, NEXT, regressed, aa } = require('../../support/watch-runs');
 
 test('the issue of a regression renders from a real run with every field filled', () => {
   const dedupeKey = core.dedupeKey({ repo: REPO, benchKey: 'point-query', signal: 'instructions_per_query', firstBad: BAD });
