@@ -7,14 +7,14 @@
 // GitHub side is the double; the fork is laid out as the action's own act tests lay it out.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
 import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, requireActAndServers, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
 import {
-  bot, botComments, botEnvironment, commentEvent, postComment, REPOSITORY, spawnBot, startDouble, waitFor, workflowRunEvent,
+  bot, botComments, botEnvironment, commentEvent, postComment, REPOSITORY, spawnBot, startDouble, stopSpawnedBot, waitFor, workflowRunEvent,
 } from '../support/bot.mjs';
 import { ciTool } from '../support/ci-tools.mjs';
 
@@ -41,14 +41,7 @@ describe('/perf quick → perfgate bot → perf-command.yml under act on two rea
     gh = await startDouble({ artifactsDir, baseSha: fork.baseSha, headSha: fork.headSha, extra: { githubToken: GITHUB_TOKEN } });
     botProcess = await spawnBot({ env: botEnvironment({ folder, apiUrl: gh.url, extra: { PERFGATE_REPORT: 'workflow' } }) });
   });
-  after(async () => {
-    if (botProcess && botProcess.child.exitCode === null) {
-      botProcess.child.kill('SIGTERM');
-      await botProcess.exited;
-    }
-    await gh?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => stopSpawnedBot({ botProcess, gh, folder }));
 
   it('dispatches perf-command.yml with the pinned and approved commits when a maintainer comments /perf quick', async () => {
     comment = await postComment(gh, 'maintainer', 'Let us measure it.\n\n/perf quick');

@@ -6,13 +6,13 @@
 // workflow_run.completed reaches the bot → it checks the run folder and stores it along main.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
 import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, requireActAndServers, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
-import { bot, botEnvironment, INSTALLATION_ID, published, REPOSITORY, spawnBot, startDouble, waitFor, workflowRunEvent } from '../support/bot.mjs';
+import { bot, botEnvironment, INSTALLATION_ID, published, REPOSITORY, spawnBot, startDouble, stopSpawnedBot, waitFor, workflowRunEvent } from '../support/bot.mjs';
 import { ciTool } from '../support/ci-tools.mjs';
 
 const GITHUB_TOKEN = 'ghs_botWatchWorkflowTokenForTheDouble1';
@@ -51,14 +51,7 @@ describe('a push to main → perfgate bot → perf-watch.yml under act on two re
     });
     botProcess = await spawnBot({ env: botEnvironment({ folder, apiUrl: gh.url, extra: { PERFGATE_WATCH: 'on' } }) });
   });
-  after(async () => {
-    if (botProcess && botProcess.child.exitCode === null) {
-      botProcess.child.kill('SIGTERM');
-      await botProcess.exited;
-    }
-    await gh?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => stopSpawnedBot({ botProcess, gh, folder }));
 
   it('measures the pushed commit against the tip before it, stores it along main', async () => {
     const answer = await botProcess.deliver('push', pushEvent({ before: fork.baseSha, after: fork.headSha }));

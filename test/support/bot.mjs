@@ -126,6 +126,16 @@ export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2 } = {}
   };
 }
 
+/** The end of a test that spawned the bot: the bot stopped (SIGTERM), the double closed, its folder removed. */
+export async function stopSpawnedBot({ botProcess, gh, folder }) {
+  if (botProcess && botProcess.child.exitCode === null) {
+    botProcess.child.kill('SIGTERM');
+    await botProcess.exited;
+  }
+  await gh?.close();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+}
+
 /** `perfgate bot` as its own process; resolves once it listens. */
 export async function spawnBot({ env, args = ['--port', '0'] }) {
   const child = spawn(process.execPath, [PERFGATE, 'bot', ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
