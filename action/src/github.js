@@ -84,3 +84,9 @@ export async function updateCheckRun(octokit, { owner, repo }, checkRunId, field
   const { data } = await octokit.rest.checks.update({ owner, repo, check_run_id: checkRunId, ...fields });
   return data;
 }
+
+/** A commit status (perfgate/signoff) on `sha`: state, context, description, target_url. */
+export async function createCommitStatus(octokit, { owner, repo }, sha, fields) {
+  const { data } = await octokit.rest.repos.createCommitStatus({ owner, repo, sha, ...fields });
+  return data;
+}

@@ -9,8 +9,11 @@ import { makeOctokit } from './github.js';
 import { measure } from './measure.js';
 import { report } from './report.js';
 import { readSettings } from './settings.js';
+import { signoff } from './signoff.js';
 
-const JOB = { gate, measure, report, bisect };
+const JOB = { gate, measure, report, bisect, signoff };
+// The jobs that deliver a judgement, and so fail the step as fail-on says.
+const JUDGING_JOBS = new Set(['report', 'signoff']);
 
 function readEvent(env) {
   if (!env.GITHUB_EVENT_PATH) return {};
@@ -24,8 +27,9 @@ export async function main(env = process.env) {
     const octokit = makeOctokit(settings);
     const outputs = await JOB[settings.job](settings, octokit, env);
     for (const [name, value] of Object.entries(outputs)) if (value !== undefined) core.setOutput(name, value);
-    if (settings.job === 'report' && jobFails(outputs.verdict, settings.failOn)) {
-      core.setFailed(`perfgate ${settings.suite}: ${outputs.verdict} (fail-on: ${settings.failOn})`);
+    if (JUDGING_JOBS.has(settings.job) && jobFails(outputs.verdict, settings.failOn)) {
+      const what = settings.job === 'signoff' ? `perfgate sign-off of ${settings.release.candidate.ref}: ${outputs.decision}` : `perfgate ${settings.suite}: ${outputs.verdict}`;
+      core.setFailed(`${what} (fail-on: ${settings.failOn})`);
     }
   } catch (error) {
     core.setFailed(error.name === 'InputError' || error.name === 'UsageError' || error.name === 'ConfigError' || error.name === 'Refused' ? error.message : error.stack || String(error));

@@ -9,7 +9,7 @@ import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
 import { uploadRunFolder } from './artifacts.js';
 import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from './base-thresholds.js';
-import { admission, mainCommitAdmission } from './pull-request.js';
+import { admission, mainCommitAdmission, releaseAdmission } from './pull-request.js';
 import { runName } from './settings.js';
 
 export class Refused extends Error {
@@ -38,8 +38,16 @@ function writeRun(runDir, fields) {
   perfgate.writeDocument(path.join(runDir, 'action-run.json'), 'action-run', { schema: 'perfgate.action-run/v1', ...fields });
 }
 
+// Whose code this is decides the rule: a pull request's, a tagged release pair's, or a commit of
+// the default branch's.
+function admitted(settings, octokit) {
+  if (settings.release) return releaseAdmission(settings);
+  if (settings.pullRequest === null) return mainCommitAdmission(settings);
+  return admission(octokit, settings);
+}
+
 export async function measure(settings, octokit, env) {
-  const { headSha, baseRef, facts, decision } = settings.pullRequest === null ? mainCommitAdmission(settings) : await admission(octokit, settings);
+  const { headSha, baseRef, facts, decision } = await admitted(settings, octokit);
   if (!decision.allowed) throw new Refused(`refused before building: ${decision.why}`);
   core.info(`perfgate measure: ${decision.why}`);
 

@@ -1,7 +1,7 @@
 // The pull request a run is about, and whether its code may be built here.
 import { authorPermission, getPullRequest } from './github.js';
 import perfgate from 'perfgate';
-import { decideMainCommitTrust, decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
+import { decideMainCommitTrust, decideReleaseTrust, decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
@@ -39,4 +39,28 @@ export function mainCommitAdmission(settings) {
   const check = perfgate.runProcessSync('git', ['-C', settings.source, 'merge-base', '--is-ancestor', headSha, 'HEAD']);
   const decision = decideMainCommitTrust({ ref: settings.ref, defaultBranch, headSha, headOnBranch: check.status === 0 });
   return { facts: { defaultBranch }, headSha, baseRef: settings.baseRef, decision };
+}
+
+/** The tags of the checkout that point at `sha` (fetch-depth: 0 fetches them). */
+function tagsAt(source, sha) {
+  const listed = perfgate.runProcessSync('git', ['-C', source, 'tag', '--points-at', sha]);
+  return listed.status === 0 ? String(listed.stdout).split('\n').map((t) => t.trim()).filter(Boolean).sort() : [];
+}
+
+/**
+ * The trust decision for a release pair (the sign-off workflow, input release: true): head and
+ * base are tagged commits, from a run on the default branch or on a tag.
+ * @returns {facts: {defaultBranch}, headSha, baseRef, decision}
+ */
+export function releaseAdmission(settings) {
+  const defaultBranch = settings.event.repository?.default_branch ?? null;
+  const headSha = settings.headSha;
+  const baseRef = settings.baseRef;
+  const decision = decideReleaseTrust({
+    ref: settings.ref,
+    defaultBranch,
+    head: { sha: headSha, tags: tagsAt(settings.source, headSha) },
+    base: { sha: baseRef, tags: tagsAt(settings.source, baseRef) },
+  });
+  return { facts: { defaultBranch }, headSha, baseRef, decision };
 }

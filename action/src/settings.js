@@ -2,12 +2,12 @@
 // the input, the bad value and the expected form.
 import path from 'node:path';
 
-export const JOBS = ['gate', 'measure', 'report', 'bisect'];
+export const JOBS = ['gate', 'measure', 'report', 'bisect', 'signoff'];
 const COMMENT_MODES = ['sticky', 'off'];
 const FAIL_ON = ['fail', 'warn', 'never'];
 const MEASURE_RESULTS = ['success', 'failure', 'cancelled', 'skipped'];
 // What `options` may override (the names of `perfgate compare`'s options), and `tests`.
-const OPTION_KEYS = ['seconds', 'warmup-seconds', 'rounds', 'tables', 'rows', 'threads', 'tests'];
+const OPTION_KEYS = ['seconds', 'warmup-seconds', 'rounds', 'tables', 'rows', 'threads', 'metric', 'tests'];
 const SHA = /^[0-9a-f]{40}$/;
 // What git accepts as one revision name here: no ranges, options or shell characters.
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/^~-]+$/;
@@ -47,6 +47,27 @@ function bisectInputs(input) {
   const tests = raw ? [...new Set(raw.split(',').map((t) => t.trim()).filter(Boolean))] : null;
   if (raw && !tests.length) throw bad('tests', raw, 'microbenchmark names separated by commas, e.g. update-index_range=100,point-query');
   return { ...ends, tests };
+}
+
+function flag(name, value) {
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw bad(name, value, 'true or false');
+}
+
+// A release pair (release: true, and job=signoff): no pull request; the candidate (head-sha)
+// and the previous release (base-ref) pinned as full SHAs; their names for the report.
+function releaseInputs(input, pullRequest) {
+  if (pullRequest !== null) throw bad('pull-request', String(pullRequest), 'empty for a release sign-off (release: true), which measures two tagged commits, not a pull request');
+  const sides = {};
+  for (const [side, shaInput, refInput] of [['candidate', 'head-sha', 'candidate-ref'], ['previous', 'base-ref', 'previous-ref']]) {
+    const sha = input(shaInput);
+    if (!SHA.test(sha)) throw bad(shaInput, sha, `the ${side === 'candidate' ? 'candidate' : 'previous release'}'s commit as a full SHA (40 lowercase hex digits) for a release sign-off`);
+    const ref = input(refInput) || sha;
+    if (!REF.test(ref)) throw bad(refInput, ref, 'a tag, branch or commit SHA (the name shown in the report)');
+    sides[side] = { sha, ref };
+  }
+  return sides;
 }
 
 /** "K/N" → {index: K, count: N}, or null for the whole suite. */
@@ -121,6 +142,7 @@ export function readSettings({ input, env, event }) {
   if (checkRunId && !/^\d+$/.test(checkRunId)) throw bad('check-run-id', checkRunId, 'a check run id (the gate job\'s check-run-id output)');
   const measureResult = input('measure-result');
   if (measureResult && !MEASURE_RESULTS.includes(measureResult)) throw bad('measure-result', measureResult, `one of ${MEASURE_RESULTS.join(', ')} (needs.measure.result)`);
+  const release = job === 'signoff' || flag('release', input('release'));
   const token = input('github-token');
   if (!token) throw new InputError('input github-token: missing; expected a token (the default is github.token)');
   return {
@@ -145,6 +167,10 @@ export function readSettings({ input, env, event }) {
     checkRunId: checkRunId ? Number(checkRunId) : null,
     measureResult: measureResult || null,
     bisect: job === 'bisect' ? bisectInputs(input) : null,
+    release: release ? releaseInputs(input, pullRequest) : null,
+    // job=signoff: whether this job sets the commit status perfgate/signoff itself (a pushed
+    // release tag, no bot); the bot sets it for its /perf signoff, counting its waivers.
+    commitStatus: flag('commit-status', input('commit-status')),
     // A commit of the default branch has no pull request to comment on: its check run says it.
     comment: pullRequest === null ? 'none' : oneOf('comment', input('comment') || 'sticky', COMMENT_MODES),
     ref: env.GITHUB_REF || null,

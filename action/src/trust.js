@@ -94,6 +94,30 @@ export function decideMainCommitTrust({ ref, defaultBranch, headSha, headOnBranc
 }
 
 /**
+ * A release pair (the sign-off workflow: no pull request). Only the repository's writers push
+ * tags, so a commit a tag points at is release code they published: both the candidate (head)
+ * and the previous release (base) must be such commits. The run itself must be on the default
+ * branch (a dispatch by the bot) or on a tag (a pushed release tag): a workflow file its
+ * maintainers published.
+ * @param ref            GITHUB_REF of the run
+ * @param defaultBranch  the repository's default branch
+ * @param head, base     {sha, tags}: the commit and the tags of this checkout that point at it
+ * @returns {allowed, reason: trusted-release|not-release-run|untagged, why}
+ */
+export function decideReleaseTrust({ ref, defaultBranch, head, base }) {
+  const onDefault = Boolean(defaultBranch) && ref === `refs/heads/${defaultBranch}`;
+  if (!onDefault && !(ref || '').startsWith('refs/tags/')) {
+    return { allowed: false, reason: 'not-release-run', why: `a release sign-off runs on the default branch ${defaultBranch || '(unknown)'} or on a release tag, not on ${ref || 'no ref'}` };
+  }
+  for (const [side, role] of [[head, 'candidate'], [base, 'previous release']]) {
+    if (!side.tags.length) {
+      return { allowed: false, reason: 'untagged', why: `the ${role} ${short(side.sha)} is not a commit any tag of this repository points at: only tagged releases are measured without a pull request` };
+    }
+  }
+  return { allowed: true, reason: 'trusted-release', why: `candidate ${short(head.sha)} (tag ${head.tags.join(', ')}) and previous release ${short(base.sha)} (tag ${base.tags.join(', ')}) are tagged releases of this repository` };
+}
+
+/**
  * The sticky comment of a refused run: what happened and what a maintainer does. `marker` is
  * the suite's comment marker, so the results of an approved run later replace this text.
  */

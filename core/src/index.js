@@ -56,7 +56,8 @@
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state, description);
- *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}}
+ *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}},
+ *   SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   checkRunOutput(verdict, {reportLink, thresholdsFrom}) → {conclusion, output}, conclusionOf(word),
  *   jobSummary(verdict, {...}), fitCharacters, fitBytes: what GitHub is told, within its limits
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one

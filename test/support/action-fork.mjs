@@ -58,9 +58,11 @@ export function exportPerfgate(target) {
 
 /**
  * A tiny suite in the fork's thresholds folder: one microbenchmark, rounds of `seconds`, no
- * extra rounds, so one comparison takes seconds. Limits as given.
+ * extra rounds, so one comparison takes seconds. Limits as given; with `instructions` ({warn,
+ * fail} of instr/o), two counted windows per side too, for runs with metric=both.
  */
-export function tinySuite({ suite = 'quick', limits = { warn: 0.5, fail: 0.2 }, rounds = 3, seconds = 1, benchmarks = ['point-query'] } = {}) {
+export function tinySuite({ suite = 'quick', limits = { warn: 0.5, fail: 0.2 }, rounds = 3, seconds = 1, benchmarks = ['point-query'], instructions = null } = {}) {
+  const counted = instructions ? `, instructions: {warn: ${instructions.warn}, fail: ${instructions.fail}}` : '';
   return `suite: ${suite}
 description: A tiny suite for the action's act tests
 profile: mariadb
@@ -72,8 +74,8 @@ measure:
   seconds: ${seconds}
   warmup_seconds: 0
   rounds: ${rounds}
-limits:
-  default: {warn: ${limits.warn}, fail: ${limits.fail}}
+${instructions ? 'instructions:\n  windows: 2\n  seed: 1\n' : ''}limits:
+  default: {warn: ${limits.warn}, fail: ${limits.fail}${counted}}
 budget:
   extra_rounds: 0
   step_rounds: 2

@@ -8,17 +8,19 @@
 //     conversation                   the issue or pull request the command was written in
 //     request-id                     the bot's id of the command
 //   the workflow names its run   perfgate signoff <candidate-ref> against <previous-ref> (<request-id>)
-//   its measure jobs (one per shard, no write token) upload perfgate-signoff-shard-<K>-of-<N>;
-//   its merge job merges and judges them (perfgate merge) and uploads the merged run folder as
-//   perfgate-signoff, with results.json and verdict.json at its top.
+//   its measure jobs (one per shard, the action with release: true, no write token) upload
+//   perfgate-full-shard-<K>-of-<N>; its signoff job (the action's job: signoff) merges and
+//   judges them and uploads the merged run folder as perfgate-signoff (core.SIGNOFF_ARTIFACT),
+//   with results.json and verdict.json at its top.
 //   The bot takes the merged folder, decides and sets the commit status perfgate/signoff on the
-//   candidate, and posts the report: the workflow holds no token that could write a status.
+//   candidate, and posts the report: it keeps the waivers the decision counts. The workflow
+//   sets the status itself only for a pushed release tag, which no bot dispatched.
 const core = require('@perfgate/core');
 const { SHA } = require('./contract');
 
 const SIGNOFF_WORKFLOW = 'perf-signoff.yml';
 const SIGNOFF_SUITE = 'full';
-const MERGED_ARTIFACT = 'perfgate-signoff';
+const MERGED_ARTIFACT = core.SIGNOFF_ARTIFACT;
 
 const SIGNOFF_INPUT = Object.freeze({
   candidateRef: 'candidate-ref',

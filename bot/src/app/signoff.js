@@ -11,8 +11,8 @@
 //   waive     record the waiver for the conversation's latest sign-off, decide again from the
 //             stored verdict and all its waivers, update the status and the report
 //
-// The bot sets the status, not the workflow: its measure jobs run built release code and hold
-// no write token, and the decision needs the waivers, which only the bot keeps.
+// The bot sets the status for its sign-offs, not the workflow: the decision needs the waivers,
+// which only the bot keeps (the workflow sets it only for a pushed tag, which has none).
 const core = require('@perfgate/core');
 const store = require('../store');
 const contract = require('./contract');

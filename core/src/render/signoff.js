@@ -12,6 +12,8 @@ const { rqpsChart: svgChart, esc } = require('./html');
 const { isPre } = require('../shards');
 
 const SIGNOFF_CONTEXT = 'perfgate/signoff';
+// The artifact a sign-off workflow leaves its merged, judged run folder in (report beside it).
+const SIGNOFF_ARTIFACT = 'perfgate-signoff';
 // GitHub keeps at most 140 characters of a commit status description.
 const STATUS_DESCRIPTION_LIMIT = 140;
 const WITHIN_LIMITS = new Set(['pass', 'warn']);
@@ -232,4 +234,4 @@ function renderSignoff(verdict, options = {}) {
   };
 }
 
-module.exports = { signoffDecision, renderSignoff, renderSignoffMarkdown, renderSignoffHtml, SIGNOFF_CONTEXT, SIGNOFF_MARKER, STATUS_DESCRIPTION_LIMIT };
+module.exports = { signoffDecision, renderSignoff, renderSignoffMarkdown, renderSignoffHtml, SIGNOFF_CONTEXT, SIGNOFF_ARTIFACT, SIGNOFF_MARKER, STATUS_DESCRIPTION_LIMIT };

@@ -1,13 +1,14 @@
-// A commit of the default branch measured without a pull request (the watch workflow): the
-// trust rule, decided purely and then on a real git checkout.
+// Commits measured without a pull request: a commit of the default branch (the watch workflow)
+// and a tagged release pair (the sign-off workflow). The trust rules, decided purely and then on
+// a real git checkout.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { mainCommitAdmission } from '../../../action/src/pull-request.js';
-import { decideMainCommitTrust } from '../../../action/src/trust.js';
+import { mainCommitAdmission, releaseAdmission } from '../../../action/src/pull-request.js';
+import { decideMainCommitTrust, decideReleaseTrust } from '../../../action/src/trust.js';
 
 const HEAD = 'c'.repeat(40);
 
@@ -41,6 +42,50 @@ describe('mainCommitAdmission on a git checkout', () => {
       assert.deepEqual([admitted.decision.allowed, admitted.baseRef, admitted.facts.defaultBranch], [true, first, 'main']);
       assert.equal(mainCommitAdmission(settings(first)).decision.allowed, true);
       assert.equal(mainCommitAdmission(settings(side)).decision.reason, 'not-on-branch');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('decideReleaseTrust', () => {
+  const head = { sha: '1'.repeat(40), tags: ['mariadb-10.11.19'] };
+  const base = { sha: '8'.repeat(40), tags: ['mariadb-10.11.18'] };
+  it('builds two tagged commits from a run on the default branch or on a tag, nothing else', () => {
+    assert.deepEqual(decideReleaseTrust({ ref: 'refs/heads/main', defaultBranch: 'main', head, base }),
+      { allowed: true, reason: 'trusted-release', why: 'candidate 111111111111 (tag mariadb-10.11.19) and previous release 888888888888 (tag mariadb-10.11.18) are tagged releases of this repository' });
+    assert.equal(decideReleaseTrust({ ref: 'refs/tags/mariadb-10.11.19', defaultBranch: 'main', head, base }).allowed, true);
+    assert.deepEqual(decideReleaseTrust({ ref: 'refs/heads/feature', defaultBranch: 'main', head, base }),
+      { allowed: false, reason: 'not-release-run', why: 'a release sign-off runs on the default branch main or on a release tag, not on refs/heads/feature' });
+    assert.deepEqual(decideReleaseTrust({ ref: 'refs/heads/main', defaultBranch: 'main', head: { ...head, tags: [] }, base }),
+      { allowed: false, reason: 'untagged', why: 'the candidate 111111111111 is not a commit any tag of this repository points at: only tagged releases are measured without a pull request' });
+    assert.equal(decideReleaseTrust({ ref: 'refs/heads/main', defaultBranch: 'main', head, base: { ...base, tags: [] } }).reason, 'untagged');
+    assert.equal(decideReleaseTrust({ ref: 'refs/pull/7/merge', defaultBranch: 'main', head, base }).reason, 'not-release-run');
+  });
+});
+
+describe('releaseAdmission on a git checkout', () => {
+  it('admits two tagged commits and refuses an untagged one (a pull request\'s head fetched into the checkout)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-release-'));
+    try {
+      const git = (...args) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' }).trim();
+      git('init', '-q', '-b', 'main');
+      git('commit', '-q', '--allow-empty', '-m', 'release one');
+      const previous = git('rev-parse', 'HEAD');
+      git('tag', '-a', '-m', 'one', 'mariadb-10.11.18');
+      git('commit', '-q', '--allow-empty', '-m', 'release two');
+      const candidate = git('rev-parse', 'HEAD');
+      git('tag', 'mariadb-10.11.19');
+      git('tag', 'also-this');
+      git('commit', '-q', '--allow-empty', '-m', 'not released');
+      const untagged = git('rev-parse', 'HEAD');
+      const settings = (headSha, baseRef = previous, ref = 'refs/heads/main') => ({ source: dir, headSha, baseRef, ref, event: { repository: { default_branch: 'main' } } });
+      const admitted = releaseAdmission(settings(candidate));
+      assert.deepEqual([admitted.decision.allowed, admitted.headSha, admitted.baseRef], [true, candidate, previous]);
+      assert.match(admitted.decision.why, /\(tag also-this, mariadb-10\.11\.19\)/, 'annotated and lightweight tags both count');
+      assert.equal(releaseAdmission(settings(candidate, previous, 'refs/tags/mariadb-10.11.19')).decision.allowed, true);
+      assert.equal(releaseAdmission(settings(untagged)).decision.reason, 'untagged');
+      assert.equal(releaseAdmission(settings(candidate, untagged)).decision.reason, 'untagged');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

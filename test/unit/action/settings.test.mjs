@@ -39,8 +39,27 @@ describe('readSettings', () => {
     assert.equal(runName(s), 'perfgate-quick-shard-2-of-3');
   });
 
+  it('a release pair (release: true, job=signoff): pinned SHAs, names for the report, no pull request', () => {
+    const dispatch = { env: { ...ENV, GITHUB_EVENT_NAME: 'workflow_dispatch' }, event: {} };
+    const release = { release: 'true', 'head-sha': '1'.repeat(40), 'base-ref': '8'.repeat(40), 'candidate-ref': 'mariadb-10.11.19', 'previous-ref': 'mariadb-10.11.18', options: 'metric=both' };
+    const s = settingsWith(release, dispatch);
+    assert.deepEqual(s.release, { candidate: { sha: '1'.repeat(40), ref: 'mariadb-10.11.19' }, previous: { sha: '8'.repeat(40), ref: 'mariadb-10.11.18' } });
+    assert.deepEqual([s.pullRequest, s.comment, s.commitStatus, s.options.metric], [null, 'none', false, 'both']);
+    const job = settingsWith({ job: 'signoff', 'head-sha': '1'.repeat(40), 'base-ref': '8'.repeat(40), 'commit-status': 'true' }, dispatch);
+    assert.deepEqual([job.release.candidate.ref, job.release.previous.ref, job.commitStatus], ['1'.repeat(40), '8'.repeat(40), true]);
+    assert.equal(settingsWith({ release: 'false' }).release, null);
+    const refusedRelease = [
+      [{ ...release, 'base-ref': 'mariadb-10.11.18' }, "input base-ref: 'mariadb-10.11.18' is not valid; expected the previous release's commit as a full SHA (40 lowercase hex digits) for a release sign-off"],
+      [{ ...release, 'candidate-ref': '--upload-pack=x' }, "input candidate-ref: '--upload-pack=x' is not valid; expected a tag, branch or commit SHA (the name shown in the report)"],
+      [{ ...release, release: 'yes' }, "input release: 'yes' is not valid; expected true or false"],
+      [{ ...release, 'pull-request': '7' }, "input pull-request: '7' is not valid; expected empty for a release sign-off (release: true), which measures two tagged commits, not a pull request"],
+      [{ job: 'signoff', 'head-sha': '1'.repeat(40), 'base-ref': '8'.repeat(40), 'commit-status': 'on' }, "input commit-status: 'on' is not valid; expected true or false"],
+    ];
+    for (const [inputs, message] of refusedRelease) assert.throws(() => settingsWith(inputs, dispatch), { name: 'InputError', message });
+  });
+
   const refused = [
-    [{ job: 'build' }, "input job: 'build' is not valid; expected one of gate, measure, report, bisect"],
+    [{ job: 'build' }, "input job: 'build' is not valid; expected one of gate, measure, report, bisect, signoff"],
     [{ job: 'bisect', 'good-sha': 'base', 'bad-sha': 'c'.repeat(40) }, "input good-sha: 'base' is not valid; expected a full commit SHA (40 lowercase hex digits), as the perfgate bot pins it"],
     [{ job: 'bisect', 'good-sha': 'c'.repeat(40), 'bad-sha': '' }, "input bad-sha: '' is not valid; expected a full commit SHA (40 lowercase hex digits), as the perfgate bot pins it"],
     [{ job: 'bisect', 'good-sha': 'c'.repeat(40), 'bad-sha': 'd'.repeat(40), 'good-ref': '--upload-pack=x' }, "input good-ref: '--upload-pack=x' is not valid; expected a commit SHA, branch or tag"],
@@ -59,7 +78,7 @@ describe('readSettings', () => {
     [{ 'check-run-id': 'abc' }, "input check-run-id: 'abc' is not valid; expected a check run id (the gate job's check-run-id output)"],
     [{ 'measure-result': 'done' }, "input measure-result: 'done' is not valid; expected one of success, failure, cancelled, skipped (needs.measure.result)"],
     [{ options: 'rounds' }, "input options: 'rounds' is not valid; expected key=value words, e.g. \"rounds=8 threads=1,4\""],
-    [{ options: 'metric=instructions' }, "input options: 'metric=instructions' is not valid; expected a key among seconds, warmup-seconds, rounds, tables, rows, threads, tests"],
+    [{ options: 'engine=innodb' }, "input options: 'engine=innodb' is not valid; expected a key among seconds, warmup-seconds, rounds, tables, rows, threads, metric, tests"],
     [{ options: 'rounds=4 rounds=6' }, "input options: 'rounds=6' is not valid; expected each key once (rounds is given twice)"],
     [{ 'github-token': '' }, 'input github-token: missing; expected a token (the default is github.token)'],
   ];
