@@ -64,7 +64,10 @@ async function record(db, { deliveryId, name, action, work }) {
     }
     if (work.kind === 'push') {
       const reason = messages.CANCEL_REASONS[work.action === 'closed' ? 'closed' : 'push']({ headSha: work.headSha });
-      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason });
+      // A push leaves a bisection running: it searches the pinned commits between good and
+      // bad, which a new head does not change. Closing the pull request stops it too.
+      const keep = work.action === 'closed' ? ['signoff'] : ['signoff', 'bisect'];
+      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep });
       if (!cancelled.length) return { outcome: 'nothing to cancel' };
       const job = await store.enqueue(tx, {
         kind: 'push',

@@ -97,11 +97,11 @@ async function updateRequest(store, id, changes, { from = null } = {}) {
  * `before` (ms; all of them when null), but `except` (a request id), recording why. Returns them as they were before, so the
  * caller can cancel what they had started (a workflow run, a check run) and say so.
  */
-async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason }) {
+async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason, keep = ['signoff'] }) {
   return writing(store, async (tx) => {
-    // A release sign-off measures pinned release refs, not the pull request: pushes and
-    // /perf cancel leave it running.
-    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE).where('command', '!=', 'signoff');
+    // `keep`: commands left running. A release sign-off measures pinned release refs, not the
+    // pull request: pushes and /perf cancel leave it running (the default).
+    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE).where('command', 'not in', keep);
     if (before !== null) q = q.where('comment_created_at', '<=', before);
     if (except !== null) q = q.where('id', '!=', except);
     const rows = await store.behaviour.lockRows(q.orderBy('id')).execute();

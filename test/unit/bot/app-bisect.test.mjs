@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  bot, botComments, command, REPOSITORY, sleep, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+  bot, botComments, command, pushEvent, REPOSITORY, sleep, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -250,6 +250,30 @@ describe('/perf bisect', () => {
     const runNow = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${run.id}`)).json();
     assert.deepEqual([runNow.status, runNow.conclusion], ['completed', 'cancelled']);
     assert.equal((await bot.getBisection(running.store, request.id)).message, after.detail);
+  });
+
+  it('a push to the pull request leaves its bisection running (it searches pinned commits), and cancels a /perf quick written before it; closing it stops both', async () => {
+    const cancelsBefore = gh.callsTo('actions/cancel-workflow-run').length;
+    const { pr, request, run } = await dispatched();
+    const { comment: quickComment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
+    const quick = await waitFor('the /perf quick dispatch', async () => {
+      const r = await requestOf(quickComment);
+      return r && r.status === 'dispatched' && r;
+    });
+    const pushed = await running.deliver('pull_request', pushEvent({ pr, headSha: sha('pushed'), at: new Date(Date.now() + 60_000) }));
+    assert.equal(pushed.status, 202, pushed.text);
+    // The bisection's looks keep the queue busy: wait for the push's own work instead.
+    const cancelledRuns = () => gh.callsTo('actions/cancel-workflow-run').slice(cancelsBefore).map((c) => c.path.split('/').at(-2));
+    await waitFor('the /perf quick run to be cancelled', async () => (await bot.getRequest(running.store, quick.id)).status === 'cancelled' && cancelledRuns().length > 0);
+    await sleep(500);
+    assert.equal((await bot.getRequest(running.store, request.id)).status, 'dispatched');
+    assert.equal((await bot.getBisection(running.store, request.id)).status, 'running');
+    assert.deepEqual([...new Set(cancelledRuns())], [String(quick.runId)], 'only the /perf quick run was cancelled');
+
+    const closed = await running.deliver('pull_request', pushEvent({ pr, headSha: sha('pushed'), action: 'closed', at: new Date(Date.now() + 120_000) }));
+    assert.equal(closed.status, 202, closed.text);
+    await waitFor('the bisection to be recorded as cancelled', async () => (await bot.getBisection(running.store, request.id)).status === 'cancelled', { timeoutMs: 10_000 });
+    assert.ok(cancelledRuns().includes(String(run.id)));
   });
 
   it("sent nothing that breaks GitHub's description", () => {
