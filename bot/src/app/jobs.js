@@ -69,15 +69,6 @@ const suiteOf = (request) => request.suite || contract.SUITE_OF_COMMAND[request.
 
 // --- cancelling -----------------------------------------------------------------------------
 
-async function cancelRun(octokit, where, runId) {
-  try {
-    await octokit.rest.actions.cancelWorkflowRun({ owner: where.owner, repo: where.repo, run_id: runId });
-  } catch (err) {
-    // 409: it finished already; 404: it is gone. Either way there is nothing left to stop.
-    if (err.status !== 409 && err.status !== 404) throw err;
-  }
-}
-
 /**
  * Says where a measuring command stands: its reply (the workflow reports), or the sticky
  * comment of its suite (the bot reports). `state`: queued | cancelled | failed | stored;
@@ -103,7 +94,9 @@ async function tell(ctx, octokit, request, state, fields = {}) {
 async function announceCancelled(ctx, octokit, requests) {
   for (const request of requests) {
     const where = whereOf(request);
-    if (request.runId) await cancelRun(octokit, where, request.runId);
+    if (request.runId) await gh.cancelRun(octokit, where, request.runId);
+    // A sign-off says it in its report and its commit status (signoff.js).
+    if (request.command === 'signoff' && await signoff.signoffCancelled(ctx, octokit, request)) continue;
     if (request.checkRunId) {
       await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'cancelled', output: messages.CHECK.cancelled({ suite: suiteOf(request), request }) });
     }
@@ -129,7 +122,7 @@ async function recordRun(ctx, octokit, request, run) {
   // Cancelled while GitHub was starting the run: keep its id and stop it.
   if (run) {
     await store.updateRequest(ctx.store, request.id, fields);
-    await cancelRun(octokit, whereOf(request), run.id);
+    await gh.cancelRun(octokit, whereOf(request), run.id);
   }
   return store.getRequest(ctx.store, request.id);
 }
@@ -270,7 +263,8 @@ async function commandJob(ctx, job) {
   }
   if (command.name === 'cancel') {
     const reason = messages.CANCEL_REASONS.command({ author });
-    const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason });
+    // Everything the conversation started, a release sign-off included (a push leaves that running).
+    const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason, keep: [] });
     // Run again after a crash, the requests this command cancelled before are announced again
     // (announcing is repeatable), so that none is left with its run going.
     const earlier = lookFirst

@@ -118,9 +118,18 @@ async function completeCheckRun(octokit, where, checkRunId, { conclusion, output
 }
 
 /** The repository's default branch: where perf-command.yml is read from and dispatched on. */
+/** Stops a workflow run; one that finished already (409) or is gone (404) leaves nothing to stop. */
+async function cancelRun(octokit, { owner, repo }, runId) {
+  try {
+    await octokit.rest.actions.cancelWorkflowRun({ owner, repo, run_id: runId });
+  } catch (err) {
+    if (err.status !== 409 && err.status !== 404) throw err;
+  }
+}
+
 async function defaultBranch(octokit, { owner, repo }) {
   const { data } = await octokit.rest.repos.get({ owner, repo });
   return data.default_branch;
 }
 
-module.exports = { upsertSticky, postReply, upsertReply, acknowledge, ensureCheckRun, completeCheckRun, defaultBranch, fit, CHECK_RUN_TEXT_LIMIT };
+module.exports = { upsertSticky, postReply, upsertReply, acknowledge, ensureCheckRun, completeCheckRun, cancelRun, defaultBranch, fit, CHECK_RUN_TEXT_LIMIT };

@@ -10,6 +10,8 @@
 //             the final status and post the report (core's renderSignoff) as the reply
 //   waive     record the waiver for the conversation's latest sign-off, decide again from the
 //             stored verdict and all its waivers, update the status and the report
+//   cancel    `/perf cancel` in the conversation: the run stopped, status error, the report
+//             says who cancelled it (a push leaves a sign-off running: it measures release refs)
 //
 // The bot sets the status for its sign-offs, not the workflow: the decision needs the waivers,
 // which only the bot keeps (the workflow sets it only for a pushed tag, which has none).
@@ -115,8 +117,13 @@ async function findDispatchedRun(ctx, octokit, request) {
 
 async function recordRun(ctx, octokit, request, signoff, run) {
   const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
-  await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] });
+  const recorded = await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] });
   await store.updateSignoff(ctx.store, signoff.id, { workflowRunId: fields.runId, runUrl: fields.runUrl });
+  // Cancelled (/perf cancel) while GitHub was starting the run: keep its id and stop it.
+  if (!recorded && run) {
+    await store.updateRequest(ctx.store, request.id, fields);
+    await gh.cancelRun(octokit, whereOf(request), run.id);
+  }
   return store.getRequest(ctx.store, request.id);
 }
 
@@ -223,6 +230,22 @@ async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conc
   await store.updateRequest(ctx.store, request.id, { status: signoff.status === 'completed' ? 'completed' : 'failed', detail: `${decision.state}: ${decision.description}` }, { from: ['dispatched'] });
 }
 
+/**
+ * The sign-off's request was cancelled (`/perf cancel` in its conversation; jobs.js stopped its
+ * run): the sign-off fails with the reason, and its report and commit status (error) say so.
+ * Returns false when nothing was recorded yet (cancelled before its refs were pinned): the
+ * command's reply then says it, as for any command.
+ */
+async function signoffCancelled(ctx, octokit, request) {
+  let signoff = await store.signoffForRequest(ctx.store, request.id);
+  if (!signoff) return false;
+  if (signoff.status === 'dispatched') {
+    signoff = await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', failure: request.detail || 'it was cancelled', completedAt: ctx.store.now() });
+  }
+  await publish(ctx, octokit, request, signoff);
+  return true;
+}
+
 // --- waive ----------------------------------------------------------------------------------
 
 /**
@@ -253,4 +276,4 @@ async function signoffWaive(ctx, octokit, request, command, { say, lookFirst, on
   return true;
 }
 
-module.exports = { signoffCommand, signoffRunCompleted, signoffWaive, publish, SIGNOFF_REPLIES, SIGNOFF_WORKFLOW };
+module.exports = { signoffCommand, signoffRunCompleted, signoffCancelled, signoffWaive, publish, SIGNOFF_REPLIES, SIGNOFF_WORKFLOW };

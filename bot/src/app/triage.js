@@ -17,7 +17,7 @@ const { commandLines } = require('../commands/markdown');
 const { workflowPath } = require('./contract');
 const { mainPush } = require('./watch-main');
 
-const ISSUE_COMMANDS = Object.freeze(['signoff', 'waive']);
+const ISSUE_COMMANDS = Object.freeze(['signoff', 'waive', 'cancel']);
 
 const timeOf = (iso) => {
   const ms = Date.parse(iso);
@@ -40,10 +40,11 @@ function commandComment(payload, context) {
   if (comment.user && comment.user.type === 'Bot') return { ignore: "a bot's comment" };
   const parsed = parseCommand(comment.body, { benchmarks: context.benchmarks });
   if (parsed === null) return { ignore: 'no /perf command in the comment' };
-  // In an issue (e.g. a release tracking issue) only a release sign-off and its waivers count.
+  // In an issue (e.g. a release tracking issue) only a release sign-off, its waivers and its
+  // cancellation count.
   const onPullRequest = Boolean(issue.pull_request);
   if (!onPullRequest && !(parsed.command && ISSUE_COMMANDS.includes(parsed.command.name))) {
-    return { ignore: `a comment on an issue, not on a pull request (in issues only ${ISSUE_COMMANDS.map((c) => `/perf ${c}`).join(' and ')} count)` };
+    return { ignore: `a comment on an issue, not on a pull request (in issues only ${ISSUE_COMMANDS.map((c) => `/perf ${c}`).join(', ')} count)` };
   }
   const line = parsed.command ? parsed.command.line : commandLines(comment.body)[0];
   return {

@@ -2,8 +2,9 @@
 // pinned to SHAs, the sign-off recorded, commit status perfgate/signoff pending on the candidate,
 // perf-signoff.yml dispatched; its run completed → the merged run folder stored, the report as
 // the reply, the final status; /perf waive there → waiver recorded, status and report updated;
-// refusals. The run folders are real: the full suite measured in two shards at a tiny scale
-// (test/fixtures/results/full-shards-tiny), merged and judged by core as `perfgate merge` does.
+// /perf cancel there → run stopped, status error; refusals. The run folders are real: the full
+// suite measured in two shards at a tiny scale (test/fixtures/results/full-shards-tiny), merged
+// and judged by core as `perfgate merge` does.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  bot, command, PR, pushEvent, REPOSITORY, settled, startBotOn, writeArtifact,
+  bot, botComments, command, PR, pushEvent, REPOSITORY, settled, startBotOn, writeArtifact,
 } from '../../support/bot.mjs';
 import {
   completeSignoffRun, mergedRunFolder, newIssue, ONE_FAILS, onIssue as onIssueOf, sha, signoffStatuses, startSignoffDouble, TAGS,
@@ -21,6 +22,7 @@ const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
 const { MERGED_ARTIFACT } = require('../../../bot/src/app/signoff-contract');
 const { SIGNOFF_REPLIES } = require('../../../bot/src/app/signoff');
+const { REPLIES } = require('../../../bot/src/app/messages');
 
 const FULL_NAMES = core.findSuite(core.loadThresholds(), 'full').names;
 
@@ -181,16 +183,44 @@ describe('release sign-off', () => {
     assert.deepEqual(first.reply(), ['@maintainer no release tag named `mariadb-<version>` comes before `mariadb-10.11.9`: name the previous release with `vs <previous>`, e.g. `/perf signoff mariadb-10.11.19 vs mariadb-10.11.18`. Nothing was started.']);
   });
 
-  it('in a pull request: a push and /perf cancel leave the sign-off running', async () => {
+  it('in a pull request: a push leaves the sign-off running; /perf cancel stops it, status error, the report says who', async () => {
     const { comment } = await command(gh, running, 'maintainer', '/perf signoff mariadb-10.11.19 vs mariadb-10.11.18', { pr: PR });
     await settled(running);
     const request = await bot.requestForComment(running.store, comment.id);
     assert.equal(request.status, 'dispatched');
+    const cancels = () => gh.calls.filter((c) => c.operationId === 'actions/cancel-workflow-run').map((c) => c.path);
     await running.deliver('pull_request', pushEvent({ headSha: sha('c'), pr: PR, at: new Date(Date.now() + 60_000) }));
-    await command(gh, running, 'maintainer', '/perf cancel', { pr: PR });
     await settled(running);
     assert.equal((await bot.getRequest(running.store, request.id)).status, 'dispatched');
-    assert.deepEqual(gh.calls.filter((c) => c.operationId === 'actions/cancel-workflow-run').map((c) => c.path), []);
+    assert.deepEqual(cancels(), []);
+    const statusesBefore = gh.state.statuses(REPOSITORY).length;
+    await command(gh, running, 'maintainer', '/perf cancel', { pr: PR });
+    await settled(running);
+    assert.equal((await bot.getRequest(running.store, request.id)).status, 'cancelled');
+    assert.deepEqual(cancels(), [`/repos/${REPOSITORY}/actions/runs/${request.runId}/cancel`]);
+    const signoff = await bot.signoffForRequest(running.store, request.id);
+    assert.deepEqual([signoff.status, signoff.state, signoff.failure], ['failed', 'error', '@maintainer cancelled it with `/perf cancel`']);
+    const set = gh.state.statuses(REPOSITORY).slice(statusesBefore).filter((st) => st.context === 'perfgate/signoff');
+    assert.deepEqual(set.map((st) => [st.sha, st.state, st.description]), [[TAGS['mariadb-10.11.19'], 'error', 'The sign-off run failed: @maintainer cancelled it with `/perf cancel`']]);
+    const reply = botComments(gh, PR).find((c) => c.body.startsWith(`<!-- perfgate:reply comment=${comment.id} -->`));
+    assert.match(reply.body, /Release sign-off: `mariadb-10\.11\.19` against `mariadb-10\.11\.18` — error/);
+    assert.match(reply.body, /@maintainer cancelled it with `\/perf cancel`/);
+    // The cancelled run's completion changes nothing.
+    const before = gh.state.statuses(REPOSITORY).length;
+    await complete(request, 'cancelled');
+    assert.equal(gh.state.statuses(REPOSITORY).length, before);
+  });
+
+  it('/perf cancel in a release issue stops its sign-off; with nothing running it says so', async () => {
+    const issue = newIssue(gh);
+    const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.20');
+    assert.equal(r.request.status, 'dispatched');
+    const cancel = await onIssue(issue, 'maintainer', '/perf cancel');
+    assert.equal((await bot.getRequest(running.store, r.request.id)).status, 'cancelled');
+    assert.equal((await bot.signoffForRequest(running.store, r.request.id)).state, 'error');
+    assert.deepEqual(cancel.reply(), [REPLIES.cancelled({ author: 'maintainer', count: 1 })]);
+    const again = await onIssue(issue, 'maintainer', '/perf cancel');
+    assert.deepEqual(again.reply(), [REPLIES.cancelled({ author: 'maintainer', count: 0 })]);
   });
 
   it("sent nothing that breaks GitHub's description", () => {

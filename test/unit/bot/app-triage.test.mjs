@@ -45,7 +45,7 @@ describe('triage of webhook deliveries', () => {
     for (const [what, name, payload, reason] of cases) assert.deepEqual(triage(name, payload, context), { ignore: reason }, what);
     const onIssue = commentEvent({ comment: comment('/perf quick') });
     delete onIssue.issue.pull_request;
-    assert.deepEqual(triage('issue_comment', onIssue, context), { ignore: 'a comment on an issue, not on a pull request (in issues only /perf signoff and /perf waive count)' });
+    assert.deepEqual(triage('issue_comment', onIssue, context), { ignore: 'a comment on an issue, not on a pull request (in issues only /perf signoff, /perf waive, /perf cancel count)' });
     const otherWorkflow = workflowRunEvent({ run: { id: 5, display_title: 'x' }, workflow: 'ci.yml' });
     assert.deepEqual(triage('workflow_run', otherWorkflow, context), { ignore: 'a run of .github/workflows/ci.yml, not of .github/workflows/perf-command.yml or .github/workflows/perf-full.yml' });
     assert.deepEqual(triage('ping', published('ping', undefined), context), { ignore: 'ping', pong: true });
