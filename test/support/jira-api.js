@@ -1,6 +1,8 @@
 'use strict';
 // A local double of the part of Jira's REST API (version 2) that perfgate's Jira tracker uses:
-// create an issue, comment on it, list its transitions, transition it. Atlassian's OpenAPI
+// create an issue, comment on it, list its transitions, transition it, and find an issue by
+// project and label (the JQL search, Cloud's /search/jql; `searchPath: '/rest/api/2/search'`
+// serves Data Center's instead, and /search/jql then answers 404 as Data Center does). Atlassian's OpenAPI
 // description of the Jira REST API is not shipped in any npm or PyPI package reachable here,
 // so requests are checked against the shapes the client library (jira.js, version2 models
 // IssueUpdateDetails, Comment, IssueTransition) declares and Jira enforces, and answers have
@@ -51,7 +53,21 @@ function checkCreate(body, project, issueTypes) {
 /**
  * startJiraDouble({project, issueTypes, user, token}) -> {url, issues: Map(key -> issue), calls, problems(), close()}
  */
-async function startJiraDouble({ project = 'PERF', issueTypes = ['Bug', 'Task'], user = 'perfgate@example.com', token = 'jira-api-token-0123' } = {}) {
+// The one JQL shape the tracker sends; Jira parses much more, the double refuses anything else.
+const JQL = /^project = "([A-Z][A-Z0-9_]*)" AND labels = "([^"\s]+)" ORDER BY created ASC$/;
+
+function search(query, issues) {
+  const jql = query.get('jql') || '';
+  const m = JQL.exec(jql);
+  if (!m) return { status: 400, body: { errorMessages: [`The double answers only project = "KEY" AND labels = "label" ORDER BY created ASC, not: ${jql}`], errors: {} } };
+  const max = Number(query.get('maxResults') || 50);
+  if (!Number.isInteger(max) || max < 1) return invalid({ maxResults: 'maxResults must be a positive integer' });
+  const found = [...issues.values()].filter((i) => i.fields.project.key === m[1] && (i.fields.labels || []).includes(m[2]));
+  const fields = (query.get('fields') || '').split(',').filter(Boolean);
+  return { status: 200, body: { issues: found.slice(0, max).map((i) => ({ id: i.id, key: i.key, fields: Object.fromEntries(fields.filter((f) => f in i.fields).map((f) => [f, i.fields[f]])) })), isLast: found.length <= max } };
+}
+
+async function startJiraDouble({ project = 'PERF', issueTypes = ['Bug', 'Task'], user = 'perfgate@example.com', token = 'jira-api-token-0123', searchPath = '/rest/api/2/search/jql' } = {}) {
   const issues = new Map();
   const calls = [];
   let nextId = 10000;
@@ -61,7 +77,9 @@ async function startJiraDouble({ project = 'PERF', issueTypes = ['Bug', 'Task'],
 
   async function answer(request) {
     if (request.headers.authorization !== expectedAuth) return { status: 401, body: { errorMessages: ['You are not authenticated. Authentication required to perform this operation.'], errors: {} } };
-    const path = new URL(request.url, 'http://x').pathname;
+    const parsed = new URL(request.url, 'http://x');
+    const path = parsed.pathname;
+    if (request.method === 'GET' && path === searchPath) return search(parsed.searchParams, issues);
     const body = ['POST', 'PUT'].includes(request.method) ? await readJson(request).catch(() => null) : undefined;
     if (body === null) return { status: 400, body: { errorMessages: ['Unexpected character: the body is not JSON'], errors: {} } };
     if (request.method === 'POST' && path === '/rest/api/2/issue') {

@@ -115,15 +115,36 @@ function watchContract(backend) {
         return github.file(issue);
       } };
       const before = issues().length;
-      const settle = () => settleMainResult({ db, tracker: flaky, repo: repo(), base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed(), log: quiet });
+      // Its own first bad commit: the issues other tests filed for BAD are in the same repository.
+      const settle = () => settleMainResult({ db, tracker: flaky, repo: repo(), base: GOOD, head: FIX, verdict: regressed(), confirmation: regressed(), log: quiet });
       await assert.rejects(settle(), /503 the tracker is down/);
-      const key = core.dedupeKey({ repo: repo(), benchKey: 'point-query', signal: INSTR, firstBad: BAD });
+      const key = core.dedupeKey({ repo: repo(), benchKey: 'point-query', signal: INSTR, firstBad: FIX });
       assert.equal((await store.regressionByKey(db, key)).status, 'filing');
       const again = await settle();
       assert.deepEqual(again.actions.map((a) => [a.action, a.benchKey]), [['file', 'point-query'], ['file', 'update-index_range=100']]);
       assert.deepEqual((await settle()).actions, []);
       assert.equal(issues().length, before + 2);
       assert.equal((await store.regressionByKey(db, key)).status, 'open');
+    });
+
+    test('a job that died after filing, before recording it: run again, it finds the issue by its marker and files nothing twice', async () => {
+      const db = await open();
+      const github = githubTracker({ octokit, repo: repo() });
+      const dying = { ...github, async file(issue) {
+        await github.file(issue);
+        throw new Error('the process died after GitHub created the issue');
+      } };
+      const before = issues().length;
+      const settle = (tracker) => settleMainResult({ db, tracker, repo: repo(), base: GOOD, head: STILL, verdict: regressed(), confirmation: regressed(), log: quiet });
+      await assert.rejects(settle(dying), /died after GitHub created/);
+      assert.equal(issues().length, before + 1);
+      const again = await settle(github);
+      assert.equal(issues().length, before + 2, 'the first issue was found, only the second filed');
+      const key = core.dedupeKey({ repo: repo(), benchKey: 'point-query', signal: INSTR, firstBad: STILL });
+      const first = issues()[before];
+      assert.deepEqual(again.actions.map((a) => [a.action, a.benchKey, a.issue.key]), [['file', 'point-query', String(first.number)], ['file', 'update-index_range=100', String(issues()[before + 1].number)]]);
+      assert.deepEqual([(await store.regressionByKey(db, key)).status, (await store.regressionByKey(db, key)).issueKey], ['open', String(first.number)]);
+      assert.deepEqual(problems(), []);
     });
 
     test('a one-off noisy point files nothing and says so in the history', async () => {

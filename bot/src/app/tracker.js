@@ -1,12 +1,18 @@
 'use strict';
 // Where confirmed regressions are filed. One interface, whatever the tracker:
 //
-//   tracker.name                         'github' | 'jira' (stored in regressions.tracker)
-//   tracker.file({title, body, labels})  -> {key, url}: a new issue
-//   tracker.comment(key, body)           one comment on that issue
-//   tracker.close(key, body)             a last comment, then the issue closed as done
+//   tracker.name                           'github' | 'jira' (stored in regressions.tracker)
+//   tracker.file({title, body, dedupeKey}) -> {key, url}: a new issue, findable by its key
+//   tracker.find(dedupeKey)                -> {key, url} of the issue filed for it, or null
+//   tracker.comment(key, body)             one comment on that issue
+//   tracker.close(key, body)               a last comment, then the issue closed as done
 //
-// The bodies are markdown rendered by core (regressionIssue, sightingComment, recoveryComment).
+// The bodies are markdown rendered by core (regressionIssue, sightingComment, recoveryComment);
+// an issue body starts with core's regressionMarker(dedupeKey). `find` is asked before filing
+// again a regression whose earlier filing never got recorded (the process died, or a retried
+// job overlapped it), so that it is filed once.
+const { createHash } = require('node:crypto');
+const core = require('@perfgate/core');
 
 // Labels a filed issue carries on GitHub (GitHub creates a label the first time it is used).
 const GITHUB_LABELS = ['performance', 'regression'];
@@ -35,6 +41,13 @@ function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
       const { data } = await octokit.rest.issues.create({ ...where, title, body, labels });
       return { key: String(data.number), url: data.html_url };
     },
+    // Among the issues with perfgate's labels, open or closed, the one whose body carries the key.
+    async find(dedupeKey) {
+      const marker = core.regressionMarker(dedupeKey);
+      const listed = await octokit.paginate(octokit.rest.issues.listForRepo, { ...where, state: 'all', labels: labels.join(','), per_page: 100 });
+      const found = listed.find((issue) => !issue.pull_request && String(issue.body || '').includes(marker));
+      return found ? { key: String(found.number), url: found.html_url } : null;
+    },
     async comment(key, body) {
       await octokit.rest.issues.createComment({ ...where, issue_number: issueNumber(key), body });
     },
@@ -48,6 +61,14 @@ function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
 
 // Jira labels may not hold spaces; the same two words as on GitHub.
 const JIRA_LABELS = GITHUB_LABELS;
+
+/**
+ * The label that finds one regression's Jira issue again: JQL matches labels exactly, while its
+ * text search drops the punctuation a key is made of.
+ */
+function jiraKeyLabel(dedupeKey) {
+  return `perfgate-${createHash('sha256').update(dedupeKey).digest('hex').slice(0, 20)}`;
+}
 // Jira refuses a summary longer than this.
 const JIRA_SUMMARY_LIMIT = 255;
 
@@ -66,11 +87,25 @@ function jiraTracker({ client, url, projectKey, issueType = 'Bug', labels = JIRA
   const browse = (key) => `${String(url).replace(/\/+$/, '')}/browse/${key}`;
   return {
     name: 'jira',
-    async file({ title, body }) {
+    async file({ title, body, dedupeKey }) {
+      if (typeof dedupeKey !== 'string' || !dedupeKey) throw new Error('tracker jira: file needs the regression\'s dedupeKey (its issue is found again by it)');
       const created = await client.issues.createIssue({
-        fields: { project: { key: projectKey }, issuetype: { name: issueType }, summary: title.slice(0, JIRA_SUMMARY_LIMIT), description: body, labels },
+        fields: { project: { key: projectKey }, issuetype: { name: issueType }, summary: title.slice(0, JIRA_SUMMARY_LIMIT), description: body, labels: [...labels, jiraKeyLabel(dedupeKey)] },
       });
       return { key: created.key, url: browse(created.key) };
+    },
+    async find(dedupeKey) {
+      const jql = `project = "${projectKey}" AND labels = "${jiraKeyLabel(dedupeKey)}" ORDER BY created ASC`;
+      let answer;
+      try {
+        // Jira Cloud's search; Data Center has only the older /search.
+        answer = await client.issueSearch.searchForIssuesUsingJqlEnhancedSearch({ jql, fields: ['summary'], maxResults: 1 });
+      } catch (err) {
+        if (![404, 405].includes(err && (err.status || (err.response && err.response.status)))) throw err;
+        answer = await client.issueSearch.searchForIssuesUsingJql({ jql, fields: ['summary'], maxResults: 1 });
+      }
+      const [found] = answer.issues || [];
+      return found ? { key: found.key, url: browse(found.key) } : null;
     },
     async comment(key, body) {
       await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
@@ -94,4 +129,4 @@ function trackerFor(config, { octokit, repo }) {
   return githubTracker({ octokit, repo });
 }
 
-module.exports = { githubTracker, jiraTracker, createJiraClient, trackerFor, GITHUB_LABELS };
+module.exports = { githubTracker, jiraTracker, createJiraClient, trackerFor, jiraKeyLabel, GITHUB_LABELS };

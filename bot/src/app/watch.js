@@ -45,7 +45,9 @@ async function settleMainResult({ db, tracker, repo, base, head, verdict, confir
       const issue = core.regressionIssue({
         verdict, benchmarkId: a.benchKey, signal: a.signal, repo, lastGood: base, firstBad: head, dedupeKey: a.dedupeKey, confirmation: a.confirmation,
       });
-      const filed = await tracker.file(issue);
+      // Claimed before and never recorded as filed: an earlier attempt may have filed it and
+      // died (or still be running) before it said so. The tracker knows.
+      const filed = (claim.duplicate && await tracker.find(a.dedupeKey)) || await tracker.file({ ...issue, dedupeKey: a.dedupeKey });
       const note = Object.entries(a.confirmation).map(([how, what]) => `confirmed by ${how === 'remeasured' ? 're-measurement' : 'change point'}: ${what}`).join('; ');
       await store.markFiled(db, { dedupeKey: a.dedupeKey, tracker: tracker.name, issueKey: filed.key, issueUrl: filed.url, note });
       done.push({ ...a, issue: filed, title: issue.title });

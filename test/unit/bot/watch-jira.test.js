@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const store = require('../../../bot/src/store');
-const { jiraTracker, createJiraClient, trackerFor } = require('../../../bot/src/app/tracker');
+const { jiraTracker, jiraKeyLabel, createJiraClient, trackerFor } = require('../../../bot/src/app/tracker');
 const { settleMainResult } = require('../../../bot/src/app/watch');
 const { startJiraDouble } = require('../../support/jira-api');
 const { REPO, GOOD, BAD, STILL, FIX, regressed, aa } = require('../../support/watch-runs');
@@ -43,11 +43,13 @@ describe('watching main with Jira', () => {
     const settle = (extra) => settleMainResult({ db, tracker: tracker(), repo: REPO, ...extra });
     await settle({ base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed() });
     await settle({ base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed() });
-    assert.deepEqual([...jira.issues.values()].map((i) => [i.key, i.fields.summary, i.fields.issuetype.name, i.fields.labels.join(',')]), [
-      ['PERF-1', 'point-query: 1.088× instructions per query since abc1234', 'Bug', 'performance,regression'],
-      ['PERF-2', 'update-index_range=100: 1.049× instructions per query since abc1234', 'Bug', 'performance,regression'],
-    ]);
     const key = core.dedupeKey({ repo: REPO, benchKey: 'point-query', signal: 'instructions_per_query', firstBad: BAD });
+    const updateKey = core.dedupeKey({ repo: REPO, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: BAD });
+    assert.deepEqual([...jira.issues.values()].map((i) => [i.key, i.fields.summary, i.fields.issuetype.name, i.fields.labels.join(',')]), [
+      ['PERF-1', 'point-query: 1.088× instructions per query since abc1234', 'Bug', `performance,regression,${jiraKeyLabel(key)}`],
+      ['PERF-2', 'update-index_range=100: 1.049× instructions per query since abc1234', 'Bug', `performance,regression,${jiraKeyLabel(updateKey)}`],
+    ]);
+    assert.match(jiraKeyLabel(key), /^perfgate-[0-9a-f]{20}$/);
     assert.ok(jira.issues.get('PERF-1').fields.description.startsWith(`<!-- perfgate:regression ${key} -->`));
     const row = await store.regressionByKey(db, key);
     assert.deepEqual([row.tracker, row.issueKey, row.issueUrl], ['jira', 'PERF-1', `${jira.url}/browse/PERF-1`]);
@@ -65,6 +67,33 @@ describe('watching main with Jira', () => {
     assert.deepEqual(jira.problems(), []);
   });
 
+  test('a job that died after filing, before recording it: run again, it finds the issue by its label and files nothing twice (Cloud and Data Center search)', async () => {
+    for (const searchPath of ['/rest/api/2/search/jql', '/rest/api/2/search']) {
+      const own = await startJiraDouble({ project: 'PERF', searchPath });
+      try {
+        const db = await open();
+        const client = () => jiraTracker({ client: createJiraClient({ url: own.url, user: own.user, token: own.token }), url: own.url, projectKey: 'PERF' });
+        const dying = { ...client(), async file(issue) {
+          await client().file(issue);
+          throw new Error('the process died after Jira created the issue');
+        } };
+        const settle = (tracker) => settleMainResult({ db, tracker, repo: REPO, base: GOOD, head: BAD, verdict: regressed(), confirmation: regressed() });
+        await assert.rejects(settle(dying), /died after Jira created/);
+        assert.equal(own.issues.size, 1, searchPath);
+        const again = await settle(client());
+        assert.deepEqual(again.actions.map((a) => [a.action, a.benchKey, a.issue.key]), [['file', 'point-query', 'PERF-1'], ['file', 'update-index_range=100', 'PERF-2']], searchPath);
+        assert.equal(own.issues.size, 2, `${searchPath}: the first issue was found, not filed again`);
+        const key = core.dedupeKey({ repo: REPO, benchKey: 'point-query', signal: 'instructions_per_query', firstBad: BAD });
+        assert.deepEqual([(await store.regressionByKey(db, key)).status, (await store.regressionByKey(db, key)).issueKey], ['open', 'PERF-1']);
+        const searched = own.calls.filter((c) => c.path.startsWith('/rest/api/2/search'));
+        assert.deepEqual(searched.map((c) => c.status), searchPath === '/rest/api/2/search' ? [404, 200] : [200], searchPath);
+        assert.deepEqual(own.problems().filter((c) => !c.path.startsWith('/rest/api/2/search/jql')), []);
+      } finally {
+        await own.close();
+      }
+    }
+  });
+
   test('a noisy point files nothing in Jira', async () => {
     const db = await open();
     const before = jira.issues.size;
@@ -75,7 +104,7 @@ describe('watching main with Jira', () => {
 
   test('bad credentials fail with Jira\'s answer, and the settings choose the tracker', async () => {
     const wrong = jiraTracker({ client: createJiraClient({ url: jira.url, user: jira.user, token: 'wrong' }), url: jira.url, projectKey: 'PERF' });
-    await assert.rejects(wrong.file({ title: 't', body: 'b' }), (err) => err.status === 401 || /401/.test(String(err.message)));
+    await assert.rejects(wrong.file({ title: 't', body: 'b', dedupeKey: 'k' }), (err) => err.status === 401 || /401/.test(String(err.message)));
     assert.equal(trackerFor({ tracker: 'jira', jira: { url: jira.url, project: 'PERF', issueType: 'Bug', user: 'u', token: 't' } }, {}).name, 'jira');
     assert.equal(trackerFor({ tracker: 'github' }, { octokit: {}, repo: REPO }).name, 'github');
   });
