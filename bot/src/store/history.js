@@ -143,6 +143,23 @@ function roundRow(benchmarkResultId, r) {
   };
 }
 
+// The callgrind windows of one side (results.json benchmarks[].instructions.<side>.windows).
+function instructionWindowRows(benchmarkResultId, instructions) {
+  const rows = [];
+  for (const side of ['base', 'head']) {
+    const windows = (instructions && instructions[side] && instructions[side].windows) || [];
+    windows.forEach((w, index) => {
+      const perQuery = w.connection && w.connection.per_query;
+      if (typeof perQuery !== 'number' || !(perQuery > 0)) return;
+      rows.push({
+        benchmark_result_id: benchmarkResultId, side, window_index: index, events: w.events ?? null, queries: w.queries ?? null,
+        seconds: w.seconds ?? null, per_query: perQuery, background_per_query: (w.background && w.background.per_query) ?? null,
+      });
+    });
+  }
+  return rows;
+}
+
 function checkDocuments(results, verdict) {
   if (!results || results.schema !== 'perfgate.results/v1') {
     throw new StoreError(`storeRun: results key 'schema' is ${JSON.stringify(results && results.schema)}, expected "perfgate.results/v1"`);
@@ -276,6 +293,8 @@ async function storeRun(store, { request = {}, results, verdict = null }) {
       benchmarkIds.set(b.id, benchmarkResultId);
       const rounds = (b.rounds || []).map((x) => roundRow(benchmarkResultId, x));
       if (rounds.length) await tx.insertInto('rounds').values(rounds).execute();
+      const windows = instructionWindowRows(benchmarkResultId, b.instructions);
+      if (windows.length) await tx.insertInto('instruction_windows').values(windows).execute();
     }
     if (verdict) await storeVerdict(store, tx, runId, verdict, benchmarkIds, microIds);
     return { runId, duplicate: false };
@@ -322,22 +341,27 @@ function seriesQuery(from, { repo, microbenchmark, machine, threads, ahi, fromSe
 }
 
 // mainSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?, fromSeq?}) -> points
-//   signal: qps | cpu_per_query_us | cs_per_query | instructions_per_query (per round)
+//   signal: qps | cpu_per_query_us | cs_per_query (per timed round) | instructions_per_query
+//   (per callgrind window)
 // Every side of every run whose commit is on main gives a point {seq, sha, runId, side,
 // machine, n, value, values}: value is the geometric mean of that side's rounds.
 async function mainSeries(store, { signal, ...select }) {
   if (!ROUND_SIGNALS.includes(signal)) {
     throw new StoreError(`mainSeries: unknown signal ${JSON.stringify(signal)}: expected one of ${ROUND_SIGNALS.join(', ')}`);
   }
-  const rows = await seriesQuery(store.db.selectFrom('rounds as rd')
+  // Instructions per query are counted in callgrind windows, apart from the timed rounds.
+  const [table, column, order] = signal === 'instructions_per_query'
+    ? ['instruction_windows', 'per_query', 'window_index']
+    : ['rounds', signal, 'round_index'];
+  const rows = await seriesQuery(store.db.selectFrom(`${table} as rd`)
     .innerJoin('benchmark_results as br', 'br.id', 'rd.benchmark_result_id'), select)((q) => q
     .innerJoin('run_sides as s', (j) => j.onRef('s.run_id', '=', 'r.id').onRef('s.side', '=', 'rd.side'))
     .innerJoin('commits as c', 'c.id', 's.commit_id'))
     .where('br.status', '=', 'ok')
-    .where(`rd.${signal}`, 'is not', null)
+    .where(`rd.${column}`, 'is not', null)
     .select(['c.main_seq as seq', 'c.sha as sha', 'r.id as runId', 'rd.side as side', 'mc.fingerprint as machine',
-      `rd.${signal} as value`])
-    .orderBy('c.main_seq').orderBy('r.started_at').orderBy('r.id').orderBy('rd.side').orderBy('rd.round_index')
+      `rd.${column} as value`])
+    .orderBy('c.main_seq').orderBy('r.started_at').orderBy('r.id').orderBy('rd.side').orderBy(`rd.${order}`)
     .execute();
   const points = [];
   for (const row of rows) {

@@ -414,6 +414,26 @@ const signoff = {
   },
 };
 
+// The instruction windows counted under callgrind beside the timed rounds (results.json
+// benchmarks[].instructions.<side>.windows): instructions per query of the connection threads
+// per window, the absolute series of main that the judged ratios alone do not give.
+const instructionWindows = {
+  async up(db) {
+    await db.schema.createTable('instruction_windows')
+      .addColumn('id', 'integer', id)
+      .addColumn('benchmark_result_id', 'integer', (c) => c.notNull().references('benchmark_results.id').onDelete('cascade'))
+      .addColumn('side', 'varchar(8)', (c) => c.notNull())
+      .addColumn('window_index', 'integer', (c) => c.notNull())
+      .addColumn('events', 'bigint')
+      .addColumn('queries', 'bigint')
+      .addColumn('seconds', dbl)
+      .addColumn('per_query', dbl, (c) => c.notNull())
+      .addColumn('background_per_query', dbl)
+      .addUniqueConstraint('instruction_windows_benchmark_side_index', ['benchmark_result_id', 'side', 'window_index'])
+      .execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
@@ -422,6 +442,7 @@ const MIGRATIONS = Object.freeze({
   '0005_bisections': bisections,
   '0006_watch': watch,
   '0007_signoff': signoff,
+  '0008_instruction_windows': instructionWindows,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

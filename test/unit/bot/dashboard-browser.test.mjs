@@ -55,9 +55,10 @@ describe('the dashboard in headless Chromium', { timeout: 180000 }, () => {
     const { page, requests, problems, failed } = await open(path);
     await page.waitForSelector('svg[data-chart="instructions_ratio"] circle.point');
     assert.equal(await page.locator('svg[data-chart="instructions_ratio"] circle.point').count(), history.instructionSeqs.length);
+    assert.equal(await page.locator('svg[data-chart="instructions_per_query"] circle.point').count(), 2 * history.instructionSeqs.length, 'both sides of each instruction run');
     assert.equal(await page.locator('svg[data-chart="rqps"] circle.point').count(), history.timedSeqs.length);
     assert.equal(await page.locator('svg[data-chart="qps"] circle.point').count(), 2 * history.timedSeqs.length + 1, 'both sides of each timed run and the base of the PR run');
-    for (const [chart, marks] of [['instructions_ratio', 1], ['rqps', 1], ['qps', 1]]) {
+    for (const [chart, marks] of [['instructions_ratio', 1], ['instructions_per_query', 1], ['rqps', 1], ['qps', 1]]) {
       const mark = page.locator(`svg[data-chart="${chart}"] g.change-point`);
       assert.equal(await mark.count(), marks, chart);
       const box = await mark.first().boundingBox();

@@ -48,7 +48,19 @@ test('dashboard queries over a stored history of main', async (t) => {
     // QPS per side: base and head of each timed run, and the base of the PR run (main's last commit).
     assert.deepEqual(h.series.qps.map((p) => `${p.seq}${p.side[0]}`).sort(), ['11b', '12b', '12h', '13b', '13h', '14b', '14h']);
     assert.deepEqual(h.series.qps.map((p) => p.seq), [11, 12, 12, 13, 13, 14, 14], 'in the order of main');
-    assert.deepEqual(h.series.instructions_per_query, [], 'the callgrind windows are not stored as rounds');
+    // Instructions per query per side, from the callgrind windows (three per side and run).
+    const instr = h.series.instructions_per_query;
+    assert.deepEqual(instr.filter((p) => p.side === 'head').map((p) => p.seq), stored.instructionSeqs);
+    assert.equal(instr.filter((p) => p.side === 'base').length, stored.instructionSeqs.length);
+    const median = [...instr.map((p) => p.value)].sort((a, b) => a - b)[instr.length >> 1];
+    assert.ok(median > 50_000, `update-index_range=100 runs tens of thousands of instructions per query (${median})`);
+    // A/A: the two sides of one run agree within 1%; separate runs (fresh servers, another
+    // load) move the level by up to about 10%, which is why the gate judges paired ratios.
+    assert.ok(instr.every((p) => p.n === 3 && Math.abs(p.value / median - 1) < 0.1), 'every side of every run within 10% of the median');
+    for (const run of new Set(instr.map((p) => p.runId))) {
+      const [base, head] = ['base', 'head'].map((side) => instr.find((p) => p.runId === run && p.side === side).value);
+      assert.ok(Math.abs(head / base - 1) < 0.01, `run ${run}: head ${head} against base ${base}`);
+    }
     assert.deepEqual(h.changePoints.map((c) => [c.seq, c.signal, c.ratio]), [[6, 'instructions_per_query', 1.08], [13, 'rqps', 0.9], [13, 'qps', 0.9]]);
     assert.equal(h.changePoints[0].sha, sha(6));
     assert.equal(h.changePoints[0].previousSha, sha(5));
