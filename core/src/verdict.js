@@ -182,7 +182,10 @@ function judgeBenchmark(bench, limits, runErrors) {
     out.reason = reason(out.verdict, out.rqps, limits);
     if (limits.cpu_per_query && out.cpu_per_query) withCpuDecision(out, limits.cpu_per_query);
   }
-  const time = timed ? { verdict: out.verdict, reason: out.reason } : null;
+  // An rQPS interval wholly below the warn limit proves a slowdown of at least that much,
+  // even while it straddles the fail limit.
+  const slowerThan = timed && out.rqps.high !== null && out.rqps.high < limits.warn ? limits.warn : null;
+  const time = timed ? { verdict: out.verdict, reason: out.reason, slowerThan } : null;
   out.time_verdict = time ? time.verdict : null;
   const instructions = bench.instructions ? judgeInstructions(out, bench.instructions, limits) : null;
   if (!time && !instructions) {
@@ -226,7 +229,9 @@ function judgeInstructions(out, instructions, limits) {
  *                                 are unchanged (waits, locks, I/O and fsyncs run no instructions)
  *   3. one signal only          → its verdict
  *   4. time undecided           → the instructions' verdict: the steady signal decides what the
- *                                 noisy one cannot
+ *                                 noisy one cannot; but no better than warn when the whole time
+ *                                 interval lies below the warn limit (time.slowerThan): unchanged
+ *                                 instructions do not explain a slowdown time did measure
  *   5. instructions undecided   → the time verdict
  *   6. both decided             → the worse (warn over pass)
  * The reason leads with the signal that decided.
@@ -243,7 +248,12 @@ function combineSignals(time, instructions) {
   }
   if (instructions.verdict === 'fail') return { verdict: 'fail', reason: both(instructions, time) };
   if (time.verdict === 'fail') return { verdict: 'fail', reason: both(time, instructions) };
-  if (time.verdict === 'inconclusive') return { verdict: instructions.verdict, reason: both(instructions, time) };
+  if (time.verdict === 'inconclusive') {
+    if (instructions.verdict === 'pass' && time.slowerThan) {
+      return { verdict: 'warn', reason: `${both(time, instructions)}: slower than the warn limit ${f2(time.slowerThan)} on time throughout, which the instructions do not explain (waits, locks, I/O)` };
+    }
+    return { verdict: instructions.verdict, reason: both(instructions, time) };
+  }
   if (instructions.verdict === 'inconclusive') return { verdict: time.verdict, reason: both(time, instructions) };
   const verdict = worst([time.verdict, instructions.verdict]);
   return { verdict, reason: verdict === instructions.verdict && verdict !== time.verdict ? both(instructions, time) : both(time, instructions) };

@@ -40,6 +40,18 @@ test('the steady signal decides what the noisy one cannot, and leads the reason'
   assert.deepEqual(combineSignals(sig('pass', 'rQPS'), sig('warn', 'instr/o')), { verdict: 'warn', reason: 'instr/o warn; rQPS pass' });
 });
 
+test('time wholly below the warn limit but open at the fail limit, instructions unchanged: warn, not pass (a slowdown that runs no instructions)', () => {
+  const slower = { verdict: 'inconclusive', reason: 'rQPS 0.90 [0.85, 0.96] straddles the fail limit 0.93', slowerThan: 0.97 };
+  assert.deepEqual(combineSignals(slower, sig('pass', 'instr/o')), {
+    verdict: 'warn',
+    reason: 'rQPS 0.90 [0.85, 0.96] straddles the fail limit 0.93; instr/o pass: slower than the warn limit 0.97 on time throughout, which the instructions do not explain (waits, locks, I/O)',
+  });
+  // Instructions that say more than pass still decide; an interval reaching above warn is open.
+  assert.equal(combineSignals(slower, sig('warn', 'instr/o')).verdict, 'warn');
+  assert.equal(combineSignals(slower, sig('fail', 'instr/o')).verdict, 'fail');
+  assert.equal(combineSignals({ ...slower, slowerThan: null }, sig('pass', 'instr/o')).verdict, 'pass');
+});
+
 test('a single signal is its own verdict', () => {
   for (const v of V) {
     assert.deepEqual(combineSignals(null, sig(v, 'instr/o')), { verdict: v, reason: `instr/o ${v}` });
