@@ -41,6 +41,10 @@ export function mainCommitAdmission(settings) {
   return { facts: { defaultBranch }, headSha, baseRef: settings.baseRef, decision };
 }
 
+function hasCommit(source, sha) {
+  return perfgate.runProcessSync('git', ['-C', source, 'cat-file', '-e', `${sha}^{commit}`]).status === 0;
+}
+
 /** The tags of the checkout that point at `sha` (fetch-depth: 0 fetches them). */
 function tagsAt(source, sha) {
   const listed = perfgate.runProcessSync('git', ['-C', source, 'tag', '--points-at', sha]);
@@ -59,8 +63,8 @@ export function releaseAdmission(settings) {
   const decision = decideReleaseTrust({
     ref: settings.ref,
     defaultBranch,
-    head: { sha: headSha, tags: tagsAt(settings.source, headSha) },
-    base: { sha: baseRef, tags: tagsAt(settings.source, baseRef) },
+    head: { sha: headSha, tags: tagsAt(settings.source, headSha), present: hasCommit(settings.source, headSha) },
+    base: { sha: baseRef, tags: tagsAt(settings.source, baseRef), present: hasCommit(settings.source, baseRef) },
   });
   return { facts: { defaultBranch }, headSha, baseRef, decision };
 }

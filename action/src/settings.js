@@ -143,6 +143,8 @@ export function readSettings({ input, env, event }) {
   const measureResult = input('measure-result');
   if (measureResult && !MEASURE_RESULTS.includes(measureResult)) throw bad('measure-result', measureResult, `one of ${MEASURE_RESULTS.join(', ')} (needs.measure.result)`);
   const release = job === 'signoff' || flag('release', input('release'));
+  if (release && job !== 'measure' && job !== 'signoff') throw bad('release', input('release'), `false for job=${job}; a release pair is measured (job=measure) and signed off (job=signoff)`);
+  if (flag('commit-status', input('commit-status')) && job !== 'signoff') throw bad('commit-status', input('commit-status'), `false for job=${job}; only job=signoff sets perfgate/signoff`);
   const token = input('github-token');
   if (!token) throw new InputError('input github-token: missing; expected a token (the default is github.token)');
   return {

@@ -101,8 +101,9 @@ export function decideMainCommitTrust({ ref, defaultBranch, headSha, headOnBranc
  * maintainers published.
  * @param ref            GITHUB_REF of the run
  * @param defaultBranch  the repository's default branch
- * @param head, base     {sha, tags}: the commit and the tags of this checkout that point at it
- * @returns {allowed, reason: trusted-release|not-release-run|untagged, why}
+ * @param head, base     {sha, tags, present}: the commit, the tags of this checkout that point at
+ *                       it, and whether the checkout has it at all
+ * @returns {allowed, reason: trusted-release|not-release-run|missing|untagged, why}
  */
 export function decideReleaseTrust({ ref, defaultBranch, head, base }) {
   const onDefault = Boolean(defaultBranch) && ref === `refs/heads/${defaultBranch}`;
@@ -110,6 +111,9 @@ export function decideReleaseTrust({ ref, defaultBranch, head, base }) {
     return { allowed: false, reason: 'not-release-run', why: `a release sign-off runs on the default branch ${defaultBranch || '(unknown)'} or on a release tag, not on ${ref || 'no ref'}` };
   }
   for (const [side, role] of [[head, 'candidate'], [base, 'previous release']]) {
+    if (side.present === false) {
+      return { allowed: false, reason: 'missing', why: `the ${role} ${short(side.sha)} is not in the checkout: expected actions/checkout with fetch-depth: 0 (all history and tags)` };
+    }
     if (!side.tags.length) {
       return { allowed: false, reason: 'untagged', why: `the ${role} ${short(side.sha)} is not a commit any tag of this repository points at: only tagged releases are measured without a pull request` };
     }

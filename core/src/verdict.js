@@ -248,7 +248,8 @@ function combineSignals(time, instructions) {
   }
   if (instructions.verdict === 'fail') return { verdict: 'fail', reason: both(instructions, time) };
   if (time.verdict === 'fail') return { verdict: 'fail', reason: both(time, instructions) };
-  if (time.verdict === 'inconclusive') {
+  if (time.verdict === 'inconclusive' || (time.verdict === 'pass' && time.slowerThan)) {
+    // (time pass with slowerThan: cpu/o settled an rQPS interval that lies below warn)
     if (instructions.verdict === 'pass' && time.slowerThan) {
       return { verdict: 'warn', reason: `${both(time, instructions)}: slower than the warn limit ${f2(time.slowerThan)} on time throughout, which the instructions do not explain (waits, locks, I/O)` };
     }

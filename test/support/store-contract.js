@@ -203,6 +203,10 @@ function storeContract(backend) {
         assert.equal((await bot.getRequest(s, early.id)).detail, 'pushed');
         assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed again' }), []);
         assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel' })).map((r) => r.id), [later.id]);
+        // A release sign-off outlives a push; `/perf cancel` keeps nothing (keep: []).
+        const signoff = await record(s, 15, { command: { name: 'signoff', args: { candidate: 'mariadb-10.11.19' }, line: '/perf signoff mariadb-10.11.19' } });
+        assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: 'pushed' }), []);
+        assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel', keep: [] })).map((r) => r.id), [signoff.id]);
       });
 
       test('requests dispatched without a run id, and the latest request of a pull request', async () => {

@@ -239,6 +239,10 @@ async function commandJob(ctx, job) {
 
   if (command.name === 'signoff') {
     await signoff.signoffCommand(ctx, octokit, request, command, { say, lookFirst });
+    // A /perf cancel that ran while this job pinned or dispatched: whatever this job wrote
+    // last (a pending status), the sign-off ends cancelled.
+    request = await store.getRequest(ctx.store, request.id);
+    if (request.status === 'cancelled') await announceCancelled(ctx, octokit, [request]);
     return;
   }
   if (MEASURE_COMMANDS.includes(command.name)) {

@@ -31,7 +31,7 @@ const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
 const short = (sha) => code(String(sha).slice(0, 12));
 
 const SIGNOFF_REPLIES = {
-  unresolved: ({ author, ref }) => `@${author} ${code(ref)} names no tag or branch of this repository: give a release tag, a branch or a full 40-digit commit SHA. Nothing was started.`,
+  unresolved: ({ author, ref }) => `@${author} ${code(ref)} names no release tag of this repository: a sign-off measures tagged releases only, so give a tag, or the full 40-digit SHA a tag points at. Nothing was started.`,
   needsPrevious: ({ author, problem }) => `@${author} ${problem}. Nothing was started.`,
   queued: ({ author, candidate, previous, runUrl }) =>
     `⏳ @${author} release sign-off of ${code(candidate.ref)} (${short(candidate.sha)}) against ${code(previous.ref)} (${short(previous.sha)}): the full suite is ${runUrl ? `[running](${runUrl})` : 'queued'}. `
@@ -65,21 +65,20 @@ async function releaseRefs(octokit, where) {
   return tags.map((t) => ({ name: t.name, sha: t.commit.sha }));
 }
 
-/** A tag, a branch or a full SHA of the repository → {ref, sha}, or null. */
-async function resolveRef(octokit, where, ref, tags) {
-  if (contract.SHA.test(ref)) return { ref, sha: ref };
-  const tag = tags.find((t) => t.name === ref);
-  if (tag) return { ref, sha: tag.sha };
-  const branches = await octokit.paginate(octokit.rest.repos.listBranches, { owner: where.owner, repo: where.repo, per_page: 100 });
-  const branch = branches.find((b) => b.name === ref);
-  return branch ? { ref, sha: branch.commit.sha } : null;
+/**
+ * A release tag, or the full SHA a tag points at → {ref, sha}, or null. Only tagged commits:
+ * the workflow builds nothing else without a pull request (the action's release rule).
+ */
+function resolveRef(ref, tags) {
+  const tag = contract.SHA.test(ref) ? tags.find((t) => t.sha === ref) : tags.find((t) => t.name === ref);
+  return tag ? { ref, sha: tag.sha } : null;
 }
 
 async function pin(ctx, octokit, request, command, { say, lookFirst }) {
   const where = whereOf(request);
   const author = request.author;
   const tags = await releaseRefs(octokit, where);
-  const candidate = await resolveRef(octokit, where, command.args.candidate, tags);
+  const candidate = resolveRef(command.args.candidate, tags);
   if (!candidate) {
     await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: command.args.candidate }), { status: 'answered', from: ['received'], lookFirst });
     return null;
@@ -93,7 +92,7 @@ async function pin(ctx, octokit, request, command, { say, lookFirst }) {
     }
     previousRef = found.previous;
   }
-  const previous = await resolveRef(octokit, where, previousRef, tags);
+  const previous = resolveRef(previousRef, tags);
   if (!previous) {
     await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: previousRef }), { status: 'answered', from: ['received'], lookFirst });
     return null;

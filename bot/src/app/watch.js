@@ -46,7 +46,8 @@ async function settleMainResult({ db, tracker, repo, base, head, verdict, confir
         verdict, benchmarkId: a.benchKey, signal: a.signal, repo, lastGood: base, firstBad: head, dedupeKey: a.dedupeKey, confirmation: a.confirmation,
       });
       // Claimed before and never recorded as filed: an earlier attempt may have filed it and
-      // died (or still be running) before it said so. The tracker knows.
+      // died before it said so, and the tracker knows. (An earlier attempt still running that
+      // has not reached its tracker call yet is not caught: both file.)
       const filed = (claim.duplicate && await tracker.find(a.dedupeKey)) || await tracker.file({ ...issue, dedupeKey: a.dedupeKey });
       const note = Object.entries(a.confirmation).map(([how, what]) => `confirmed by ${how === 'remeasured' ? 're-measurement' : 'change point'}: ${what}`).join('; ');
       await store.markFiled(db, { dedupeKey: a.dedupeKey, tracker: tracker.name, issueKey: filed.key, issueUrl: filed.url, note });

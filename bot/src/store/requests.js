@@ -99,9 +99,11 @@ async function updateRequest(store, id, changes, { from = null } = {}) {
  */
 async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason, keep = ['signoff'] }) {
   return writing(store, async (tx) => {
-    // `keep`: commands left running. A release sign-off measures pinned release refs, not the
-    // pull request: pushes and /perf cancel leave it running (the default).
-    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE).where('command', 'not in', keep);
+    // `keep`: commands left running. By default a release sign-off, which measures pinned
+    // release refs, not the pull request; `/perf cancel` keeps nothing (keep: []).
+    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE);
+    // MySQL/MariaDB refuse an empty `not in ()`.
+    if (keep.length) q = q.where('command', 'not in', keep);
     if (before !== null) q = q.where('comment_created_at', '<=', before);
     if (except !== null) q = q.where('id', '!=', except);
     const rows = await store.behaviour.lockRows(q.orderBy('id')).execute();

@@ -86,6 +86,8 @@ describe('releaseAdmission on a git checkout', () => {
       assert.equal(releaseAdmission(settings(candidate, previous, 'refs/tags/mariadb-10.11.19')).decision.allowed, true);
       assert.equal(releaseAdmission(settings(untagged)).decision.reason, 'untagged');
       assert.equal(releaseAdmission(settings(candidate, untagged)).decision.reason, 'untagged');
+      const absent = 'f'.repeat(40);
+      assert.deepEqual(releaseAdmission(settings(absent)).decision, { allowed: false, reason: 'missing', why: 'the candidate ffffffffffff is not in the checkout: expected actions/checkout with fetch-depth: 0 (all history and tags)' });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

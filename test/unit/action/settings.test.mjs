@@ -54,6 +54,8 @@ describe('readSettings', () => {
       [{ ...release, release: 'yes' }, "input release: 'yes' is not valid; expected true or false"],
       [{ ...release, 'pull-request': '7' }, "input pull-request: '7' is not valid; expected empty for a release sign-off (release: true), which measures two tagged commits, not a pull request"],
       [{ job: 'signoff', 'head-sha': '1'.repeat(40), 'base-ref': '8'.repeat(40), 'commit-status': 'on' }, "input commit-status: 'on' is not valid; expected true or false"],
+      [{ ...release, job: 'report' }, "input release: 'true' is not valid; expected false for job=report; a release pair is measured (job=measure) and signed off (job=signoff)"],
+      [{ ...release, 'commit-status': 'true' }, "input commit-status: 'true' is not valid; expected false for job=measure; only job=signoff sets perfgate/signoff"],
     ];
     for (const [inputs, message] of refusedRelease) assert.throws(() => settingsWith(inputs, dispatch), { name: 'InputError', message });
   });

@@ -177,8 +177,15 @@ describe('release sign-off', () => {
     const nowhere = await onIssue(newIssue(gh), 'maintainer', '/perf signoff mariadb-12.0.0');
     assert.deepEqual(nowhere.reply(), [SIGNOFF_REPLIES.unresolved({ author: 'maintainer', ref: 'mariadb-12.0.0' })]);
     assert.deepEqual(nowhere.dispatches, []);
-    const bySha = await onIssue(newIssue(gh), 'maintainer', `/perf signoff ${sha('3')}`);
-    assert.deepEqual(bySha.reply(), [`@maintainer \`${sha('3')}\` is not a release tag (a name ending in a version, such as mariadb-10.11.19), so I cannot tell which release came before it: name the previous release with \`vs <previous>\`, e.g. \`/perf signoff mariadb-10.11.19 vs mariadb-10.11.18\`. Nothing was started.`]);
+    // Only tagged commits: a branch, or a SHA no tag points at, is refused before anything starts.
+    for (const line of [`/perf signoff ${sha('3')} vs mariadb-10.11.18`, '/perf signoff main vs mariadb-10.11.18', `/perf signoff mariadb-10.11.19 vs ${sha('3')}`]) {
+      const refused = await onIssue(newIssue(gh), 'maintainer', line);
+      const ref = line.split(' ').find((w) => w === 'main' || w === sha('3'));
+      assert.deepEqual(refused.reply(), [SIGNOFF_REPLIES.unresolved({ author: 'maintainer', ref })], line);
+      assert.deepEqual(refused.dispatches, [], line);
+    }
+    const bySha = await onIssue(newIssue(gh), 'maintainer', `/perf signoff ${TAGS['mariadb-10.11.19']}`);
+    assert.deepEqual(bySha.reply(), [`@maintainer \`${TAGS['mariadb-10.11.19']}\` is not a release tag (a name ending in a version, such as mariadb-10.11.19), so I cannot tell which release came before it: name the previous release with \`vs <previous>\`, e.g. \`/perf signoff mariadb-10.11.19 vs mariadb-10.11.18\`. Nothing was started.`]);
     const first = await onIssue(newIssue(gh), 'maintainer', '/perf signoff mariadb-10.11.9');
     assert.deepEqual(first.reply(), ['@maintainer no release tag named `mariadb-<version>` comes before `mariadb-10.11.9`: name the previous release with `vs <previous>`, e.g. `/perf signoff mariadb-10.11.19 vs mariadb-10.11.18`. Nothing was started.']);
   });

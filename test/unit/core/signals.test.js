@@ -50,6 +50,8 @@ test('time wholly below the warn limit but open at the fail limit, instructions 
   assert.equal(combineSignals(slower, sig('warn', 'instr/o')).verdict, 'warn');
   assert.equal(combineSignals(slower, sig('fail', 'instr/o')).verdict, 'fail');
   assert.equal(combineSignals({ ...slower, slowerThan: null }, sig('pass', 'instr/o')).verdict, 'pass');
+  // cpu/o limits settled that rQPS interval as a pass: still a slowdown time measured.
+  assert.equal(combineSignals({ ...slower, verdict: 'pass' }, sig('pass', 'instr/o')).verdict, 'warn');
 });
 
 test('a single signal is its own verdict', () => {
