@@ -57,6 +57,24 @@ export function verdictOf(folders, { settings, into }) {
   return { verdict, run: first, dir };
 }
 
+/**
+ * This workflow run's run folders, downloaded into `into` (emptied first) and judged together.
+ * @param noFolders  the problem when the measure jobs uploaded none
+ * @returns {folders, judged: verdictOf's answer or null, problem: why there is no verdict, or null}
+ */
+export async function judgedRunFolders(settings, { into, noFolders }) {
+  fs.rmSync(into, { recursive: true, force: true });
+  let folders;
+  try {
+    folders = await downloadRunFolders({ prefix: runName({ ...settings, shard: null }), into, token: settings.token, repository: settings.repository, runId: settings.runId });
+  } catch (error) {
+    return { folders: [], judged: null, problem: `the run folders could not be downloaded (${error.message})` };
+  }
+  if (!folders.length) return { folders, judged: null, problem: noFolders };
+  const judged = verdictOf(folders, { settings, into });
+  return { folders, judged, problem: judged.problem || null };
+}
+
 async function completeCheckRun(octokit, settings, headSha, fields) {
   const completed = { status: 'completed', completed_at: new Date().toISOString(), details_url: runUrl(settings), ...fields };
   if (settings.checkRunId) return updateCheckRun(octokit, settings.repository, settings.checkRunId, completed);
@@ -73,20 +91,9 @@ export async function report(settings, octokit) {
     return { verdict: 'cancelled', 'check-run-id': String(run.id) };
   }
   const into = path.join(settings.workDir, 'downloads');
-  fs.rmSync(into, { recursive: true, force: true });
-  let folders = [];
-  let problem = null;
-  try {
-    folders = await downloadRunFolders({ prefix: runName({ ...settings, shard: null }), into, token: settings.token, repository: settings.repository, runId: settings.runId });
-  } catch (error) {
-    problem = `the run folders could not be downloaded (${error.message})`;
-  }
-  if (!problem && !folders.length) problem = `the measure job ${measureResult ? `ended (${measureResult}) ` : ''}without a run folder`;
-  let judged = null;
-  if (!problem) {
-    judged = verdictOf(folders, { settings, into });
-    problem = judged.problem || null;
-  }
+  const { folders, judged, problem } = await judgedRunFolders(settings, {
+    into, noFolders: `the measure job ${measureResult ? `ended (${measureResult}) ` : ''}without a run folder`,
+  });
 
   let comment;
   let summary;

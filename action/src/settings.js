@@ -144,7 +144,8 @@ export function readSettings({ input, env, event }) {
   if (measureResult && !MEASURE_RESULTS.includes(measureResult)) throw bad('measure-result', measureResult, `one of ${MEASURE_RESULTS.join(', ')} (needs.measure.result)`);
   const release = job === 'signoff' || flag('release', input('release'));
   if (release && job !== 'measure' && job !== 'signoff') throw bad('release', input('release'), `false for job=${job}; a release pair is measured (job=measure) and signed off (job=signoff)`);
-  if (flag('commit-status', input('commit-status')) && job !== 'signoff') throw bad('commit-status', input('commit-status'), `false for job=${job}; only job=signoff sets perfgate/signoff`);
+  const commitStatus = flag('commit-status', input('commit-status'));
+  if (commitStatus && job !== 'signoff') throw bad('commit-status', input('commit-status'), `false for job=${job}; only job=signoff sets perfgate/signoff`);
   const token = input('github-token');
   if (!token) throw new InputError('input github-token: missing; expected a token (the default is github.token)');
   return {
@@ -172,7 +173,7 @@ export function readSettings({ input, env, event }) {
     release: release ? releaseInputs(input, pullRequest) : null,
     // job=signoff: whether this job sets the commit status perfgate/signoff itself (a pushed
     // release tag, no bot); the bot sets it for its /perf signoff, counting its waivers.
-    commitStatus: flag('commit-status', input('commit-status')),
+    commitStatus,
     // A commit of the default branch has no pull request to comment on: its check run says it.
     comment: pullRequest === null ? 'none' : oneOf('comment', input('comment') || 'sticky', COMMENT_MODES),
     ref: env.GITHUB_REF || null,

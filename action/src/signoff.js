@@ -9,11 +9,10 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
-import { downloadRunFolders, uploadRunFolder } from './artifacts.js';
+import { uploadRunFolder } from './artifacts.js';
 import { runUrl } from './gate.js';
 import { createCommitStatus } from './github.js';
-import { verdictOf } from './report.js';
-import { runName } from './settings.js';
+import { judgedRunFolders } from './report.js';
 
 /**
  * Why the run folders do not belong to this sign-off, or null: every shard measured the pinned
@@ -31,17 +30,11 @@ const VERDICT_OF_DECISION = { success: 'pass', failure: 'fail', error: 'error' }
 
 export async function signoff(settings, octokit, env) {
   const { candidate, previous } = settings.release;
-  const into = path.join(settings.workDir, 'downloads');
-  fs.rmSync(into, { recursive: true, force: true });
-  let problem = null;
-  let judged = null;
+  let problem;
+  let judged;
   try {
-    const folders = await downloadRunFolders({ prefix: runName({ ...settings, shard: null }), into, token: settings.token, repository: settings.repository, runId: settings.runId });
-    if (!folders.length) problem = 'the measure jobs left no run folder';
-    else {
-      judged = verdictOf(folders, { settings, into });
-      problem = judged.problem || releaseMismatch(judged.run, settings.release);
-    }
+    ({ judged, problem } = await judgedRunFolders(settings, { into: path.join(settings.workDir, 'downloads'), noFolders: 'the measure jobs left no run folder' }));
+    problem ||= releaseMismatch(judged.run, settings.release);
   } catch (error) {
     problem = `the run folders could not be downloaded (${error.message})`;
   }
