@@ -16,7 +16,7 @@ const { EXIT } = core;
  * Runs the harness on one plan and reads what it wrote.
  * @returns {results|null, exitCode, message|null}
  */
-async function measure({ plan, outDir, planName, resultsName, stage, reuseData, io, env }) {
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, io, env, clock = null }) {
   const planFile = path.join(outDir, planName);
   writeDocument(planFile, 'plan', plan);
   const ids = plan.benchmarks.map((b) => b.id);
@@ -28,6 +28,7 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     env,
     stderr: io.stderr,
     onEvent: (event) => {
+      if (clock) clock.mark(core.phaseOf(event, stage));
       const line = core.formatHarnessProgress(event, { stage, firstRound: plan.measure.first_round || 0, ids });
       if (line) io.stderr.write(`${line}\n`);
     },
@@ -69,11 +70,25 @@ function describeErrors(results) {
   return errors.length > 1 ? `${line} (and ${errors.length - 1} more in results.json)` : line;
 }
 
-const STAGE = { extend: 'extra rounds', confirm: 'confirm' };
+const STAGE = { extend: 'extra rounds', confirm: 'confirm', count: 'extra windows', recount: 'recount' };
 
 function describeStep(step, ids) {
-  const what = step.action === 'extend' ? 'undecided' : 'failing, confirming';
-  return `${step.rounds} more round${step.rounds === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
+  const n = step.windows ?? step.rounds;
+  const unit = step.windows ? 'instruction window' : 'round';
+  const what = {
+    extend: 'whose time is still open',
+    confirm: 'failing on time, confirming on fresh servers',
+    count: 'whose instructions are still open',
+    recount: 'failing on instructions, counting again on fresh servers',
+  }[step.action];
+  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
+}
+
+// The plan of one adaptive step: instruction windows or timed rounds of the rows it names.
+function stepPlan(plan, step, ids, firstRound) {
+  return step.windows
+    ? core.instructionExtensionPlan(plan, ids, step.windows)
+    : core.extensionPlan(plan, ids, step.rounds, firstRound);
 }
 
 /**
@@ -112,7 +127,8 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param judge      (results, suite) -> perfgate.verdict/v1, or null to measure only
  * @param io         {stdout, stderr}
  * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
- * @returns {plan, results|null, verdict|null, steps, exitCode, message|null, cancelled: signal|null}
+ * @returns {plan, results|null, verdict|null, steps, phases: [{phase, seconds}], exitCode,
+ *          message|null, cancelled: signal|null}
  */
 async function runComparison(args) {
   try {
@@ -133,20 +149,36 @@ async function runComparison(args) {
   }
 }
 
+// What a step takes from the budget. Every instruction step runs on fresh server
+// processes, so the rows it counted need no separate re-count.
+function spend(spent, step) {
+  switch (step.action) {
+    case 'extend': spent.extra_rounds += step.rounds; break;
+    case 'confirm': spent.confirmed.push(...step.ids); break;
+    case 'count': spent.extra_windows += step.windows; spent.recounted.push(...step.ids); break;
+    case 'recount': spent.recounted.push(...step.ids); break;
+    default: throw new Error(`internal: unknown step '${step.action}'`);
+  }
+}
+
 async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env }) {
   const started = new Date().toISOString();
   const plan = core.resolvePlan(config, suiteName, overrides, sides, started);
   const suite = config.suites[suiteName];
   makeRunFolder(outDir);
   clearRunOutputs(outDir);
-  const first = await measure({ plan, outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, io, env });
+  const clock = core.phaseClock(() => Date.now());
+  const first = await measure({ plan, outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, io, env, clock });
   const steps = [];
-  const done = (fields) => ({ plan, started, steps, ...fields });
+  const done = (fields) => {
+    clock.stop();
+    return { plan, started, steps, phases: clock.totals(), ...fields };
+  };
   if (!first.results || !judge) return done({ results: first.results, verdict: null, exitCode: first.exitCode, message: first.message });
 
   let results = first.results;
   let verdict = judge(results, suite);
-  const spent = { extra_rounds: 0, confirmed: [] };
+  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
   for (;;) {
     const step = core.nextStep(verdict, budget || suite.budget, spent);
     if (step.action === 'done') break;
@@ -154,8 +186,9 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     const ids = core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
     io.stderr.write(`perfgate compare: ${describeStep(step, ids)}\n`);
+    clock.mark(STAGE[step.action]);
     const more = await measure({
-      plan: core.extensionPlan(plan, ids, step.rounds, firstRound),
+      plan: stepPlan(plan, step, ids, firstRound),
       outDir,
       planName: `plan.extra-${n}.json`,
       resultsName: `results.extra-${n}.json`,
@@ -163,14 +196,17 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
       reuseData: true,
       io,
       env,
+      clock,
     });
     if (!more.results) return done({ results, verdict: null, exitCode: more.exitCode, message: more.message });
-    const extension = { file: `results.extra-${n}.json`, purpose: step.action, first_round: firstRound, rounds: step.rounds, benchmarks: ids };
+    const extension = {
+      file: `results.extra-${n}.json`, purpose: step.action, first_round: firstRound,
+      rounds: step.rounds ?? 0, ...(step.windows ? { windows: step.windows } : {}), benchmarks: ids,
+    };
     results = core.mergeResults([results, more.results], { extension });
     writeDocument(path.join(outDir, 'results.json'), 'results', results);
     steps.push({ ...step, ids });
-    if (step.action === 'extend') spent.extra_rounds += step.rounds;
-    else spent.confirmed.push(...step.ids);
+    spend(spent, step);
     verdict = judge(results, suite);
   }
   return done({ results, verdict, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` });

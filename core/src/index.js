@@ -13,7 +13,8 @@
  * and around them, what the compare loop decides between measurements:
  *
  *   nextStep(verdict, budget, spent)  → measure more rounds, confirm fails, or stop
- *   extensionPlan(plan, ids, rounds, firstRound), mergeResults(docs, {extension})
+ *   extensionPlan(plan, ids, rounds, firstRound), instructionExtensionPlan(plan, ids, windows),
+ *   mergeResults(docs, {extension})
  *
  * Configuration
  *   loadThresholds(dir?)         thresholds folder → config {dir, catalogue, profiles, suites};
@@ -32,6 +33,7 @@
  * Decisions
  *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ *   phaseOf(event, stage), phaseClock(now), formatPhaseProfile(totals): where a run's time went
  *   calibrate(results, {limits}, {atRounds}) → calibration (A/A noise and suggested limits)
  *   noiseRows(results), conditionNoise({condition: [results]}) and their renderers: A/A noise tables
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
@@ -73,11 +75,12 @@ const { schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS } = require('
 const { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR } = require('./config/thresholds');
 const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings } = require('./pin-cpus');
-const { resolvePlan, extensionPlan, OVERRIDE_KEYS } = require('./plan');
+const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
+const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
 const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./calibration');
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
@@ -99,11 +102,11 @@ module.exports = {
   resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
   FLAVORS: recipe.FLAVORS,
   parsePinCpus, pinFromSettings,
-  resolvePlan, extensionPlan, OVERRIDE_KEYS,
+  resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS,
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  nextStep, planIdsFor,
+  nextStep, planIdsFor, phaseOf, phaseClock, formatPhaseProfile,
   calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
   statistics,
   diagnose, warnings, describeMachine,

@@ -56,6 +56,16 @@ function addCounters(a = {}, b = {}) {
   return out;
 }
 
+// Windows counted by a later run (fresh server processes, same seed and events) join the
+// earlier ones: window i of the base still pairs with window i of the head, because every run
+// counts as many windows on each side. `runs` says on how many pairs of processes they were
+// counted; the functions that grew are those of the latest count.
+function mergeInstructions(earlier, later) {
+  if (!earlier) return later;
+  const side = (a, b) => ({ ...b, windows: [...(a.windows || []), ...(b.windows || [])] });
+  return { ...later, runs: (earlier.runs || 1) + (later.runs || 1), base: side(earlier.base, later.base), head: side(earlier.head, later.head) };
+}
+
 function mergeBenchmark(into, more, docName) {
   for (const r of more.rounds || []) {
     if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
@@ -67,6 +77,7 @@ function mergeBenchmark(into, more, docName) {
     into.status = 'error';
     if (more.error) into.error = more.error;
   }
+  if (more.instructions) into.instructions = mergeInstructions(into.instructions, more.instructions);
   if (!into.command && more.command) into.command = more.command;
   if (more.ahi_counters) {
     into.ahi_counters = {

@@ -135,6 +135,28 @@ function extensionPlan(plan, ids, rounds, firstRound) {
   return extended;
 }
 
+/**
+ * A plan that counts `windows` more instruction windows of `ids` and times nothing. Run as its
+ * own harness run, it starts fresh server processes: what it counts also checks that the
+ * earlier count was not a property of one pair of processes.
+ */
+function instructionExtensionPlan(plan, ids, windows) {
+  const wanted = new Set(ids);
+  const benchmarks = plan.benchmarks.filter((b) => wanted.has(b.id));
+  if (benchmarks.length !== wanted.size) {
+    const missing = ids.filter((id) => !benchmarks.some((b) => b.id === id));
+    throw new Error(`instructionExtensionPlan: not in the plan: ${missing.join(', ')}`);
+  }
+  if (!plan.measure.instructions) throw new Error('instructionExtensionPlan: the plan counts no instructions');
+  const extended = {
+    ...plan,
+    measure: { ...plan.measure, signals: ['instructions'], instructions: { ...plan.measure.instructions, windows } },
+    benchmarks,
+  };
+  assertValidPlan(extended);
+  return extended;
+}
+
 // A plan that breaks its schema is a defect of perfgate, not bad input.
 function assertValidPlan(plan) {
   assertValid('plan', plan, 'the plan');
@@ -143,4 +165,4 @@ function assertValidPlan(plan) {
   if (twice) throw new Error(`internal: the plan lists benchmark '${twice}' twice`);
 }
 
-module.exports = { resolvePlan, extensionPlan, OVERRIDE_KEYS, AHI_SCRIPT };
+module.exports = { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS, AHI_SCRIPT };

@@ -8,6 +8,7 @@ const { mergeResults } = require('./merge-results');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
 const { partialSentence } = require('./shards');
+const { signalRange, settledVerdict, rowVerdict, LEVELS } = require('./row-verdict');
 
 const CONFIDENCE = 0.95;
 const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
@@ -24,30 +25,14 @@ function worst(verdicts) {
   return verdicts.reduce((w, v) => (PRECEDENCE[v] > PRECEDENCE[w] ? v : w), 'pass');
 }
 
-// The decision on one interval of a ratio where lower is worse (rQPS, AHI gain ratio).
+// The decision on one interval of a ratio where lower is worse (rQPS, AHI gain ratio), as
+// settled once no more rounds will come (see row-verdict.js).
 function decide(interval, limits) {
-  if (interval.low === null) return 'inconclusive';
-  if (interval.high < limits.fail) return 'fail';
-  if (interval.low >= limits.warn) return 'pass';
-  if (interval.low >= limits.fail) return 'warn';
-  return 'inconclusive';
+  return settledVerdict(signalRange(interval, limits, { higherIsWorse: false }));
 }
 
 const f2 = (x) => x.toFixed(2);
 const range = (i) => `[${f2(i.low)}, ${f2(i.high)}]`;
-
-// One line saying why, pinned by tests: reports print it as is.
-function reason(verdict, interval, limits, what = 'rQPS') {
-  if (interval.n === 0) return `no paired rounds: nothing to compare`;
-  if (interval.low === null) return `${what} ${f2(interval.estimate)} from 1 paired round: an interval needs at least 2`;
-  const at = `${what} ${f2(interval.estimate)} ${range(interval)}`;
-  switch (verdict) {
-    case 'fail': return `${at} lies wholly below the fail limit ${f2(limits.fail)}`;
-    case 'pass': return `${at} lies above the warn limit ${f2(limits.warn)}`;
-    case 'warn': return `${at} lies above the fail limit ${f2(limits.fail)} but reaches below the warn limit ${f2(limits.warn)}`;
-    default: return `${at} straddles the fail limit ${f2(limits.fail)}`;
-  }
-}
 
 // Limits come from the loaded suite (config.limits = {default, byName, ahi_gain}, see
 // src/config) or, for callers and tests that build them by hand, a flat {default, <name>: …}.
@@ -106,41 +91,125 @@ function errorText(e) {
   return where ? `${where}: ${e.message}` : e.message;
 }
 
-// cpu/o and instr/o (head/base work per query, higher is worse) decided like rQPS, mirrored:
-// fail when the whole interval lies above its fail limit, pass when below its warn limit.
-function decideUpper(interval, limits) {
-  if (interval.low === null) return 'inconclusive';
-  if (interval.low > limits.fail) return 'fail';
-  if (interval.high <= limits.warn) return 'pass';
-  if (interval.high <= limits.fail) return 'warn';
-  return 'inconclusive';
+// How each signal is named, which way is worse, and what one sample of it is called.
+// Instructions repeat within a fraction of a percent: they are shown to three decimals.
+const SIGNAL_TERMS = {
+  rqps: { what: 'rQPS', higherIsWorse: false, unit: 'pair', digits: 2 },
+  cpu: { what: 'cpu/o', higherIsWorse: true, unit: 'pair', digits: 2 },
+  instructions: { what: 'instr/o', higherIsWorse: true, unit: 'window', digits: 3 },
+  gain: { what: 'AHI gain ratio', higherIsWorse: false, unit: 'pair', digits: 2 },
+};
+
+const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/**
+ * One clause saying where a signal's interval lies against its limits. Pinned by tests:
+ * reports print it as is.
+ */
+function clause(kind, interval, limits, span) {
+  const { what, higherIsWorse, unit, digits } = SIGNAL_TERMS[kind];
+  const n = (x) => x.toFixed(digits);
+  if (!interval || interval.n === 0) return `${what}: no paired ${unit}s, nothing to compare`;
+  if (interval.low === null) return `${what} ${n(interval.estimate)} from 1 ${unit}: an interval needs at least 2`;
+  const bad = higherIsWorse ? 'above' : 'below';
+  const good = higherIsWorse ? 'below' : 'above';
+  const at = `${what} ${n(interval.estimate)} [${n(interval.low)}, ${n(interval.high)}]`;
+  const W = f2(limits.warn);
+  const F = f2(limits.fail);
+  const after = ` after ${plural(interval.n, unit)}`;
+  switch (`${span.best}-${span.worst}`) {
+    case 'fail-fail': return `${at} lies wholly ${bad} the fail limit ${F}`;
+    case 'warn-warn': return `${at} lies wholly ${bad} the warn limit ${W}, ${good} the fail limit ${F}`;
+    case 'pass-pass': return `${at} lies ${good} the warn limit ${W}`;
+    case 'pass-warn': return `${at} reaches ${bad} the warn limit ${W}, not the fail limit ${F},${after}`;
+    case 'warn-fail': return `${at} lies wholly ${bad} the warn limit ${W} and reaches ${bad} the fail limit ${F}${after}`;
+    default: return `${at} reaches ${bad} the fail limit ${F}${after}`;
+  }
 }
 
-// A suite that sets cpu_per_query limits for a benchmark says it is CPU-bound there, so CPU per
-// query, about three times steadier than QPS on a shared machine, may speak too. It settles an
-// rQPS interval too wide to decide, and it can make a decided verdict worse (more CPU per query
-// at the same QPS is a regression on a busier machine), but an undecided cpu/o never overrides a
-// decided rQPS: a regression that waits instead of burning CPU shows in QPS alone.
-// One line saying why, for a ratio where higher is worse. Pinned by tests.
-function upperReason(verdict, interval, limits, what, unit = 'paired round') {
-  if (interval.low === null) return `${what} ${f2(interval.estimate)} from 1 ${unit}: an interval needs at least 2`;
-  return `${what} ${f2(interval.estimate)} ${range(interval)} ${{
-    fail: `lies wholly above the ${what} fail limit ${f2(limits.fail)}`,
-    pass: `lies below the ${what} warn limit ${f2(limits.warn)}`,
-    warn: `lies below the ${what} fail limit ${f2(limits.fail)} but reaches above the ${what} warn limit ${f2(limits.warn)}`,
-    inconclusive: `straddles the ${what} fail limit ${f2(limits.fail)}`,
-  }[verdict]}`;
+const pct = (r) => {
+  const p = Math.abs(1 - r) * 100;
+  return `${p >= 1 ? Math.round(p) : p.toFixed(1)}%`;
+};
+
+/**
+ * What a signal says in a maintainer's words, e.g. "8% more instructions per query" or
+ * "12% slower"; null when its estimate is not on the worse side (a limit above 1.00 for
+ * rQPS, a fork that demands a speed-up).
+ */
+function change(kind, interval) {
+  const { higherIsWorse } = SIGNAL_TERMS[kind];
+  if (!interval || (higherIsWorse ? interval.estimate <= 1 : interval.estimate >= 1)) return null;
+  switch (kind) {
+    case 'instructions': return `${pct(interval.estimate)} more instructions per query`;
+    case 'cpu': return `${pct(interval.estimate)} more CPU time per query`;
+    default: return `${pct(interval.estimate)} slower`;
+  }
 }
 
-function withCpuDecision(out, cpuLimits) {
-  const cpu = decideUpper(out.cpu_per_query, cpuLimits);
-  const line = upperReason(cpu, out.cpu_per_query, cpuLimits, 'cpu/o');
-  out.cpu_verdict = cpu;
-  const rq = out.verdict;
-  const final = rq === 'inconclusive' ? cpu : worst([rq, cpu === 'inconclusive' ? 'pass' : cpu]);
-  if (final !== rq) out.reason = `${out.reason}; ${line}`;
-  out.verdict = final;
-  return out;
+// A signal of one row as the rule sees it (see row-verdict.js): its span, the clause saying
+// why, and what a headline shows of it.
+function signalOf(kind, interval, limits) {
+  const span = signalRange(interval, limits, { higherIsWorse: SIGNAL_TERMS[kind].higherIsWorse });
+  return { kind, interval, limits, span, best: span.best, worst: span.worst, clause: clause(kind, interval, limits, span) };
+}
+
+/**
+ * The time signal: rQPS, with cpu/o where the suite limits it. What cpu/o proves (a whole
+ * interval beyond a limit) counts; what it leaves possible does not narrow rQPS: a
+ * regression that waits instead of burning CPU shows in QPS alone, so an open rQPS interval
+ * stays open whatever cpu/o says.
+ */
+function timeSignal(out, limits) {
+  const rqps = signalOf('rqps', out.rqps, limits);
+  if (!limits.cpu_per_query || !out.cpu_per_query) return { ...rqps, parts: [rqps] };
+  const cpu = signalOf('cpu', out.cpu_per_query, limits.cpu_per_query);
+  out.cpu_verdict = settledVerdict(cpu.span);
+  const best = [rqps.best, cpu.best].reduce((a, b) => (LEVELS.indexOf(a) >= LEVELS.indexOf(b) ? a : b));
+  const worst = LEVELS.indexOf(rqps.worst) >= LEVELS.indexOf(best) ? rqps.worst : best;
+  const lead = cpu.best === best && rqps.best !== best ? cpu : rqps;
+  return { ...lead, best, worst, parts: lead === cpu ? [cpu, rqps] : [rqps, cpu] };
+}
+
+// The row's figure a headline shows for a signal: "(instr/o 1.08 [1.08, 1.08], fail limit 1.04)".
+function figures(signal, limitWord) {
+  const i = signal.interval;
+  const { what, digits } = SIGNAL_TERMS[signal.kind];
+  const n = (x) => x.toFixed(digits);
+  const shown = i.low === null ? `${what} ${n(i.estimate)}` : `${what} ${n(i.estimate)} [${n(i.low)}, ${n(i.high)}]`;
+  return `(${shown}, ${limitWord} limit ${f2(signal.limits[limitWord])})`;
+}
+
+/**
+ * The reason of a row and its headline phrase, from the rule's outcome and the signals.
+ * Leads with the signal that decided; names the limit it was held to. Pinned by tests.
+ */
+function explain(row, signals) {
+  const byKind = Object.fromEntries(signals.map((s) => [s.kind === 'cpu' || s.kind === 'rqps' ? 'time' : s.kind, s]));
+  const leading = row.decidedBy.map((name) => byKind[name]).filter(Boolean);
+  const ordered = [...leading, ...signals.filter((s) => !leading.includes(s))];
+  const clauses = ordered.flatMap((s) => s.parts || [s]).map((s) => s.clause).join('; ');
+  const lead = leading[0] || null;
+  let summary;
+  let phrase;
+  if (row.verdict === 'fail' || row.verdict === 'warn') {
+    const said = change(lead.kind, lead.interval);
+    summary = said || `below its ${row.verdict} limit`;
+    phrase = `${said || `not slower, but beyond its ${row.verdict} limit`} ${figures(lead, row.verdict)}`;
+  } else if (row.verdict === 'inconclusive') {
+    // At least a warn when some signal proves it (that one may not be the signal left open).
+    const proving = row.best === 'warn' ? signals.find((s) => s.best === 'warn') : null;
+    summary = proving ? 'at least a warn, could be a fail' : 'could be slower than the fail limit';
+    const atLeast = proving ? `${change(proving.kind, proving.interval) || 'beyond its warn limit'}, ` : '';
+    phrase = `${atLeast}could be beyond its fail limit ${figures(lead, 'fail')}`;
+  } else if (row.open) {
+    summary = 'within the fail limit, could be beyond the warn limit';
+    phrase = `could be beyond its warn limit ${figures(lead, 'warn')}`;
+  } else {
+    summary = 'within limits';
+    phrase = null;
+  }
+  return { reason: `${summary}: ${clauses}`, phrase };
 }
 
 function judgeBenchmark(bench, limits, runErrors) {
@@ -173,29 +242,39 @@ function judgeBenchmark(bench, limits, runErrors) {
     out.reason = `${r.side} round ${r.index}: sysbench reported ${r.errors} query error${r.errors === 1 ? '' : 's'}`;
     return out;
   }
-  const timed = rounds.length > 0;
-  if (timed) {
+  const signals = [];
+  let time = null;
+  if (rounds.length > 0) {
     const ratios = pairedRatios(rounds, 'qps');
     out.rounds.pairs = ratios.length;
     out.rqps = intervalOf(ratios);
-    out.verdict = decide(out.rqps, limits);
-    out.reason = reason(out.verdict, out.rqps, limits);
-    if (limits.cpu_per_query && out.cpu_per_query) withCpuDecision(out, limits.cpu_per_query);
+    time = timeSignal(out, limits);
+    out.time_verdict = settledVerdict(time);
+    signals.push(time);
+  } else {
+    out.time_verdict = null;
   }
-  // An rQPS interval wholly below the warn limit proves a slowdown of at least that much,
-  // even while it straddles the fail limit.
-  const slowerThan = timed && out.rqps.high !== null && out.rqps.high < limits.warn ? limits.warn : null;
-  const time = timed ? { verdict: out.verdict, reason: out.reason, slowerThan } : null;
-  out.time_verdict = time ? time.verdict : null;
-  const instructions = bench.instructions ? judgeInstructions(out, bench.instructions, limits) : null;
+  let instructions = null;
+  if (bench.instructions) {
+    instructions = judgeInstructions(out, bench.instructions, limits);
+    if (!instructions.error) signals.push(instructions);
+  }
   if (!time && !instructions) {
-    out.verdict = 'error';
     out.reason = 'nothing measured: no timed rounds and no instruction windows';
     return out;
   }
-  const combined = combineSignals(time, instructions);
-  out.verdict = combined.verdict;
-  out.reason = combined.reason;
+  if (instructions && instructions.error) {
+    out.reason = instructions.error;
+    return out;
+  }
+  const row = rowVerdict({ time, instructions });
+  out.verdict = row.verdict;
+  out.open = row.open;
+  out.needs = row.needs;
+  out.decided_by = row.decidedBy;
+  const told = explain(row, signals);
+  out.reason = told.reason;
+  out.headline_phrase = told.phrase;
   return out;
 }
 
@@ -205,59 +284,18 @@ function judgeInstructions(out, instructions, limits) {
   const figures = instructionFigures(instructions);
   out.instructions_per_query = figures.connection;
   out.background_per_query = figures.background;
-  out.instructions = { per_query: figures.per_query, events: figures.events, windows: figures.windows };
+  out.instructions = { per_query: figures.per_query, events: figures.events, windows: figures.windows, runs: instructions.runs || 1 };
   out.instructions_functions = whereInstructionsWent(instructions, figures.connection);
   if (!limits.instructions) {
     throw new UsageError(`limits for '${out.id}': instructions were counted but the suite sets no instructions limits; expected limits.default.instructions: {warn, fail}`);
   }
   if (!figures.connection) {
     out.instructions_verdict = 'error';
-    return { verdict: 'error', reason: 'no paired instruction windows' };
+    return { error: 'no paired instruction windows' };
   }
-  const verdict = decideUpper(figures.connection, limits.instructions);
-  out.instructions_verdict = verdict;
-  return { verdict, reason: upperReason(verdict, figures.connection, limits.instructions, 'instr/o', 'paired window') };
-}
-
-/**
- * The verdict of one microbenchmark from its two signals, each {verdict, reason} or null when
- * it was not measured: time (rQPS, with cpu/o where the suite limits it) and instructions
- * (instr/o of the connection threads). In order:
- *   1. a signal in error        → error: a failed measurement decides nothing
- *   2. a signal that fails      → fail: more instructions per query is a regression whatever a
- *                                 noisy clock says, and a time fail stays one when instructions
- *                                 are unchanged (waits, locks, I/O and fsyncs run no instructions)
- *   3. one signal only          → its verdict
- *   4. time undecided           → the instructions' verdict: the steady signal decides what the
- *                                 noisy one cannot; but no better than warn when the whole time
- *                                 interval lies below the warn limit (time.slowerThan): unchanged
- *                                 instructions do not explain a slowdown time did measure
- *   5. instructions undecided   → the time verdict
- *   6. both decided             → the worse (warn over pass)
- * The reason leads with the signal that decided.
- */
-function combineSignals(time, instructions) {
-  if (!time || !instructions) {
-    const only = time || instructions;
-    return { verdict: only.verdict, reason: only.reason };
-  }
-  const both = (first, second) => `${first.reason}; ${second.reason}`;
-  if (time.verdict === 'error' || instructions.verdict === 'error') {
-    const failed = time.verdict === 'error' ? time : instructions;
-    return { verdict: 'error', reason: failed.reason };
-  }
-  if (instructions.verdict === 'fail') return { verdict: 'fail', reason: both(instructions, time) };
-  if (time.verdict === 'fail') return { verdict: 'fail', reason: both(time, instructions) };
-  if (time.verdict === 'inconclusive' || (time.verdict === 'pass' && time.slowerThan)) {
-    // (time pass with slowerThan: cpu/o settled an rQPS interval that lies below warn)
-    if (instructions.verdict === 'pass' && time.slowerThan) {
-      return { verdict: 'warn', reason: `${both(time, instructions)}: slower than the warn limit ${f2(time.slowerThan)} on time throughout, which the instructions do not explain (waits, locks, I/O)` };
-    }
-    return { verdict: instructions.verdict, reason: both(instructions, time) };
-  }
-  if (instructions.verdict === 'inconclusive') return { verdict: time.verdict, reason: both(time, instructions) };
-  const verdict = worst([time.verdict, instructions.verdict]);
-  return { verdict, reason: verdict === instructions.verdict && verdict !== time.verdict ? both(instructions, time) : both(time, instructions) };
+  const signal = signalOf('instructions', figures.connection, limits.instructions);
+  out.instructions_verdict = settledVerdict(signal.span);
+  return signal;
 }
 
 // AHI suite: the benchmarks come in on/off pairs per cell (workload × threads). Each side's
@@ -304,15 +342,18 @@ function ahiCells(judged, config) {
         .map((index, k) => ({ index, ratio: c.on.rqps.ratios[k] / offByIndex.get(index) }))
         .filter((r) => offByIndex.has(r.index));
       cell.gain_ratio = intervalOf(ratios);
-      cell.verdict = decide(cell.gain_ratio, limits);
-      cell.reason = reason(cell.verdict, cell.gain_ratio, limits, 'AHI gain ratio');
+      const gain = signalOf('gain', cell.gain_ratio, limits);
+      const row = rowVerdict({ time: gain });
+      cell.verdict = row.verdict;
+      cell.open = row.open;
+      cell.needs = row.needs;
+      cell.reason = gain.clause;
     }
     out.push(cell);
   }
   return out;
 }
 
-const pct = (r) => `${Math.round(Math.abs(1 - r) * 100)}%`;
 const listed = (items, fmt, max = 3) => {
   const shown = items.slice(0, max).map(fmt);
   if (items.length > max) shown.push(`${items.length - max} more`);
@@ -320,26 +361,26 @@ const listed = (items, fmt, max = 3) => {
   return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 };
 
-// One sentence saying what got slower (or why there is no answer). Pinned by tests.
+// One sentence saying what got slower (or why there is no answer), naming for every row the
+// signal and the limit that decided it. Pinned by tests.
 function headline(overall, items, runError) {
   const total = items.length;
   const by = (v) => items.filter((b) => b.verdict === v);
-  const slower = (b) => {
-    // A row that fails or warns on instructions alone says so; time first otherwise.
-    const byInstructions = b.instructions_verdict && b.instructions_verdict === b.verdict && b.time_verdict !== b.verdict;
-    if (byInstructions || (!b.rqps && !b.gain_ratio && b.instructions_per_query)) {
-      const i = b.instructions_per_query;
-      return `${b.id} ${i.estimate >= 1 ? `${pct(i.estimate)} more` : `${pct(i.estimate)} fewer`} instructions per query (instr/o ${f2(i.estimate)} ${range(i)})`;
-    }
-    const i = b.rqps || b.gain_ratio;
+  const said = (b) => {
+    if (b.headline_phrase) return `${b.id}: ${b.headline_phrase}`;
+    // AHI gain cells: one ratio, judged like rQPS.
+    const i = b.gain_ratio || b.rqps;
     const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
-    const figures = `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)})`;
-    // Limits above 1.00 (a fork that demands a speed-up) can fail a head that is not slower.
-    // A warn whose estimate is not slower is the interval's low end reaching below the limit.
-    if (i.estimate < 1) return `${what} ${pct(i.estimate)} slower ${figures}`;
-    const limit = f2(b.verdict === 'fail' ? b.limits.fail : b.limits.warn);
-    return b.verdict === 'fail' ? `${what} below its fail limit ${limit} ${figures}` : `${what} could be below its warn limit ${limit}: its interval reaches it ${figures}`;
+    const word = b.verdict === 'fail' ? 'fail' : 'warn';
+    const limit = b.verdict === 'inconclusive' ? 'fail' : word;
+    const fig = i && i.low !== null ? `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)}, ${limit} limit ${f2(b.limits[limit])})` : '';
+    const how = b.verdict === 'inconclusive' || b.open ? `could be beyond its ${limit} limit` : i && i.estimate < 1 ? `${pct(i.estimate)} slower` : `beyond its ${word} limit`;
+    return `${what}: ${how} ${fig}`.trim();
   };
+  const open = items.filter((b) => b.verdict === 'pass' && b.open);
+  const openNote = open.length
+    ? ` ${open.length === 1 ? 'One row' : `${open.length} rows`} could still be beyond the warn limit (interval open after the budget): ${listed(open, said)}.`
+    : '';
   switch (overall) {
     case 'error': {
       if (runError) return `No verdict: ${runError}.`;
@@ -347,19 +388,20 @@ function headline(overall, items, runError) {
       return `No verdict for ${listed(e, (b) => `${b.id} (${b.reason})`, 2)}: the measurement failed.`;
     }
     case 'fail': {
-      const f = by('fail');
-      const rest = by('inconclusive').length ? `; ${by('inconclusive').length} undecided` : '';
-      return `Slower: ${listed(f, slower)}${rest}.`;
+      const u = by('inconclusive');
+      const rest = u.length ? `; undecided: ${listed(u, said, 2)}` : '';
+      return `Slower: ${listed(by('fail'), said)}${rest}.`;
     }
     case 'inconclusive': {
       const u = by('inconclusive');
-      return `Undecided: ${listed(u, (b) => b.id)} could be slower than the fail limit but ${u.length === 1 ? 'its interval is' : 'their intervals are'} too wide; more rounds would decide.`;
-    }
-    case 'warn': {
       const w = by('warn');
-      return `Slightly slower, within the fail limit: ${listed(w, slower)}.`;
+      const warned = w.length ? ` Slightly slower: ${listed(w, said)}.` : '';
+      return `Undecided: ${listed(u, said)}; ${u.length === 1 ? 'its interval stays' : 'their intervals stay'} open after the budget: more rounds would decide.${warned}`;
     }
+    case 'warn':
+      return `Slightly slower, within the fail limit: ${listed(by('warn'), said)}.${openNote}`;
     default:
+      if (open.length) return `Nothing is beyond its fail limit, but ${open.length} of ${total} ${total === 1 ? 'comparison' : 'comparisons'} could still be beyond the warn limit (interval open after the budget): ${listed(open, said)}.`;
       return `Nothing got slower than the warn limit: all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}.`;
   }
 }
@@ -427,4 +469,4 @@ function judge(results, config = {}, options = {}) {
   };
 }
 
-module.exports = { judge, decide, decideUpper, reason, combineSignals, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };
+module.exports = { judge, decide, clause, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };

@@ -90,11 +90,14 @@ function withSideOptions(sides, options) {
 }
 
 function describeSteps(steps) {
-  const extra = steps.filter((s) => s.action === 'extend');
-  const confirm = steps.filter((s) => s.action === 'confirm');
+  const of = (action) => steps.filter((s) => s.action === action);
+  const sum = (list, key) => list.reduce((n, s) => n + s[key], 0);
+  const inSteps = (list) => `in ${list.length} step${list.length === 1 ? '' : 's'}`;
   const parts = [];
-  if (extra.length) parts.push(`${extra.reduce((n, s) => n + s.rounds, 0)} extra rounds per side in ${extra.length} step${extra.length === 1 ? '' : 's'}`);
-  if (confirm.length) parts.push(`fails re-measured ${confirm.reduce((n, s) => n + s.rounds, 0)} rounds per side to confirm them`);
+  if (of('count').length) parts.push(`${sum(of('count'), 'windows')} extra instruction windows per side ${inSteps(of('count'))}`);
+  if (of('recount').length) parts.push(`instruction fails counted again on fresh servers (${sum(of('recount'), 'windows')} windows per side)`);
+  if (of('extend').length) parts.push(`${sum(of('extend'), 'rounds')} extra rounds per side ${inSteps(of('extend'))}`);
+  if (of('confirm').length) parts.push(`time fails re-measured ${sum(of('confirm'), 'rounds')} rounds per side to confirm them`);
   return parts.join('; ');
 }
 
@@ -141,6 +144,7 @@ async function execute(settings, io) {
   }
   if (outcome.verdict) writeReports(settings.out, outcome.verdict);
   if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
+  if (outcome.phases && outcome.phases.length) io.stderr.write(`perfgate compare: ${core.formatPhaseProfile(outcome.phases)}\n`);
   if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
   io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
   // The table comes last: it is what people read when the run is over.

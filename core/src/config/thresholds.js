@@ -19,7 +19,8 @@
 //             ahi: {states, workloads: [{name, update_percent, update}]} | null,
 //             names: [name],                      what `limits` keys may name
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name>: Limit}},
-//             budget: {extra_rounds, confirm_rounds, step_rounds} }
+//             budget: {extra_rounds, confirm_rounds, step_rounds, extra_windows, step_windows,
+//                      confirm_windows} }
 //   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null }
 //           (already merged with default)
 //
@@ -254,14 +255,26 @@ function loadLimits(src, names, isAhi) {
   return { default: def, ahi_gain: ahiGain, byName };
 }
 
+// Instruction windows are cheap and steady: by default an undecided instr/o gets up to six
+// more windows per side, three at a time, and a fail is counted again on fresh processes.
+const WINDOW_BUDGET_DEFAULT = { extra_windows: 6, step_windows: 3, confirm_windows: 3 };
+
 function loadBudget(src) {
   const at = ['budget'];
-  check.mapping(src, at, { required: ['extra_rounds', 'confirm_rounds'], optional: ['step_rounds'], what: 'a budget {extra_rounds, confirm_rounds}' });
+  check.mapping(src, at, {
+    required: ['extra_rounds', 'confirm_rounds'],
+    optional: ['step_rounds', 'extra_windows', 'step_windows', 'confirm_windows'],
+    what: 'a budget {extra_rounds, confirm_rounds, step_rounds?, extra_windows?, step_windows?, confirm_windows?}',
+  });
   const raw = check.get(src.data, at);
+  const optional = (key, fallback, min) => (raw[key] === undefined ? fallback : check.number(src, [...at, key], { integer: true, min }));
   return {
     extra_rounds: check.number(src, [...at, 'extra_rounds'], { integer: true, min: 0 }),
     confirm_rounds: check.number(src, [...at, 'confirm_rounds'], { integer: true, min: 0 }),
-    step_rounds: raw.step_rounds === undefined ? STEP_ROUNDS_DEFAULT : check.number(src, [...at, 'step_rounds'], { integer: true, min: 1 }),
+    step_rounds: optional('step_rounds', STEP_ROUNDS_DEFAULT, 1),
+    extra_windows: optional('extra_windows', WINDOW_BUDGET_DEFAULT.extra_windows, 0),
+    step_windows: optional('step_windows', WINDOW_BUDGET_DEFAULT.step_windows, 2),
+    confirm_windows: optional('confirm_windows', WINDOW_BUDGET_DEFAULT.confirm_windows, 0),
   };
 }
 

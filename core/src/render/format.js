@@ -4,6 +4,11 @@
 const { preNextToTwin, scopeNotes } = require('./scope');
 
 const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
+// A pass whose interval still reaches the warn limit (the budget ran out before it closed):
+// within the fail limit, not shown as a clean pass.
+const OPEN_PASS_MARK = '✅❔';
+const markOf = (row) => (row.verdict === 'pass' && row.open ? OPEN_PASS_MARK : MARK[row.verdict]);
+const wordOf = (row) => (row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
 const WORD = { pass: 'pass', warn: 'warn', inconclusive: 'inconclusive', fail: 'fail', error: 'error' };
 // Published rQPS tables group rows this way, reads before writes.
 const GROUP_ORDER = ['point', 'range', 'write', 'ahi'];
@@ -122,6 +127,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, optionRows, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

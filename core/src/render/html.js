@@ -101,7 +101,7 @@ const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
 
 function benchmarkRows(rows, instr) {
   const instrCells = (b) => (instr ? `${td(F.estimate(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.interval(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
-  return rows.map((b) => `<tr class="${b.verdict}">${td(b.verdict, 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
+  return rows.map((b) => `<tr class="${b.verdict}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
 }
 
 // Where the instructions went: the functions that grew most per query, and the files to open.

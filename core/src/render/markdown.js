@@ -18,7 +18,7 @@ function benchmarkTable(rows) {
   for (const b of rows) {
     const name = b.verdict === 'error' ? `${b.id} — ${b.reason}` : b.id;
     const instrCells = instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} | ${F.interval(b.instructions_per_query, F.INSTR_DIGITS)} |` : '';
-    out.push(`| ${F.MARK[b.verdict]} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} | ${b.rounds.pairs} |`);
+    out.push(`| ${F.markOf(b)} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} | ${b.rounds.pairs} |`);
   }
   return out.join('\n');
 }
@@ -54,7 +54,7 @@ function ahiTable(cells) {
     '|:-:|:--|--:|--:|--:|--:|--:|--:|:-:|',
   ];
   for (const c of cells) {
-    out.push(`| ${F.MARK[c.verdict]} | ${cell(c.name)} | ${c.threads ?? '–'} | ${F.num(c.rqps_off)} | ${F.num(c.rqps_on)} | ${F.num(c.gain.base)} | ${F.num(c.gain.head)} | ${F.estimate(c.gain_ratio)} | ${F.interval(c.gain_ratio)} |`);
+    out.push(`| ${F.markOf(c)} | ${cell(c.name)} | ${c.threads ?? '–'} | ${F.num(c.rqps_off)} | ${F.num(c.rqps_on)} | ${F.num(c.gain.base)} | ${F.num(c.gain.head)} | ${F.estimate(c.gain_ratio)} | ${F.interval(c.gain_ratio)} |`);
   }
   return out.join('\n');
 }
@@ -85,7 +85,7 @@ function groupedTables(benchmarks) {
 function legend(rows = []) {
   const instr = F.hasInstructions(rows) ? 'instr/o = head/base instructions per query of the connection threads, counted under callgrind in paired windows of the same events (above 1 = head does more work); ' : '';
   return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). `
-    + `${F.MARK.pass} pass ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
+    + `${F.MARK.pass} pass ${F.markOf({ verdict: 'pass', open: true })} pass, interval still reaching the warn limit ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
 }
 
 function doctorBlock(verdict) {

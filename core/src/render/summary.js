@@ -3,10 +3,10 @@
 const F = require('./format');
 const M = require('./markdown');
 
-/** Why each row that did not pass got its verdict, one markdown list item per row ('' when all passed). */
+/** Why each row that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
 function renderReasons(verdict) {
-  const undecided = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass');
-  return undecided.map((b) => `- ${F.MARK[b.verdict]} \`${b.id}\`: ${b.reason}`).join('\n');
+  const undecided = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass' || b.open);
+  return undecided.map((b) => `- ${F.markOf(b)} \`${b.id}\`: ${b.reason}`).join('\n');
 }
 
 /**

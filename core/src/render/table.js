@@ -17,21 +17,21 @@ function renderVerdictTable(verdict) {
   for (const g of F.groupsOf(verdict.benchmarks)) {
     for (const b of g.benchmarks) {
       const instrCells = instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), F.interval(b.instructions_per_query, F.INSTR_DIGITS)] : [];
-      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), b.rounds.pairs, b.verdict]);
+      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), b.rounds.pairs, F.wordOf(b)]);
     }
   }
   const lines = pad(rows, header);
   if (verdict.ahi.length) {
     lines.push('', ...pad(verdict.ahi.map((c) => [
-      `${c.name} @${c.threads}`, F.num(c.rqps_off), F.num(c.rqps_on), F.num(c.gain.base), F.num(c.gain.head), F.estimate(c.gain_ratio), F.interval(c.gain_ratio), c.verdict,
+      `${c.name} @${c.threads}`, F.num(c.rqps_off), F.num(c.rqps_on), F.num(c.gain.base), F.num(c.gain.head), F.estimate(c.gain_ratio), F.interval(c.gain_ratio), F.wordOf(c),
     ]), ['AHI cell', 'rQPS off', 'rQPS on', 'base gain', 'head gain', 'gain ratio', '95% interval', 'verdict']));
   }
   const sides = verdict.run.sides || {};
   const title = `perfgate ${verdict.suite || ''}: head ${F.sideLine(sides.head)} against base ${F.sideLine(sides.base)}`;
   // One line each; a long error message (a command line, a log excerpt) is cut: verdict.json
   // and the reports keep it whole.
-  const cut = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
-  const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass').map((b) => cut(`  ${b.id}: ${b.reason}`));
+  const cut = (s) => (s.length > 400 ? `${s.slice(0, 399)}…` : s);
+  const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass' || b.open).map((b) => cut(`  ${b.id}: ${b.reason}`));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;

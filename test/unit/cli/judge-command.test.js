@@ -46,7 +46,7 @@ test('perfgate judge with other limits judges again', async (t) => {
   assert.match(r.stdout, /^PASS: Nothing got slower than the warn limit: all 10 comparisons pass\.$/m);
   r = await cli(['judge', dir, '--warn', '1.99', '--fail', '1.9']);
   assert.equal(r.code, 1);
-  assert.match(r.stdout, /^FAIL: Slower: point-query 48% slower \(rQPS 0\.52 \[0\.15, 1\.83\]\), random-points_range=1000 below its fail limit 1\.90 \(rQPS 1\.11 \[1\.00, 1\.24\]\), /m);
+  assert.match(r.stdout, /^FAIL: Slower: point-query: 48% slower \(rQPS 0\.52 \[0\.15, 1\.83\], fail limit 1\.90\), random-points_range=1000: not slower, but beyond its fail limit \(rQPS 1\.11 \[1\.00, 1\.24\], fail limit 1\.90\), /m);
 });
 
 test('perfgate judge: bad input is one line naming what is wrong, exit 2, nothing written', async (t) => {

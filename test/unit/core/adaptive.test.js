@@ -3,40 +3,77 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { nextStep, planIdsFor } = require('../../../core/src/next-step');
 
-const budget = { extra_rounds: 6, step_rounds: 2, confirm_rounds: 4 };
-const verdictOf = (overall, inconclusive = [], failed = [], ahi = []) => ({ verdict: overall, inconclusive, failed, ahi });
-const fresh = { extra_rounds: 0, confirmed: [] };
+const budget = { extra_rounds: 6, step_rounds: 2, confirm_rounds: 4, extra_windows: 6, step_windows: 3, confirm_windows: 3 };
+// A verdict from its rows: each {id, needs, time_verdict, instructions_verdict, verdict}.
+const verdictOf = (overall, rows = [], ahi = []) => ({
+  verdict: overall,
+  benchmarks: rows,
+  inconclusive: rows.filter((b) => b.verdict === 'inconclusive').map((b) => b.id),
+  failed: rows.filter((b) => b.verdict === 'fail').map((b) => b.id),
+  ahi,
+});
+const row = (id, verdict, needs = [], time = null, instructions = null) => ({ id, verdict, needs, time_verdict: time, instructions_verdict: instructions });
+const fresh = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
 
-test('undecided microbenchmarks get more rounds, one step at a time, up to the budget', () => {
-  const v = verdictOf('inconclusive', ['scan_range=100']);
+test('rows whose time could still change the verdict get more rounds, one step at a time, up to the budget', () => {
+  const v = verdictOf('inconclusive', [row('scan_range=100', 'inconclusive', ['time'], 'inconclusive', 'pass')]);
   assert.deepEqual(nextStep(v, budget, fresh), { action: 'extend', ids: ['scan_range=100'], rounds: 2 });
-  assert.deepEqual(nextStep(v, budget, { extra_rounds: 4, confirmed: [] }), { action: 'extend', ids: ['scan_range=100'], rounds: 2 });
-  assert.deepEqual(nextStep(v, { ...budget, extra_rounds: 5 }, { extra_rounds: 4, confirmed: [] }), { action: 'extend', ids: ['scan_range=100'], rounds: 1 });
-  assert.deepEqual(nextStep(v, budget, { extra_rounds: 6, confirmed: [] }), { action: 'done', why: 'extra-round budget of 6 spent' });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 4 }), { action: 'extend', ids: ['scan_range=100'], rounds: 2 });
+  assert.deepEqual(nextStep(v, { ...budget, extra_rounds: 5 }, { ...fresh, extra_rounds: 4 }), { action: 'extend', ids: ['scan_range=100'], rounds: 1 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 6 }), { action: 'done', why: 'extra-round budget of 6 spent' });
 });
 
-test('fails are confirmed once, after the undecided ones are settled or out of budget', () => {
-  const v = verdictOf('fail', ['point-query'], ['update-index_range=100']);
+test('a pass whose interval still reaches the warn limit gets more rounds too', () => {
+  const v = verdictOf('pass', [row('point-query', 'pass', ['time'], 'pass', 'pass')]);
+  assert.deepEqual(nextStep(v, budget, fresh), { action: 'extend', ids: ['point-query'], rounds: 2 });
+});
+
+test('undecided instructions get more windows, never time rounds in their place', () => {
+  const v = verdictOf('inconclusive', [row('point-query', 'inconclusive', ['instructions'], 'pass', 'inconclusive')]);
+  assert.deepEqual(nextStep(v, budget, fresh), { action: 'count', ids: ['point-query'], windows: 3 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 4, recounted: ['point-query'] }), { action: 'count', ids: ['point-query'], windows: 2 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 6, recounted: ['point-query'] }), { action: 'done', why: 'extra-window budget of 6 spent' });
+});
+
+test('an instruction fail is counted again on fresh processes once, and not re-timed', () => {
+  const v = verdictOf('fail', [row('a', 'fail', [], 'pass', 'fail')]);
+  assert.deepEqual(nextStep(v, budget, fresh), { action: 'recount', ids: ['a'], windows: 3 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['a'] }), { action: 'done', why: 'every microbenchmark is decided' });
+  assert.deepEqual(nextStep(v, { ...budget, confirm_windows: 0 }, fresh), { action: 'done', why: 'every microbenchmark is decided' });
+});
+
+test('instructions first, then time: windows are cheap and steady', () => {
+  const v = verdictOf('inconclusive', [
+    row('a', 'inconclusive', ['instructions'], 'pass', 'inconclusive'),
+    row('b', 'inconclusive', ['time'], 'inconclusive', 'pass'),
+  ]);
+  assert.equal(nextStep(v, budget, fresh).action, 'count');
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 6 }), { action: 'extend', ids: ['b'], rounds: 2 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 6, extra_rounds: 6 }), { action: 'done', why: 'extra-window budget of 6 and extra-round budget of 6 spent' });
+});
+
+test('time fails are confirmed once, after the open rows are settled or out of budget', () => {
+  const v = verdictOf('fail', [row('point-query', 'inconclusive', ['time'], 'inconclusive', null), row('update-index_range=100', 'fail', [], 'fail', null)]);
   assert.equal(nextStep(v, budget, fresh).action, 'extend');
-  assert.deepEqual(nextStep(v, budget, { extra_rounds: 6, confirmed: [] }), { action: 'confirm', ids: ['update-index_range=100'], rounds: 4 });
-  const onlyFail = verdictOf('fail', [], ['update-index_range=100']);
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 6 }), { action: 'confirm', ids: ['update-index_range=100'], rounds: 4 });
+  const onlyFail = verdictOf('fail', [row('update-index_range=100', 'fail', [], 'fail', null)]);
   assert.deepEqual(nextStep(onlyFail, budget, fresh), { action: 'confirm', ids: ['update-index_range=100'], rounds: 4 });
-  assert.deepEqual(nextStep(onlyFail, budget, { extra_rounds: 0, confirmed: ['update-index_range=100'] }), { action: 'done', why: 'every microbenchmark is decided' });
+  assert.deepEqual(nextStep(onlyFail, budget, { ...fresh, confirmed: ['update-index_range=100'] }), { action: 'done', why: 'every microbenchmark is decided' });
 });
 
 test('a fail that appears after others were confirmed is confirmed too', () => {
-  const v = verdictOf('fail', [], ['a', 'b']);
-  assert.deepEqual(nextStep(v, budget, { extra_rounds: 2, confirmed: ['a'] }), { action: 'confirm', ids: ['b'], rounds: 4 });
+  const v = verdictOf('fail', [row('a', 'fail', [], 'fail'), row('b', 'fail', [], 'fail')]);
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 2, confirmed: ['a'] }), { action: 'confirm', ids: ['b'], rounds: 4 });
 });
 
 test('no budget: the first judgement stands', () => {
-  const none = { extra_rounds: 0, step_rounds: 2, confirm_rounds: 0 };
-  assert.deepEqual(nextStep(verdictOf('fail', ['x'], ['y']), none, fresh), { action: 'done', why: 'extra-round budget of 0 spent' });
+  const none = { extra_rounds: 0, step_rounds: 2, confirm_rounds: 0, extra_windows: 0, confirm_windows: 0 };
+  assert.deepEqual(nextStep(verdictOf('fail', [row('x', 'inconclusive', ['time'], 'inconclusive'), row('y', 'fail', [], 'fail')]), none, fresh), { action: 'done', why: 'extra-round budget of 0 spent' });
   assert.deepEqual(nextStep(verdictOf('pass'), none, fresh), { action: 'done', why: 'every microbenchmark is decided' });
 });
 
 test('an errored run is never extended', () => {
-  assert.deepEqual(nextStep(verdictOf('error', ['x'], ['y']), budget, fresh), { action: 'done', why: 'the run has errors' });
+  assert.deepEqual(nextStep(verdictOf('error', [row('x', 'inconclusive', ['time'])]), budget, fresh), { action: 'done', why: 'the run has errors' });
 });
 
 test('AHI gain cells map to the on and off benchmarks of their workload and thread count, in plan order', () => {
@@ -57,8 +94,8 @@ test('AHI gain cells map to the on and off benchmarks of their workload and thre
   assert.throws(() => planIdsFor(['nope'], verdict, plan), /verdict names 'nope'/);
 });
 
-test('a fail on instructions alone is not re-measured: more timed rounds cannot change it', () => {
-  const v = { ...verdictOf('fail', [], ['a', 'b']), benchmarks: [{ id: 'a', time_verdict: 'pass', instructions_verdict: 'fail' }, { id: 'b', time_verdict: 'fail', instructions_verdict: 'pass' }] };
-  assert.deepEqual(nextStep(v, budget, fresh), { action: 'confirm', ids: ['b'], rounds: 4 });
-  assert.deepEqual(nextStep(v, budget, { extra_rounds: 0, confirmed: ['b'] }), { action: 'done', why: 'every microbenchmark is decided' });
+test('a fail on instructions alone is not re-timed: more timed rounds cannot change it', () => {
+  const v = verdictOf('fail', [row('a', 'fail', [], 'pass', 'fail'), row('b', 'fail', [], 'fail', 'pass')]);
+  assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['a'] }), { action: 'confirm', ids: ['b'], rounds: 4 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['a'], confirmed: ['b'] }), { action: 'done', why: 'every microbenchmark is decided' });
 });

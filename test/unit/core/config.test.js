@@ -27,12 +27,12 @@ test('the shipped thresholds load into one typed config', () => {
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
   assert.deepEqual(quick.measure.threads, [2]);
-  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.02, fail: 1.04 } });
+  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.015, fail: 1.03 } });
   assert.deepEqual(quick.measure.signals, ['time', 'instructions']);
   assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
   assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
-  assert.deepEqual(quick.budget, { extra_rounds: 6, confirm_rounds: 4, step_rounds: 2 });
+  assert.deepEqual(quick.budget, { extra_rounds: 6, confirm_rounds: 4, step_rounds: 2, extra_windows: 6, step_windows: 3, confirm_windows: 3 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
@@ -47,7 +47,7 @@ test('per-microbenchmark limits inherit what they leave out from default', () =>
     'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.02, fail: 1.04 } });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
   assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
 });
 
@@ -55,13 +55,13 @@ test('config errors name file, line and key, the bad value and the expected form
   const cases = [
     {
       name: 'malformed YAML',
-      edits: { 'suites/quick.yml': replace('  seconds: 3 ', '  seconds: 3: 8 ') },
-      file: 'suites/quick.yml', at: 'seconds: 3: 8',
+      edits: { 'suites/quick.yml': replace('  seconds: 2 ', '  seconds: 2: 8 ') },
+      file: 'suites/quick.yml', at: 'seconds: 2: 8',
       expect: (f, l) => `${f}:${l}: malformed YAML: Nested mappings are not allowed in compact mappings`,
     },
     {
       name: 'duplicate key',
-      edits: { 'suites/quick.yml': replace('  seconds: 3', '  seconds: 3\n  seconds: 8') },
+      edits: { 'suites/quick.yml': replace('  seconds: 2', '  seconds: 2\n  seconds: 8') },
       file: 'suites/quick.yml', at: 'seconds: 8',
       expect: (f, l) => `${f}:${l}: malformed YAML: Map keys must be unique`,
     },
@@ -128,13 +128,13 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'one round',
-      edits: { 'suites/quick.yml': replace('rounds: 6 ', 'rounds: 1 ') },
+      edits: { 'suites/quick.yml': replace('rounds: 5 ', 'rounds: 1 ') },
       file: 'suites/quick.yml', at: 'rounds: 1',
       expect: (f, l) => `${f}:${l}: measure.rounds: 1 is not valid; expected an integer >= 2`,
     },
     {
       name: 'a fraction of a second',
-      edits: { 'suites/quick.yml': replace('seconds: 3 ', 'seconds: 2.5 ') },
+      edits: { 'suites/quick.yml': replace('seconds: 2 ', 'seconds: 2.5 ') },
       file: 'suites/quick.yml', at: 'seconds: 2.5',
       expect: (f, l) => `${f}:${l}: measure.seconds: 2.5 must be integer: one timed round of one side, whole seconds (sysbench 1.0.20 --time takes an integer)`,
     },
@@ -148,7 +148,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a budget without confirm_rounds',
       edits: { 'suites/quick.yml': replace(/\n  confirm_rounds:.*/, '') },
       file: 'suites/quick.yml', at: 'budget:',
-      expect: (f, l) => `${f}:${l}: budget: missing key 'confirm_rounds'; expected a budget {extra_rounds, confirm_rounds} with extra_rounds, confirm_rounds`,
+      expect: (f, l) => `${f}:${l}: budget: missing key 'confirm_rounds'; expected a budget {extra_rounds, confirm_rounds, step_rounds?, extra_windows?, step_windows?, confirm_windows?} with extra_rounds, confirm_rounds`,
     },
     {
       name: 'an AHI workload with updates but no update column',

@@ -3,7 +3,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
-const { judge, decide, reason, worst } = require('../../../core/src/verdict');
+const { judge, decide, clause, worst } = require('../../../core/src/verdict');
 const { UsageError } = require('../../../core/src/errors');
 
 const LIMITS = { warn: 0.97, fail: 0.93 };
@@ -34,17 +34,19 @@ const pairsOf = (ratios) => ratios.map((r) => [1000, 1000 * r]);
 
 // Each row: ratios of the paired rounds -> verdict and the line reports print.
 const TABLE = [
-  ['clear pass', [1.0, 1.01, 0.99, 1.0], 'pass', 'rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97'],
-  ['improvement', [1.9, 1.92, 1.88, 1.91], 'pass', 'rQPS 1.90 [1.88, 1.93] lies above the warn limit 0.97'],
-  ['small slowdown', [0.95, 0.96, 0.95, 0.96], 'warn', 'rQPS 0.95 [0.95, 0.96] lies above the fail limit 0.93 but reaches below the warn limit 0.97'],
-  ['straddles warn only', [0.96, 1.0, 0.98, 0.97], 'warn', 'rQPS 0.98 [0.95, 1.00] lies above the fail limit 0.93 but reaches below the warn limit 0.97'],
-  ['update-index regression', [0.55, 0.56, 0.54, 0.55], 'fail', 'rQPS 0.55 [0.54, 0.56] lies wholly below the fail limit 0.93'],
-  ['straddles fail', [0.9, 0.97, 0.92, 0.95], 'inconclusive', 'rQPS 0.93 [0.89, 0.99] straddles the fail limit 0.93'],
-  ['one outlier', [1.01, 0.99, 1.02, 0.62], 'inconclusive', 'rQPS 0.89 [0.61, 1.31] straddles the fail limit 0.93'],
-  ['two rounds', [0.99, 1.01], 'inconclusive', 'rQPS 1.00 [0.88, 1.14] straddles the fail limit 0.93'],
-  ['identical values', [1, 1, 1, 1], 'pass', 'rQPS 1.00 [1.00, 1.00] lies above the warn limit 0.97'],
-  ['identical at the fail limit', [0.93, 0.93], 'warn', 'rQPS 0.93 [0.93, 0.93] lies above the fail limit 0.93 but reaches below the warn limit 0.97'],
-  ['one round', [0.5], 'inconclusive', 'rQPS 0.50 from 1 paired round: an interval needs at least 2'],
+  ['clear pass', [1.0, 1.01, 0.99, 1.0], 'pass', 'within limits: rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97'],
+  ['improvement', [1.9, 1.92, 1.88, 1.91], 'pass', 'within limits: rQPS 1.90 [1.88, 1.93] lies above the warn limit 0.97'],
+  ['small slowdown', [0.95, 0.96, 0.95, 0.96], 'warn', '5% slower: rQPS 0.95 [0.95, 0.96] lies wholly below the warn limit 0.97, above the fail limit 0.93'],
+  // Noise alone must not warn: an interval that only reaches the warn limit is a pass, marked open.
+  ['straddles warn only', [0.96, 1.0, 0.98, 0.97], 'pass', 'within the fail limit, could be beyond the warn limit: rQPS 0.98 [0.95, 1.00] reaches below the warn limit 0.97, not the fail limit 0.93, after 4 pairs'],
+  ['update-index regression', [0.55, 0.56, 0.54, 0.55], 'fail', '45% slower: rQPS 0.55 [0.54, 0.56] lies wholly below the fail limit 0.93'],
+  ['straddles fail', [0.9, 0.97, 0.92, 0.95], 'inconclusive', 'could be slower than the fail limit: rQPS 0.93 [0.89, 0.99] reaches below the fail limit 0.93 after 4 pairs'],
+  ['one outlier', [1.01, 0.99, 1.02, 0.62], 'inconclusive', 'could be slower than the fail limit: rQPS 0.89 [0.61, 1.31] reaches below the fail limit 0.93 after 4 pairs'],
+  ['two rounds', [0.99, 1.01], 'inconclusive', 'could be slower than the fail limit: rQPS 1.00 [0.88, 1.14] reaches below the fail limit 0.93 after 2 pairs'],
+  ['identical values', [1, 1, 1, 1], 'pass', 'within limits: rQPS 1.00 [1.00, 1.00] lies above the warn limit 0.97'],
+  ['identical at the fail limit', [0.93, 0.93], 'warn', '7% slower: rQPS 0.93 [0.93, 0.93] lies wholly below the warn limit 0.97, above the fail limit 0.93'],
+  ['wholly below warn, reaching fail', [0.92, 0.95, 0.935, 0.945, 0.93, 0.955], 'inconclusive', 'at least a warn, could be a fail: rQPS 0.94 [0.93, 0.95] lies wholly below the warn limit 0.97 and reaches below the fail limit 0.93 after 6 pairs'],
+  ['one round', [0.5], 'inconclusive', 'could be slower than the fail limit: rQPS 0.50 from 1 pair: an interval needs at least 2'],
 ];
 
 for (const [name, ratios, verdict, line] of TABLE) {
@@ -60,7 +62,8 @@ test('decide: boundaries are pinned (fail strictly below, pass at or above warn)
   const at = (low, high) => decide({ low, high, n: 4 }, LIMITS);
   assert.equal(at(0.5, 0.9299), 'fail');
   assert.equal(at(0.5, 0.93), 'inconclusive');
-  assert.equal(at(0.93, 0.99), 'warn');
+  assert.equal(at(0.93, 0.99), 'pass'); // open: reaches the warn limit only
+  assert.equal(at(0.93, 0.969), 'warn');
   assert.equal(at(0.97, 0.99), 'pass');
   assert.equal(at(0.9299, 1.2), 'inconclusive');
 });
@@ -77,15 +80,16 @@ const HEADLINES = [
   ['all pass', [['a', [1, 1.01, 0.99, 1]], ['b', [1.02, 1, 1.01, 1]]], 'pass', 0,
     'Nothing got slower than the warn limit: all 2 comparisons pass.'],
   ['one fail, one inconclusive', [['update-index_range=100', [0.55, 0.56, 0.54, 0.55]], ['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'fail', 1,
-    'Slower: update-index_range=100 45% slower (rQPS 0.55 [0.54, 0.56]); 1 undecided.'],
+    'Slower: update-index_range=100: 45% slower (rQPS 0.55 [0.54, 0.56], fail limit 0.93); undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93).'],
   ['many fails', [['a', [0.5, 0.5]], ['b', [0.6, 0.6]], ['c', [0.7, 0.7]], ['d', [0.8, 0.8]], ['e', [0.85, 0.85]]], 'fail', 1,
-    'Slower: a 50% slower (rQPS 0.50 [0.50, 0.50]), b 40% slower (rQPS 0.60 [0.60, 0.60]), c 30% slower (rQPS 0.70 [0.70, 0.70]) and 2 more.'],
+    'Slower: a: 50% slower (rQPS 0.50 [0.50, 0.50], fail limit 0.93), b: 40% slower (rQPS 0.60 [0.60, 0.60], fail limit 0.93), c: 30% slower (rQPS 0.70 [0.70, 0.70], fail limit 0.93) and 2 more.'],
   ['inconclusive', [['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'inconclusive', 3,
-    'Undecided: scan_range=100 could be slower than the fail limit but its interval is too wide; more rounds would decide.'],
+    'Undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93); its interval stays open after the budget: more rounds would decide.'],
   ['warn', [['insert_range=100', [0.95, 0.96, 0.95, 0.96]], ['point-query', [1, 1, 1, 1]]], 'warn', 0,
-    'Slightly slower, within the fail limit: insert_range=100 5% slower (rQPS 0.95 [0.95, 0.96]).'],
-  ['warn, not slower at the estimate', [['insert_range=100', [0.96, 1.06, 1.0, 1.04]], ['point-query', [1, 1, 1, 1]]], 'warn', 0,
-    'Slightly slower, within the fail limit: insert_range=100 could be below its warn limit 0.97: its interval reaches it (rQPS 1.01 [0.95, 1.09]).'],
+    'Slightly slower, within the fail limit: insert_range=100: 5% slower (rQPS 0.95 [0.95, 0.96], warn limit 0.97).'],
+  // The headline never says nothing got slower while an interval still reaches a limit.
+  ['pass with an interval reaching the warn limit', [['insert_range=100', [0.96, 1.06, 1.0, 1.04]], ['point-query', [1, 1, 1, 1]]], 'pass', 0,
+    'Nothing is beyond its fail limit, but 1 of 2 comparisons could still be beyond the warn limit (interval open after the budget): insert_range=100: could be beyond its warn limit (rQPS 1.01 [0.95, 1.09], warn limit 0.97).'],
 ];
 
 for (const [name, benches, verdict, exit, line] of HEADLINES) {
@@ -185,7 +189,7 @@ test('AHI cells: each side\'s gain and a regression of the gain judged like a ra
   assert.equal(c.reason, 'AHI gain ratio 0.80 [0.80, 0.80] lies wholly below the fail limit 0.93');
   assert.equal(v.verdict, 'fail');
   assert.deepEqual(v.failed, ['point-select@4:on', 'point-select@4:ahi-gain']);
-  assert.equal(v.headline, 'Slower: point-select@4:on 20% slower (rQPS 0.80 [0.79, 0.81]) and point-select (4 threads) AHI gain 20% slower (gain ratio 0.80 [0.80, 0.80]).');
+  assert.equal(v.headline, 'Slower: point-select@4:on: 20% slower (rQPS 0.80 [0.79, 0.81], fail limit 0.93) and point-select (4 threads) AHI gain: 20% slower (gain ratio 0.80 [0.80, 0.80], fail limit 0.93).');
 });
 
 test('an AHI gain is judged by ahi_gain, else default, never by the workload\'s own rQPS limits', () => {
@@ -216,10 +220,20 @@ test('every captured results fixture judges into a verdict valid by schema/verdi
   }
 });
 
-test('reason lines for each verdict are pinned', () => {
-  const i = { estimate: 0.9, low: 0.85, high: 0.95, n: 4 };
-  assert.equal(reason('inconclusive', i, LIMITS), 'rQPS 0.90 [0.85, 0.95] straddles the fail limit 0.93');
-  assert.equal(reason('inconclusive', { n: 0 }, LIMITS), 'no paired rounds: nothing to compare');
+test('the clause of every span of a signal is pinned', () => {
+  const i = (low, high) => ({ estimate: (low + high) / 2, low, high, n: 4 });
+  const rq = (interval, best, worst) => clause('rqps', interval, LIMITS, { best, worst });
+  assert.equal(rq(i(0.85, 0.95), 'warn', 'fail'), 'rQPS 0.90 [0.85, 0.95] lies wholly below the warn limit 0.97 and reaches below the fail limit 0.93 after 4 pairs');
+  assert.equal(rq(i(0.85, 1.05), 'pass', 'fail'), 'rQPS 0.95 [0.85, 1.05] reaches below the fail limit 0.93 after 4 pairs');
+  assert.equal(rq(i(0.95, 1.05), 'pass', 'warn'), 'rQPS 1.00 [0.95, 1.05] reaches below the warn limit 0.97, not the fail limit 0.93, after 4 pairs');
+  assert.equal(rq({ n: 0 }, 'pass', 'fail'), 'rQPS: no paired pairs, nothing to compare');
+  const INSTR = { warn: 1.02, fail: 1.04 };
+  const ins = (interval, best, worst) => clause('instructions', interval, INSTR, { best, worst });
+  assert.equal(ins(i(1.039, 1.046), 'warn', 'fail'), 'instr/o 1.042 [1.039, 1.046] lies wholly above the warn limit 1.02 and reaches above the fail limit 1.04 after 4 windows');
+  assert.equal(ins(i(1.05, 1.07), 'fail', 'fail'), 'instr/o 1.060 [1.050, 1.070] lies wholly above the fail limit 1.04');
+  assert.equal(ins(i(1.025, 1.035), 'warn', 'warn'), 'instr/o 1.030 [1.025, 1.035] lies wholly above the warn limit 1.02, below the fail limit 1.04');
+  assert.equal(ins(i(0.99, 1.01), 'pass', 'pass'), 'instr/o 1.000 [0.990, 1.010] lies below the warn limit 1.02');
+  assert.equal(ins({ estimate: 1.1, low: null, high: null, n: 1 }, 'pass', 'fail'), 'instr/o 1.100 from 1 window: an interval needs at least 2');
 });
 
 test('suite-shaped limits (default, byName, ahi_gain) from the config loader are read', () => {
@@ -228,19 +242,25 @@ test('suite-shaped limits (default, byName, ahi_gain) from the config loader are
   assert.deepEqual(v.benchmarks.map((b) => b.verdict), ['pass', 'fail']);
 });
 
-test('cpu/o limits settle an undecided rQPS and can worsen a decided one, never soften it', () => {
+test('what cpu/o proves counts; what it leaves open never narrows rQPS', () => {
   const cpuLimits = { default: { warn: 0.97, fail: 0.93, cpu_per_query: { warn: 1.03, fail: 1.07 } } };
   // rQPS straddles the fail limit, CPU per query clearly up by ~11%: fail, said why.
   const noisy = results([['update-index_range=100', pairsOf([0.9, 0.97, 0.92, 0.95])]]);
   noisy.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r) => { r.cpu_per_query_us = 111; });
   let b = judge(noisy, { limits: cpuLimits }).benchmarks[0];
   assert.equal(b.verdict, 'fail');
-  assert.equal(b.reason, 'rQPS 0.93 [0.89, 0.99] straddles the fail limit 0.93; cpu/o 1.11 [1.11, 1.11] lies wholly above the cpu/o fail limit 1.07');
+  assert.equal(b.reason, '11% more CPU time per query: cpu/o 1.11 [1.11, 1.11] lies wholly above the fail limit 1.07; rQPS 0.93 [0.89, 0.99] reaches below the fail limit 0.93 after 4 pairs');
   // rQPS passes, CPU per query undecided: the decided rQPS stands.
   const steady = results([['point-query', pairsOf([1, 1.01, 0.99, 1])]]);
   steady.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r, k) => { r.cpu_per_query_us = [100, 115, 98, 104][k]; });
   b = judge(steady, { limits: cpuLimits }).benchmarks[0];
   assert.equal(b.cpu_verdict, 'inconclusive');
   assert.equal(b.verdict, 'pass');
-  assert.equal(b.reason, 'rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97');
+  assert.equal(b.reason, 'within limits: rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97; cpu/o 1.04 [0.93, 1.17] reaches above the fail limit 1.07 after 4 pairs');
+  // cpu/o unchanged does not settle an rQPS interval that reaches the fail limit.
+  const open = results([['update-index_range=100', pairsOf([0.9, 0.97, 0.92, 0.95])]]);
+  open.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r) => { r.cpu_per_query_us = 100; });
+  b = judge(open, { limits: cpuLimits }).benchmarks[0];
+  assert.equal(b.cpu_verdict, 'pass');
+  assert.equal(b.verdict, 'inconclusive');
 });

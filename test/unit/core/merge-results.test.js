@@ -63,3 +63,21 @@ test('extra results naming a benchmark the run does not have are refused', () =>
   const extra = results([bench('z', pairs(2, 2))]);
   assert.throws(() => mergeResults([first, extra], { extension: { file: 'results.extra-1.json', purpose: 'extend', first_round: 2, rounds: 2, benchmarks: ['z'] } }), /results.extra-1.json has 'z', which the results it extends do not/);
 });
+
+test('instruction windows of a later count join the earlier ones, still paired by index', () => {
+  const { mergeResults } = require('../../../core/src/merge-results');
+  const window = (q) => ({ events: 10, queries: 10, seconds: 1, connection: { instructions: q * 10, threads: 1, per_query: q }, background: { instructions: 0, threads: 1, per_query: 0 } });
+  const doc = (base, head) => ({
+    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [],
+    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
+    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '2' } },
+    benchmarks: [{ id: 'p', name: 'p', group: 'point', status: 'ok', rounds: [],
+      instructions: { events: 10, seed: 1, base: { windows: base.map(window), functions: { connection: [] } }, head: { windows: head.map(window), functions: { connection: [] } } } }],
+  });
+  const merged = mergeResults([doc([100, 101, 99], [110, 111, 109]), doc([100, 100, 100], [112, 112, 112])],
+    { extension: { file: 'results.extra-1.json', purpose: 'recount', first_round: 0, rounds: 0, windows: 3, benchmarks: ['p'] } });
+  const ins = merged.benchmarks[0].instructions;
+  assert.equal(ins.runs, 2);
+  assert.deepEqual(ins.base.windows.map((w) => w.connection.per_query), [100, 101, 99, 100, 100, 100]);
+  assert.deepEqual(ins.head.windows.map((w) => w.connection.per_query), [110, 111, 109, 112, 112, 112]);
+});

@@ -47,7 +47,7 @@ test('an issue is refused without a confirmation, for an unknown signal or micro
 test('follow-up comments name the commits', () => {
   const at = { benchmarkId: 'point-query', signal: 'instructions_per_query', base: GOOD };
   assert.equal(core.sightingComment({ ...at, verdict: regressed(), head: NEXT, sightings: 2 }),
-    `Seen again (sighting 2) at ${NEXT} against ${GOOD}: instr/o 1.088 [1.071, 1.106]. instr/o 1.09 [1.07, 1.11] lies wholly above the instr/o fail limit 1.04; rQPS 0.85 [0.52, 1.37] straddles the fail limit 0.93.\n`);
+    `Seen again (sighting 2) at ${NEXT} against ${GOOD}: instr/o 1.088 [1.071, 1.106]. 9% more instructions per query: instr/o 1.088 [1.071, 1.106] lies wholly above the fail limit 1.04; rQPS 0.85 [0.52, 1.37] reaches below the fail limit 0.93 after 3 pairs.\n`);
   assert.equal(core.recoveryComment({ ...at, verdict: aa(), head: NEXT }),
     `Back within limits at ${NEXT} (instr/o 1.001 [0.999, 1.002] against ${GOOD}): fixed by ${NEXT}. Closing.\n`);
 });
