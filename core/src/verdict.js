@@ -8,6 +8,7 @@ const { mergeResults } = require('./merge-results');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
 const { partialSentence } = require('./shards');
+const { ioFigures, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query');
 
 const CONFIDENCE = 0.95;
 const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
@@ -62,7 +63,7 @@ function limitsFor(config, bench, { ahiGain = false } = {}) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
   }
   const out = { warn: l.warn, fail: l.fail };
-  for (const key of ['cpu_per_query', 'instructions']) {
+  for (const key of ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS]) {
     const u = l[key];
     if (!u) continue;
     if (!(u.warn > 0 && u.fail >= u.warn)) {
@@ -83,6 +84,7 @@ function flatLimits(config) {
     flat[k] = { warn: l.warn, fail: l.fail };
     if (l.cpu_per_query) flat[k].cpu_per_query = l.cpu_per_query;
     if (l.instructions) flat[k].instructions = l.instructions;
+    for (const key of IO_LIMIT_KEYS) if (l[key]) flat[k][key] = l[key];
   }
   return flat;
 }
@@ -159,6 +161,7 @@ function judgeBenchmark(bench, limits, runErrors) {
     rqps: null,
     cpu_per_query: metricInterval(rounds, 'cpu_per_query_us'),
     cs_per_query: metricInterval(rounds, 'cs_per_query'),
+    io: ioFigures(rounds, metricInterval),
     qps: rounds.map((r) => ({ index: r.index, side: r.side, qps: r.qps, started: r.started ?? null })),
     command: bench.command ?? null,
     verdict: 'error',
@@ -181,6 +184,13 @@ function judgeBenchmark(bench, limits, runErrors) {
     out.verdict = decide(out.rqps, limits);
     out.reason = reason(out.verdict, out.rqps, limits);
     if (limits.cpu_per_query && out.cpu_per_query) withCpuDecision(out, limits.cpu_per_query);
+    // I/O per query where the suite limits it: decided and recorded beside its figure.
+    for (const key of IO_LIMIT_KEYS) {
+      const figure = out.io && out.io[key];
+      if (!limits[key] || !figure || !figure.ratio) continue;
+      figure.verdict = decideUpper(figure.ratio, limits[key]);
+      figure.reason = upperReason(figure.verdict, figure.ratio, limits[key], IO_LABEL[key]);
+    }
   }
   // An rQPS interval wholly below the warn limit proves a slowdown of at least that much,
   // even while it straddles the fail limit.

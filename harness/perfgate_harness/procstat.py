@@ -1,4 +1,5 @@
-"""Per-round cost of mysqld from /proc: CPU time (all threads) and context switches (per thread)."""
+"""Per-round cost of mysqld from /proc: CPU time (all threads), context switches (per thread) and
+the bytes it read from and wrote to storage (/proc/<pid>/io)."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,9 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 class Sample:
     cpu_seconds: float
     context_switches: int
+    # None when /proc/<pid>/io cannot be read (another user's process without ptrace rights).
+    read_bytes: int | None = None
+    write_bytes: int | None = None
 
 
 def parse_cpu_ticks(stat_text: str) -> int:
@@ -40,6 +44,21 @@ def parse_context_switches(status_text: str) -> int:
     return sum(found.values())
 
 
+def parse_io(io_text: str) -> tuple[int, int]:
+    """(read_bytes, write_bytes) of /proc/<pid>/io: what the process made the block layer read
+    and what it wrote (dirtied in the page cache or sent direct), summed over all its threads,
+    exited ones included. Reads served from the page cache are not in read_bytes (they are in
+    rchar, like every socket read, which is why rchar and syscr say nothing about the disk)."""
+    found = {}
+    for line in io_text.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("read_bytes", "write_bytes"):
+            found[key] = int(value.strip())
+    if len(found) != 2:
+        raise ValueError("/proc/<pid>/io has no read_bytes/write_bytes lines")
+    return found["read_bytes"], found["write_bytes"]
+
+
 def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
     """CPU time of the whole process and context switches summed over its live threads.
 
@@ -53,7 +72,11 @@ def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
             switches += parse_context_switches((task / "status").read_text())
         except (FileNotFoundError, ProcessLookupError):
             continue  # the thread exited while we listed the others
-    return Sample(ticks / CLOCK_TICKS, switches)
+    try:
+        read_bytes, write_bytes = parse_io((proc / str(pid) / "io").read_text())
+    except PermissionError:
+        read_bytes = write_bytes = None
+    return Sample(ticks / CLOCK_TICKS, switches, read_bytes, write_bytes)
 
 
 def per_query(before: Sample, after: Sample, queries: int) -> tuple[float | None, float | None]:

@@ -2,6 +2,7 @@
 // Shared wording and number formats of every renderer, so that the comment, the job summary,
 // the HTML report and the terminal table say the same thing the same way.
 const { preNextToTwin, scopeNotes } = require('./scope');
+const { IO_COLUMNS, IO_FIGURES } = require('../per-query');
 
 const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
 const WORD = { pass: 'pass', warn: 'warn', inconclusive: 'inconclusive', fail: 'fail', error: 'error' };
@@ -24,6 +25,31 @@ function count(x) {
   if (x >= 1e3) return `${(x / 1e3).toFixed(1)}k`;
   return x.toFixed(0);
 }
+// A per-query amount as people read it: two significant digits, 0 as 0 (0.00081, 0.28, 12).
+const perQuery = (x) => (typeof x === 'number' && Number.isFinite(x) ? (x === 0 ? '0' : String(Number(x.toPrecision(2)))) : '–');
+
+// One I/O figure as a table cell: the head/base ratio; "—" when neither side did that I/O
+// (0/0 is no ratio); "base→head" per query when a ratio cannot be paired, above all when only
+// one side did any (0→0.28: a head that starts reading, which no ratio can show).
+function ioCell(figure) {
+  if (!figure) return '–';
+  if (figure.ratio && typeof figure.ratio.estimate === 'number') return num(figure.ratio.estimate);
+  if (figure.base === null || figure.head === null) return '–';
+  if (figure.base === 0 && figure.head === 0) return '—';
+  return `${perQuery(figure.base)}→${perQuery(figure.head)}`;
+}
+
+// The I/O columns of every table, after cpu/o and cs/o: r/o, rKB/o, wKB/o, and with
+// `{device: true}` the device's KB as well. None for results written before the harness
+// sampled I/O.
+function ioColumns(rows, { device = false } = {}) {
+  if (!rows.some((b) => b.io)) return [];
+  return (device ? IO_FIGURES : IO_COLUMNS).map((f) => ({ header: f.label, key: f.key, cell: (b) => ioCell(b.io && b.io[f.key]) }));
+}
+const IO_LEGEND = 'r/o = head/base read requests per query of the device holding the datadirs (/proc/diskstats: everyone\'s I/O on it); '
+  + 'rKB/o and wKB/o = head/base KB mysqld itself read from storage and wrote per query (/proc/<pid>/io); '
+  + '— = neither side did that I/O; base→head = KB or requests per query of each side where no ratio pairs (one side did none)';
+
 // The rows whose instructions moved, with the functions that grew.
 const changedInstructions = (rows) => rows.filter((b) => b.instructions_functions);
 
@@ -122,6 +148,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, ioColumns, IO_LEGEND, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, optionRows, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

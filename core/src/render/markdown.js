@@ -8,17 +8,21 @@ const cell = (s) => String(s ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 // instr/o columns appear when instructions were counted.
 function benchmarkTable(rows) {
   const instr = F.hasInstructions(rows);
+  const io = F.ioColumns(rows);
+  const ioHeader = io.map((c) => ` ${c.header} |`).join('');
+  const ioAlign = io.map(() => '--:|').join('');
   const out = instr ? [
-    '| | microbenchmark | rQPS | 95% interval | instr/o | 95% interval | cpu/o | cs/o | pairs |',
-    '|:-:|:--|--:|:-:|--:|:-:|--:|--:|--:|',
+    `| | microbenchmark | rQPS | 95% interval | instr/o | 95% interval | cpu/o | cs/o |${ioHeader} pairs |`,
+    `|:-:|:--|--:|:-:|--:|:-:|--:|--:|${ioAlign}--:|`,
   ] : [
-    '| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o | pairs |',
-    '|:-:|:--|--:|:-:|--:|--:|--:|',
+    `| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o |${ioHeader} pairs |`,
+    `|:-:|:--|--:|:-:|--:|--:|${ioAlign}--:|`,
   ];
   for (const b of rows) {
     const name = b.verdict === 'error' ? `${b.id} — ${b.reason}` : b.id;
     const instrCells = instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} | ${F.interval(b.instructions_per_query, F.INSTR_DIGITS)} |` : '';
-    out.push(`| ${F.MARK[b.verdict]} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} | ${b.rounds.pairs} |`);
+    const ioCells = io.map((c) => ` ${c.cell(b)} |`).join('');
+    out.push(`| ${F.MARK[b.verdict]} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${ioCells} ${b.rounds.pairs} |`);
   }
   return out.join('\n');
 }
@@ -84,7 +88,8 @@ function groupedTables(benchmarks) {
 
 function legend(rows = []) {
   const instr = F.hasInstructions(rows) ? 'instr/o = head/base instructions per query of the connection threads, counted under callgrind in paired windows of the same events (above 1 = head does more work); ' : '';
-  return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). `
+  const io = F.ioColumns(rows).length ? `${F.IO_LEGEND}. ` : '';
+  return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). ${io}`
     + `${F.MARK.pass} pass ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
 }
 
