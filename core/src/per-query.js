@@ -1,5 +1,6 @@
 'use strict';
-// I/O per query (the posts' r/o, rKB/o, wKB/o) of the timed rounds, head against base. Pure.
+// I/O per query (the posts' r/o, rKB/o, wKB/o) and p95 latency of the timed rounds, head
+// against base. Pure.
 //
 // A ratio alone cannot say what a read-only workload whose tables are cached does: both sides
 // read nothing, and 0/0 is no ratio. So each figure keeps the mean of each side beside the
@@ -44,4 +45,14 @@ function ioFigures(rounds, interval) {
   return Object.fromEntries(IO_FIGURES.map((f) => [f.key, { ...sideMeans(rounds, f.key), ratio: interval(rounds, f.key) }]));
 }
 
-module.exports = { IO_FIGURES, IO_COLUMNS, IO_LIMIT_KEYS, IO_LABEL, ioFigures, sideMeans };
+/**
+ * sysbench's 95th percentile latency of each round (ms): {base, head, ratio} like an I/O
+ * figure (head/base, above 1 = head slower to answer), or null when no round has one.
+ */
+function latencyP95(rounds, interval) {
+  const p95 = rounds.map((r) => ({ index: r.index, side: r.side, p95: r.latency_ms ? r.latency_ms.p95 : null }));
+  if (!p95.some((r) => isNumber(r.p95))) return null;
+  return { ...sideMeans(p95, 'p95'), ratio: interval(p95, 'p95') };
+}
+
+module.exports = { IO_FIGURES, IO_COLUMNS, IO_LIMIT_KEYS, IO_LABEL, ioFigures, latencyP95, sideMeans };

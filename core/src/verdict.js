@@ -8,7 +8,7 @@ const { mergeResults } = require('./merge-results');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
 const { partialSentence } = require('./shards');
-const { ioFigures, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query');
+const { ioFigures, latencyP95, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query');
 
 const CONFIDENCE = 0.95;
 const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
@@ -162,6 +162,7 @@ function judgeBenchmark(bench, limits, runErrors) {
     cpu_per_query: metricInterval(rounds, 'cpu_per_query_us'),
     cs_per_query: metricInterval(rounds, 'cs_per_query'),
     io: ioFigures(rounds, metricInterval),
+    latency_p95_ms: latencyP95(rounds, metricInterval),
     qps: rounds.map((r) => ({ index: r.index, side: r.side, qps: r.qps, started: r.started ?? null })),
     command: bench.command ?? null,
     verdict: 'error',

@@ -39,16 +39,35 @@ function ioCell(figure) {
   return `${perQuery(figure.base)}→${perQuery(figure.head)}`;
 }
 
-// The I/O columns of every table, after cpu/o and cs/o: r/o, rKB/o, wKB/o, and with
-// `{device: true}` the device's KB as well. None for results written before the harness
-// sampled I/O.
-function ioColumns(rows, { device = false } = {}) {
-  if (!rows.some((b) => b.io)) return [];
-  return (device ? IO_FIGURES : IO_COLUMNS).map((f) => ({ header: f.label, key: f.key, cell: (b) => ioCell(b.io && b.io[f.key]) }));
+// The columns every table shows after cpu/o and cs/o: I/O per query (r/o, rKB/o, wKB/o, and
+// with `{device: true}` the device's KB as well) and p95 latency of each side with the ratio.
+// Each is left out when no row has it (results written before the harness sampled I/O).
+function figureColumns(rows, { device = false } = {}) {
+  const columns = [];
+  if (rows.some((b) => b.io)) {
+    for (const f of device ? IO_FIGURES : IO_COLUMNS) {
+      columns.push({ header: f.label, key: f.key, figure: (b) => b.io && b.io[f.key], cell: (b) => ioCell(b.io && b.io[f.key]) });
+    }
+  }
+  if (rows.some((b) => b.latency_p95_ms)) {
+    const p95 = (b) => b.latency_p95_ms;
+    columns.push(
+      { header: 'p95 base', key: 'latency_p95_ms.base', figure: p95, cell: (b) => num(p95(b) && p95(b).base) },
+      { header: 'p95 head', key: 'latency_p95_ms.head', figure: p95, cell: (b) => num(p95(b) && p95(b).head) },
+      { header: 'p95 ratio', key: 'latency_p95_ms', figure: p95, cell: (b) => estimate(p95(b) && p95(b).ratio) },
+    );
+  }
+  return columns;
 }
 const IO_LEGEND = 'r/o = head/base read requests per query of the device holding the datadirs (/proc/diskstats: everyone\'s I/O on it); '
   + 'rKB/o and wKB/o = head/base KB mysqld itself read from storage and wrote per query (/proc/<pid>/io); '
   + '— = neither side did that I/O; base→head = KB or requests per query of each side where no ratio pairs (one side did none)';
+const LATENCY_LEGEND = 'p95 base, p95 head = sysbench\'s 95th percentile latency in ms, the mean of each side\'s rounds; p95 ratio = head/base, paired by round (above 1 = head slower to answer)';
+// The sentences saying what the figure columns of `rows` are.
+function figureLegend(rows) {
+  const headers = new Set(figureColumns(rows).map((c) => c.header));
+  return [headers.has('r/o') ? IO_LEGEND : null, headers.has('p95 ratio') ? LATENCY_LEGEND : null].filter(Boolean);
+}
 
 // The rows whose instructions moved, with the functions that grew.
 const changedInstructions = (rows) => rows.filter((b) => b.instructions_functions);
@@ -148,6 +167,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, ioColumns, IO_LEGEND, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, optionRows, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

@@ -99,16 +99,18 @@ function qpsChart(b) {
 
 const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
 
-// An I/O cell says on hover what each side did per query and the ratio's interval.
-function ioCell(b, column) {
-  const figure = b.io && b.io[column.key];
-  const title = figure ? `base ${F.perQuery(figure.base)}, head ${F.perQuery(figure.head)} per query${figure.ratio && figure.ratio.low !== null ? `; 95% interval ${F.interval(figure.ratio)}` : ''}${figure.reason ? `; ${figure.reason}` : ''}` : '';
-  return `<td class="n${figure && figure.verdict ? ` ${figure.verdict}` : ''}" data-io="${esc(column.key)}"${title ? ` title="${esc(title)}"` : ''}>${esc(column.cell(b))}</td>`;
+// A figure cell (I/O per query, p95 latency) says on hover what each side did and the ratio's
+// interval, and the decision where the suite limits it.
+function figureCell(b, column) {
+  const figure = column.figure(b);
+  const unit = column.key.startsWith('latency') ? ' ms' : ' per query';
+  const title = figure ? `base ${F.perQuery(figure.base)}, head ${F.perQuery(figure.head)}${unit}${figure.ratio && figure.ratio.low !== null ? `; 95% interval ${F.interval(figure.ratio)}` : ''}${figure.reason ? `; ${figure.reason}` : ''}` : '';
+  return `<td class="n${figure && figure.verdict ? ` ${figure.verdict}` : ''}" data-figure="${esc(column.key)}"${title ? ` title="${esc(title)}"` : ''}>${esc(column.cell(b))}</td>`;
 }
 
-function benchmarkRows(rows, instr, io) {
+function benchmarkRows(rows, instr, figures) {
   const instrCells = (b) => (instr ? `${td(F.estimate(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.interval(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
-  return rows.map((b) => `<tr class="${b.verdict}">${td(b.verdict, 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${io.map((c) => ioCell(b, c)).join('')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
+  return rows.map((b) => `<tr class="${b.verdict}">${td(b.verdict, 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${figures.map((c) => figureCell(b, c)).join('')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
 }
 
 // Where the instructions went: the functions that grew most per query, and the files to open.
@@ -164,10 +166,12 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   parts.push('<h2>Microbenchmarks</h2>');
   const instr = F.hasInstructions(verdict.benchmarks);
   const instrHeader = instr ? '<th>instr/o</th><th>instr/o interval</th><th>background instr/o</th>' : '';
-  const io = F.ioColumns(verdict.benchmarks, { device: true });
-  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th>${io.map((c) => `<th>${esc(c.header)}</th>`).join('')}<th>pairs</th><th>why</th></tr>`;
-  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks, instr, io)}</table>`);
-  if (io.length) parts.push(`<p class="muted">${esc(F.IO_LEGEND)}; the device's rKB/o and wKB/o count everyone's I/O on it, the other side's background flushing included. Hover a cell for each side's figure.</p>`);
+  const figures = F.figureColumns(verdict.benchmarks, { device: true });
+  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}<th>pairs</th><th>why</th></tr>`;
+  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks, instr, figures)}</table>`);
+  const legend = F.figureLegend(verdict.benchmarks);
+  const device = figures.some((c) => c.key === 'device_read_kb_per_query') ? ' The device\'s rKB/o and wKB/o count everyone\'s I/O on it, the other side\'s background flushing included.' : '';
+  if (legend.length) parts.push(`<p class="muted">${esc(`${legend.join('. ')}.${device} Hover a cell for each side's figure.`)}</p>`);
   const went = instructionsSection(verdict.benchmarks);
   if (went) parts.push(went);
   if (verdict.ahi.length) {

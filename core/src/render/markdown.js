@@ -8,9 +8,9 @@ const cell = (s) => String(s ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 // instr/o columns appear when instructions were counted.
 function benchmarkTable(rows) {
   const instr = F.hasInstructions(rows);
-  const io = F.ioColumns(rows);
-  const ioHeader = io.map((c) => ` ${c.header} |`).join('');
-  const ioAlign = io.map(() => '--:|').join('');
+  const figures = F.figureColumns(rows);
+  const ioHeader = figures.map((c) => ` ${c.header} |`).join('');
+  const ioAlign = figures.map(() => '--:|').join('');
   const out = instr ? [
     `| | microbenchmark | rQPS | 95% interval | instr/o | 95% interval | cpu/o | cs/o |${ioHeader} pairs |`,
     `|:-:|:--|--:|:-:|--:|:-:|--:|--:|${ioAlign}--:|`,
@@ -21,7 +21,7 @@ function benchmarkTable(rows) {
   for (const b of rows) {
     const name = b.verdict === 'error' ? `${b.id} — ${b.reason}` : b.id;
     const instrCells = instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} | ${F.interval(b.instructions_per_query, F.INSTR_DIGITS)} |` : '';
-    const ioCells = io.map((c) => ` ${c.cell(b)} |`).join('');
+    const ioCells = figures.map((c) => ` ${c.cell(b)} |`).join('');
     out.push(`| ${F.MARK[b.verdict]} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${ioCells} ${b.rounds.pairs} |`);
   }
   return out.join('\n');
@@ -88,7 +88,7 @@ function groupedTables(benchmarks) {
 
 function legend(rows = []) {
   const instr = F.hasInstructions(rows) ? 'instr/o = head/base instructions per query of the connection threads, counted under callgrind in paired windows of the same events (above 1 = head does more work); ' : '';
-  const io = F.ioColumns(rows).length ? `${F.IO_LEGEND}. ` : '';
+  const io = F.figureLegend(rows).map((sentence) => `${sentence}. `).join('');
   return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). ${io}`
     + `${F.MARK.pass} pass ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
 }

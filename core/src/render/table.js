@@ -12,13 +12,13 @@ function pad(rows, header) {
 
 function renderVerdictTable(verdict) {
   const instr = F.hasInstructions(verdict.benchmarks);
-  const io = F.ioColumns(verdict.benchmarks);
-  const header = ['microbenchmark', 'rQPS', '95% interval', ...(instr ? ['instr/o', '95% interval'] : []), 'cpu/o', 'cs/o', ...io.map((c) => c.header), 'pairs', 'verdict'];
+  const figures = F.figureColumns(verdict.benchmarks);
+  const header = ['microbenchmark', 'rQPS', '95% interval', ...(instr ? ['instr/o', '95% interval'] : []), 'cpu/o', 'cs/o', ...figures.map((c) => c.header), 'pairs', 'verdict'];
   const rows = [];
   for (const g of F.groupsOf(verdict.benchmarks)) {
     for (const b of g.benchmarks) {
       const instrCells = instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), F.interval(b.instructions_per_query, F.INSTR_DIGITS)] : [];
-      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), ...io.map((c) => c.cell(b)), b.rounds.pairs, b.verdict]);
+      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), ...figures.map((c) => c.cell(b)), b.rounds.pairs, b.verdict]);
     }
   }
   const lines = pad(rows, header);

@@ -36,7 +36,7 @@ test('perfgate judge <dir> writes verdict.json and the reports; exit code follow
   assert.equal(verdict.verdict, 'inconclusive');
   for (const f of ['comment.md', 'summary.md', 'report.html']) assert.ok(fs.statSync(path.join(dir, f)).size > 100, f);
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('.tmp-')), []);
-  assert.match(r.stdout, /^point-query +0\.52 +0\.15–1\.83 +1\.55 +1\.19 +3 +inconclusive$/m);
+  assert.match(r.stdout, /^point-query +0\.52 +0\.15–1\.83 +1\.55 +1\.19 +0\.36 +1\.29 +4\.78 +3 +inconclusive$/m);
 });
 
 test('perfgate judge with other limits judges again', async (t) => {
