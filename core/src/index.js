@@ -37,6 +37,7 @@
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
  *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
+ *   buildRecord(CMakeCache.txt text, CMakeCXXCompiler.cmake text) → {compiler, cmakeCache} of build.json
  * Watching main (regressions found on the main branch, filed once)
  *   watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) → actions,
  *   dedupeKey({repo, benchKey, signal, firstBad}); regressionIssue(...) → {title, body},
@@ -82,6 +83,7 @@ const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNois
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
+const { buildRecord } = require('./cmake-cache');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
@@ -108,6 +110,7 @@ module.exports = {
   statistics,
   diagnose, warnings, describeMachine,
   ...buildFailure,
+  buildRecord,
   ...render,
   stickyComments,
   ...progress,

@@ -173,6 +173,7 @@ class Run:
             record["label"] = spec.label
         if spec.commit is not None:
             record["commit"] = spec.commit
+        record["build"] = fingerprint.server_build(spec.binary, spec.basedir)
         if side in self.io_devices:
             device = self.io_devices[side]
             record["io_device"] = None if device is None else {"name": device.name, "dev": device.dev}

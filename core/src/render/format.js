@@ -115,18 +115,40 @@ function machineLines(machine) {
     ['kernel', machine.kernel],
     ['governor', machine.governor],
     ['SMT', machine.smt],
+    ['sysbench', machine.sysbench],
     ['host', machine.hostname],
     ['fingerprint', machine.id],
   ].filter(([, v]) => v !== null && v !== undefined && v !== '');
 }
 
-// Server options: one row per option, base and head side by side, differences first.
-function optionRows(sides) {
-  const b = (sides.base && sides.base.options) || {};
-  const h = (sides.head && sides.head.options) || {};
+// Two sides' settings (server options, cmake options): one row per key, base and head side by
+// side, differences first.
+function sideBySide(b = {}, h = {}) {
   const keys = [...new Set([...Object.keys(b), ...Object.keys(h)])];
   const rows = keys.map((k) => ({ key: k, base: b[k], head: h[k], differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
   return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
+}
+
+const optionRows = (sides) => sideBySide((sides.base && sides.base.options) || {}, (sides.head && sides.head.options) || {});
+const buildOf = (side) => (side && side.build) || null;
+// The cmake options of both sides' build records; [] when neither side has one.
+const cmakeRows = (sides) => (buildOf(sides.base) && buildOf(sides.base).cmake_options) || (buildOf(sides.head) && buildOf(sides.head).cmake_options)
+  ? sideBySide((buildOf(sides.base) || {}).cmake_options || {}, (buildOf(sides.head) || {}).cmake_options || {}) : [];
+
+// How each side was built, as rows [label, base, head] for the details of every report, and the
+// sentences saying what could not be read (one when both sides say the same).
+function buildLines(sides) {
+  const b = buildOf(sides.base);
+  const h = buildOf(sides.head);
+  if (!b && !h) return { rows: [], unknown: [] };
+  const rows = [
+    ['version line', b && b.version_line, h && h.version_line],
+    ['compiler', (b && b.compiler) || 'not recorded', (h && h.compiler) || 'not recorded'],
+  ];
+  const bu = b && b.unknown;
+  const hu = h && h.unknown;
+  const unknown = bu && bu === hu ? [`Not known for either side: ${bu}.`] : [bu && `Not known for the base: ${bu}.`, hu && `Not known for the head: ${hu}.`].filter(Boolean);
+  return { rows, unknown };
 }
 
 // The benchmark whose commands a reader most likely wants to re-run by hand: the worst one.
@@ -168,5 +190,5 @@ function countsLine(verdict) {
 
 module.exports = {
   MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
-  machineLines, optionRows, reproduceTarget, commandLines, countsLine, scopeNotes,
+  machineLines, sideBySide, optionRows, cmakeRows, buildLines, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

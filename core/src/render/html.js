@@ -184,7 +184,16 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   parts.push('</div>');
   parts.push('<h2>Servers</h2><table><tr><th></th><th>base</th><th>head</th></tr>');
   for (const key of ['version', 'label', 'commit', 'flavor', 'basedir']) parts.push(`<tr>${td(key)}${td(sides.base && sides.base[key])}${td(sides.head && sides.head[key])}</tr>`);
+  const build = F.buildLines(sides);
+  for (const [label, b, h] of build.rows) parts.push(`<tr>${td(label)}${td(b ?? '–')}${td(h ?? '–')}</tr>`);
   parts.push('</table>');
+  for (const note of build.unknown) parts.push(`<p class="muted">${esc(note)}</p>`);
+  const cmake = F.cmakeRows(sides);
+  if (cmake.length) {
+    parts.push('<h3>cmake options</h3><table data-table="cmake-options"><tr><th>option</th><th>base</th><th>head</th></tr>');
+    parts.push(cmake.map((o) => `<tr${o.differs ? ' style="font-weight:600"' : ''}>${td(o.key)}${td(o.base ?? '–')}${td(o.head ?? '–')}</tr>`).join(''));
+    parts.push('</table>');
+  }
   const options = F.optionRows(sides);
   if (options.length) {
     parts.push('<h3>Server options</h3><table><tr><th>option</th><th>base</th><th>head</th></tr>');

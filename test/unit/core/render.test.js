@@ -43,7 +43,7 @@ for (const d of fixtureDirs) {
     assert.ok(groupTitles.length >= 1);
     if (v.benchmarks.some((b) => b.rqps)) assert.match(md, /```mermaid\nxychart-beta horizontal\n/);
     if (v.ahi.length) assert.ok(lines.includes('**AHI gain (QPS with AHI on / off) of each side**'));
-    assert.match(md, /<details><summary>Versions, server options, machine, how to reproduce<\/summary>/);
+    assert.match(md, /<details><summary>Versions, builds, server options, machine, how to reproduce<\/summary>/);
     assert.match(md, /```sh\n(sysbench|# )/);
     assert.ok(md.length <= GITHUB_COMMENT_LIMIT);
   });
