@@ -8,7 +8,7 @@
  *
  *   thresholds folder ──loadThresholds──▶ config ──resolvePlan──▶ plan.json (perfgate.plan/v1)
  *   results.json (perfgate.results/v1, from the harness) ──judge──▶ verdict.json (perfgate.verdict/v1)
- *   verdict ──renderReports──▶ comment.md · summary.md · report.html
+ *   verdict ──renderReports──▶ comment.md · summary.md · report.html · results.csv · results.tsv
  *
  * and around them, what the compare loop decides between measurements:
  *
@@ -53,8 +53,8 @@
  *   renderBisectComment(doc, {intro, final}), bisectStepLine(doc, step), bisectRangeLeft(doc):
  *   a bisection as a pull request comment (the bot's /perf bisect)
  * Rendering
- *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
- *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
+ *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}
+ *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state, description);
  *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}},
