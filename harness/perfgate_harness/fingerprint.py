@@ -340,7 +340,7 @@ def server_build(binary, basedir):
     describe_build), for results.json's sides."""
     version = _run([str(binary), "--no-defaults", "--version"])
     # The line starts with the binary's path, which says nothing the results do not hold already.
-    version_line = version.strip().splitlines()[0].replace(str(binary), Path(binary).name) if version and version.strip() else None
+    version_line = re.sub(r"^\S*/", "", version.strip().splitlines()[0]) if version and version.strip() else None
     comment = _run(["readelf", "-p", ".comment", str(binary)])
     record, problem = _build_record(basedir)
     return describe_build(version_line, parse_readelf_strings(comment) if comment is not None else None, record, problem)

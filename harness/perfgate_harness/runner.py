@@ -107,6 +107,7 @@ class Run:
         self.sysbench_log = self.out / "sysbench.log"
         self.data: str | None = None  # "shared" or "per-side", once the datadirs are loaded
         self.io_devices: dict[str, iostat.Device | None] = {}  # side -> the device holding its datadir
+        self.variables: dict[str, dict] = {}  # side -> SHOW GLOBAL VARIABLES of its last start
 
     # --- entry ---------------------------------------------------------------------------
     def execute(self, versions: dict) -> dict:
@@ -174,6 +175,8 @@ class Run:
         if spec.commit is not None:
             record["commit"] = spec.commit
         record["build"] = fingerprint.server_build(spec.binary, spec.basedir)
+        if side in self.variables:
+            record["variables"] = self.variables[side]
         if side in self.io_devices:
             device = self.io_devices[side]
             record["io_device"] = None if device is None else {"name": device.name, "dev": device.dev}
@@ -332,6 +335,19 @@ class Run:
         for side, failure in zip(schedule.SIDES, failures):
             if failure is not None:
                 self._side_failed(side, failure)
+            elif side not in self.dead:
+                self._capture_variables(side)
+
+    def _capture_variables(self, side: str) -> None:
+        """SHOW GLOBAL VARIABLES of a side as it runs: with `profile: defaults` the build's own
+        defaults, which the reports compare between the sides. The last start wins: the timed
+        rounds' servers, not the ones under valgrind."""
+        try:
+            rows = self._sql(side, "variables", ["SHOW GLOBAL VARIABLES"])
+        except BenchmarkFailed as e:
+            self._warn_once(f"{side}: SHOW GLOBAL VARIABLES failed, the server variables are not recorded: {e}")
+            return
+        self.variables[side] = {str(name): None if value is None else str(value) for name, value in rows}
 
     def _load(self, srv: server.Server) -> None:
         conn = srv.connect()

@@ -5,6 +5,8 @@ const M = require('./markdown');
 
 // GitHub refuses comments longer than this many characters.
 const GITHUB_COMMENT_LIMIT = 65536;
+// Two different majors differ in hundreds of variables: the comment lists this many.
+const VARIABLE_ROWS = 40;
 
 function marker(suite) {
   return `<!-- perfgate:comment suite=${suite || 'unknown'} -->`;
@@ -59,6 +61,8 @@ function renderWith(verdict, shown, options) {
   }
   const went = M.instructionsSection(shown, 3);
   if (went) parts.push('', '<details><summary>Where the instructions went</summary>', '', went, '', '</details>');
+  const variables = M.variablesSection(verdict.run.sides, VARIABLE_ROWS);
+  if (variables) parts.push('', variables);
   parts.push('', M.legend(shown));
   if (options.chart !== false) {
     const chart = M.rqpsChart(shown);

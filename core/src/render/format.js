@@ -135,6 +135,56 @@ const buildOf = (side) => (side && side.build) || null;
 const cmakeRows = (sides) => (buildOf(sides.base) && buildOf(sides.base).cmake_options) || (buildOf(sides.head) && buildOf(sides.head).cmake_options)
   ? sideBySide((buildOf(sides.base) || {}).cmake_options || {}, (buildOf(sides.head) || {}).cmake_options || {}) : [];
 
+// The paths and port perfgate gives each side (server options) show up in its variables too
+// (datadir, socket, log files named after them, lc_messages_dir under basedir, report_port):
+// each side's own value is read as a placeholder, so that only what the builds themselves set
+// apart remains. An instance's own identity (MariaDB's server_uid, a hash of where it runs;
+// MySQL's server_uuid) is never a difference of builds either.
+const SIDE_OWN = ['datadir', 'tmpdir', 'socket', 'pid_file', 'log_error', 'basedir'];
+const INSTANCE_IDENTITY = new Set(['server_uid', 'server_uuid']);
+function normalizer(side) {
+  const options = (side && side.options) || {};
+  const anchors = SIDE_OWN.filter((k) => options[k]).map((k) => [String(options[k]).replace(/\/+$/, ''), `<${k}>`])
+    .sort((a, b) => b[0].length - a[0].length);
+  return (name, value) => {
+    if (value === null || value === undefined) return value;
+    if (INSTANCE_IDENTITY.has(name)) return '<instance>';
+    if (options.port !== undefined && String(value) === String(options.port)) return '<port>';
+    let out = String(value);
+    for (const [path, placeholder] of anchors) out = out.split(path).join(placeholder);
+    return out;
+  };
+}
+// Versions differ between any two releases; they are listed, but not named in a headline.
+const VERSION_VARIABLE = /^(version|version_comment|version_source_revision|innodb_version|version_compile_\w+|version_malloc_library|version_ssl_library)$/;
+
+/**
+ * SHOW GLOBAL VARIABLES that differ between the sides, by name, each side's own paths and port
+ * aside: [{name, base, head, version}] (base or head undefined where a side lacks the variable);
+ * null when a side's variables were not recorded.
+ */
+function variableRows(sides) {
+  const b = sides.base && sides.base.variables;
+  const h = sides.head && sides.head.variables;
+  if (!b || !h) return null;
+  const nb = normalizer(sides.base);
+  const nh = normalizer(sides.head);
+  return [...new Set([...Object.keys(b), ...Object.keys(h)])].sort()
+    .filter((name) => nb(name, b[name]) !== nh(name, h[name]))
+    .map((name) => ({ name, base: b[name], head: h[name], version: VERSION_VARIABLE.test(name) }));
+}
+
+// One line naming the variables that differ (the version ones counted, not named), or null.
+function variablesLine(rows, max = 6) {
+  if (!rows || !rows.length) return null;
+  const named = rows.filter((r) => !r.version);
+  const shown = named.slice(0, max).map((r) => `${r.name} (${r.base ?? 'absent'} → ${r.head ?? 'absent'})`);
+  if (named.length > max) shown.push(`${named.length - max} more`);
+  const versions = rows.length - named.length;
+  const tail = versions ? `${shown.length ? '; and ' : ''}${versions} version variable${versions === 1 ? '' : 's'}` : '';
+  return `${shown.join(', ')}${tail}`;
+}
+
 // How each side was built, as rows [label, base, head] for the details of every report, and the
 // sentences saying what could not be read (one when both sides say the same).
 function buildLines(sides) {
@@ -190,5 +240,5 @@ function countsLine(verdict) {
 
 module.exports = {
   MARK, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
-  machineLines, sideBySide, optionRows, cmakeRows, buildLines, reproduceTarget, commandLines, countsLine, scopeNotes,
+  machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

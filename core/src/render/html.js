@@ -194,6 +194,15 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
     parts.push(cmake.map((o) => `<tr${o.differs ? ' style="font-weight:600"' : ''}>${td(o.key)}${td(o.base ?? '–')}${td(o.head ?? '–')}</tr>`).join(''));
     parts.push('</table>');
   }
+  const variables = F.variableRows(sides);
+  if (variables) {
+    parts.push(`<h3>Server variables that differ (SHOW GLOBAL VARIABLES)</h3><p class="muted">${variables.length ? 'Each side\'s own paths and port aside.' : 'None, each side\'s own paths and port aside.'}</p>`);
+    if (variables.length) {
+      parts.push('<table data-table="variables"><tr><th>variable</th><th>base</th><th>head</th></tr>');
+      parts.push(variables.map((r) => `<tr>${td(r.name)}${td(r.base ?? 'absent')}${td(r.head ?? 'absent')}</tr>`).join(''));
+      parts.push('</table>');
+    }
+  }
   const options = F.optionRows(sides);
   if (options.length) {
     parts.push('<h3>Server options</h3><table><tr><th>option</th><th>base</th><th>head</th></tr>');

@@ -93,6 +93,20 @@ function legend(rows = []) {
     + `${F.MARK.pass} pass ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
 }
 
+// The server variables that differ between the sides (SHOW GLOBAL VARIABLES), collapsed, with
+// their names in the summary line so that they read without opening it; at most `max` rows.
+function variablesSection(sides, max = Infinity) {
+  const rows = F.variableRows(sides || {});
+  if (!rows) return '';
+  if (!rows.length) return 'Server variables (SHOW GLOBAL VARIABLES): none differ between the sides, their own paths and port aside.';
+  const out = [`<details><summary>Server variables that differ (SHOW GLOBAL VARIABLES): ${cell(F.variablesLine(rows))}</summary>`, '',
+    '| variable | base | head |', '|:--|:--|:--|'];
+  for (const r of rows.slice(0, max)) out.push(`| ${cell(r.name)} | ${cell(r.base ?? 'absent')} | ${cell(r.head ?? 'absent')} |`);
+  if (rows.length > max) out.push('', `_${rows.length - max} more in report.html._`);
+  out.push('', '</details>');
+  return out.join('\n');
+}
+
 function doctorBlock(verdict) {
   const w = verdict.doctor || [];
   if (!w.length) return '';
@@ -123,4 +137,4 @@ function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
   return parts;
 }
 
-module.exports = { opening, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };
+module.exports = { opening, variablesSection, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };

@@ -40,6 +40,8 @@ function renderVerdictTable(verdict) {
       ? `  ${b.id}: instructions grew most in ${w.grown.slice(0, 3).map((f) => `${f.name} (+${F.count(f.self_growth)} self, +${F.count(f.inclusive_growth)} inclusive per query)`).join(', ') || 'no function'}`
       : `  ${b.id}: functions not named (stripped binary)`);
   }
+  const variables = F.variablesLine(F.variableRows(sides));
+  if (variables) why.push(`server variables that differ: ${variables}`);
   return [title, ...F.scopeNotes(verdict), '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 

@@ -39,6 +39,8 @@ test('the shipped thresholds load into one typed config', () => {
   assert.equal(ahi.ahi.workloads.length, 7);
   assert.ok(ahi.limits.ahi_gain);
   assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '1G');
+  // profile: defaults sets only the buffer pool: every other variable is the build's own.
+  assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
   assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
 });
 
@@ -149,7 +151,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a profile without a .cnf',
       edits: { 'suites/quick.yml': replace('profile: mariadb ', 'profile: percona ') },
       file: 'suites/quick.yml', at: 'profile: percona',
-      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: mariadb, mysql`,
+      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: defaults, mariadb, mysql`,
     },
     {
       name: 'one round',
