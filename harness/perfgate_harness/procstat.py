@@ -32,16 +32,22 @@ def parse_cpu_ticks(stat_text: str) -> int:
     return int(rest[11]) + int(rest[12])
 
 
+def _counters(text: str, keys: tuple[str, ...], what: str) -> tuple[int, ...]:
+    """The integer values of `keys` in a "key: value" /proc file, in that order; a ValueError
+    naming the file (`what`) when one is missing."""
+    found = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key in keys:
+            found[key] = int(value.strip())
+    if len(found) != len(keys):
+        raise ValueError(f"{what} has no {'/'.join(keys)} lines")
+    return tuple(found[k] for k in keys)
+
+
 def parse_context_switches(status_text: str) -> int:
     """voluntary + nonvoluntary context switches of one /proc/<pid>/task/<tid>/status."""
-    found = {}
-    for line in status_text.splitlines():
-        key, _, value = line.partition(":")
-        if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
-            found[key] = int(value.strip())
-    if len(found) != 2:
-        raise ValueError("status has no voluntary_ctxt_switches/nonvoluntary_ctxt_switches lines")
-    return sum(found.values())
+    return sum(_counters(status_text, ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"), "status"))
 
 
 def parse_io(io_text: str) -> tuple[int, int]:
@@ -49,14 +55,7 @@ def parse_io(io_text: str) -> tuple[int, int]:
     and what it wrote (dirtied in the page cache or sent direct), summed over all its threads,
     exited ones included. Reads served from the page cache are not in read_bytes (they are in
     rchar, like every socket read, which is why rchar and syscr say nothing about the disk)."""
-    found = {}
-    for line in io_text.splitlines():
-        key, _, value = line.partition(":")
-        if key in ("read_bytes", "write_bytes"):
-            found[key] = int(value.strip())
-    if len(found) != 2:
-        raise ValueError("/proc/<pid>/io has no read_bytes/write_bytes lines")
-    return found["read_bytes"], found["write_bytes"]
+    return _counters(io_text, ("read_bytes", "write_bytes"), "/proc/<pid>/io")
 
 
 def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
