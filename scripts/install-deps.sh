@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 # valgrind: instructions per query are counted under callgrind (callgrind_control).
 # make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
 # python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind)
+# binutils: readelf reads the compiler from a server binary's .comment section (results.json).
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

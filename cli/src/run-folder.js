@@ -57,7 +57,7 @@ function writeReports(dir, verdict, options = {}) {
 
 // Files a run folder may hold from an earlier run; removed before measuring so that nothing
 // stale is ever read as this run's output.
-const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html)$/;
+const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html|results\.csv|results\.tsv)$/;
 
 function clearRunOutputs(outDir) {
   for (const entry of fs.readdirSync(outDir)) {

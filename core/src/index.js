@@ -8,7 +8,7 @@
  *
  *   thresholds folder ──loadThresholds──▶ config ──resolvePlan──▶ plan.json (perfgate.plan/v1)
  *   results.json (perfgate.results/v1, from the harness) ──judge──▶ verdict.json (perfgate.verdict/v1)
- *   verdict ──renderReports──▶ comment.md · summary.md · report.html
+ *   verdict ──renderReports──▶ comment.md · summary.md · report.html · results.csv · results.tsv
  *
  * and around them, what the compare loop decides between measurements:
  *
@@ -39,6 +39,7 @@
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
  *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
+ *   buildRecord(CMakeCache.txt text, CMakeCXXCompiler.cmake text) → {compiler, cmakeCache} of build.json
  * Watching main (regressions found on the main branch, filed once)
  *   watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) → actions,
  *   dedupeKey({repo, benchKey, signal, firstBad}); regressionIssue(...) → {title, body},
@@ -54,8 +55,8 @@
  *   renderBisectComment(doc, {intro, final}), bisectStepLine(doc, step), bisectRangeLeft(doc):
  *   a bisection as a pull request comment (the bot's /perf bisect)
  * Rendering
- *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html'}
- *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal,
+ *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}
+ *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state, description);
  *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}},
@@ -85,6 +86,7 @@ const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNois
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
+const { buildRecord } = require('./cmake-cache');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const progress = require('./progress');
@@ -111,6 +113,7 @@ module.exports = {
   statistics,
   diagnose, warnings, describeMachine,
   ...buildFailure,
+  buildRecord,
   ...render,
   stickyComments,
   ...progress,

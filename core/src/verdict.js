@@ -9,6 +9,7 @@ const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
 const { partialSentence } = require('./shards');
 const { signalRange, settledVerdict, rowVerdict, LEVELS } = require('./row-verdict');
+const { ioFigures, latencyP95, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query');
 
 const CONFIDENCE = 0.95;
 const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
@@ -47,7 +48,7 @@ function limitsFor(config, bench, { ahiGain = false } = {}) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
   }
   const out = { warn: l.warn, fail: l.fail };
-  for (const key of ['cpu_per_query', 'instructions']) {
+  for (const key of ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS]) {
     const u = l[key];
     if (!u) continue;
     if (!(u.warn > 0 && u.fail >= u.warn)) {
@@ -68,6 +69,7 @@ function flatLimits(config) {
     flat[k] = { warn: l.warn, fail: l.fail };
     if (l.cpu_per_query) flat[k].cpu_per_query = l.cpu_per_query;
     if (l.instructions) flat[k].instructions = l.instructions;
+    for (const key of IO_LIMIT_KEYS) if (l[key]) flat[k][key] = l[key];
   }
   return flat;
 }
@@ -98,6 +100,7 @@ const SIGNAL_TERMS = {
   cpu: { what: 'cpu/o', higherIsWorse: true, unit: 'pair', digits: 2 },
   instructions: { what: 'instr/o', higherIsWorse: true, unit: 'window', digits: 3 },
   gain: { what: 'AHI gain ratio', higherIsWorse: false, unit: 'pair', digits: 2 },
+  io: { what: 'I/O per query', higherIsWorse: true, unit: 'pair', digits: 2 },
 };
 
 const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
@@ -106,8 +109,8 @@ const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
  * One clause saying where a signal's interval lies against its limits. Pinned by tests:
  * reports print it as is.
  */
-function clause(kind, interval, limits, span) {
-  const { what, higherIsWorse, unit, digits } = SIGNAL_TERMS[kind];
+function clause(kind, interval, limits, span, what = SIGNAL_TERMS[kind].what) {
+  const { higherIsWorse, unit, digits } = SIGNAL_TERMS[kind];
   const n = (x) => x.toFixed(digits);
   if (!interval || interval.n === 0) return `${what}: no paired ${unit}s, nothing to compare`;
   if (interval.low === null) return `${what} ${n(interval.estimate)} from 1 ${unit}: an interval needs at least 2`;
@@ -149,9 +152,9 @@ function change(kind, interval) {
 
 // A signal of one row as the rule sees it (see row-verdict.js): its span, the clause saying
 // why, and what a headline shows of it.
-function signalOf(kind, interval, limits) {
+function signalOf(kind, interval, limits, what = SIGNAL_TERMS[kind].what) {
   const span = signalRange(interval, limits, { higherIsWorse: SIGNAL_TERMS[kind].higherIsWorse });
-  return { kind, interval, limits, span, best: span.best, worst: span.worst, clause: clause(kind, interval, limits, span) };
+  return { kind, interval, limits, span, best: span.best, worst: span.worst, clause: clause(kind, interval, limits, span, what) };
 }
 
 /**
@@ -228,6 +231,8 @@ function judgeBenchmark(bench, limits, runErrors) {
     rqps: null,
     cpu_per_query: metricInterval(rounds, 'cpu_per_query_us'),
     cs_per_query: metricInterval(rounds, 'cs_per_query'),
+    io: ioFigures(rounds, metricInterval),
+    latency_p95_ms: latencyP95(rounds, metricInterval),
     qps: rounds.map((r) => ({ index: r.index, side: r.side, qps: r.qps, started: r.started ?? null })),
     command: bench.command ?? null,
     verdict: 'error',
@@ -251,6 +256,15 @@ function judgeBenchmark(bench, limits, runErrors) {
     time = timeSignal(out, limits);
     out.time_verdict = settledVerdict(time);
     signals.push(time);
+    // I/O per query where the suite limits it: decided and recorded beside its figure (it does
+    // not move the row's verdict yet).
+    for (const key of IO_LIMIT_KEYS) {
+      const figure = out.io && out.io[key];
+      if (!limits[key] || !figure || !figure.ratio) continue;
+      const io = signalOf('io', figure.ratio, limits[key], IO_LABEL[key]);
+      figure.verdict = settledVerdict(io.span);
+      figure.reason = io.clause;
+    }
   } else {
     out.time_verdict = null;
   }

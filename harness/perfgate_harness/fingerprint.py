@@ -15,7 +15,10 @@ import hashlib
 import json
 import os
 import platform
+import re
 import socket
+import subprocess
+from pathlib import Path
 
 # Fields whose difference makes two timings incomparable. Order does not matter (the hash is
 # over sorted keys) but the list is explicit so that adding a field to the output never changes
@@ -187,6 +190,66 @@ def fingerprint_id(fp):
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
+def parse_readelf_strings(text):
+    """The strings of `readelf -p <section>` output: lines like '  [     0]  GCC: (Debian ...) 12.2.0'."""
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"^\s*\[\s*[0-9a-f]+\]\s+(.*\S)\s*$", line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def compiler_of_comment(strings):
+    """The compiler that a binary's .comment section names (GCC or clang), or None. Linked-in
+    objects add their own lines; the server's own compiler comes first for GCC builds."""
+    for s in strings:
+        if s.startswith("GCC: ") or "clang version" in s:
+            return s
+    return None
+
+
+def parse_sysbench_version(text):
+    """'1.0.20' from `sysbench --version` ('sysbench 1.0.20', possibly with a git suffix)."""
+    m = re.search(r"^sysbench\s+(\S+)", text.strip(), re.MULTILINE)
+    return m.group(1) if m else None
+
+
+def build_options(record):
+    """cmake options of a build record (build.json of `perfgate build`): the -D flags of the
+    recipe, then what the configured tree's CMakeCache.txt says (build type and its flags)."""
+    return {**record.get("cmakeFlags", {}), **record.get("cmakeCache", {})}
+
+
+def describe_build(version_line, comment_strings, record, record_problem=None):
+    """What is known of how a server was built, from its `--version` line, the strings of its
+    .comment section (None: readelf could not run) and the build record beside its prefix
+    (None when there is none). Pure."""
+    compiler = compiler_of_comment(comment_strings or [])
+    compiler_from = ".comment section" if compiler else None
+    if compiler is None and record and record.get("compiler"):
+        c = record["compiler"]
+        compiler = " ".join(x for x in (c["id"], c.get("version"), f"({c['path']})" if c.get("path") else None) if x)
+        compiler_from = "build.json"
+    build = {
+        "version_line": version_line,
+        "compiler": compiler,
+        "compiler_from": compiler_from,
+        "cmake_options": build_options(record) if record else None,
+        "cmake_from": "build.json" if record else None,
+    }
+    missing = []
+    if compiler is None:
+        missing.append("the compiler (.comment section stripped, as distribution packages do)"
+                       if comment_strings is not None else "the compiler (readelf could not read the binary)")
+    if record is None:
+        missing.append("the cmake options (no build.json of perfgate build beside the prefix"
+                       + (f": {record_problem}" if record_problem else "") + ")")
+    if missing:
+        build["unknown"] = "; ".join(missing)
+    return build
+
+
 # ---------------------------------------------------------------------------------- reading
 
 def _read(path):
@@ -240,6 +303,49 @@ def _container(root):
     return "container=" in environ
 
 
+def _run(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def sysbench_version():
+    text = _run(["sysbench", "--version"])
+    return parse_sysbench_version(text) if text else None
+
+
+def _build_record(basedir):
+    """(build.json beside a `perfgate build` prefix, or None; why it was not used, or None).
+    A record that breaks its schema is not read: the results must not carry a hand-edited or
+    corrupt file's claims."""
+    from . import schema  # the schema module reads schema/, which a fingerprint alone does not need
+    prefix = Path(basedir)
+    file = prefix.parent / "build.json"
+    if prefix.name != "prefix" or not file.is_file():
+        return None, None
+    try:
+        record = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, f"{file} cannot be read: {e}"
+    problems = schema.schema_errors("build", record)
+    if problems:
+        return None, f"{file} breaks schema/build.schema.json: {problems[0]}"
+    return record, None
+
+
+def server_build(binary, basedir):
+    """How one side's server was built: its --version line, compiler and cmake options (see
+    describe_build), for results.json's sides."""
+    version = _run([str(binary), "--no-defaults", "--version"])
+    # The line starts with the binary's path, which says nothing the results do not hold already.
+    version_line = re.sub(r"^\S*/", "", version.strip().splitlines()[0]) if version and version.strip() else None
+    comment = _run(["readelf", "-p", ".comment", str(binary)])
+    record, problem = _build_record(basedir)
+    return describe_build(version_line, parse_readelf_strings(comment) if comment is not None else None, record, problem)
+
+
 def collect(data_dir=None, root="/"):
     """Read the machine's fingerprint. `data_dir` is where the servers keep their data (its
     filesystem and disk are recorded); `root` lets tests point at a captured tree."""
@@ -273,6 +379,9 @@ def collect(data_dir=None, root="/"):
         "thp": parse_bracketed_choice(_read(p("sys/kernel/mm/transparent_hugepage/enabled"))),
         "thp_defrag": parse_bracketed_choice(_read(p("sys/kernel/mm/transparent_hugepage/defrag"))),
         "swappiness": _read_int(p("proc/sys/vm/swappiness")),
+        # The load generator's version: recorded, not in the id (adding it would change the id
+        # of every earlier result).
+        "sysbench": sysbench_version() if root == "/" else None,
         "isolated_cpus": (_read(p("sys/devices/system/cpu/isolated")) or "").strip() or None,
         "mitigations": mitigations,
         "mitigations_summary": summarize_mitigations(mitigations),

@@ -1,4 +1,5 @@
-"""Per-round cost of mysqld from /proc: CPU time (all threads) and context switches (per thread)."""
+"""Per-round cost of mysqld from /proc: CPU time (all threads), context switches (per thread) and
+the bytes it read from and wrote to storage (/proc/<pid>/io)."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,9 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 class Sample:
     cpu_seconds: float
     context_switches: int
+    # None when /proc/<pid>/io cannot be read (another user's process without ptrace rights).
+    read_bytes: int | None = None
+    write_bytes: int | None = None
 
 
 def parse_cpu_ticks(stat_text: str) -> int:
@@ -28,16 +32,30 @@ def parse_cpu_ticks(stat_text: str) -> int:
     return int(rest[11]) + int(rest[12])
 
 
+def _counters(text: str, keys: tuple[str, ...], what: str) -> tuple[int, ...]:
+    """The integer values of `keys` in a "key: value" /proc file, in that order; a ValueError
+    naming the file (`what`) when one is missing."""
+    found = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key in keys:
+            found[key] = int(value.strip())
+    if len(found) != len(keys):
+        raise ValueError(f"{what} has no {'/'.join(keys)} lines")
+    return tuple(found[k] for k in keys)
+
+
 def parse_context_switches(status_text: str) -> int:
     """voluntary + nonvoluntary context switches of one /proc/<pid>/task/<tid>/status."""
-    found = {}
-    for line in status_text.splitlines():
-        key, _, value = line.partition(":")
-        if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
-            found[key] = int(value.strip())
-    if len(found) != 2:
-        raise ValueError("status has no voluntary_ctxt_switches/nonvoluntary_ctxt_switches lines")
-    return sum(found.values())
+    return sum(_counters(status_text, ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"), "status"))
+
+
+def parse_io(io_text: str) -> tuple[int, int]:
+    """(read_bytes, write_bytes) of /proc/<pid>/io: what the process made the block layer read
+    and what it wrote (dirtied in the page cache or sent direct), summed over all its threads,
+    exited ones included. Reads served from the page cache are not in read_bytes (they are in
+    rchar, like every socket read, which is why rchar and syscr say nothing about the disk)."""
+    return _counters(io_text, ("read_bytes", "write_bytes"), "/proc/<pid>/io")
 
 
 def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
@@ -53,7 +71,11 @@ def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
             switches += parse_context_switches((task / "status").read_text())
         except (FileNotFoundError, ProcessLookupError):
             continue  # the thread exited while we listed the others
-    return Sample(ticks / CLOCK_TICKS, switches)
+    try:
+        read_bytes, write_bytes = parse_io((proc / str(pid) / "io").read_text())
+    except PermissionError:
+        read_bytes = write_bytes = None
+    return Sample(ticks / CLOCK_TICKS, switches, read_bytes, write_bytes)
 
 
 def per_query(before: Sample, after: Sample, queries: int) -> tuple[float | None, float | None]:

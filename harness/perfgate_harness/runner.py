@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pymysql
 
-from . import callgrind, fingerprint, procstat, progress, schedule, server, sysbench
+from . import callgrind, fingerprint, iostat, procstat, progress, schedule, server, sysbench
 from .plan import Benchmark, Plan
 
 PREPARE_SCRIPT = "oltp_point_select"  # any oltp_* script prepares the shared sbtestN tables
@@ -106,6 +106,8 @@ class Run:
         self.ahi_monitor_enabled: set[str] = set()
         self.sysbench_log = self.out / "sysbench.log"
         self.data: str | None = None  # "shared" or "per-side", once the datadirs are loaded
+        self.io_devices: dict[str, iostat.Device | None] = {}  # side -> the device holding its datadir
+        self.variables: dict[str, dict] = {}  # side -> SHOW GLOBAL VARIABLES of its last start
 
     # --- entry ---------------------------------------------------------------------------
     def execute(self, versions: dict) -> dict:
@@ -172,6 +174,12 @@ class Run:
             record["label"] = spec.label
         if spec.commit is not None:
             record["commit"] = spec.commit
+        record["build"] = fingerprint.server_build(spec.binary, spec.basedir)
+        if side in self.variables:
+            record["variables"] = self.variables[side]
+        if side in self.io_devices:
+            device = self.io_devices[side]
+            record["io_device"] = None if device is None else {"name": device.name, "dev": device.dev}
         if srv is not None and srv.options is not None:
             record["options"] = srv.options
             record["error_log"] = str(srv.layout.error_log.relative_to(self.out))
@@ -327,6 +335,19 @@ class Run:
         for side, failure in zip(schedule.SIDES, failures):
             if failure is not None:
                 self._side_failed(side, failure)
+            elif side not in self.dead:
+                self._capture_variables(side)
+
+    def _capture_variables(self, side: str) -> None:
+        """SHOW GLOBAL VARIABLES of a side as it runs: with `profile: defaults` the build's own
+        defaults, which the reports compare between the sides. The last start wins: the timed
+        rounds' servers, not the ones under valgrind."""
+        try:
+            rows = self._sql(side, "variables", ["SHOW GLOBAL VARIABLES"])
+        except BenchmarkFailed as e:
+            self._warn_once(f"{side}: SHOW GLOBAL VARIABLES failed, the server variables are not recorded: {e}")
+            return
+        self.variables[side] = {str(name): None if value is None else str(value) for name, value in rows}
 
     def _load(self, srv: server.Server) -> None:
         conn = srv.connect()
@@ -556,17 +577,21 @@ class Run:
         return {name: int(count) for name, count in rows}
 
     def _timed_run(self, bench: Benchmark, side: str, seconds: float, step: str):
-        """Runs sysbench once against one side; returns (parsed report, /proc samples before and after)."""
+        """Runs sysbench once against one side; returns the parsed report and, before and after it,
+        (the server's /proc sample, its datadir device's /proc/diskstats sample or None)."""
         self._check_alive(side, step)
         srv = self.servers[side]
         cmd = sysbench.build_command(self._invocation(bench, side, seconds))
         timeout = seconds + sysbench.RUN_GRACE_SECONDS
+        device = self._io_device(side)
         try:
             before = procstat.sample(srv.pid)
         except OSError:
             self._check_alive(side, step)
             raise
+        device_before = iostat.sample(device)
         outcome = sysbench.execute(cmd, timeout=timeout, log_path=self.sysbench_log)
+        device_after = iostat.sample(device)
         state = srv.exit_description()
         after = procstat.sample(srv.pid) if state == "running" else None
         parsed, parse_error = None, None
@@ -585,15 +610,30 @@ class Run:
             if server_tail:
                 log_tail += f"\n--- {srv.layout.error_log.name} ({side}) ---\n{server_tail}"
             raise BenchmarkFailed(side, step, f"{side}: {failure}", log_tail)
-        return parsed, before, after
+        if after.read_bytes is None:
+            self._warn_once(f"{side}: /proc/{srv.pid}/io cannot be read: the server's own I/O (rKB/o, wKB/o) is not recorded")
+        return parsed, (before, device_before), (after, device_after)
+
+    def _io_device(self, side: str) -> iostat.Device | None:
+        if side not in self.io_devices:
+            datadir = self.servers[side].layout.datadir
+            self.io_devices[side] = iostat.device_of(datadir)
+            if self.io_devices[side] is None:
+                self._warn_once(f"{side}: no block device in /proc/diskstats holds {datadir}: the device's I/O (r/o) is not recorded")
+        return self.io_devices[side]
+
+    def _warn_once(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     def _round(self, bench: Benchmark, side: str, index: int) -> dict:
         started = now()
-        parsed, before, after = self._timed_run(bench, side, self.plan.seconds, "round")
+        parsed, (before, device_before), (after, device_after) = self._timed_run(bench, side, self.plan.seconds, "round")
         cpu_us, cs = procstat.per_query(before, after, parsed["queries"])
         return {
             "index": index, "side": side, "started": started, "seconds": parsed["seconds"],
             "qps": parsed["qps"], "tps": parsed["tps"], "queries": parsed["queries"],
             "latency_ms": parsed["latency_ms"], "errors": parsed["errors"], "reconnects": parsed["reconnects"],
             "cpu_per_query_us": cpu_us, "cs_per_query": cs,
+            **iostat.per_query(before, after, device_before, device_after, parsed["queries"]),
         }

@@ -23,6 +23,13 @@ def test_quick_suite_end_to_end(harness, basedirs):
             assert r["cpu_per_query_us"] > 0 and r["cs_per_query"] > 0
             assert r["errors"] == 0 and r["reconnects"] == 0
             assert 0 < r["latency_ms"]["avg"] <= r["latency_ms"]["max"]
+            # I/O per query from /proc/<pid>/io and /proc/diskstats: measured (not None), and a
+            # write benchmark writes (the redo log at least) in every round.
+            io = [r[k] for k in ("read_kb_per_query", "write_kb_per_query", "device_reads_per_query",
+                                 "device_read_kb_per_query", "device_write_kb_per_query")]
+            assert all(v is not None and v >= 0 for v in io), io
+            if bench["kind"] == "write":
+                assert r["write_kb_per_query"] > 0
         assert f"--mysql-socket={harness.out / 'servers' / 'base' / 'mysqld.sock'}" in bench["command"]
 
     # both servers, with their versions and the options they ran with
@@ -34,6 +41,13 @@ def test_quick_suite_end_to_end(harness, basedirs):
         assert record["options"]["innodb_buffer_pool_size"] == "128M"
         assert record["options"]["datadir"] == str(harness.out / "servers" / side / "data")
         assert (harness.out / record["error_log"]).is_file()
+        assert record["io_device"]["name"] and results["warnings"] == []
+        # Debian's packages: the version line says which build; the compiler is stripped away.
+        assert record["build"]["version_line"] == (f"mariadbd  Ver {record['version']} for debian-linux-gnu "
+                                                   "on x86_64 (Debian 12)")
+        assert record["build"]["compiler"] is None and record["build"]["cmake_options"] is None
+        assert record["build"]["unknown"].startswith("the compiler (.comment section stripped")
+    assert results["machine"]["sysbench"] == "1.0.20"
     assert results["machine"]["cores"] == os.cpu_count() and results["machine"]["cpu_model"]
 
     progress = events(done.stdout)

@@ -320,7 +320,8 @@ function storeContract(backend) {
         const count = async (table) => Number((await s.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
         assert.equal(await count('runs'), 2 * runs);
         assert.equal(await count('commits'), 3);
-        assert.equal(await count('machines'), 1);
+        // One row per runner fingerprint among the captured runs (a kernel update changes it).
+        assert.equal(await count('machines'), new Set(capturedResults().map((c) => c.results.machine.id)).size);
         const names = new Set(capturedResults().flatMap((c) => c.results.benchmarks.map((b) => b.name)));
         assert.equal(await count('microbenchmarks'), names.size);
       });

@@ -31,8 +31,8 @@ const HELP = `usage: perfgate compare --base <basedir> --head <basedir> --out <d
 
 Measures the head server against the base server on one suite of thresholds/suites/, measures
 more rounds where the answer is open (budget in the suite file), confirms fails, and writes
-plan.json, results.json, verdict.json, comment.md, summary.md, report.html and
-servers/<side>/error.log into <dir>.
+plan.json, results.json, verdict.json, comment.md, summary.md, report.html, results.csv,
+results.tsv and servers/<side>/error.log into <dir>.
 
   --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
   --head <basedir>        installed server prefix of the head

@@ -23,7 +23,8 @@ const OPTIONS = {
 const HELP = `usage: perfgate judge <dir> [options]
 
 Judges the results stored in run folder <dir> (results.json) and writes verdict.json,
-comment.md, summary.md and report.html there. Nothing is measured.
+comment.md, summary.md, report.html and the table to paste (results.csv, results.tsv) there.
+Nothing is measured.
 
   --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)
   --suite <name>                suite whose limits apply (default: the suite the results were measured with)
@@ -96,7 +97,7 @@ async function execute(settings, io) {
   const verdict = core.judge(results, limitsConfig(settings, results), { allowDifferentMachines: settings.allowDifferentMachines });
   writeReports(settings.dir, verdict, { reportLink: settings.reportLink });
   io.stdout.write(core.renderVerdictTable(verdict));
-  io.stderr.write(`perfgate judge: wrote verdict.json, comment.md, summary.md, report.html in ${settings.dir}\n`);
+  io.stderr.write(`perfgate judge: wrote verdict.json, comment.md, summary.md, report.html, results.csv, results.tsv in ${settings.dir}\n`);
   return verdict.exit_code;
 }
 

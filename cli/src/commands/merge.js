@@ -23,8 +23,8 @@ const HELP = `usage: perfgate merge <run-dir>… --out <dir> [options]
 
 Joins the run folders of the shards of one comparison (perfgate compare --shard K/N, one per
 runner) into the run folder <dir>: results.json (every shard's rounds in the suite's order, and
-which folder each shard came from), plan.json, verdict.json, comment.md, summary.md and
-report.html. Nothing is measured.
+which folder each shard came from), plan.json, verdict.json, comment.md, summary.md,
+report.html, results.csv and results.tsv. Nothing is measured.
 
   --out <dir>                   the merged run folder (created; not one of the shard folders)
   --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)
@@ -96,7 +96,7 @@ async function execute(settings, io) {
   const { count, merged: parts, missing } = merged.shards;
   const joined = parts.map((p) => `${p.index}/${count} from ${p.folder}`).join(', ');
   io.stderr.write(`perfgate merge: shards ${joined}${missing.length ? `; missing ${missing.map((k) => `${k}/${count}`).join(', ')}` : ''}\n`);
-  io.stderr.write(`perfgate merge: wrote plan.json, results.json, verdict.json, comment.md, summary.md, report.html in ${settings.out}\n`);
+  io.stderr.write(`perfgate merge: wrote plan.json, results.json, verdict.json, comment.md, summary.md, report.html, results.csv, results.tsv in ${settings.out}\n`);
   io.stdout.write(core.renderVerdictTable(verdict));
   return verdict.exit_code;
 }

@@ -17,7 +17,7 @@ const core = require('@perfgate/core');
 const { runProcess, runProcessSync, startProcess, cancellation, Cancelled } = require('../processes');
 const { writeDocument, readDocument } = require('../run-folder');
 
-const { cacheKey, treeKey, cmakeArgs, NINJA_STATUS, parseNinjaStatus, BuildError, classifyCommandFailure, classifyIoFailure, UsageError } = core;
+const { cacheKey, treeKey, cmakeArgs, NINJA_STATUS, parseNinjaStatus, BuildError, classifyCommandFailure, classifyIoFailure, UsageError, buildRecord } = core;
 
 const BUILD_SCHEMA = 'perfgate.build/v1';
 const LOG_KEEP_BYTES = 256 * 1024; // output of one step kept in memory for its failure tail
@@ -30,6 +30,23 @@ function git(cwd, args) {
   const r = runProcessSync('git', ['-C', cwd, ...args]);
   if (r.error) throw new BuildError({ step: 'source', reason: 'tool-missing', message: `could not run git: ${r.error.code || r.error.message}` });
   return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
+}
+
+// The compiler and the flags of a configured tree (build.json's compiler and cmakeCache),
+// read from what cmake wrote there; {} when the tree holds no CMakeCache.txt.
+function treeBuildRecord(buildDir) {
+  let cacheText;
+  try { cacheText = fs.readFileSync(path.join(buildDir, 'CMakeCache.txt'), 'utf8'); } catch { return {}; }
+  let compilerText = null;
+  try {
+    const versions = fs.readdirSync(path.join(buildDir, 'CMakeFiles')).filter((d) => /^\d+\.\d+/.test(d)).sort();
+    for (const v of versions.reverse()) {
+      const file = path.join(buildDir, 'CMakeFiles', v, 'CMakeCXXCompiler.cmake');
+      if (fs.existsSync(file)) { compilerText = fs.readFileSync(file, 'utf8'); break; }
+    }
+  } catch { /* no CMakeFiles: the compiler stays unrecorded */ }
+  const { compiler, cmakeCache } = buildRecord(cacheText, compilerText);
+  return { ...(compiler ? { compiler } : {}), cmakeCache };
 }
 
 function pidAlive(pid) {
@@ -354,6 +371,7 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
       schema: BUILD_SCHEMA, key, commit, ref, source: toplevel, flavor: recipe.flavor,
       cmakeFlags: recipe.cmakeFlags, targets: recipe.targets, install: recipe.install,
       flagsHash: recipe.flagsHash, tree: cache, seconds: Math.round(elapsed() * 10) / 10, builtAt: new Date().toISOString(),
+      ...treeBuildRecord(buildDir),
     };
     try {
       await new Promise((resolve) => log.end(resolve));

@@ -21,8 +21,9 @@
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name>: Limit}},
 //             budget: {extra_rounds, confirm_rounds, step_rounds, extra_windows, step_windows,
 //                      confirm_windows} }
-//   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null }
-//           (already merged with default)
+//   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null,
+//             device_reads_per_query?, read_kb_per_query?, write_kb_per_query?: {warn, fail} }
+//           (already merged with default; the I/O limits, r/o, rKB/o and wKB/o, only when set)
 //
 // `limitsFor(suite, name)` gives the limits that apply to one microbenchmark.
 const fs = require('node:fs');
@@ -32,6 +33,7 @@ const { ConfigError } = require('../errors');
 const check = require('./checks');
 const { parseCnf } = require('./server-profile');
 const { fragmentProblems } = require('../schemas');
+const { IO_COLUMNS } = require('../per-query');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
@@ -213,7 +215,7 @@ function loadUpperLimits(src, at, inherited, label, example) {
 // One rQPS limit pair, with optional cpu/o and instr/o pairs. `inherit` fills keys a
 // per-name entry leaves out.
 function loadLimit(src, at, inherit, { perQuery = true } = {}) {
-  const extra = perQuery ? ['cpu_per_query', 'instructions'] : [];
+  const extra = perQuery ? ['cpu_per_query', 'instructions', ...IO_COLUMNS.map((f) => f.key)] : [];
   const raw = check.mapping(src, at, {
     required: inherit ? [] : ['warn', 'fail'],
     optional: inherit ? ['warn', 'fail', ...extra] : extra,
@@ -229,13 +231,21 @@ function loadLimit(src, at, inherit, { perQuery = true } = {}) {
     const inherited = inherit ? inherit[key] : null;
     return raw[key] === undefined ? inherited : loadUpperLimits(src, [...at, key], inherited, label, example);
   };
-  return {
+  const limit = {
     warn,
     fail,
     // cpu/o and instr/o are head/base work per query: higher is worse, the order of rQPS reversed.
     cpu_per_query: upper('cpu_per_query', 'cpu/o', '{warn: 1.05, fail: 1.10}'),
     instructions: upper('instructions', 'instr/o', '{warn: 1.02, fail: 1.05}'),
   };
+  // I/O per query likewise (head/base, higher is worse), kept only when set.
+  if (perQuery) {
+    for (const { key, label } of IO_COLUMNS) {
+      const io = upper(key, label, '{warn: 1.10, fail: 1.25}');
+      if (io) limit[key] = io;
+    }
+  }
+  return limit;
 }
 
 function loadLimits(src, names, isAhi) {

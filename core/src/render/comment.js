@@ -5,6 +5,8 @@ const M = require('./markdown');
 
 // GitHub refuses comments longer than this many characters.
 const GITHUB_COMMENT_LIMIT = 65536;
+// Two different majors differ in hundreds of variables: the comment lists this many.
+const VARIABLE_ROWS = 40;
 
 function marker(suite) {
   return `<!-- perfgate:comment suite=${suite || 'unknown'} -->`;
@@ -12,12 +14,20 @@ function marker(suite) {
 
 function detailsBlock(verdict) {
   const { sides = {}, machine, measure, scale, profile } = verdict.run;
-  const lines = ['<details><summary>Versions, server options, machine, how to reproduce</summary>', ''];
+  const lines = ['<details><summary>Versions, builds, server options, machine, how to reproduce</summary>', ''];
   lines.push('| | base | head |', '|:--|:--|:--|');
   lines.push(`| version | ${M.cell(sides.base && sides.base.version)} | ${M.cell(sides.head && sides.head.version)} |`);
   lines.push(`| commit | ${M.cell((sides.base && sides.base.commit) || '–')} | ${M.cell((sides.head && sides.head.commit) || '–')} |`);
   lines.push(`| label | ${M.cell((sides.base && sides.base.label) || '–')} | ${M.cell((sides.head && sides.head.label) || '–')} |`);
   lines.push(`| basedir | \`${M.cell(sides.base && sides.base.basedir)}\` | \`${M.cell(sides.head && sides.head.basedir)}\` |`);
+  const build = F.buildLines(sides);
+  for (const [label, b, h] of build.rows) lines.push(`| ${label} | ${M.cell(b ?? '–')} | ${M.cell(h ?? '–')} |`);
+  if (build.unknown.length) lines.push('', M.cell(build.unknown.join(' ')));
+  const cmake = F.cmakeRows(sides);
+  if (cmake.length) {
+    lines.push('', 'cmake options (from the build record of perfgate build):', '', '| option | base | head |', '|:--|:--|:--|');
+    for (const o of cmake) lines.push(`| ${o.differs ? '**' : ''}${M.cell(o.key)}${o.differs ? '**' : ''} | ${M.cell(o.base ?? '–')} | ${M.cell(o.head ?? '–')} |`);
+  }
   const options = F.optionRows(sides);
   if (options.length) {
     lines.push('', `Server options${profile && profile.name ? ` (profile ${profile.name})` : ''}:`, '', '| option | base | head |', '|:--|:--|:--|');
@@ -51,6 +61,8 @@ function renderWith(verdict, shown, options) {
   }
   const went = M.instructionsSection(shown, 3);
   if (went) parts.push('', '<details><summary>Where the instructions went</summary>', '', went, '', '</details>');
+  const variables = M.variablesSection(verdict.run.sides, VARIABLE_ROWS);
+  if (variables) parts.push('', variables);
   parts.push('', M.legend(shown));
   if (options.chart !== false) {
     const chart = M.rqpsChart(shown);

@@ -2,6 +2,7 @@
 // Shared wording and number formats of every renderer, so that the comment, the job summary,
 // the HTML report and the terminal table say the same thing the same way.
 const { preNextToTwin, scopeNotes } = require('./scope');
+const { IO_COLUMNS, IO_FIGURES } = require('../per-query');
 
 const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
 // A pass whose interval still reaches the warn limit (the budget ran out before it closed):
@@ -29,6 +30,50 @@ function count(x) {
   if (x >= 1e3) return `${(x / 1e3).toFixed(1)}k`;
   return x.toFixed(0);
 }
+// A per-query amount as people read it: two significant digits, 0 as 0 (0.00081, 0.28, 12).
+const perQuery = (x) => (typeof x === 'number' && Number.isFinite(x) ? (x === 0 ? '0' : String(Number(x.toPrecision(2)))) : '–');
+
+// One I/O figure as a table cell: the head/base ratio; "—" when neither side did that I/O
+// (0/0 is no ratio); "base→head" per query when a ratio cannot be paired, above all when only
+// one side did any (0→0.28: a head that starts reading, which no ratio can show).
+function ioCell(figure) {
+  if (!figure) return '–';
+  if (figure.ratio && typeof figure.ratio.estimate === 'number') return num(figure.ratio.estimate);
+  if (figure.base === null || figure.head === null) return '–';
+  if (figure.base === 0 && figure.head === 0) return '—';
+  return `${perQuery(figure.base)}→${perQuery(figure.head)}`;
+}
+
+// The columns every table shows after cpu/o and cs/o: I/O per query (r/o, rKB/o, wKB/o, and
+// with `{device: true}` the device's KB as well) and p95 latency of each side with the ratio.
+// Each is left out when no row has it (results written before the harness sampled I/O).
+function figureColumns(rows, { device = false } = {}) {
+  const columns = [];
+  if (rows.some((b) => b.io)) {
+    for (const f of device ? IO_FIGURES : IO_COLUMNS) {
+      columns.push({ header: f.label, key: f.key, figure: (b) => b.io && b.io[f.key], cell: (b) => ioCell(b.io && b.io[f.key]) });
+    }
+  }
+  if (rows.some((b) => b.latency_p95_ms)) {
+    const p95 = (b) => b.latency_p95_ms;
+    columns.push(
+      { header: 'p95 base', key: 'latency_p95_ms.base', figure: p95, cell: (b) => num(p95(b) && p95(b).base) },
+      { header: 'p95 head', key: 'latency_p95_ms.head', figure: p95, cell: (b) => num(p95(b) && p95(b).head) },
+      { header: 'p95 ratio', key: 'latency_p95_ms', figure: p95, cell: (b) => estimate(p95(b) && p95(b).ratio) },
+    );
+  }
+  return columns;
+}
+const IO_LEGEND = 'r/o = head/base read requests per query of the device holding the datadirs (/proc/diskstats: everyone\'s I/O on it); '
+  + 'rKB/o and wKB/o = head/base KB mysqld itself read from storage and wrote per query (/proc/<pid>/io); '
+  + '— = neither side did that I/O; base→head = KB or requests per query of each side where no ratio pairs (one side did none)';
+const LATENCY_LEGEND = 'p95 base, p95 head = sysbench\'s 95th percentile latency in ms, the mean of each side\'s rounds; p95 ratio = head/base, paired by round (above 1 = head slower to answer)';
+// The sentences saying what the figure columns of `rows` are.
+function figureLegend(rows) {
+  const headers = new Set(figureColumns(rows).map((c) => c.header));
+  return [headers.has('r/o') ? IO_LEGEND : null, headers.has('p95 ratio') ? LATENCY_LEGEND : null].filter(Boolean);
+}
+
 // The rows whose instructions moved, with the functions that grew.
 const changedInstructions = (rows) => rows.filter((b) => b.instructions_functions);
 
@@ -75,18 +120,90 @@ function machineLines(machine) {
     ['kernel', machine.kernel],
     ['governor', machine.governor],
     ['SMT', machine.smt],
+    ['sysbench', machine.sysbench],
     ['host', machine.hostname],
     ['fingerprint', machine.id],
   ].filter(([, v]) => v !== null && v !== undefined && v !== '');
 }
 
-// Server options: one row per option, base and head side by side, differences first.
-function optionRows(sides) {
-  const b = (sides.base && sides.base.options) || {};
-  const h = (sides.head && sides.head.options) || {};
+// Two sides' settings (server options, cmake options): one row per key, base and head side by
+// side, differences first.
+function sideBySide(b = {}, h = {}) {
   const keys = [...new Set([...Object.keys(b), ...Object.keys(h)])];
   const rows = keys.map((k) => ({ key: k, base: b[k], head: h[k], differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
   return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
+}
+
+const optionRows = (sides) => sideBySide((sides.base && sides.base.options) || {}, (sides.head && sides.head.options) || {});
+const buildOf = (side) => (side && side.build) || null;
+// The cmake options of both sides' build records; [] when neither side has one.
+const cmakeRows = (sides) => (buildOf(sides.base) && buildOf(sides.base).cmake_options) || (buildOf(sides.head) && buildOf(sides.head).cmake_options)
+  ? sideBySide((buildOf(sides.base) || {}).cmake_options || {}, (buildOf(sides.head) || {}).cmake_options || {}) : [];
+
+// The paths and port perfgate gives each side (server options) show up in its variables too
+// (datadir, socket, log files named after them, lc_messages_dir under basedir, report_port):
+// each side's own value is read as a placeholder, so that only what the builds themselves set
+// apart remains. An instance's own identity (MariaDB's server_uid, a hash of where it runs;
+// MySQL's server_uuid) is never a difference of builds either.
+const SIDE_OWN = ['datadir', 'tmpdir', 'socket', 'pid_file', 'log_error', 'basedir'];
+const INSTANCE_IDENTITY = new Set(['server_uid', 'server_uuid']);
+function normalizer(side) {
+  const options = (side && side.options) || {};
+  const anchors = SIDE_OWN.filter((k) => options[k]).map((k) => [String(options[k]).replace(/\/+$/, ''), `<${k}>`])
+    .sort((a, b) => b[0].length - a[0].length);
+  return (name, value) => {
+    if (value === null || value === undefined) return value;
+    if (INSTANCE_IDENTITY.has(name)) return '<instance>';
+    if (options.port !== undefined && String(value) === String(options.port)) return '<port>';
+    let out = String(value);
+    for (const [path, placeholder] of anchors) out = out.split(path).join(placeholder);
+    return out;
+  };
+}
+// Versions differ between any two releases; they are listed, but not named in a headline.
+const VERSION_VARIABLE = /^(version|version_comment|version_source_revision|innodb_version|version_compile_\w+|version_malloc_library|version_ssl_library)$/;
+
+/**
+ * SHOW GLOBAL VARIABLES that differ between the sides, by name, each side's own paths and port
+ * aside: [{name, base, head, version}] (base or head undefined where a side lacks the variable);
+ * null when a side's variables were not recorded.
+ */
+function variableRows(sides) {
+  const b = sides.base && sides.base.variables;
+  const h = sides.head && sides.head.variables;
+  if (!b || !h) return null;
+  const nb = normalizer(sides.base);
+  const nh = normalizer(sides.head);
+  return [...new Set([...Object.keys(b), ...Object.keys(h)])].sort()
+    .filter((name) => nb(name, b[name]) !== nh(name, h[name]))
+    .map((name) => ({ name, base: b[name], head: h[name], version: VERSION_VARIABLE.test(name) }));
+}
+
+// One line naming the variables that differ (the version ones counted, not named), or null.
+function variablesLine(rows, max = 6) {
+  if (!rows || !rows.length) return null;
+  const named = rows.filter((r) => !r.version);
+  const shown = named.slice(0, max).map((r) => `${r.name} (${r.base ?? 'absent'} → ${r.head ?? 'absent'})`);
+  if (named.length > max) shown.push(`${named.length - max} more`);
+  const versions = rows.length - named.length;
+  const tail = versions ? `${shown.length ? '; and ' : ''}${versions} version variable${versions === 1 ? '' : 's'}` : '';
+  return `${shown.join(', ')}${tail}`;
+}
+
+// How each side was built, as rows [label, base, head] for the details of every report, and the
+// sentences saying what could not be read (one when both sides say the same).
+function buildLines(sides) {
+  const b = buildOf(sides.base);
+  const h = buildOf(sides.head);
+  if (!b && !h) return { rows: [], unknown: [] };
+  const rows = [
+    ['version line', b && b.version_line, h && h.version_line],
+    ['compiler', (b && b.compiler) || 'not recorded', (h && h.compiler) || 'not recorded'],
+  ];
+  const bu = b && b.unknown;
+  const hu = h && h.unknown;
+  const unknown = bu && bu === hu ? [`Not known for either side: ${bu}.`] : [bu && `Not known for the base: ${bu}.`, hu && `Not known for the head: ${hu}.`].filter(Boolean);
+  return { rows, unknown };
 }
 
 // The benchmark whose commands a reader most likely wants to re-run by hand: the worst one.
@@ -127,6 +244,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
-  machineLines, optionRows, reproduceTarget, commandLines, countsLine, scopeNotes,
+  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

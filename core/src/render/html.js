@@ -99,9 +99,18 @@ function qpsChart(b) {
 
 const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
 
-function benchmarkRows(rows, instr) {
+// A figure cell (I/O per query, p95 latency) says on hover what each side did and the ratio's
+// interval, and the decision where the suite limits it.
+function figureCell(b, column) {
+  const figure = column.figure(b);
+  const unit = column.key.startsWith('latency') ? ' ms' : ' per query';
+  const title = figure ? `base ${F.perQuery(figure.base)}, head ${F.perQuery(figure.head)}${unit}${figure.ratio && figure.ratio.low !== null ? `; 95% interval ${F.interval(figure.ratio)}` : ''}${figure.reason ? `; ${figure.reason}` : ''}` : '';
+  return `<td class="n${figure && figure.verdict ? ` ${figure.verdict}` : ''}" data-figure="${esc(column.key)}"${title ? ` title="${esc(title)}"` : ''}>${esc(column.cell(b))}</td>`;
+}
+
+function benchmarkRows(rows, instr, figures) {
   const instrCells = (b) => (instr ? `${td(F.estimate(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.interval(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
-  return rows.map((b) => `<tr class="${b.verdict}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
+  return rows.map((b) => `<tr class="${b.verdict}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${figures.map((c) => figureCell(b, c)).join('')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
 }
 
 // Where the instructions went: the functions that grew most per query, and the files to open.
@@ -138,7 +147,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;
 h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 .headline{font-size:16px;font-weight:600}.muted{color:#57606a}
 table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
-td.n{text-align:right}td.why{color:#57606a;font-size:12px}th{background:#f6f8fa}
+td.n{text-align:right}td.n.fail{color:${COLOR.fail};font-weight:600}td.n.warn{color:${COLOR.warn}}td.why{color:#57606a;font-size:12px}th{background:#f6f8fa}
 tr.fail td.mark{color:${COLOR.fail}}tr.warn td.mark{color:${COLOR.warn}}tr.pass td.mark{color:${COLOR.pass}}tr.inconclusive td.mark{color:${COLOR.inconclusive}}tr.error td.mark{color:${COLOR.error}}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:14px}.cell{border:1px solid #d0d7de;border-radius:6px;padding:8px}
 .cell h3{margin:0 0 4px;font-size:13px}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}svg text.ref{font-size:10px}
@@ -157,8 +166,12 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   parts.push('<h2>Microbenchmarks</h2>');
   const instr = F.hasInstructions(verdict.benchmarks);
   const instrHeader = instr ? '<th>instr/o</th><th>instr/o interval</th><th>background instr/o</th>' : '';
-  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th><th>pairs</th><th>why</th></tr>`;
-  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks, instr)}</table>`);
+  const figures = F.figureColumns(verdict.benchmarks, { device: true });
+  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}<th>pairs</th><th>why</th></tr>`;
+  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks, instr, figures)}</table>`);
+  const legend = F.figureLegend(verdict.benchmarks);
+  const device = figures.some((c) => c.key === 'device_read_kb_per_query') ? ' The device\'s rKB/o and wKB/o count everyone\'s I/O on it, the other side\'s background flushing included.' : '';
+  if (legend.length) parts.push(`<p class="muted">${esc(`${legend.join('. ')}.${device} Hover a cell for each side's figure.`)}</p>`);
   const went = instructionsSection(verdict.benchmarks);
   if (went) parts.push(went);
   if (verdict.ahi.length) {
@@ -171,7 +184,25 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   parts.push('</div>');
   parts.push('<h2>Servers</h2><table><tr><th></th><th>base</th><th>head</th></tr>');
   for (const key of ['version', 'label', 'commit', 'flavor', 'basedir']) parts.push(`<tr>${td(key)}${td(sides.base && sides.base[key])}${td(sides.head && sides.head[key])}</tr>`);
+  const build = F.buildLines(sides);
+  for (const [label, b, h] of build.rows) parts.push(`<tr>${td(label)}${td(b ?? '–')}${td(h ?? '–')}</tr>`);
   parts.push('</table>');
+  for (const note of build.unknown) parts.push(`<p class="muted">${esc(note)}</p>`);
+  const cmake = F.cmakeRows(sides);
+  if (cmake.length) {
+    parts.push('<h3>cmake options</h3><table data-table="cmake-options"><tr><th>option</th><th>base</th><th>head</th></tr>');
+    parts.push(cmake.map((o) => `<tr${o.differs ? ' style="font-weight:600"' : ''}>${td(o.key)}${td(o.base ?? '–')}${td(o.head ?? '–')}</tr>`).join(''));
+    parts.push('</table>');
+  }
+  const variables = F.variableRows(sides);
+  if (variables) {
+    parts.push(`<h3>Server variables that differ (SHOW GLOBAL VARIABLES)</h3><p class="muted">${variables.length ? 'Each side\'s own paths and port aside.' : 'None, each side\'s own paths and port aside.'}</p>`);
+    if (variables.length) {
+      parts.push('<table data-table="variables"><tr><th>variable</th><th>base</th><th>head</th></tr>');
+      parts.push(variables.map((r) => `<tr>${td(r.name)}${td(r.base ?? 'absent')}${td(r.head ?? 'absent')}</tr>`).join(''));
+      parts.push('</table>');
+    }
+  }
   const options = F.optionRows(sides);
   if (options.length) {
     parts.push('<h3>Server options</h3><table><tr><th>option</th><th>base</th><th>head</th></tr>');

@@ -6,6 +6,7 @@ const { renderSummary, renderReasons } = require('./summary');
 const { renderReport } = require('./html');
 const { renderVerdictTable } = require('./table');
 const { renderTerminal } = require('./terminal');
+const { renderCsv, renderTsv } = require('./delimited');
 const checkRun = require('./check-run');
 const signoff = require('./signoff');
 
@@ -13,14 +14,16 @@ const signoff = require('./signoff');
  * @param verdict  perfgate.verdict/v1
  * @param options  {reportLink}: where readers of the comment find the full report;
  *                 {thresholdsFrom}: where the limits were read, e.g. a base commit
- * @returns {'comment.md', 'summary.md', 'report.html'}: file name → text
+ * @returns {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}: file name → text
  */
 function renderReports(verdict, options = {}) {
   return {
     'comment.md': renderComment(verdict, options),
     'summary.md': renderSummary(verdict, options),
     'report.html': renderReport(verdict),
+    'results.csv': renderCsv(verdict),
+    'results.tsv': renderTsv(verdict),
   };
 }
 
-module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, commentMarker: marker, GITHUB_COMMENT_LIMIT, ...checkRun, ...signoff };
+module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv, commentMarker: marker, GITHUB_COMMENT_LIMIT, ...checkRun, ...signoff };

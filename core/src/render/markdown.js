@@ -8,17 +8,21 @@ const cell = (s) => String(s ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 // instr/o columns appear when instructions were counted.
 function benchmarkTable(rows) {
   const instr = F.hasInstructions(rows);
+  const figures = F.figureColumns(rows);
+  const ioHeader = figures.map((c) => ` ${c.header} |`).join('');
+  const ioAlign = figures.map(() => '--:|').join('');
   const out = instr ? [
-    '| | microbenchmark | rQPS | 95% interval | instr/o | 95% interval | cpu/o | cs/o | pairs |',
-    '|:-:|:--|--:|:-:|--:|:-:|--:|--:|--:|',
+    `| | microbenchmark | rQPS | 95% interval | instr/o | 95% interval | cpu/o | cs/o |${ioHeader} pairs |`,
+    `|:-:|:--|--:|:-:|--:|:-:|--:|--:|${ioAlign}--:|`,
   ] : [
-    '| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o | pairs |',
-    '|:-:|:--|--:|:-:|--:|--:|--:|',
+    `| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o |${ioHeader} pairs |`,
+    `|:-:|:--|--:|:-:|--:|--:|${ioAlign}--:|`,
   ];
   for (const b of rows) {
     const name = b.verdict === 'error' ? `${b.id} — ${b.reason}` : b.id;
     const instrCells = instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} | ${F.interval(b.instructions_per_query, F.INSTR_DIGITS)} |` : '';
-    out.push(`| ${F.markOf(b)} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} | ${b.rounds.pairs} |`);
+    const ioCells = figures.map((c) => ` ${c.cell(b)} |`).join('');
+    out.push(`| ${F.markOf(b)} | ${cell(name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${ioCells} ${b.rounds.pairs} |`);
   }
   return out.join('\n');
 }
@@ -84,8 +88,23 @@ function groupedTables(benchmarks) {
 
 function legend(rows = []) {
   const instr = F.hasInstructions(rows) ? 'instr/o = head/base instructions per query of the connection threads, counted under callgrind in paired windows of the same events (above 1 = head does more work); ' : '';
-  return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). `
+  const io = F.figureLegend(rows).map((sentence) => `${sentence}. `).join('');
+  return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). ${io}`
     + `${F.MARK.pass} pass ${F.markOf({ verdict: 'pass', open: true })} pass, interval still reaching the warn limit ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;
+}
+
+// The server variables that differ between the sides (SHOW GLOBAL VARIABLES), collapsed, with
+// their names in the summary line so that they read without opening it; at most `max` rows.
+function variablesSection(sides, max = Infinity) {
+  const rows = F.variableRows(sides || {});
+  if (!rows) return '';
+  if (!rows.length) return 'Server variables (SHOW GLOBAL VARIABLES): none differ between the sides, their own paths and port aside.';
+  const out = [`<details><summary>Server variables that differ (SHOW GLOBAL VARIABLES): ${cell(F.variablesLine(rows))}</summary>`, '',
+    '| variable | base | head |', '|:--|:--|:--|'];
+  for (const r of rows.slice(0, max)) out.push(`| ${cell(r.name)} | ${cell(r.base ?? 'absent')} | ${cell(r.head ?? 'absent')} |`);
+  if (rows.length > max) out.push('', `_${rows.length - max} more in report.html._`);
+  out.push('', '</details>');
+  return out.join('\n');
 }
 
 function doctorBlock(verdict) {
@@ -118,4 +137,4 @@ function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
   return parts;
 }
 
-module.exports = { opening, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };
+module.exports = { opening, variablesSection, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, cell };

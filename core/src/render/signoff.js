@@ -99,13 +99,14 @@ function rowMark(b, waived) {
 }
 
 function markdownTable(rows, waived, instr) {
+  const figures = F.figureColumns(rows);
   const out = [
-    `| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o |${instr ? ' instr/o |' : ''} pairs | verdict |`,
-    `|:-:|:--|--:|:-:|--:|--:|${instr ? '--:|' : ''}--:|:--|`,
+    `| | microbenchmark | rQPS | 95% interval | cpu/o | cs/o |${figures.map((c) => ` ${c.header} |`).join('')}${instr ? ' instr/o |' : ''} pairs | verdict |`,
+    `|:-:|:--|--:|:-:|--:|--:|${figures.map(() => '--:|').join('')}${instr ? '--:|' : ''}--:|:--|`,
   ];
   for (const b of rows) {
     const word = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict) ? `${b.verdict}, waived` : b.verdict;
-    out.push(`| ${rowMark(b, waived)} | ${cell(b.name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
+    out.push(`| ${rowMark(b, waived)} | ${cell(b.name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${figures.map((c) => ` ${c.cell(b)} |`).join('')}${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
   }
   return out.join('\n');
 }
@@ -206,10 +207,11 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
     for (const note of [prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean)) parts.push(`<p>${esc(note)}</p>`);
     for (const s of sections(verdict)) {
       parts.push(`<h2>${esc(s.title)}</h2>`, svgChart(s.rows, limits));
-      parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);
+      const figures = F.figureColumns(s.rows);
+      parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);
       for (const b of s.rows) {
         const isWaived = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict);
-        parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${instr ? `<td class="n">${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
+        parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${figures.map((c) => `<td class="n">${esc(c.cell(b))}</td>`).join('')}${instr ? `<td class="n">${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
       }
       parts.push('</table>');
     }

@@ -22,6 +22,8 @@ function renderSummary(verdict, options = {}) {
   if (reasons) parts.push('', 'Why:', '', reasons);
   const went = M.instructionsSection(verdict.benchmarks, 10);
   if (went) parts.push('', '**Where the instructions went**', '', went);
+  const variables = M.variablesSection(verdict.run.sides);
+  if (variables) parts.push('', variables);
   parts.push('', M.legend(verdict.benchmarks));
   if (options.reportLink) parts.push('', `Full report with charts: ${options.reportLink}`);
   return parts.join('\n') + '\n';

@@ -1,6 +1,6 @@
 'use strict';
 // The terminal table of a verdict: one row per microbenchmark with rQPS, its interval, the
-// cpu/o and cs/o ratios and the verdict, then the headline. Plain text, no colour codes, so it
+// cpu/o and cs/o ratios, I/O per query (r/o, rKB/o, wKB/o) and the verdict, then the headline. Plain text, no colour codes, so it
 // reads the same in a terminal, a CI log and a test.
 const F = require('./format');
 
@@ -12,12 +12,13 @@ function pad(rows, header) {
 
 function renderVerdictTable(verdict) {
   const instr = F.hasInstructions(verdict.benchmarks);
-  const header = ['microbenchmark', 'rQPS', '95% interval', ...(instr ? ['instr/o', '95% interval'] : []), 'cpu/o', 'cs/o', 'pairs', 'verdict'];
+  const figures = F.figureColumns(verdict.benchmarks);
+  const header = ['microbenchmark', 'rQPS', '95% interval', ...(instr ? ['instr/o', '95% interval'] : []), 'cpu/o', 'cs/o', ...figures.map((c) => c.header), 'pairs', 'verdict'];
   const rows = [];
   for (const g of F.groupsOf(verdict.benchmarks)) {
     for (const b of g.benchmarks) {
       const instrCells = instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), F.interval(b.instructions_per_query, F.INSTR_DIGITS)] : [];
-      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), b.rounds.pairs, F.wordOf(b)]);
+      rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), ...figures.map((c) => c.cell(b)), b.rounds.pairs, F.wordOf(b)]);
     }
   }
   const lines = pad(rows, header);
@@ -39,6 +40,8 @@ function renderVerdictTable(verdict) {
       ? `  ${b.id}: instructions grew most in ${w.grown.slice(0, 3).map((f) => `${f.name} (+${F.count(f.self_growth)} self, +${F.count(f.inclusive_growth)} inclusive per query)`).join(', ') || 'no function'}`
       : `  ${b.id}: functions not named (stripped binary)`);
   }
+  const variables = F.variablesLine(F.variableRows(sides));
+  if (variables) why.push(`server variables that differ: ${variables}`);
   return [title, ...F.scopeNotes(verdict), '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 

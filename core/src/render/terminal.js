@@ -1,10 +1,12 @@
 'use strict';
 // The plain table printed when a run broke off before it could be judged: what was measured,
 // one row per microbenchmark, with the same figures a verdict would show (rQPS as the
-// geometric mean of the paired round ratios, cpu/o and cs/o likewise) but no verdicts.
+// geometric mean of the paired round ratios, cpu/o, cs/o and I/O per query likewise) but no
+// verdicts.
 // Pure: a results document in, text out.
 const { pairedRatios, ratioInterval } = require('../statistics');
 const F = require('./format');
+const { ioFigures, latencyP95 } = require('../per-query');
 
 function pairedEstimate(rounds, metric) {
   const ratios = pairedRatios(rounds, metric).map((r) => r.ratio);
@@ -19,21 +21,24 @@ function renderTable(header, rows) {
 }
 
 function renderTerminal(results) {
-  const rows = results.benchmarks.map((b) => {
+  const measured = results.benchmarks.map((b) => ({ ...b, io: ioFigures(b.rounds || [], pairedEstimate), latency_p95_ms: latencyP95(b.rounds || [], pairedEstimate) }));
+  const figures = F.figureColumns(measured);
+  const rows = measured.map((b) => {
     const rounds = b.rounds || [];
     const rqps = pairedEstimate(rounds, 'qps');
-    if (b.status !== 'ok') return [b.id, 'error', '–', '–', '–', String(rqps ? rqps.n : 0)];
+    if (b.status !== 'ok') return [b.id, 'error', '–', '–', '–', ...figures.map(() => '–'), String(rqps ? rqps.n : 0)];
     return [b.id, F.estimate(rqps), F.interval(rqps), F.estimate(pairedEstimate(rounds, 'cpu_per_query_us')),
-      F.estimate(pairedEstimate(rounds, 'cs_per_query')), String(rqps ? rqps.n : 0)];
+      F.estimate(pairedEstimate(rounds, 'cs_per_query')), ...figures.map((c) => c.cell(b)), String(rqps ? rqps.n : 0)];
   });
   const base = results.sides.base;
   const head = results.sides.head;
   const title = `rQPS of ${head.label || 'head'} (${head.version}) against ${base.label || 'base'} (${base.version}), suite ${results.plan.suite}: measured, not judged`;
-  const table = renderTable(['microbenchmark', 'rQPS', '95% interval', 'cpu/o', 'cs/o', 'pairs'], rows);
+  const table = renderTable(['microbenchmark', 'rQPS', '95% interval', 'cpu/o', 'cs/o', ...figures.map((c) => c.header), 'pairs'], rows);
   const notes = [
     'rQPS: head/base QPS, the geometric mean of the paired round ratios (1.00 = same, below 1 = head slower).',
     'cpu/o, cs/o: head/base mysqld CPU time and context switches per query (above 1 = head does more work).',
   ];
+  notes.push(...F.figureLegend(measured).map((sentence) => `${sentence}.`));
   if (results.status !== 'ok') notes.push('The run has errors: rows marked error are not measurements.');
   return [title, '', table, '', ...notes].join('\n') + '\n';
 }

@@ -27,8 +27,8 @@ test('a run with errors is summarised by its first error in one line', () => {
 
 test('files of an earlier run are removed before measuring; others stay', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-run-'));
-  const stale = ['plan.json', 'results.json', 'plan.extra-2.json', 'results.extra-12.json', 'verdict.json', 'comment.md', 'summary.md', 'report.html'];
-  const kept = ['notes.txt', 'results.json.bak', 'calibration.json'];
+  const stale = ['plan.json', 'results.json', 'plan.extra-2.json', 'results.extra-12.json', 'verdict.json', 'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'];
+  const kept = ['notes.txt', 'results.json.bak', 'calibration.json', 'results.csv.old'];
   for (const f of [...stale, ...kept]) fs.writeFileSync(path.join(dir, f), '{}');
   clearRunOutputs(dir);
   assert.deepEqual(fs.readdirSync(dir).sort(), kept.sort());

@@ -34,9 +34,14 @@ test('perfgate judge <dir> writes verdict.json and the reports; exit code follow
   const verdict = JSON.parse(fs.readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
   assert.equal(schemaProblem('verdict', verdict), null);
   assert.equal(verdict.verdict, 'inconclusive');
-  for (const f of ['comment.md', 'summary.md', 'report.html']) assert.ok(fs.statSync(path.join(dir, f)).size > 100, f);
+  for (const f of ['comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv']) assert.ok(fs.statSync(path.join(dir, f)).size > 100, f);
+  // The table to paste: a header and one row per microbenchmark, written by the same writer.
+  const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8').trimEnd().split('\n');
+  assert.equal(csv.length, 1 + verdict.benchmarks.length);
+  assert.equal(csv[1], 'point-query,2,0.52,0.15,1.83,1.55,1.19,0.36,1.29,4.78,3,inconclusive');
+  assert.match(r.stderr, new RegExp(`^perfgate judge: wrote verdict\\.json, comment\\.md, summary\\.md, report\\.html, results\\.csv, results\\.tsv in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('.tmp-')), []);
-  assert.match(r.stdout, /^point-query +0\.52 +0\.15–1\.83 +1\.55 +1\.19 +3 +inconclusive$/m);
+  assert.match(r.stdout, /^point-query +0\.52 +0\.15–1\.83 +1\.55 +1\.19 +0\.36 +1\.29 +4\.78 +3 +inconclusive$/m);
 });
 
 test('perfgate judge with other limits judges again', async (t) => {

@@ -39,6 +39,8 @@ test('the shipped thresholds load into one typed config', () => {
   assert.equal(ahi.ahi.workloads.length, 7);
   assert.ok(ahi.limits.ahi_gain);
   assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '1G');
+  // profile: defaults sets only the buffer pool: every other variable is the build's own.
+  assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
   assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
 });
 
@@ -49,6 +51,19 @@ test('per-microbenchmark limits inherit what they leave out from default', () =>
   const quick = loadThresholds(dir).suites.quick;
   assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
   assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
+});
+
+test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherited from default', () => {
+  const dir = thresholdsWith({
+    'suites/quick.yml': (text) => text
+      .replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, write_kb_per_query: {warn: 1.1, fail: 1.25},')
+      .replace(/limits:\n/, 'limits:\n  update-index_range=100: {write_kb_per_query: {fail: 1.3}, device_reads_per_query: {warn: 1.5, fail: 2}}\n'),
+  });
+  const quick = loadThresholds(dir).suites.quick;
+  assert.deepEqual(quick.limits.default.write_kb_per_query, { warn: 1.1, fail: 1.25 });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100').write_kb_per_query, { warn: 1.1, fail: 1.3 });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100').device_reads_per_query, { warn: 1.5, fail: 2 });
+  assert.equal('device_reads_per_query' in quick.limits.default, false, 'an I/O limit nobody set is not there');
 });
 
 test('config errors name file, line and key, the bad value and the expected form', async (t) => {
@@ -93,13 +108,25 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a misspelt limit key',
       edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{wran: 0.97, fail: 0.93,') },
       file: 'suites/quick.yml', at: 'default: {wran',
-      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query, instructions`,
+      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query, instructions, device_reads_per_query, read_kb_per_query, write_kb_per_query`,
     },
     {
       name: 'cpu/o warn above fail',
       edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, cpu_per_query: {warn: 1.2, fail: 1.1},') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.cpu_per_query.warn: warn 1.2 is above fail 1.1; expected warn <= fail (cpu/o above fail fails, above warn warns)`,
+    },
+    {
+      name: 'wKB/o warn above fail',
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, write_kb_per_query: {warn: 1.5, fail: 1.2},') },
+      file: 'suites/quick.yml', at: 'default: {warn',
+      expect: (f, l) => `${f}:${l}: limits.default.write_kb_per_query.warn: warn 1.5 is above fail 1.2; expected warn <= fail (wKB/o above fail fails, above warn warns)`,
+    },
+    {
+      name: 'an r/o limit with one bound only',
+      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, device_reads_per_query: {warn: 1.5},') },
+      file: 'suites/quick.yml', at: 'default: {warn',
+      expect: (f, l) => `${f}:${l}: limits.default.device_reads_per_query: needs both warn and fail; expected device_reads_per_query: {warn: 1.10, fail: 1.25}`,
     },
     {
       name: 'a suite benchmark missing from the catalogue',
@@ -124,7 +151,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a profile without a .cnf',
       edits: { 'suites/quick.yml': replace('profile: mariadb ', 'profile: percona ') },
       file: 'suites/quick.yml', at: 'profile: percona',
-      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: mariadb, mysql`,
+      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: defaults, mariadb, mysql`,
     },
     {
       name: 'one round',

@@ -65,12 +65,12 @@ test('instructions alone (no timed rounds) are a measurement, judged on instruct
 test('the reports show instr/o and where the instructions went', () => {
   const v = core.judge(RESULTS, LIMITS);
   const reports = core.renderReports(v);
-  assert.match(reports['comment.md'], /\| \| microbenchmark \| rQPS \| 95% interval \| instr\/o \| 95% interval \| cpu\/o \| cs\/o \| pairs \|/);
+  assert.match(reports['comment.md'], /\| \| microbenchmark \| rQPS \| 95% interval \| instr\/o \| 95% interval \| cpu\/o \| cs\/o \| p95 base \| p95 head \| p95 ratio \| pairs \|/);
   assert.match(reports['comment.md'], /<details><summary>Where the instructions went<\/summary>/);
   assert.match(reports['comment.md'], /\*\*point-query\*\*: instr\/o 1\.\d{3} \(\d+(\.\d)?k → \d+(\.\d)?k instructions per query\)/);
   assert.match(reports['summary.md'], /\*\*Where the instructions went\*\*/);
   assert.match(reports['report.html'], /<table data-table="grown-functions">/);
   const table = core.renderVerdictTable(v);
-  assert.match(table, /^microbenchmark +rQPS +95% interval +instr\/o +95% interval +cpu\/o +cs\/o +pairs +verdict$/m);
+  assert.match(table, /^microbenchmark +rQPS +95% interval +instr\/o +95% interval +cpu\/o +cs\/o +p95 base +p95 head +p95 ratio +pairs +verdict$/m);
   assert.match(table, /^ {2}point-query: instructions grew most in /m);
 });

@@ -168,3 +168,80 @@ def test_fingerprint_command_prints_json(tmp_path):
                          env=env, capture_output=True, text=True, check=True).stdout
     fp = json.loads(out)
     assert fp["id"] == fpm.collect(data_dir=str(tmp_path))["id"]
+
+
+# ------------------------------------------------------------------ how a server was built
+
+# `readelf -p .comment` of a binary built here by Debian 12's gcc, and of a clang-built one.
+READELF_GCC = "\nString dump of section '.comment':\n  [     0]  GCC: (Debian 12.2.0-14+deb12u1) 12.2.0\n\n"
+READELF_CLANG = ("\nString dump of section '.comment':\n  [     0]  Linker: Ubuntu LLD 18.1.3\n"
+                 "  [    1b]  Ubuntu clang version 18.1.3 (1ubuntu1)\n\n")
+RECORD = {"schema": "perfgate.build/v1", "cmakeFlags": {"CMAKE_BUILD_TYPE": "RelWithDebInfo", "WITH_LIBFMT": "system"},
+          "cmakeCache": {"CMAKE_BUILD_TYPE": "RelWithDebInfo", "CMAKE_CXX_FLAGS_RELWITHDEBINFO": "-O2 -g -DNDEBUG"},
+          "compiler": {"id": "GNU", "version": "12.2.0", "path": "/usr/bin/c++"}}
+
+
+def test_the_compiler_named_in_a_comment_section():
+    assert fpm.compiler_of_comment(fpm.parse_readelf_strings(READELF_GCC)) == "GCC: (Debian 12.2.0-14+deb12u1) 12.2.0"
+    assert fpm.compiler_of_comment(fpm.parse_readelf_strings(READELF_CLANG)) == "Ubuntu clang version 18.1.3 (1ubuntu1)"
+    # A stripped binary: readelf warns on stderr and prints no string.
+    assert fpm.parse_readelf_strings("") == []
+
+
+def test_sysbench_version():
+    assert fpm.parse_sysbench_version("sysbench 1.0.20\n") == "1.0.20"
+    assert fpm.parse_sysbench_version("sysbench 1.1.0-df89d34 (using bundled LuaJIT 2.1.0-beta3)\n") == "1.1.0-df89d34"
+    assert fpm.parse_sysbench_version("bash: sysbench: command not found") is None
+
+
+def test_a_distribution_package_says_what_cannot_be_known():
+    line = "mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu on x86_64 (Debian 12)"
+    assert fpm.describe_build(line, [], None) == {
+        "version_line": line, "compiler": None, "compiler_from": None, "cmake_options": None, "cmake_from": None,
+        "unknown": "the compiler (.comment section stripped, as distribution packages do); "
+                   "the cmake options (no build.json of perfgate build beside the prefix)"}
+
+
+def test_a_perfgate_build_has_its_compiler_and_cmake_options():
+    gcc = fpm.parse_readelf_strings(READELF_GCC)
+    built = fpm.describe_build("mariadbd  Ver 10.11.18-MariaDB", gcc, RECORD)
+    assert built["compiler"] == "GCC: (Debian 12.2.0-14+deb12u1) 12.2.0" and built["compiler_from"] == ".comment section"
+    assert built["cmake_options"] == {"CMAKE_BUILD_TYPE": "RelWithDebInfo", "WITH_LIBFMT": "system",
+                                      "CMAKE_CXX_FLAGS_RELWITHDEBINFO": "-O2 -g -DNDEBUG"}
+    assert "unknown" not in built
+    # Installed stripped (cmake --install --strip): the build record still names the compiler.
+    stripped = fpm.describe_build("mariadbd  Ver 10.11.18-MariaDB", [], RECORD)
+    assert (stripped["compiler"], stripped["compiler_from"]) == ("GNU 12.2.0 (/usr/bin/c++)", "build.json")
+
+
+def test_a_build_record_is_read_only_beside_a_prefix_and_only_when_valid(tmp_path):
+    prefix = tmp_path / "builds" / "key" / "prefix"
+    prefix.mkdir(parents=True)
+    assert fpm._build_record(prefix) == (None, None)
+    record = {"schema": "perfgate.build/v1", "key": "a" * 40 + "-" + "b" * 16, "commit": "a" * 40, "ref": "main",
+              "source": "/src", "flavor": "mariadb", "cmakeFlags": {"WITH_LIBFMT": "system"}, "targets": ["mariadbd"],
+              "install": [{"dir": "sql", "component": "Server"}], "flagsHash": "c" * 64, "tree": "cold", "seconds": 1,
+              "builtAt": "2026-11-25T00:00:00Z"}
+    (prefix.parent / "build.json").write_text(json.dumps(record))
+    assert fpm._build_record(prefix) == (record, None)
+    # Hostile or corrupt: a record that breaks the schema is not believed, and the reason is kept.
+    (prefix.parent / "build.json").write_text(json.dumps({**record, "cmakeFlags": {"X": ["rm -rf /"]}}))
+    found, problem = fpm._build_record(prefix)
+    assert found is None and "breaks schema/build.schema.json: cmakeFlags.X: ['rm -rf /'] is not of type 'string'" in problem
+    (prefix.parent / "build.json").write_text("{")
+    assert fpm._build_record(prefix)[1].startswith(f"{prefix.parent / 'build.json'} cannot be read: ")
+    # Not a prefix of perfgate build: a build.json beside it is someone else's file.
+    other = tmp_path / "usr"
+    other.mkdir()
+    (tmp_path / "build.json").write_text(json.dumps(record))
+    assert fpm._build_record(other) == (None, None)
+
+
+def test_a_real_binary_built_here(tmp_path):
+    src = tmp_path / "main.c"
+    src.write_text("int main(void) { return 0; }\n")
+    subprocess.run(["gcc", "-o", str(tmp_path / "tinyd"), str(src)], check=True)
+    built = fpm.server_build(tmp_path / "tinyd", tmp_path)
+    gcc = subprocess.run(["gcc", "-dumpfullversion"], capture_output=True, text=True, check=True).stdout.strip()
+    assert built["compiler"].startswith("GCC: (") and built["compiler"].endswith(gcc)
+    assert built["version_line"] is None  # it prints nothing for --version

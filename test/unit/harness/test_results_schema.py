@@ -9,19 +9,42 @@ def real_results(fixture_text, name="tiny-ahi.json"):
     return json.loads(fixture_text("results", name))
 
 
+IO_FIELDS = ("read_kb_per_query", "write_kb_per_query", "device_reads_per_query", "device_read_kb_per_query",
+             "device_write_kb_per_query")
+
+
 def test_real_results_are_valid(fixture_text):
-    for name in ("tiny-ahi.json", "tiny-quick.json"):
+    # Results written before I/O was sampled stay valid: the I/O fields are optional.
+    for name in ("tiny-ahi.json", "tiny-quick.json", "io-tiny/results.json"):
         assert schema.schema_errors("results", real_results(fixture_text, name)) == []
 
 
 def test_every_round_of_a_real_run_has_every_metric(fixture_text):
-    results = real_results(fixture_text, "tiny-quick.json")
+    # 10.11.18 against 10.11.19, point-query and update-index, 3 rounds of 3 s on this runner.
+    results = real_results(fixture_text, "io-tiny/results.json")
     assert results["status"] == "ok"
+    for side in ("base", "head"):
+        assert results["sides"][side]["io_device"] == {"name": "vda", "dev": "254:0"}
     for bench in results["benchmarks"]:
         assert bench["status"] == "ok" and bench["command"].startswith("sysbench ")
         for r in bench["rounds"]:
             assert set(r) == set(schema.load_schema("results")["$defs"]["round"]["properties"])
             assert r["qps"] > 0 and r["cpu_per_query_us"] > 0 and r["cs_per_query"] > 0
+            assert all(r[k] >= 0 for k in IO_FIELDS)
+            # The tables fit the buffer pool: point selects write nothing; every update writes.
+            if bench["name"] == "point-query":
+                assert r["write_kb_per_query"] == 0
+            else:
+                assert r["write_kb_per_query"] > 0
+
+
+def test_a_negative_or_text_io_figure_is_refused(fixture_text):
+    results = real_results(fixture_text, "io-tiny/results.json")
+    results["benchmarks"][0]["rounds"][0]["write_kb_per_query"] = -1
+    assert schema.schema_errors("results", results) == [
+        "benchmarks[0].rounds[0].write_kb_per_query: -1 is less than the minimum of 0"]
+    results["benchmarks"][0]["rounds"][0]["write_kb_per_query"] = "12"
+    assert len(schema.schema_errors("results", results)) == 1
 
 
 def test_an_error_benchmark_must_say_why(fixture_text):

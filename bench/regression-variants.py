@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""How often the gate catches regressions of known place and size, and how often it cries wolf.
+
+Builds regression variants of Debian's MariaDB 10.11.18 source (the end-to-end fork,
+test/e2e/fetch-mariadb-source.sh) on the build cache, each one commit on `base`:
+
+  read-1/2/4    a busy loop in InnoDB's row fetch (row_sel_store_mysql_rec, once per row
+                returned) sized for about 1%, 2% and 4% more instructions per point query
+  write-1/2/4   the same loop in the secondary-index update (row_upd_sec_index_entry), sized
+                for about 1%, 2% and 4% more instructions per update-index query
+  sleep-5/15    a short sleep on one call in K of the secondary-index update: a time-only
+                change (no instructions worth counting), sized for about 5% and 15% slower
+                update-index at the quick suite's scale and two threads on this machine
+
+and runs `perfgate compare --source <fork> --base base --head <variant>` with the quick suite
+(limited to the rows the variant touches and rows it must not touch) `--runs` times each, then
+base against base (`--aa-runs` times, all ten quick rows) for false alarms. It prints, per
+variant and row, the measured change (median of the runs' estimates) and how often the row
+failed, warned, passed or stayed inconclusive; and whether any row the variant does not touch
+ever failed. Figures and the date go to <out>/summary.json; docs/measurements.md keeps them.
+
+The sizes are aims: what a variant really changes is measured and printed next to it.
+
+Usage: python3 bench/regression-variants.py [--runs 5] [--aa-runs 10] [--variants read-4,sleep-15]
+       [--out runs/variants]   (hold /tmp/perfgate-measure.lock while recording figures)
+"""
+import argparse
+import collections
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "test" / "e2e"))
+PERFGATE = ["node", str(REPO / "cli" / "bin" / "perfgate.js")]
+
+SELECT = "storage/innobase/row/row0sel.cc"
+SELECT_AT = ("static bool row_sel_store_mysql_rec(\n", "\tut_ad(!rec_clust || dict_index_is_clust(index));\n")
+UPDATE = "storage/innobase/row/row0upd.cc"
+UPDATE_AT = ("row_upd_sec_index_entry(\n", "\tut_ad(trx->id != 0);\n")
+
+READS = ["point-query", "scan_range=100"]
+WRITES = ["update-index_range=100"]
+
+
+def busy_loop(iterations):
+    # A volatile counter costs about six instructions an iteration at -O2 (load, add, store,
+    # load, compare, branch) and is never optimised away.
+    return (f"\t{{ /* regression variant: {iterations} iterations of extra work */\n"
+            f"\t\tfor (volatile ulint variant_i = 0; variant_i < {iterations}; variant_i++) {{}}\n\t}}\n")
+
+
+def short_sleep(micros, one_in):
+    # usleep() runs a handful of instructions: a change that only waits.
+    return (f"\t{{ /* regression variant: sleep {micros} us on one call in {one_in} */\n"
+            f"\t\tstatic unsigned variant_calls;\n"
+            f"\t\tif (++variant_calls % {one_in} == 0) usleep({micros});\n\t}}\n")
+
+
+# name -> (file, (function, anchor), inserted code, rows it slows, rows it must leave alone)
+VARIANTS = {
+    "read-1": (SELECT, SELECT_AT, busy_loop(70), READS, ["update-nonindex_range=100"]),
+    "read-2": (SELECT, SELECT_AT, busy_loop(140), READS, ["update-nonindex_range=100"]),
+    "read-4": (SELECT, SELECT_AT, busy_loop(280), READS, ["update-nonindex_range=100"]),
+    "write-1": (UPDATE, UPDATE_AT, busy_loop(160), WRITES, ["point-query", "update-nonindex_range=100"]),
+    "write-2": (UPDATE, UPDATE_AT, busy_loop(320), WRITES, ["point-query", "update-nonindex_range=100"]),
+    "write-4": (UPDATE, UPDATE_AT, busy_loop(640), WRITES, ["point-query", "update-nonindex_range=100"]),
+    "sleep-5": (UPDATE, UPDATE_AT, short_sleep(50, 8), WRITES, ["point-query"]),
+    "sleep-15": (UPDATE, UPDATE_AT, short_sleep(100, 4), WRITES, ["point-query"]),
+}
+QUICK = ["point-query", "random-points_range=1000", "points-covered-pk_range=100", "range-notcovered-si_range=100",
+         "read-only_range=10000", "scan_range=100", "update-index_range=100", "update-inlist_range=100",
+         "update-nonindex_range=100", "insert_range=100"]
+
+
+def insert_after(function, anchor, code):
+    def edit(text):
+        start = text.index(function)
+        at = text.index(anchor, start) + len(anchor)
+        return text[:at] + code + text[at:]
+    return edit
+
+
+def variant_commits(fork):
+    """One tagged commit on `base` per variant (fixed dates: the same SHA on every machine)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_pr_commits", REPO / "test" / "e2e" / "make-pr-commits.py")
+    pr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pr)
+    for name, (path, (function, anchor), code, _, _) in VARIANTS.items():
+        tag = f"variant-{name}"
+        if pr.exists(fork, tag):
+            continue
+        sha = pr.commit_edit(fork, "base", path, insert_after(function, anchor, code), f"Regression variant {name}",
+                             "2025-01-03T00:00:00Z")
+        pr.git(fork, "tag", tag, sha)
+
+
+def thresholds_with(tests, out):
+    """A copy of thresholds/ whose quick suite lists only `tests`, everything else as shipped."""
+    import shutil
+    import yaml
+    target = out.parent / f"{out.name}.thresholds"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(REPO / "thresholds", target)
+    suite_file = target / "suites" / "quick.yml"
+    suite = yaml.safe_load(suite_file.read_text())
+    suite["benchmarks"] = [t for t in QUICK if t in tests]
+    suite_file.write_text(yaml.safe_dump(suite, sort_keys=False))
+    return target
+
+
+def compare(fork, head, tests, out):
+    cmd = [*PERFGATE, "compare", "--source", fork, "--base", "base", "--head", head, "--suite", "quick",
+           "--thresholds", str(thresholds_with(tests, out)), "--out", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    (out.parent / f"{out.name}.stderr").write_text(r.stderr)
+    if r.returncode not in (0, 1, 3):
+        sys.stderr.write(r.stderr[-3000:])
+        raise SystemExit(f"regression-variants: {' '.join(cmd)} exited {r.returncode} (log: {out}.stderr)")
+    verdict = json.loads((out / "verdict.json").read_text())
+    return {b["id"]: b for b in verdict["benchmarks"]}
+
+
+def figure(row):
+    """The signal that the variant changes, as measured: instr/o, else rQPS."""
+    i = row.get("instructions_per_query") or {}
+    q = row.get("rqps") or {}
+    return {"instr": i.get("estimate"), "rqps": q.get("estimate")}
+
+
+def label(row):
+    return "pass (open)" if row["verdict"] == "pass" and row.get("open") else row["verdict"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--aa-runs", type=int, default=10)
+    p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--out", default=str(REPO / "runs" / "variants"))
+    a = p.parse_args()
+    names = [v for v in a.variants.split(",") if v]
+    unknown = [v for v in names if v not in VARIANTS]
+    if unknown:
+        raise SystemExit(f"regression-variants: --variants: unknown {', '.join(unknown)}; expected some of: {', '.join(VARIANTS)}")
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    fork = subprocess.run(["bash", str(REPO / "test" / "e2e" / "fetch-mariadb-source.sh")], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    variant_commits(fork)
+    summary = {"date": datetime.date.today().isoformat(), "runs": a.runs, "variants": {}, "aa": None}
+    for name in names:
+        _, _, _, slowed, untouched = VARIANTS[name]
+        tally = collections.defaultdict(collections.Counter)
+        changes = collections.defaultdict(list)
+        for k in range(a.runs):
+            rows = compare(fork, f"variant-{name}", slowed + untouched, out / f"{name}-{k + 1}")
+            for rid, row in rows.items():
+                tally[rid][label(row)] += 1
+                changes[rid].append(figure(row))
+            print(f"{name} run {k + 1}: " + ", ".join(f"{rid} {label(r)}" for rid, r in rows.items()), flush=True)
+        summary["variants"][name] = {
+            rid: {"slowed": rid in slowed, "verdicts": dict(tally[rid]),
+                  "instr_median": median([c["instr"] for c in changes[rid]]),
+                  "rqps_median": median([c["rqps"] for c in changes[rid]])}
+            for rid in tally}
+    if a.aa_runs:
+        tally = collections.Counter()
+        for k in range(a.aa_runs):
+            rows = compare(fork, "base", QUICK, out / f"aa-{k + 1}")
+            tally.update(label(r) for r in rows.values())
+            print(f"A/A run {k + 1}: " + ", ".join(f"{rid} {label(r)}" for rid, r in rows.items()), flush=True)
+        summary["aa"] = {"rows": sum(tally.values()), "verdicts": dict(tally)}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(render(summary))
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return round(statistics.median(values), 4) if values else None
+
+
+def render(summary):
+    lines = [f"regression variants, {summary['date']}, {summary['runs']} runs each",
+             "| variant | row | touched | instr/o (median) | rQPS (median) | fail | warn | pass (open) | pass | inconclusive |",
+             "|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]
+    for name, rows in summary["variants"].items():
+        for rid, r in rows.items():
+            v = r["verdicts"]
+            fmt = lambda x: "–" if x is None else f"{x:.3f}"
+            lines.append(f"| {name} | {rid} | {'yes' if r['slowed'] else 'no'} | {fmt(r['instr_median'])} | {fmt(r['rqps_median'])} | "
+                         f"{v.get('fail', 0)} | {v.get('warn', 0)} | {v.get('pass (open)', 0)} | {v.get('pass', 0)} | {v.get('inconclusive', 0)} |")
+    untouched_fails = sum(r["verdicts"].get("fail", 0) for rows in summary["variants"].values() for r in rows.values() if not r["slowed"])
+    lines.append(f"rows a variant does not touch that failed: {untouched_fails}")
+    if summary["aa"]:
+        v = summary["aa"]["verdicts"]
+        lines.append(f"A/A: {summary['aa']['rows']} row verdicts: " + ", ".join(f"{k} {n}" for k, n in sorted(v.items())))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
