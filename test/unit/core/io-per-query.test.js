@@ -117,7 +117,7 @@ test('a suite\'s wKB/o limits decide the ratio and say why; the decision is in v
   assert.equal(w.verdict, 'fail');
   assert.equal(w.reason, 'wKB/o 1.50 [1.45, 1.55] lies wholly above the fail limit 1.04');
   assert.deepEqual(v.limits.default.write_kb_per_query, { warn: 1.02, fail: 1.04 });
-  assert.match(R.renderReport(v), /<td class="n fail" data-figure="write_kb_per_query" title="base 1, head 1\.5 per query; 95% interval 1\.45–1\.55; wKB\/o 1\.50 \[1\.45, 1\.55\] lies wholly above the wKB\/o fail limit 1\.04">1\.50</);
+  assert.match(R.renderReport(v), /<td class="n fail" data-figure="write_kb_per_query" title="base 1, head 1\.5 per query; 95% interval 1\.45–1\.55; wKB\/o 1\.50 \[1\.45, 1\.55\] lies wholly above the fail limit 1\.04">1\.50</);
   // Without limits there is no decision, only the figure.
   assert.equal(judge(synthetic({ base: writes(1), head: writes(1.5) }), CONFIG).benchmarks[0].io.write_kb_per_query.verdict, undefined);
 });
