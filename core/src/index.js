@@ -35,7 +35,9 @@
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
- *   calibrate(results, {limits}, {atRounds}) → calibration (A/A noise and suggested limits)
+ *   calibrate([results], suite) → calibration (A/A noise of each signal, suggested limits per
+ *                                microbenchmark); suggestedSuiteText(suite file, calibration, {date}),
+ *                                suggestedLimitsText(calibration): those limits as a suite file
  *   noiseRows(results), conditionNoise({condition: [results]}) and their renderers: A/A noise tables
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
@@ -79,7 +81,9 @@ const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
-const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./calibration');
+const {
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+} = require('./calibration');
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
@@ -107,7 +111,7 @@ module.exports = {
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
   nextStep, planIdsFor,
-  calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
   statistics,
   diagnose, warnings, describeMachine,
   ...buildFailure,
