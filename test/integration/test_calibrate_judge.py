@@ -28,6 +28,8 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
                  "--benchmarks", "point-query,update-index_range=100", "--rounds", "3",
                  "--seconds", "1", "--warmup-seconds", "1", "--tables", "2", "--rows", "500", timeout=1200)
     assert r.returncode == 0, r.stderr[-3000:]
+    assert f"perfgate calibrate: pair 2 of 2 (freshly started servers), run folder {out / 'pair-2'}" in r.stderr.splitlines()
+    assert r.stderr.rstrip().endswith(f"perfgate calibrate: wrote calibration.json and thresholds/suites/quick.yml in {out}")
     cal = json.loads((out / "calibration.json").read_text())
     schema = json.loads((REPO / "schema" / "calibration.schema.json").read_text())
     jsonschema.validate(cal, schema)

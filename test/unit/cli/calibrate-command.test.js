@@ -60,3 +60,20 @@ test('a suite file the loader refuses is not handed over as calibrated', () => {
   const broken = SUITE_TEXT(core.SHIPPED_THRESHOLDS_DIR).replace('  default: {warn: 0.97', '  point-query: {warn: 0.5, fail: 0.9}\n  default: {warn: 0.97');
   assert.throws(() => writeThresholds(out, core.SHIPPED_THRESHOLDS_DIR, 'quick', broken), /quick\.yml:\d+: limits\.point-query\.warn: warn 0\.5 is below fail 0\.9/);
 });
+
+test('a pair whose measurement fails stops the calibration, naming the pair and its run folder', async () => {
+  // A server prefix whose server cannot even say its version: the harness refuses the plan.
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-prefix-'));
+  fs.mkdirSync(path.join(prefix, 'sbin'));
+  fs.mkdirSync(path.join(prefix, 'share'));
+  fs.writeFileSync(path.join(prefix, 'sbin', 'mariadbd'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  const out = path.join(prefix, 'cal');
+  const io = { stdout: capture(), stderr: capture(), env: process.env };
+  const code = await main(['calibrate', '--base', prefix, '--out', out, '--pairs', '2', '--benchmarks', 'point-query', '--rounds', '2', '--seconds', '1'], io);
+  assert.equal(code, 2);
+  const lines = io.stderr.text.trimEnd().split('\n');
+  assert.equal(lines[0], `perfgate calibrate: pair 1 of 2 (freshly started servers), run folder ${path.join(out, 'pair-1')}`);
+  assert.equal(lines.at(-1), 'perfgate calibrate: pair 1: the harness refused plan.json (see its message above)');
+  assert.deepEqual(fs.readdirSync(out), ['pair-1']);
+  assert.equal(io.stdout.text, '');
+});
