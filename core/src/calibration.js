@@ -1,162 +1,363 @@
 'use strict';
-// What an A/A run (the base server against itself) says about a runner: per microbenchmark the
-// noise of the paired ratios, the smallest regression the configured rounds can catch, and
-// limits that keep A/A runs quiet. Pure: results and limits in, calibration out.
-const { ratioInterval, pairedRatios, studentTQuantile, mean, sampleSd } = require('./statistics');
+// What A/A runs (the base server against itself) say about a runner: per microbenchmark and
+// per signal, how far an unchanged build's interval reaches, and the limits that keep such
+// runs quiet while catching what lies beyond. Pure: results and the suite in, calibration and
+// a suite file out.
+//
+// The method (docs/usage.md, "perfgate calibrate", says the same for users). Work on log
+// ratios head/base, one signal at a time: rQPS from the timed rounds, instr/o from the
+// instruction windows. Each A/A run is one pair of freshly started servers.
+//   within   s_w: the spread of one pair's paired ratios (rounds or windows) around that pair's
+//            own mean, pooled over the pairs.
+//   between  the spread of the pairs' estimates around 1 (the truth of an A/A run) beyond what
+//            s_w explains: what two processes of one build differ by for good (heap state,
+//            memory placement, where their threads ran). Instructions repeat within a window
+//            spread of ±0.2% on point-query here, yet two processes have counted 1.1% apart:
+//            a limit from the within spread alone would fail unchanged builds.
+//   Both are taken at their upper 90% confidence bound (chi-square on their degrees of
+//   freedom), so that a calibration from few pairs comes out wide, not lucky.
+//   At the suite's own size n (rounds per side, instruction windows) an A/A estimate spreads
+//   by σ_e = √(between² + s_w²/n), and its 95% interval reaches h = t(0.975, n−1)·s_w/√n either
+//   side of the estimate.
+//   warn  the interval's far edge lies beyond warn in at most 1% of A/A rows:
+//         distance z(0.99)·σ_e + h, and never inside a far edge the A/A pairs produced;
+//   fail  at most 0.1% of A/A rows reach it: z(0.999)·σ_e + h, and at least a gap beyond warn.
+//   Floors keep limits from resting on a calibration that happened to look quiet; caps keep a
+//   gate a gate where a signal is too noisy to judge (the row says so; the other signal
+//   decides there). Limits are rounded outward (rQPS down to 2 decimals, instr/o up to 3).
+const { Document, parseDocument, isMap } = require('yaml');
+const { pairedRatios, studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd } = require('./statistics');
+const { instructionFigures } = require('./instructions');
 const { judge } = require('./verdict');
 
-const Z80 = 0.8416212335729143; // one-sided 80% power
-const Z90 = 1.2815515655446004; // one-sided 90%
-const floor2 = (x) => Math.floor(x * 100) / 100;
+const METHOD = Object.freeze({
+  warn_quantile: 0.99,
+  fail_quantile: 0.999,
+  bound_confidence: 0.9,
+  interval_confidence: 0.95,
+  power: 0.8,
+});
 
-// With n pairs and log-ratio spread s, a 95% interval reaches h = t(0.975, n-1)·s/√n either
-// side of the estimate. A head slower by a true factor r is then:
-//   detected (interval wholly below 1.00) in 80% of runs when log r <= -(h + z80·s/√n);
-//   judged fail in 80% of runs when log r <= log(fail) - (h + z80·s/√n).
-// An A/A run passes (interval above warn) in 90% of runs when log(warn) <= -(h + z90·s/√n):
-// the suggested warn limit. The suggested fail limit sits one half-width h lower, so that an
-// interval just under warn reads as warn, and a fail needs a clear gap.
-// Two server instances of one build can differ a little for good (data file layout, memory
-// placement): a negative A/A offset (log of the A/A estimate) is taken as such and lowers the
-// suggested limits by as much; a positive one is not credited.
-function plan(sdLog, n, failLimit, offsetLog = 0) {
-  if (!(sdLog >= 0) || n < 2) return null;
-  const se = sdLog / Math.sqrt(n);
-  const h = studentTQuantile(0.975, n - 1) * se;
-  const warn = floor2(Math.exp(Math.min(0, offsetLog) - (h + Z90 * se)));
+// Per signal: which way is worse (-1: lower, rQPS; +1: higher, instr/o), how limits round,
+// and the floors and caps (ratios; `gap`: the least distance from warn to fail).
+const RULES = Object.freeze({
+  time: { word: 'rQPS', worse: -1, digits: 2, warnFloor: 0.99, warnCap: 0.80, gap: 0.02, failCap: 0.70 },
+  instructions: { word: 'instr/o', worse: 1, digits: 3, warnFloor: 1.005, warnCap: 1.05, gap: 0.005, failCap: 1.10 },
+});
+
+const sq = (x) => x * x;
+
+// Upper bound of a variance estimated with df degrees of freedom.
+function upperVariance(variance, df) {
+  return df > 0 ? (variance * df) / chiSquareQuantile(1 - METHOD.bound_confidence, df) : Infinity;
+}
+
+// Spread of log ratios around their own pair's mean, pooled over the pairs, and its degrees
+// of freedom (null without two ratios in one pair).
+function pooledWithin(groups) {
+  const df = groups.reduce((s, g) => s + Math.max(0, g.length - 1), 0);
+  if (!df) return { sd: null, df };
+  const ss = groups.reduce((s, g) => (g.length ? s + g.reduce((t, x) => t + sq(x - mean(g)), 0) : s), 0);
+  return { sd: Math.sqrt(ss / df), df };
+}
+
+/**
+ * The A/A spread of one signal of one microbenchmark, from the log paired ratios of each pair
+ * of server processes, projected onto the suite's size n. Null when no pair measured two
+ * ratios (a spread needs them).
+ */
+function aaSpread(groups, n) {
+  const pairs = groups.filter((g) => g.length > 0);
+  const { sd: within, df: dfWithin } = pooledWithin(pairs);
+  if (within === null || n < 2) return null;
+  const means = pairs.map(mean);
+  const meanSquare = mean(means.map(sq));
+  const ofMeans = sq(within) * mean(pairs.map((g) => 1 / g.length));
+  const withinUp = Math.sqrt(upperVariance(sq(within), dfWithin));
+  const betweenUp = Math.sqrt(Math.max(0, upperVariance(meanSquare, pairs.length) - ofMeans));
+  const spread = Math.sqrt(sq(betweenUp) + sq(withinUp) / n);
+  const halfWidth = studentTQuantile(0.5 + METHOD.interval_confidence / 2, n - 1) * withinUp / Math.sqrt(n);
+  // How far each pair's own interval reached from 1 (its far edge), at its own size.
+  const farEdges = pairs.filter((g) => g.length >= 2).map((g) => Math.abs(mean(g))
+    + studentTQuantile(0.5 + METHOD.interval_confidence / 2, g.length - 1) * sampleSd(g) / Math.sqrt(g.length));
   return {
-    half_width: Math.exp(h) - 1,
-    detectable: 1 - Math.exp(-(h + Z80 * se)),
-    caught_as_fail: failLimit ? 1 - failLimit * Math.exp(-(h + Z80 * se)) : null,
-    suggested: { warn, fail: floor2(warn * Math.exp(-h)) },
+    pairs: pairs.length,
+    measured: pairs.map((g) => g.length),
+    estimates: means.map(Math.exp),
+    min: Math.exp(Math.min(...pairs.flat())),
+    max: Math.exp(Math.max(...pairs.flat())),
+    within_sd: within,
+    between_sd: Math.sqrt(Math.max(0, meanSquare - ofMeans)),
+    spread,
+    half_width: halfWidth,
+    far_edge: farEdges.length ? Math.max(...farEdges) : 0,
   };
 }
 
-// instr/o limits above what an A/A run shows: the offset of the two processes (their estimate),
-// the spread of their paired windows, and never tighter than one percent for warn and two for
-// fail (two processes of one build have counted 1.1% apart on one microbenchmark, from heap
-// state that more windows of the same processes do not reveal).
-const INSTRUCTION_WARN_FLOOR = 1.01;
-const INSTRUCTION_FAIL_GAP = 1.01;
-const ceil2 = (x) => Math.ceil(x * 100 - 1e-9) / 100;
+const roundOut = (ratio, rule) => {
+  const f = 10 ** rule.digits;
+  // A hair of tolerance so that 1.0100000000000002 stays 1.01.
+  return rule.worse > 0 ? Math.ceil(ratio * f - 1e-9) / f : Math.floor(ratio * f + 1e-9) / f;
+};
+// Limits in distance (log of the ratio, worse direction positive) and back.
+const toRatio = (distance, rule) => Math.exp(rule.worse * distance);
+const toDistance = (ratio, rule) => rule.worse * Math.log(ratio);
 
-function instructionPlan(interval) {
-  if (!interval) return null;
-  const se = interval.sd_log === null ? 0 : interval.sd_log / Math.sqrt(interval.n);
-  const h = interval.n >= 2 && interval.sd_log !== null ? studentTQuantile(0.975, interval.n - 1) * se : 0;
-  const reach = Math.abs(Math.log(interval.estimate)) + h + Z90 * se;
-  const warn = Math.max(INSTRUCTION_WARN_FLOOR, ceil2(Math.exp(reach)));
+/** Suggested {warn, fail} of one signal from its A/A spread, with what bounded each. */
+function limitsFromSpread(s, rule) {
+  const zWarn = normalQuantile(METHOD.warn_quantile);
+  const zFail = normalQuantile(METHOD.fail_quantile);
+  const modelWarn = zWarn * s.spread + s.half_width;
+  let warnDistance = Math.max(modelWarn, s.far_edge);
+  let warnBound = s.far_edge > modelWarn ? 'observed' : null;
+  if (warnDistance < toDistance(rule.warnFloor, rule)) [warnDistance, warnBound] = [toDistance(rule.warnFloor, rule), 'floor'];
+  if (warnDistance > toDistance(rule.warnCap, rule)) [warnDistance, warnBound] = [toDistance(rule.warnCap, rule), 'cap'];
+  const warn = roundOut(toRatio(warnDistance, rule), rule);
+  let failDistance = zFail * s.spread + s.half_width;
+  let failBound = null;
+  const gapped = toDistance(warn + rule.worse * rule.gap, rule);
+  if (failDistance < gapped) [failDistance, failBound] = [gapped, 'gap'];
+  if (failDistance > toDistance(rule.failCap, rule)) [failDistance, failBound] = [toDistance(rule.failCap, rule), 'cap'];
+  const fail = roundOut(toRatio(failDistance, rule), rule);
+  // A change of this size is judged at least warn (fail) in 80% of runs: its interval's near
+  // edge lies beyond the limit.
+  const reach = s.half_width + normalQuantile(METHOD.power) * s.spread;
   return {
-    estimate: interval.estimate,
-    min: Math.min(...interval.ratios),
-    max: Math.max(...interval.ratios),
-    sd_log: interval.sd_log,
-    windows: interval.n,
-    suggested: { warn, fail: ceil2(warn * INSTRUCTION_FAIL_GAP * Math.exp(h)) },
+    suggested: { warn, fail },
+    bound: { warn: warnBound, fail: failBound },
+    catches: { warn: toRatio(toDistance(warn, rule) + reach, rule), fail: toRatio(toDistance(fail, rule) + reach, rule) },
   };
 }
 
-// atRounds: the rounds per side the suite runs (calibrate may measure more, to estimate the
-// noise better, and projects it onto the suite's rounds).
-function calibrate(results, config, { atRounds = null } = {}) {
-  const verdict = judge(results, config);
-  const rounds = atRounds || (results.plan && results.plan.measure && results.plan.measure.rounds) || null;
-  const benchmarks = verdict.benchmarks.map((b) => {
-    const src = results.benchmarks.find((x) => x.id === b.id);
-    const qps = pairedRatios(src.rounds || [], 'qps').map((r) => r.ratio);
-    const cpu = pairedRatios(src.rounds || [], 'cpu_per_query_us').map((r) => r.ratio);
-    const q = qps.length ? ratioInterval(qps) : null;
-    const c = cpu.length ? ratioInterval(cpu) : null;
-    const n = rounds || qps.length;
+function signalCalibration(groups, n, rule) {
+  const s = n ? aaSpread(groups, n) : null;
+  return s ? { ...s, ...limitsFromSpread(s, rule) } : null;
+}
+
+const logs = (ratios) => ratios.map(Math.log);
+
+function timeGroups(runs, id, metric) {
+  return runs.map((r) => {
+    const b = r.benchmarks.find((x) => x.id === id && x.status === 'ok');
+    return b ? logs(pairedRatios(b.rounds || [], metric).map((p) => p.ratio)) : [];
+  });
+}
+
+function instructionGroups(runs, id) {
+  return runs.map((r) => {
+    const b = r.benchmarks.find((x) => x.id === id && x.status === 'ok');
+    const figures = b && b.instructions ? instructionFigures(b.instructions).connection : null;
+    return figures ? logs(figures.ratios) : [];
+  });
+}
+
+// What the A/A runs measured with (their plan), which may differ from the suite's settings.
+function measuredSettings(results) {
+  const plan = results.plan || {};
+  if (!plan.scale || !plan.measure) return null;
+  const counted = (plan.measure.signals || []).includes('instructions') && plan.measure.instructions;
+  return {
+    tables: plan.scale.tables, rows: plan.scale.rows, seconds: plan.measure.seconds, rounds: plan.measure.rounds,
+    windows: counted ? plan.measure.instructions.windows : null,
+  };
+}
+
+/**
+ * calibrate(runs, suite) -> perfgate.calibration/v2
+ *   runs   A/A results documents, one per pair of freshly started servers (the same plan)
+ *   suite  the loaded suite (config.suites[name]): its limits judge the A/A runs as they stand,
+ *          its measure.rounds and instructions.windows are the sizes the limits are made for
+ */
+function calibrate(runs, suite) {
+  if (!Array.isArray(runs) || !runs.length) throw new Error('calibrate: expected a list of A/A results documents, one per pair of servers');
+  const verdicts = runs.map((r) => judge(r, suite));
+  const at = { rounds: suite.measure.rounds, windows: suite.instructions ? suite.instructions.windows : null };
+  const ids = [];
+  for (const r of runs) for (const b of r.benchmarks) if (!ids.includes(b.id)) ids.push(b.id);
+  const benchmarks = ids.map((id) => {
+    const rows = verdicts.map((v) => v.benchmarks.find((b) => b.id === id) || null);
+    const judged = rows.find(Boolean);
     return {
-      id: b.id,
-      verdict: b.verdict,
-      pairs: qps.length,
-      rqps: q ? { estimate: q.estimate, low: q.low, high: q.high, min: Math.min(...qps), max: Math.max(...qps) } : null,
-      noise: {
-        rqps_sd: q && q.sd_log !== null ? q.sd_log : null,
-        cpu_per_query_sd: c && c.sd_log !== null ? c.sd_log : null,
-      },
-      at_rounds: n,
-      rqps_plan: q && q.sd_log !== null ? plan(q.sd_log, n, b.limits.fail, Math.log(q.estimate)) : null,
-      cpu_plan: c && c.sd_log !== null ? plan(c.sd_log, n, null) : null,
-      instructions: instructionPlan(b.instructions_per_query),
-      limits: b.limits,
+      id,
+      aa_verdicts: rows.map((b) => (b ? b.verdict : 'error')),
+      limits: judged ? judged.limits : null,
+      time: signalCalibration(timeGroups(runs, id, 'qps'), at.rounds, RULES.time),
+      cpu_per_query_sd: pooledWithin(timeGroups(runs, id, 'cpu_per_query_us')).sd,
+      instructions: signalCalibration(instructionGroups(runs, id), at.windows, RULES.instructions),
     };
   });
-  const counted = benchmarks.filter((b) => b.instructions);
-  const planned = benchmarks.filter((b) => b.rqps_plan);
+  const suggested = {};
+  for (const b of benchmarks) {
+    const entry = {};
+    if (b.time) Object.assign(entry, b.time.suggested);
+    if (b.instructions) entry.instructions = { ...b.instructions.suggested };
+    if (Object.keys(entry).length) suggested[b.id] = entry;
+  }
+  const first = verdicts[0];
   return {
-    schema: 'perfgate.calibration/v1',
-    suite: verdict.suite,
-    machine: verdict.run.machine,
-    server: verdict.run.sides.base,
-    rounds,
-    measured_pairs: Math.max(0, ...benchmarks.map((b) => b.pairs)),
-    doctor: verdict.doctor,
-    aa_verdict: verdict.verdict,
-    aa_headline: verdict.headline,
+    schema: 'perfgate.calibration/v2',
+    suite: first.suite,
+    machine: first.run.machine,
+    server: first.run.sides.base,
+    pairs: runs.length,
+    measured: measuredSettings(runs[0]),
+    at,
+    method: { ...METHOD, limits: RULES },
+    doctor: [...new Set(verdicts.flatMap((v) => v.doctor || []))],
+    aa: verdicts.map((v, k) => ({ pair: k + 1, verdict: v.verdict, headline: v.headline })),
     benchmarks,
-    suggested: planned.length ? {
-      warn: Math.min(...planned.map((b) => b.rqps_plan.suggested.warn)),
-      fail: Math.min(...planned.map((b) => b.rqps_plan.suggested.fail)),
-    } : null,
-    suggested_instructions: counted.length ? {
-      warn: Math.max(...counted.map((b) => b.instructions.suggested.warn)),
-      fail: Math.max(...counted.map((b) => b.instructions.suggested.fail)),
-    } : null,
+    suggested,
   };
 }
 
-const pct = (x) => (typeof x === 'number' ? `${(x * 100).toFixed(1)}%` : '–');
-const f2 = (x) => (typeof x === 'number' ? x.toFixed(2) : '–');
+// --- what calibrate prints and writes -------------------------------------------------------
 
-function renderCalibration(cal) {
-  const header = ['microbenchmark', 'A/A rQPS', 'min–max', 'noise rQPS', 'noise cpu/o', '±95%', 'catchable', 'caught as fail', 'suggest warn', 'fail', 'A/A verdict'];
-  const rows = cal.benchmarks.map((b) => [
-    b.id,
-    f2(b.rqps && b.rqps.estimate),
-    b.rqps ? `${f2(b.rqps.min)}–${f2(b.rqps.max)}` : '–',
-    pct(b.noise.rqps_sd),
-    pct(b.noise.cpu_per_query_sd),
-    pct(b.rqps_plan && b.rqps_plan.half_width),
-    b.rqps_plan ? `-${pct(b.rqps_plan.detectable)}` : '–',
-    b.rqps_plan && b.rqps_plan.caught_as_fail !== null ? `-${pct(b.rqps_plan.caught_as_fail)}` : '–',
-    f2(b.rqps_plan && b.rqps_plan.suggested.warn),
-    f2(b.rqps_plan && b.rqps_plan.suggested.fail),
-    b.verdict,
-  ]);
+const pct = (x, digits = 1) => (typeof x === 'number' ? `${(x * 100).toFixed(digits)}%` : '–');
+// A ratio as the change it stands for: 0.79 → -21%, 1.014 → +1.4%.
+const change = (ratio, digits) => `${ratio >= 1 ? '+' : '-'}${(Math.abs(ratio - 1) * 100).toFixed(digits)}%`;
+const BOUND_WORDS = { floor: 'floor', cap: 'cap', gap: 'gap', observed: 'A/A edge' };
+
+function boundText(bound) {
+  const parts = [];
+  if (bound.warn) parts.push(`warn ${BOUND_WORDS[bound.warn]}`);
+  if (bound.fail) parts.push(`fail ${BOUND_WORDS[bound.fail]}`);
+  return parts.join(', ') || '–';
+}
+
+function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function signalTable(cal, key, rule, size) {
+  const rows = cal.benchmarks.filter((b) => b[key]).map((b) => {
+    const s = b[key];
+    const f = (x) => x.toFixed(rule.digits);
+    return [b.id, s.estimates.map(f).join(' '), `${f(s.min)}–${f(s.max)}`, pct(s.within_sd, rule.digits - 1), pct(s.between_sd, rule.digits - 1),
+      pct(Math.exp(s.half_width) - 1, rule.digits - 1), f(s.suggested.warn), f(s.suggested.fail),
+      `${change(s.catches.warn, rule.digits - 1)} / ${change(s.catches.fail, rule.digits - 1)}`, boundText(s.bound)];
+  });
+  if (!rows.length) return [];
+  return table(['microbenchmark', `A/A ${rule.word} per pair`, 'min–max', 'within', 'between', `±95% at ${size}`, 'warn', 'fail', 'caught as warn / fail', 'limited by'], rows);
+}
+
+/** The text `perfgate calibrate` prints: both signals' tables, the suggested limits, the A/A verdicts. */
+function renderCalibration(cal) {
+  const sizes = [`${cal.at.rounds} rounds per side`, cal.at.windows ? `${cal.at.windows} instruction windows` : null].filter(Boolean).join(' and ');
   const out = [
-    `perfgate calibrate: ${cal.server && cal.server.version} against itself, suite ${cal.suite}: noise from ${cal.measured_pairs} paired rounds, projected onto ${cal.rounds} rounds per side`,
-    '',
-    line(header),
-    ...rows.map(line),
-    '',
-    'noise: standard deviation of log(head/base) over paired rounds (≈ relative spread of one pair).',
-    `±95%: half-width of the rQPS interval at ${cal.rounds} rounds. catchable: a slowdown this large is detected (interval below 1.00) in 80% of runs;`,
-    'caught as fail: the slowdown judged fail in 80% of runs at the current fail limit.',
-    'suggest warn: A/A runs pass 90% of the time; fail: one interval half-width lower.',
+    `perfgate calibrate: ${cal.server && cal.server.version} against itself, suite ${cal.suite}: ${cal.pairs} pair${cal.pairs === 1 ? '' : 's'} of freshly started servers; limits for ${sizes}`,
   ];
-  if (cal.suggested) out.push('', `Suggested suite limits: limits: {default: {warn: ${cal.suggested.warn.toFixed(2)}, fail: ${cal.suggested.fail.toFixed(2)}}} (the loosest per-benchmark suggestion, so that every microbenchmark stays quiet in A/A runs).`);
-  const counted = cal.benchmarks.filter((b) => b.instructions);
-  if (counted.length) {
-    const f3 = (x) => (typeof x === 'number' ? x.toFixed(4) : '–');
-    const iheader = ['microbenchmark', 'A/A instr/o', 'min–max', 'noise', 'windows', 'suggest warn', 'fail'];
-    const irows = counted.map((b) => [b.id, f3(b.instructions.estimate), `${f3(b.instructions.min)}–${f3(b.instructions.max)}`,
-      b.instructions.sd_log === null ? '–' : `${(b.instructions.sd_log * 100).toFixed(2)}%`, b.instructions.windows,
-      b.instructions.suggested.warn.toFixed(2), b.instructions.suggested.fail.toFixed(2)]);
-    const iwidths = iheader.map((h, i) => Math.max(h.length, ...irows.map((r) => String(r[i]).length)));
-    const iline = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(iwidths[i]) : String(c).padStart(iwidths[i]))).join('  ').trimEnd();
-    out.push('', 'Instructions per query (connection threads), paired windows:', '', iline(iheader), ...irows.map(iline));
-    if (cal.suggested_instructions) out.push('', `Suggested instr/o limits: instructions: {warn: ${cal.suggested_instructions.warn.toFixed(2)}, fail: ${cal.suggested_instructions.fail.toFixed(2)}} (above every microbenchmark's A/A offset and window spread, warn never tighter than 1.01, fail a percent above warn).`);
-  }
-  out.push(`A/A verdict at the current limits: ${cal.aa_verdict}: ${cal.aa_headline}`);
+  const time = signalTable(cal, 'time', RULES.time, cal.at.rounds);
+  if (time.length) out.push('', 'rQPS (timed rounds):', '', ...time);
+  const instr = signalTable(cal, 'instructions', RULES.instructions, cal.at.windows);
+  if (instr.length) out.push('', 'instr/o (connection threads, paired windows):', '', ...instr);
+  out.push(
+    '',
+    'within: spread (sd of log ratios) of one pair\'s rounds or windows; between: of the pairs\' estimates beyond that (two processes of one build).',
+    `±95%: reach of an A/A interval at the suite's size. warn: A/A rows reach it at most ${pct(1 - METHOD.warn_quantile, 0)} of the time, fail ${pct(1 - METHOD.fail_quantile, 1)}`,
+    `(spreads at their upper ${pct(METHOD.bound_confidence, 0)} confidence bound). caught as warn / fail: a change this large is judged so in ${pct(METHOD.power, 0)} of runs.`,
+    `limited by: floor (rQPS warn ${RULES.time.warnFloor}, instr/o warn ${RULES.instructions.warnFloor}), cap (rQPS warn ${RULES.time.warnCap} / fail ${RULES.time.failCap}, instr/o ${RULES.instructions.warnCap} / ${RULES.instructions.failCap}: the signal is too noisy here to judge less),`,
+    `gap (fail at least ${RULES.time.gap} / ${RULES.instructions.gap} beyond warn), A/A edge (an A/A pair's own interval reached further).`,
+  );
+  if (Object.keys(cal.suggested).length) out.push('', 'Suggested limits per microbenchmark (suite file format):', '', suggestedLimitsText(cal).trimEnd());
+  out.push('', 'A/A verdicts at the current limits:', ...cal.aa.map((a) => `  pair ${a.pair}: ${a.verdict}: ${a.headline}`));
   for (const w of cal.doctor || []) out.push(`runner warning: ${w}`);
   return out.join('\n') + '\n';
 }
 
+// One entry of `limits:` as written in a suite file: a flow mapping on one line, ratios with
+// the digits their signal rounds to (0.80, not 0.8).
+function limitsNode(doc, entry, digits = RULES.time.digits) {
+  const node = doc.createNode(entry);
+  node.flow = true;
+  for (const pair of node.items) {
+    if (isMap(pair.value)) {
+      pair.value.flow = true;
+      for (const inner of pair.value.items) inner.value.minFractionDigits = RULES.instructions.digits;
+    } else if (typeof pair.value.value === 'number') {
+      pair.value.minFractionDigits = digits;
+    }
+  }
+  return node;
+}
+
+// The comment above a calibrated entry: what each signal's A/A pairs showed.
+const AA_COMMENT = /^ (rQPS|instr\/o): A\/A on \d+ pairs? of servers/;
+function aaComment(b) {
+  const lines = [];
+  for (const [key, rule] of [['time', RULES.time], ['instructions', RULES.instructions]]) {
+    const s = b[key];
+    if (!s) continue;
+    const capped = s.bound.warn === 'cap' ? `; capped: ${rule.word} is too noisy here to judge smaller changes` : '';
+    lines.push(` ${rule.word}: A/A on ${s.pairs} pair${s.pairs === 1 ? '' : 's'} of servers, within ${pct(s.within_sd, rule.digits - 1)}, between ${pct(s.between_sd, rule.digits - 1)}${capped}`);
+  }
+  return lines.join('\n');
+}
+
+/** The suggested entries alone, as a `limits:` block to paste into a suite file. */
+function suggestedLimitsText(cal) {
+  const doc = new Document({});
+  const limits = doc.createNode({});
+  for (const [id, entry] of Object.entries(cal.suggested)) limits.set(id, limitsNode(doc, entry));
+  doc.contents.set('limits', limits);
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+const HEADER_START = ' Limits per microbenchmark from `perfgate calibrate`';
+
+function measuredText(m) {
+  if (!m) return 'the suite\'s settings';
+  const windows = m.windows ? `, ${m.windows} instruction windows` : '';
+  return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows, ${m.rounds} rounds per side of ${m.seconds} s${windows}`;
+}
+
+/**
+ * The suite file `sourceText` with the suggested limits of `cal` written into its `limits`:
+ * one entry per calibrated microbenchmark (keys an entry already had, like cpu_per_query, stay),
+ * `default` as it was (safe on runners never calibrated), a comment saying where they came from.
+ * @param date  when the calibration ran (YYYY-MM-DD), for the header
+ */
+function suggestedSuiteText(sourceText, cal, { date }) {
+  const doc = parseDocument(sourceText);
+  if (doc.errors.length) throw new Error(`suggestedSuiteText: the suite file does not parse: ${doc.errors[0].message}`);
+  const limits = doc.get('limits', true);
+  if (!isMap(limits)) throw new Error('suggestedSuiteText: the suite file has no limits mapping');
+  for (const b of cal.benchmarks) {
+    const entry = cal.suggested[b.id];
+    if (!entry) continue;
+    const node = limitsNode(doc, entry);
+    const pair = limits.items.find((p) => p.key && p.key.value === b.id);
+    // Keys the entry had and calibration does not set (cpu_per_query) stay, after the new ones.
+    if (pair && isMap(pair.value)) for (const old of pair.value.items) if (!node.has(old.key.value)) node.items.push(old);
+    const key = doc.createNode(b.id);
+    // A comment of the entry's own stays; one from an earlier calibration is replaced. (The
+    // parser hangs the comment above a mapping's first entry on the mapping.)
+    const opening = pair === limits.items[0] ? [limits.commentBefore] : [];
+    if (pair === limits.items[0]) limits.commentBefore = null;
+    const kept = [...opening, pair && pair.key.commentBefore].filter(Boolean).join('\n').split('\n').filter((l) => !AA_COMMENT.test(l));
+    key.commentBefore = [...kept, aaComment(b)].join('\n');
+    if (pair) Object.assign(pair, { key, value: node });
+    else limits.items.push(doc.createPair(key, node));
+  }
+  const m = cal.machine || {};
+  const host = [m.hostname, m.cpu_model, m.cores ? `${m.cores} CPUs` : null].filter(Boolean).join(', ');
+  const header = [
+    `${HEADER_START} on ${host || 'this runner'}, ${date}:`,
+    ` ${(cal.server && cal.server.version) || 'the base server'} against itself on ${cal.pairs} pair${cal.pairs === 1 ? '' : 's'} of freshly started servers.`,
+    ` Measured at ${measuredText(cal.measured)}.`,
+    ' How they are computed: docs/usage.md, "perfgate calibrate". `default` is left as it was, safe',
+    ' on a runner never calibrated. Copy this file to thresholds/suites/ of your fork.',
+  ].join('\n');
+  // The file's opening comment (the parser hangs it on the first key) stays; the header of an
+  // earlier calibration is replaced.
+  const first = doc.contents.items[0].key;
+  const opening = [doc.commentBefore, first.commentBefore].filter(Boolean).join('\n\n');
+  const own = opening.split('\n\n').filter((block) => block && !block.startsWith(HEADER_START));
+  doc.commentBefore = null;
+  first.commentBefore = [header, ...own].join('\n\n');
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
 // --- noise of a runner, from A/A runs (one server on both sides) ----------------------------
 
 // min, max and coefficient of variation (sample standard deviation / mean) of some values.
@@ -265,4 +466,7 @@ function renderConditionNoise(table, conditions) {
   return lines.join('\n');
 }
 
-module.exports = { calibrate, renderCalibration, plan, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise };
+module.exports = {
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, METHOD, RULES,
+  noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+};

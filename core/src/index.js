@@ -32,9 +32,14 @@
  *   mergeResults(docs, {allowDifferentMachines, extension}), nextRoundIndex(results)
  * Decisions
  *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict
+ *   signalVerdict(item, signal), REGRESSION_SIGNALS: what one signal of a judged row decided
+ *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
+ *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
  *   phaseOf(event, stage), phaseClock(now), formatPhaseProfile(totals): where a run's time went
- *   calibrate(results, {limits}, {atRounds}) → calibration (A/A noise and suggested limits)
+ *   calibrate([results], suite) → calibration (A/A noise of each signal, suggested limits per
+ *                                microbenchmark); suggestedSuiteText(suite file, calibration, {date}),
+ *                                suggestedLimitsText(calibration): those limits as a suite file
  *   noiseRows(results), conditionNoise({condition: [results]}) and their renderers: A/A noise tables
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
@@ -43,7 +48,7 @@
  * Watching main (regressions found on the main branch, filed once)
  *   watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) → actions,
  *   dedupeKey({repo, benchKey, signal, firstBad}); regressionIssue(...) → {title, body},
- *   sightingComment, recoveryComment, signalVerdict(item, signal)
+ *   sightingComment, recoveryComment
  * Bisection (the commit behind a regression: perfgate bisect)
  *   parseCommitLog(text), firstParentRange({good, bad, log}) → the commits to search
  *   startBisection(commits, {repeats}), nextCommit(state), recordDecision(state, i, decision, why),
@@ -58,9 +63,7 @@
  *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
- *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state, description);
- *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}},
- *   SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
+ *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}}
  *   checkRunOutput(verdict, {reportLink, thresholdsFrom}) → {conclusion, output}, conclusionOf(word),
  *   jobSummary(verdict, {...}), fitCharacters, fitBytes: what GitHub is told, within its limits
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
@@ -82,7 +85,9 @@ const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
-const { calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./calibration');
+const {
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+} = require('./calibration');
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
@@ -94,6 +99,8 @@ const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
 const bisectComment = require('./render/bisect-comment');
 const watch = require('./watch');
+const { signalVerdict, REGRESSION_SIGNALS } = require('./signals');
+const signoff = require('./signoff');
 const regressionIssue = require('./render/regression-issue');
 
 module.exports = {
@@ -109,7 +116,7 @@ module.exports = {
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
   nextStep, planIdsFor, phaseOf, phaseClock, formatPhaseProfile,
-  calibrate, renderCalibration, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
   statistics,
   diagnose, warnings, describeMachine,
   ...buildFailure,
@@ -128,5 +135,8 @@ module.exports = {
   formatBisectProgress: bisect.formatBisectProgress, renderBisect: bisect.renderBisect,
   renderBisectComment: bisectComment.renderBisectComment, bisectStepLine: bisectComment.bisectStepLine, bisectRangeLeft: bisectComment.bisectRangeLeft,
   ...watch,
+  signalVerdict, REGRESSION_SIGNALS,
   ...regressionIssue,
+  signoffDecision: signoff.signoffDecision, SIGNOFF_CONTEXT: signoff.SIGNOFF_CONTEXT,
+  SIGNOFF_ARTIFACT: signoff.SIGNOFF_ARTIFACT, STATUS_DESCRIPTION_LIMIT: signoff.STATUS_DESCRIPTION_LIMIT,
 };

@@ -18,77 +18,36 @@
 // An outlier widens the interval (the standard deviation grows) rather than moving the
 // decision: the verdict becomes inconclusive and the compare loop measures more rounds.
 
-// ln Γ(x) for x > 0 (Lanczos approximation, g = 7, n = 9; about 15 significant digits).
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-  -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-  1.5056327351493116e-7,
-];
-function logGamma(x) {
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-  const z = x - 1;
-  let a = LANCZOS[0];
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += LANCZOS[i] / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
+// Quantiles of the distributions come from stdlib (@stdlib/stats-base-dists-*), checked
+// against scipy in test/stats/test_stats_scipy.py; the wrappers below only refuse arguments
+// outside the distribution's domain (stdlib answers NaN) with a message that says which.
+const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
+const normalQuantileOf = require('@stdlib/stats-base-dists-normal-quantile');
+const chiSquareQuantileOf = require('@stdlib/stats-base-dists-chisquare-quantile');
+const betaQuantile = require('@stdlib/stats-base-dists-beta-quantile');
 
-// Continued fraction of the incomplete beta function, evaluated by the modified Lentz method.
-function betaContinuedFraction(a, b, x) {
-  const TINY = 1e-300;
-  let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  if (Math.abs(d) < TINY) d = TINY;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 500; m++) {
-    const m2 = 2 * m;
-    let num = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + num * d; if (Math.abs(d) < TINY) d = TINY;
-    c = 1 + num / c; if (Math.abs(c) < TINY) c = TINY;
-    d = 1 / d; h *= d * c;
-    num = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + num * d; if (Math.abs(d) < TINY) d = TINY;
-    c = 1 + num / c; if (Math.abs(c) < TINY) c = TINY;
-    d = 1 / d;
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < 1e-15) break;
-  }
-  return h;
-}
-
-// Regularized incomplete beta I_x(a, b).
-function incompleteBeta(x, a, b) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  // The continued fraction converges fast only for x < (a+1)/(a+b+2); use the symmetry otherwise.
-  if (x < (a + 1) / (a + b + 2)) return (front * betaContinuedFraction(a, b, x)) / a;
-  return 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
-}
-
-// P(T <= t) for Student's t with df degrees of freedom.
-function studentTCdf(t, df) {
-  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
-  return t >= 0 ? 1 - tail : tail;
-}
-
-// The p-quantile of Student's t (0 < p < 1), by bisection on the CDF: slow-ish but simple and
-// accurate to ~1e-12, and it is called a handful of times per verdict.
-function studentTQuantile(p, df) {
+function checkProbability(p) {
   if (!(p > 0 && p < 1)) throw new RangeError(`quantile needs 0 < p < 1, got ${p}`);
+}
+
+// The p-quantile of Student's t with df degrees of freedom (0 < p < 1, df > 0).
+function studentTQuantile(p, df) {
+  checkProbability(p);
   if (!(df > 0)) throw new RangeError(`Student's t needs df > 0, got ${df}`);
-  if (p === 0.5) return 0;
-  if (p < 0.5) return -studentTQuantile(1 - p, df);
-  let lo = 0;
-  let hi = 1;
-  while (studentTCdf(hi, df) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-13 * Math.max(1, hi); i++) {
-    const mid = (lo + hi) / 2;
-    if (studentTCdf(mid, df) < p) lo = mid; else hi = mid;
-  }
-  return (lo + hi) / 2;
+  return tQuantile(p, df);
+}
+
+// The p-quantile of the standard normal distribution.
+function normalQuantile(p) {
+  checkProbability(p);
+  return normalQuantileOf(p, 0, 1);
+}
+
+// The p-quantile of the chi-square distribution with df degrees of freedom (df > 0).
+function chiSquareQuantile(p, df) {
+  checkProbability(p);
+  if (!(df > 0)) throw new RangeError(`chi-square needs df > 0, got ${df}`);
+  return chiSquareQuantileOf(p, df);
 }
 
 function mean(xs) {
@@ -141,22 +100,16 @@ function pairedRatios(rounds, metric) {
 }
 
 // Exact (Clopper-Pearson) one-sided upper confidence bound of a proportion seen x times in n
-// trials: the p at which seeing x or fewer has probability 1 - confidence. Used to state how
-// high a false-fail rate can still be after observing x fails in n A/A verdicts.
+// trials: the p at which seeing x or fewer has probability 1 - confidence, which is the
+// confidence-quantile of Beta(x + 1, n - x). Used to state how high a false-fail rate can
+// still be after observing x fails in n A/A verdicts.
 function binomialUpperBound(x, n, confidence = 0.95) {
   if (!(n > 0) || x < 0 || x > n) throw new RangeError(`binomialUpperBound needs 0 <= x <= n, n > 0; got x=${x}, n=${n}`);
   if (x === n) return 1;
-  let lo = x / n;
-  let hi = 1;
-  for (let i = 0; i < 200 && hi - lo > 1e-14; i++) {
-    const mid = (lo + hi) / 2;
-    // P(X <= x | p = mid) = 1 - I_mid(x + 1, n - x)
-    if (1 - incompleteBeta(mid, x + 1, n - x) > 1 - confidence) lo = mid; else hi = mid;
-  }
-  return (lo + hi) / 2;
+  return betaQuantile(confidence, x + 1, n - x);
 }
 
 module.exports = {
   binomialUpperBound,
-  logGamma, incompleteBeta, studentTCdf, studentTQuantile, mean, sampleSd, ratioInterval, pairedRatios,
+  studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd, ratioInterval, pairedRatios,
 };

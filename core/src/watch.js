@@ -8,7 +8,7 @@
 // commit. A fail that the re-measurement does not reproduce, with no change point, is noise:
 // it files nothing and is recorded as such.
 const crypto = require('node:crypto');
-const { signalVerdict, REGRESSION_SIGNALS } = require('./render/regression-issue');
+const { signalVerdict, signalOf, REGRESSION_SIGNALS } = require('./signals');
 const F = require('./render/format');
 
 // regressions.dedupe_key is VARCHAR(191): longer keys are replaced by a digest of the parts.
@@ -29,7 +29,7 @@ const intervalWords = (item, signal) => {
   const digits = signal === 'rqps' ? 2 : F.INSTR_DIGITS;
   return i ? `${F.estimate(i, digits)} [${F.interval(i, digits).replace('–', ', ')}]` : 'not measured';
 };
-const signalWord = (signal) => (signal === 'rqps' ? 'rQPS' : 'instr/o');
+const signalWord = (signal) => signalOf(signal).word;
 
 /**
  * watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) -> actions

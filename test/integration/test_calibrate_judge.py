@@ -1,7 +1,9 @@
 """perfgate calibrate and perfgate judge on the real servers, at a tiny scale.
 
-calibrate runs the base server against itself (A/A) and must leave a calibration.json valid by
-its schema, a verdict and the reports; judge then re-judges that run folder with other limits.
+calibrate runs the base server against itself (A/A) on two pairs of servers and must leave a
+calibration.json valid by its schema, a verdict and the reports per pair, and a suite file with
+the suggested limits that perfgate loads; judge then re-judges a pair's folder with those limits
+and with others.
 """
 import json
 import shutil
@@ -22,44 +24,59 @@ def perfgate(*args, timeout=400):
 
 def test_calibrate_then_judge_again(basedirs, tmp_path):
     out = tmp_path / "cal"
-    r = perfgate("calibrate", "--base", basedirs["base"], "--out", str(out), "--suite", "quick",
+    r = perfgate("calibrate", "--base", basedirs["base"], "--out", str(out), "--suite", "quick", "--pairs", "2",
                  "--benchmarks", "point-query,update-index_range=100", "--rounds", "3",
-                 "--seconds", "1", "--warmup-seconds", "1", "--tables", "2", "--rows", "500")
+                 "--seconds", "1", "--warmup-seconds", "1", "--tables", "2", "--rows", "500", timeout=1200)
     assert r.returncode == 0, r.stderr[-3000:]
+    assert f"perfgate calibrate: pair 2 of 2 (freshly started servers), run folder {out / 'pair-2'}" in r.stderr.splitlines()
+    assert r.stderr.rstrip().endswith(f"perfgate calibrate: wrote calibration.json and thresholds/suites/quick.yml in {out}")
     cal = json.loads((out / "calibration.json").read_text())
     schema = json.loads((REPO / "schema" / "calibration.schema.json").read_text())
     jsonschema.validate(cal, schema)
     assert [b["id"] for b in cal["benchmarks"]] == ["point-query", "update-index_range=100"]
-    quick_rounds = yaml.safe_load((REPO / "thresholds" / "suites" / "quick.yml").read_text())["measure"]["rounds"]
-    # noise from the 3 measured pairs, projected on the quick suite's own number of rounds
-    assert cal["measured_pairs"] == 3 and cal["rounds"] == quick_rounds
+    quick = yaml.safe_load((REPO / "thresholds" / "suites" / "quick.yml").read_text())
+    # two pairs of servers, 3 measured pairs of rounds each; limits for the quick suite's own sizes
+    assert cal["pairs"] == 2
+    assert cal["at"] == {"rounds": quick["measure"]["rounds"], "windows": quick["instructions"]["windows"]}
     for b in cal["benchmarks"]:
-        assert b["pairs"] == 3
-        assert b["noise"]["rqps_sd"] > 0
-        assert 0 < b["rqps_plan"]["suggested"]["fail"] <= b["rqps_plan"]["suggested"]["warn"] < 1
-        # The quick suite counts instructions too: two processes of one build, paired windows.
+        time = b["time"]
+        assert time["pairs"] == 2 and time["measured"] == [3, 3], time
+        assert 0.70 <= time["suggested"]["fail"] < time["suggested"]["warn"] <= 0.99, time
+        # Two processes of one build, paired windows: estimates near 1, limits above their spread.
         instr = b["instructions"]
-        assert instr["windows"] == 3 and 0.97 < instr["estimate"] < 1.03, instr
-        assert 1.01 <= instr["suggested"]["warn"] < instr["suggested"]["fail"] < 1.2, instr
+        assert instr["measured"] == [3, 3] and all(0.97 < e < 1.03 for e in instr["estimates"]), instr
+        assert 1.005 <= instr["suggested"]["warn"] < instr["suggested"]["fail"] <= 1.10, instr
+        assert cal["suggested"][b["id"]] == {**time["suggested"], "instructions": instr["suggested"]}
     lines = r.stdout.splitlines()
     assert lines[0].startswith("perfgate calibrate: 10.11.18-MariaDB")
     assert any(line.startswith("point-query ") for line in lines)
-    assert any(line.startswith("Suggested suite limits: limits: {default: {warn: ") for line in lines)
-    assert any(line.startswith("Suggested instr/o limits: instructions: {warn: ") for line in lines)
-    for name in ("plan.json", "results.json", "verdict.json", "comment.md", "summary.md", "report.html"):
-        assert (out / name).exists(), name
+    assert "Suggested limits per microbenchmark (suite file format):" in lines
+    suite_file = out / "thresholds" / "suites" / "quick.yml"
+    assert f"The suite file with these limits: {suite_file} (loads with --thresholds {out / 'thresholds'})." in lines
+    written = yaml.safe_load(suite_file.read_text())
+    assert written["limits"]["default"] == quick["limits"]["default"]
+    assert written["limits"]["point-query"] == cal["suggested"]["point-query"]
+    for pair in ("pair-1", "pair-2"):
+        for name in ("plan.json", "results.json", "verdict.json", "comment.md", "summary.md", "report.html"):
+            assert (out / pair / name).exists(), f"{pair}/{name}"
+
+    # A pair judged with the calibrated suite: its limits are the ones written.
+    r = perfgate("judge", str(out / "pair-1"), "--thresholds", str(out / "thresholds"))
+    assert r.returncode in (0, 1, 3), r.stderr
+    verdict = json.loads((out / "pair-1" / "verdict.json").read_text())
+    assert verdict["limits"]["point-query"]["instructions"] == cal["suggested"]["point-query"]["instructions"]
 
     # The same folder judged again with limits nothing can fail: pass, exit 0, reports rewritten.
-    r = perfgate("judge", str(out), "--warn", "0.01", "--fail", "0.01")
+    r = perfgate("judge", str(out / "pair-1"), "--warn", "0.01", "--fail", "0.01")
     assert r.returncode == 0, r.stderr
-    verdict = json.loads((out / "verdict.json").read_text())
+    verdict = json.loads((out / "pair-1" / "verdict.json").read_text())
     jsonschema.validate(verdict, json.loads((REPO / "schema" / "verdict.schema.json").read_text()))
     assert verdict["verdict"] == "pass"
-    quick_limits = yaml.safe_load((REPO / "thresholds" / "suites" / "quick.yml").read_text())["limits"]["default"]
-    assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01, "instructions": quick_limits["instructions"]}}
+    assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01, "instructions": quick["limits"]["default"]["instructions"]}}
     assert "PASS: Nothing got slower than the warn limit: all 2 comparisons pass." in r.stdout
     # The datadirs take about a gigabyte; pytest keeps its last temporary folders.
-    shutil.rmtree(out / "servers", ignore_errors=True)
+    for pair in ("pair-1", "pair-2"):
+        shutil.rmtree(out / pair / "servers", ignore_errors=True)
 
 
 def test_calibrate_bad_input_is_one_line(tmp_path):

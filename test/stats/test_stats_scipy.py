@@ -80,16 +80,26 @@ def test_one_round_has_no_interval():
 
 
 @pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 7, 9, 15, 30, 120])
-@pytest.mark.parametrize("p", [0.6, 0.9, 0.95, 0.975, 0.995])
+@pytest.mark.parametrize("p", [0.025, 0.4, 0.6, 0.9, 0.95, 0.975, 0.995])
 def test_student_t_quantile_matches_scipy(df, p):
     script = (
         f"const s=require({json.dumps(STATS_JS)});"
         "const [p,df]=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-        "process.stdout.write(JSON.stringify([s.studentTQuantile(p,df), s.studentTCdf(1.3,df)]));"
+        "process.stdout.write(JSON.stringify([s.studentTQuantile(p,df), s.chiSquareQuantile(p,df)]));"
     )
-    q, cdf = node(script, [p, df])
-    assert q == pytest.approx(stats.t.ppf(p, df), rel=1e-9)
-    assert cdf == pytest.approx(stats.t.cdf(1.3, df), rel=1e-9)
+    t, chi2 = node(script, [p, df])
+    assert t == pytest.approx(stats.t.ppf(p, df), rel=1e-9)
+    assert chi2 == pytest.approx(stats.chi2.ppf(p, df), rel=1e-9)
+
+
+@pytest.mark.parametrize("p", [0.001, 0.2, 0.5, 0.8, 0.9, 0.99, 0.999])
+def test_normal_quantile_matches_scipy(p):
+    script = (
+        f"const s=require({json.dumps(STATS_JS)});"
+        "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(s.normalQuantile(p)));"
+    )
+    assert node(script, p) == pytest.approx(stats.norm.ppf(p), rel=1e-9, abs=1e-12)
 
 
 def results_files():

@@ -4,14 +4,12 @@
 // same markdown goes to GitHub Issues and to Jira (its REST API takes it as the description).
 const F = require('./format');
 const M = require('./markdown');
+const signals = require('../signals');
 
-// The two signals a regression is judged on, as verdict items name them.
-const SIGNALS = {
-  rqps: { verdictKey: 'time_verdict', word: 'rQPS', digits: 2, title: (est) => `${F.num(est, 2)}×` },
-  instructions_per_query: {
-    verdictKey: 'instructions_verdict', word: 'instr/o', digits: F.INSTR_DIGITS,
-    title: (est) => `${F.num(est, F.INSTR_DIGITS)}× instructions per query`,
-  },
+// How each regression signal reads in an issue: its digits and the issue's title.
+const LOOKS = {
+  rqps: { digits: 2, title: (est) => `${F.num(est, 2)}×` },
+  instructions_per_query: { digits: F.INSTR_DIGITS, title: (est) => `${F.num(est, F.INSTR_DIGITS)}× instructions per query` },
 };
 
 // How many grown functions the issue lists (the comment shows 3; an issue is read at leisure).
@@ -20,17 +18,7 @@ const ISSUE_FUNCTIONS = 10;
 const short = (sha) => String(sha).slice(0, 7);
 
 function signalOf(name) {
-  const s = SIGNALS[name];
-  if (!s) throw new Error(`regression issue: unknown signal ${JSON.stringify(name)}: expected one of ${Object.keys(SIGNALS).join(', ')}`);
-  return s;
-}
-
-// The verdict word of one signal of a judged item: 'fail', 'pass', ... (rQPS alone when the
-// run counted no instructions).
-function signalVerdict(item, signal) {
-  const key = signalOf(signal).verdictKey;
-  if (item[key]) return item[key];
-  return signal === 'rqps' && !item.instructions_per_query ? item.verdict : null;
+  return { ...signals.signalOf(name, 'regression issue'), ...LOOKS[name] };
 }
 
 function benchmarkOf(verdict, benchmarkId) {
@@ -122,6 +110,4 @@ function recoveryComment({ verdict, benchmarkId, signal, base, head }) {
   return `Back within limits at ${head} (${intervalText(b, signal)} against ${base}): fixed by ${head}. Closing.\n`;
 }
 
-module.exports = {
-  regressionIssue, sightingComment, recoveryComment, signalVerdict, regressionMarker: marker, REGRESSION_SIGNALS: Object.keys(SIGNALS),
-};
+module.exports = { regressionIssue, sightingComment, recoveryComment, regressionMarker: marker };

@@ -47,4 +47,4 @@ function scopeNotes(verdict) {
   return notes;
 }
 
-module.exports = { preNextToTwin, scopeNotes };
+module.exports = { plural, preNextToTwin, scopeNotes };

@@ -1,84 +1,18 @@
 'use strict';
-// A release sign-off: the candidate measured against the previous release with the full suite,
-// decided and reported. Pure: the merged verdict and the maintainers' waivers in; the commit
-// status `perfgate/signoff` and the report (signoff.md, signoff.html) out.
-//
-// The decision is strict on purpose: a release is signed off only when every microbenchmark
-// of the suite is within its limits (pass or warn) or a maintainer waived it, saying why. An
-// inconclusive row is not within the limits: a release needs an answer, not "could be slower".
+// A release sign-off's report (signoff.md, signoff.html): the decision of ../signoff.js, every
+// microbenchmark grouped as in the posts, the charts, the waivers. Pure.
 const F = require('./format');
 const { rqpsChart: mermaidChart, legend, cell } = require('./markdown');
 const { rqpsChart: svgChart, esc } = require('./html');
+const { plural } = require('./scope');
 const { isPre } = require('../shards');
+const { signoffDecision, isWithinLimits, waiverIndex, SIGNOFF_CONTEXT } = require('../signoff');
 
-const SIGNOFF_CONTEXT = 'perfgate/signoff';
-// The artifact a sign-off workflow leaves its merged, judged run folder in (report beside it).
-const SIGNOFF_ARTIFACT = 'perfgate-signoff';
-// GitHub keeps at most 140 characters of a commit status description.
-const STATUS_DESCRIPTION_LIMIT = 140;
-const WITHIN_LIMITS = new Set(['pass', 'warn']);
 const STATE_MARK = { success: '✅', failure: '❌', error: '💥', pending: '⏳' };
 const SIGNOFF_MARKER = '<!-- perfgate:signoff -->';
 
-const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 // A sentence's end, unless a cut description ends it already.
 const stop = (s) => (s.endsWith('…') ? s : `${s}.`);
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** The waivers that apply to this verdict's rows, latest per microbenchmark, by name. */
-function waiverIndex(waivers = []) {
-  const byName = new Map();
-  for (const w of waivers) byName.set(w.microbenchmark, w);
-  return byName;
-}
-
-function listNames(names, max = 3) {
-  if (names.length <= max) return names.join(', ');
-  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
-}
-
-/**
- * The sign-off's decision, and the commit status that says it.
- *
- * @param verdict    the merged perfgate.verdict/v1 of the full suite, or null when the run left none
- * @param waivers    [{microbenchmark, reason, author}]: the sign-off's waivers
- * @param runFailed  why the run left no usable verdict (a string), or null
- * @returns {state: success | failure | error, description (≤ 140 characters), within, waived,
- *           blocking: [{id, verdict}], unknownWaivers: [names the verdict does not hold]}
- */
-function signoffDecision({ verdict, waivers = [], runFailed = null }) {
-  if (runFailed || !verdict) {
-    const why = runFailed || 'the run left no verdict';
-    return { state: 'error', description: cut(`The sign-off run failed: ${why}`, STATUS_DESCRIPTION_LIMIT), within: [], waived: [], blocking: [], unknownWaivers: [] };
-  }
-  const waived = waiverIndex(waivers);
-  const rows = verdict.benchmarks;
-  const names = new Set(rows.map((b) => b.name));
-  const within = rows.filter((b) => WITHIN_LIMITS.has(b.verdict)).map((b) => b.name);
-  const waivedRows = rows.filter((b) => !WITHIN_LIMITS.has(b.verdict) && waived.has(b.name)).map((b) => b.name);
-  const blocking = rows.filter((b) => !WITHIN_LIMITS.has(b.verdict) && !waived.has(b.name)).map((b) => ({ id: b.name, verdict: b.verdict }));
-  const unknownWaivers = [...waived.keys()].filter((name) => !names.has(name));
-  const shards = verdict.run && verdict.run.shards;
-  const missing = shards && shards.missing && shards.missing.length ? shards.not_measured || [] : [];
-  let state;
-  let description;
-  const total = rows.length;
-  const waivedText = waivedRows.length ? `, ${waivedRows.length} waived` : '';
-  if (missing.length) {
-    state = 'error';
-    description = `Partial run: ${plural(missing.length, 'microbenchmark')} not measured (${listNames(missing, 2)})`;
-  } else if (blocking.some((b) => b.verdict === 'error')) {
-    state = 'error';
-    description = `${plural(blocking.filter((b) => b.verdict === 'error').length, 'microbenchmark')} failed to run: ${listNames(blocking.filter((b) => b.verdict === 'error').map((b) => b.id))}`;
-  } else if (blocking.length) {
-    state = 'failure';
-    description = `${blocking.length} of ${total} not within limits (${listNames(blocking.map((b) => `${b.id} ${b.verdict}`), 2)})${waivedText}`;
-  } else {
-    state = 'success';
-    description = `All ${total} microbenchmarks within limits${waivedText}`;
-  }
-  return { state, description: cut(description, STATUS_DESCRIPTION_LIMIT), within, waived: waivedRows, blocking, unknownWaivers };
-}
 
 // The posts' grouping: point queries, range queries, writes; reads once on freshly loaded
 // tables (.pre) and once after the writes.
@@ -94,7 +28,7 @@ function sections(verdict) {
 }
 
 function rowMark(b, waived) {
-  if (WITHIN_LIMITS.has(b.verdict)) return F.MARK[b.verdict];
+  if (isWithinLimits(b.verdict)) return F.MARK[b.verdict];
   return waived.has(b.name) ? `🏳️ ${F.MARK[b.verdict]}` : F.MARK[b.verdict];
 }
 
@@ -105,7 +39,7 @@ function markdownTable(rows, waived, instr) {
     `|:-:|:--|--:|:-:|--:|--:|${figures.map(() => '--:|').join('')}${instr ? '--:|' : ''}--:|:--|`,
   ];
   for (const b of rows) {
-    const word = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict) ? `${b.verdict}, waived` : b.verdict;
+    const word = waived.has(b.name) && !isWithinLimits(b.verdict) ? `${b.verdict}, waived` : b.verdict;
     out.push(`| ${rowMark(b, waived)} | ${cell(b.name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${figures.map((c) => ` ${c.cell(b)} |`).join('')}${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
   }
   return out.join('\n');
@@ -210,7 +144,7 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
       const figures = F.figureColumns(s.rows);
       parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);
       for (const b of s.rows) {
-        const isWaived = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict);
+        const isWaived = waived.has(b.name) && !isWithinLimits(b.verdict);
         parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${figures.map((c) => `<td class="n">${esc(c.cell(b))}</td>`).join('')}${instr ? `<td class="n">${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
       }
       parts.push('</table>');
@@ -236,4 +170,4 @@ function renderSignoff(verdict, options = {}) {
   };
 }
 
-module.exports = { signoffDecision, renderSignoff, renderSignoffMarkdown, renderSignoffHtml, SIGNOFF_CONTEXT, SIGNOFF_ARTIFACT, SIGNOFF_MARKER, STATUS_DESCRIPTION_LIMIT };
+module.exports = { renderSignoff, renderSignoffMarkdown, renderSignoffHtml, SIGNOFF_MARKER };

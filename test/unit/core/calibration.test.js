@@ -1,39 +1,235 @@
 'use strict';
+// perfgate calibrate's limits per microbenchmark from A/A runs: the method on real captured A/A
+// runs (test/fixtures/main-history: ten pairs of freshly started 10.11.18 servers, instructions
+// counted; test/fixtures/results/aa-quick-noise.json: one pair, timed rounds), on drawn data
+// whose spread is known, and the suite file it writes, loaded back by the config loader.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
-const { calibrate, renderCalibration, plan } = require('../../../core/src/calibration');
+const core = require('../../../core');
+const { calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, METHOD } = require('../../../core/src/calibration');
 const { studentTQuantile } = require('../../../core/src/statistics');
 const { schemaProblem } = require('../../../core/src/schemas');
+const { capturedResults, loadResults } = require('../../support/captured-results');
 
-const FIXTURES = path.join(__dirname, '../../fixtures/results');
+const FIXTURES = path.join(__dirname, '../../fixtures');
+const QUICK = core.loadThresholds().suites.quick;
+const QUICK_TEXT = fs.readFileSync(path.join(core.SHIPPED_THRESHOLDS_DIR, 'suites', 'quick.yml'), 'utf8');
+const aaInstructions = (n) => Array.from({ length: n }, (_, i) => loadResults(path.join(FIXTURES, 'main-history', `aa-instructions-${i}.json`)));
+const AA_TIME = loadResults(path.join(FIXTURES, 'results', 'aa-quick-noise.json'));
+const row = (cal, id) => cal.benchmarks.find((b) => b.id === id);
 
-test('plan(): half-width, detectable slowdown and suggested limits follow from the noise', () => {
-  const s = 0.03;
-  const n = 4;
-  const se = s / 2;
-  const h = studentTQuantile(0.975, 3) * se;
-  const p = plan(s, n, 0.93);
-  assert.ok(Math.abs(p.half_width - (Math.exp(h) - 1)) < 1e-12);
-  assert.ok(Math.abs(p.detectable - (1 - Math.exp(-(h + 0.8416212335729143 * se)))) < 1e-12);
-  assert.ok(Math.abs(p.caught_as_fail - (1 - 0.93 * Math.exp(-(h + 0.8416212335729143 * se)))) < 1e-12);
-  // 3% noise at 4 rounds: interval ±4.9%, warn 0.93, fail 0.88.
-  assert.equal(p.half_width.toFixed(3), '0.049');
-  assert.deepEqual(p.suggested, { warn: 0.93, fail: 0.88 });
-  // More rounds, tighter limits; an A/A offset below 1 lowers them.
-  assert.ok(plan(s, 10, 0.93).suggested.warn > p.suggested.warn);
-  assert.ok(plan(s, 4, 0.93, Math.log(0.97)).suggested.warn < p.suggested.warn);
-  assert.equal(plan(s, 1, 0.93), null);
+// --- drawn A/A runs whose spread is known ----------------------------------------------------
+
+// A seeded generator (mulberry32) and normal draws (Box–Muller): the same draws on every run.
+function normals(seed) {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+// One pair of servers counting instructions: its processes differ by a factor exp(between·z),
+// each window by exp(within·z) around that.
+function instructionWindows(draw, windows, within, between) {
+  const offset = between * draw();
+  const side = (shift) => ({
+    windows: Array.from({ length: windows }, () => ({
+      connection: { per_query: 40000 * Math.exp(shift + within * draw()) },
+      background: { per_query: 30 },
+    })),
+  });
+  return { events: 2300, seed: 1, base: side(0), head: side(offset) };
+}
+
+function drawnRun(draw, { windows = 3, within, between, rounds = 0, qpsWithin = 0.05 }) {
+  const timed = [];
+  for (let i = 0; i < rounds; i++) {
+    for (const side of ['base', 'head']) timed.push({ side, index: i, qps: 10000 * Math.exp(qpsWithin * draw()), cpu_per_query_us: 50 });
+  }
+  const results = JSON.parse(JSON.stringify(aaInstructions(1)[0]));
+  results.benchmarks = [{ ...results.benchmarks[0], rounds: timed, instructions: instructionWindows(draw, windows, within, between) }];
+  return results;
+}
+
+const POINT_ONLY = { ...QUICK, benchmarks: ['point-query'] };
+
+test('instr/o limits sit above the spread between processes, not only the spread of one process\'s windows', () => {
+  const draw = normals(7);
+  // Windows repeat within 0.05%; two processes differ by 0.5% (sd): as on writes here.
+  const runs = Array.from({ length: 10 }, () => drawnRun(draw, { within: 0.0005, between: 0.005 }));
+  const withProcesses = row(calibrate(runs, POINT_ONLY), 'point-query').instructions;
+  // The same windows, but every pair's processes counted alike: the within spread alone.
+  const sameProcess = runs.map((r) => {
+    const copy = JSON.parse(JSON.stringify(r));
+    const { head, base } = copy.benchmarks[0].instructions;
+    const shift = Math.exp(Math.log(head.windows[0].connection.per_query / base.windows[0].connection.per_query));
+    for (const w of head.windows) w.connection.per_query /= shift;
+    return copy;
+  });
+  const withinOnly = row(calibrate(sameProcess, POINT_ONLY), 'point-query').instructions;
+  assert.ok(withProcesses.between_sd > 0.003, `between ${withProcesses.between_sd}`);
+  // z(0.99) × 0.5% alone is 1.16%: warn lies beyond it, and beyond every pair's estimate.
+  assert.ok(withProcesses.suggested.warn > 1.0116, JSON.stringify(withProcesses.suggested));
+  for (const e of withProcesses.estimates) assert.ok(Math.max(e, 1 / e) < withProcesses.suggested.warn);
+  assert.ok(withinOnly.suggested.warn < withProcesses.suggested.warn - 0.005, `${withinOnly.suggested.warn} vs ${withProcesses.suggested.warn}`);
 });
 
-test('calibrate() on every captured results file is valid by schema/calibration.schema.json', () => {
-  const { capturedResults, loadResults } = require('../../support/captured-results');
-  for (const { name: d, file } of capturedResults()) {
-    const cal = calibrate(loadResults(file), { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } }, { atRounds: 4 });
-    assert.equal(schemaProblem('calibration', cal), null, d);
-    assert.equal(cal.rounds, 4);
-    const text = renderCalibration(cal);
-    for (const b of cal.benchmarks) assert.match(text, new RegExp(`^${b.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'));
+test('drawn A/A rows with the calibrated spread reach the suggested warn at most about 1% of the time, fail never', () => {
+  const draw = normals(11);
+  const spread = { within: 0.0005, between: 0.003 };
+  const cal = calibrate(Array.from({ length: 10 }, () => drawnRun(draw, spread)), POINT_ONLY);
+  const { warn, fail } = row(cal, 'point-query').instructions.suggested;
+  const judged = { warn: 0, fail: 0 };
+  const n = 4000;
+  for (let k = 0; k < n; k++) {
+    const w = instructionWindows(draw, 3, spread.within, spread.between);
+    const logs = w.head.windows.map((h, i) => Math.log(h.connection.per_query / w.base.windows[i].connection.per_query));
+    const m = logs.reduce((s, x) => s + x, 0) / 3;
+    const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / 2);
+    const high = Math.exp(m + studentTQuantile(0.975, 2) * sd / Math.sqrt(3));
+    const low = Math.exp(m - studentTQuantile(0.975, 2) * sd / Math.sqrt(3));
+    if (high > warn) judged.warn++;
+    if (low > fail) judged.fail++;
   }
+  assert.ok(judged.warn / n <= 0.02, `${judged.warn} of ${n} A/A rows reach warn ${warn}`);
+  assert.equal(judged.fail, 0, `A/A rows wholly above fail ${fail}`);
+});
+
+test('fewer pairs of servers give wider limits: the spreads are taken at their upper confidence bound', () => {
+  const draw = normals(3);
+  const three = Array.from({ length: 3 }, () => drawnRun(draw, { within: 0.001, between: 0.003 }));
+  const twelve = [...three, ...three, ...three, ...three];
+  const few = row(calibrate(three, POINT_ONLY), 'point-query').instructions;
+  const many = row(calibrate(twelve, POINT_ONLY), 'point-query').instructions;
+  assert.ok(Math.abs(few.between_sd - many.between_sd) < 1e-12 || few.between_sd > many.between_sd);
+  assert.ok(few.spread > many.spread && few.suggested.warn > many.suggested.warn, `${few.suggested.warn} vs ${many.suggested.warn}`);
+});
+
+test('limits stop at their floors where A/A is steady, at their caps where it is too noisy, fail a gap beyond warn', () => {
+  const draw = normals(5);
+  const steady = row(calibrate(Array.from({ length: 10 }, () => drawnRun(draw, { within: 0.00001, between: 0.00001, rounds: 8, qpsWithin: 0.001 })), POINT_ONLY), 'point-query');
+  assert.deepEqual(steady.instructions.suggested, { warn: 1.005, fail: 1.01 });
+  assert.deepEqual(steady.instructions.bound, { warn: 'floor', fail: 'gap' });
+  assert.deepEqual(steady.time.suggested, { warn: 0.99, fail: 0.97 });
+  assert.deepEqual(steady.time.bound, { warn: 'floor', fail: 'gap' });
+  const noisy = row(calibrate([drawnRun(draw, { within: 0.05, between: 0.05, rounds: 8, qpsWithin: 0.3 })], POINT_ONLY), 'point-query');
+  assert.deepEqual(noisy.time.suggested, { warn: 0.8, fail: 0.7 });
+  assert.deepEqual(noisy.time.bound, { warn: 'cap', fail: 'cap' });
+  assert.deepEqual(noisy.instructions.suggested, { warn: 1.05, fail: 1.1 });
+});
+
+test('ten real A/A pairs: tight instr/o limits on reads, wider on the writes whose processes differ', () => {
+  const cal = calibrate(aaInstructions(10), QUICK);
+  assert.equal(schemaProblem('calibration', cal), null);
+  assert.equal(cal.pairs, 10);
+  assert.deepEqual(cal.at, { rounds: 5, windows: 3 });
+  const instr = Object.fromEntries(cal.benchmarks.map((b) => [b.id, b.instructions]));
+  // point-query repeats within ±0.2%: its limits are well inside the shipped 1.02 / 1.04.
+  assert.ok(instr['point-query'].suggested.warn <= 1.01 && instr['point-query'].suggested.fail <= 1.015, JSON.stringify(instr['point-query'].suggested));
+  for (const id of ['scan_range=100', 'read-only_range=10000', 'range-notcovered-si_range=100']) assert.deepEqual(instr[id].suggested, { warn: 1.005, fail: 1.01 }, id);
+  // update-inlist's processes counted up to 0.5% apart: its limits are the widest.
+  const widest = Object.entries(instr).sort((a, b) => b[1].suggested.warn - a[1].suggested.warn)[0][0];
+  assert.equal(widest, 'update-inlist_range=100');
+  for (const [id, s] of Object.entries(instr)) {
+    assert.ok(s.suggested.warn >= Math.max(...s.estimates.map((e) => Math.max(e, 1 / e))), id);
+    assert.ok(s.suggested.warn < s.suggested.fail && s.suggested.fail <= 1.04, id);
+  }
+  // No time was measured: no rQPS suggestion, the rQPS limits stay the suite's.
+  assert.ok(cal.benchmarks.every((b) => b.time === null));
+  assert.deepEqual(cal.suggested['point-query'], { instructions: instr['point-query'].suggested });
+});
+
+test('a real noisy A/A run gives wide rQPS limits, capped where time cannot judge on this machine', () => {
+  const cal = calibrate([AA_TIME], QUICK);
+  const time = Object.fromEntries(cal.benchmarks.map((b) => [b.id, b.time]));
+  assert.equal(time['insert_range=100'].pairs, 1);
+  assert.ok(time['point-query'].within_sd > 0.25);
+  for (const [id, t] of Object.entries(time)) {
+    assert.ok(t.suggested.warn <= 0.9 && t.suggested.fail < t.suggested.warn, id);
+    assert.ok(t.suggested.warn >= 0.8 && t.suggested.fail >= 0.7, id);
+  }
+  assert.deepEqual(time['point-query'].bound, { warn: 'cap', fail: 'cap' });
+});
+
+test('calibrate() of every captured results file, alone, is valid by schema/calibration.schema.json and renders every row', () => {
+  for (const { name, file } of capturedResults()) {
+    const results = loadResults(file);
+    if (!results.plan || results.plan.suite !== 'quick') continue;
+    const cal = calibrate([results], QUICK);
+    assert.equal(schemaProblem('calibration', cal), null, name);
+    const text = renderCalibration(cal);
+    for (const b of cal.benchmarks.filter((x) => x.time || x.instructions)) assert.match(text, new RegExp(`^${b.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'), name);
+  }
+});
+
+test('what calibrate prints: both tables, the method in one legend, the limits as a suite fragment, the A/A verdicts', () => {
+  const cal = calibrate([...aaInstructions(2), AA_TIME], QUICK);
+  const text = renderCalibration(cal);
+  assert.ok(text.startsWith('perfgate calibrate: 10.11.18-MariaDB-0+deb12u1 against itself, suite quick: 3 pairs of freshly started servers; limits for 5 rounds per side and 3 instruction windows\n'));
+  assert.match(text, /\nrQPS \(timed rounds\):\n\nmicrobenchmark +A\/A rQPS per pair +min–max +within +between +±95% at 5 +warn +fail +caught as warn \/ fail +limited by\n/);
+  assert.match(text, /\ninstr\/o \(connection threads, paired windows\):\n/);
+  assert.match(text, /\npoint-query +1\.001 1\.001 +0\.999–1\.002 .* 1\.0\d\d +1\.0\d\d +\+\d\.\d\d% \/ \+\d\.\d\d% +fail gap\n/);
+  assert.ok(text.includes('±95%: reach of an A/A interval at the suite\'s size. warn: A/A rows reach it at most 1% of the time, fail 0.1%\n'));
+  assert.ok(text.includes('\nSuggested limits per microbenchmark (suite file format):\n\nlimits:\n  point-query: {warn: 0.80, fail: 0.70, instructions: {warn: '));
+  assert.ok(text.includes('\nA/A verdicts at the current limits:\n  pair 1: pass: Nothing got slower than the warn limit: all 10 comparisons pass.\n'));
+  assert.equal(METHOD.warn_quantile, 0.99);
+});
+
+// --- the suite file, through the config loader -----------------------------------------------
+
+function loadWritten(text) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-calibrated-'));
+  fs.mkdirSync(path.join(dir, 'suites'));
+  fs.writeFileSync(path.join(dir, 'suites', 'quick.yml'), text);
+  try {
+    return core.loadThresholds(dir).suites.quick;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the suggested suite file loads with the config loader and gives each microbenchmark its limits', () => {
+  const cal = calibrate([...aaInstructions(10), AA_TIME], QUICK);
+  const text = suggestedSuiteText(QUICK_TEXT, cal, { date: '2026-11-25' });
+  const suite = loadWritten(text);
+  for (const [id, entry] of Object.entries(cal.suggested)) {
+    const l = core.limitsFor(suite, id);
+    assert.deepEqual({ warn: l.warn, fail: l.fail, instructions: l.instructions }, entry, id);
+  }
+  // The shipped default stays, safe on a runner never calibrated; everything else is the suite's.
+  assert.deepEqual(suite.limits.default, QUICK.limits.default);
+  for (const key of ['measure', 'scale', 'benchmarks', 'budget', 'instructions', 'profile']) assert.deepEqual(suite[key], QUICK[key], key);
+  assert.ok(text.startsWith('# Limits per microbenchmark from `perfgate calibrate` on vm, AMD EPYC, 2 CPUs, 2026-11-25:\n# 10.11.18-MariaDB-0+deb12u1 against itself on 11 pairs of freshly started servers.\n# Measured at 8 tables × 10,000 rows, 6 rounds per side of 3 s, 3 instruction windows.\n'));
+  assert.match(text, /\n {2}# rQPS: A\/A on 1 pair of servers, within 28\.8%, between 3\.3%; capped: rQPS is too noisy here to judge smaller changes\n {2}# instr\/o: A\/A on 10 pairs of servers, within 0\.12%, between 0\.00%\n {2}point-query: \{warn: 0\.80, fail: 0\.70, instructions: \{warn: 1\.008, fail: 1\.013\}\}\n/);
+  // Calibrating the calibrated file again replaces the earlier calibration's words, not adds to them.
+  assert.equal(suggestedSuiteText(text, cal, { date: '2026-11-25' }), text);
+});
+
+test('an entry the suite already had keeps the keys calibration does not set, and its own comment', () => {
+  const source = QUICK_TEXT.replace('  default: {', '  # CPU-bound here\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n  default: {');
+  const cal = calibrate(aaInstructions(3), QUICK);
+  const text = suggestedSuiteText(source, cal, { date: '2026-11-25' });
+  const l = core.limitsFor(loadWritten(text), 'update-index_range=100');
+  assert.deepEqual(l.cpu_per_query, { warn: 1.05, fail: 1.1 });
+  assert.equal(l.fail, 0.9);
+  assert.deepEqual(l.instructions, cal.suggested['update-index_range=100'].instructions);
+  assert.match(text, /# CPU-bound here\n {2}# instr\/o: A\/A on 3 pairs of servers[^\n]*\n {2}update-index_range=100: \{instructions: \{warn: 1\.0\d\d, fail: 1\.0\d\d\}, fail: 0\.90, cpu_per_query: \{warn: 1\.05, fail: 1\.10\}\}\n/);
+});
+
+test('the limits alone print as a limits block that loads in place of a suite\'s limits', () => {
+  const cal = calibrate([AA_TIME, ...aaInstructions(3)], QUICK);
+  const fragment = suggestedLimitsText(cal);
+  assert.ok(fragment.startsWith('limits:\n  point-query: {warn: 0.80, fail: 0.70, instructions: {warn: 1.0'));
+  const withDefault = fragment.replace('limits:\n', 'limits:\n  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.02, fail: 1.04}}\n');
+  const text = QUICK_TEXT.replace(/\nlimits:\n(?: {2}.*\n)+/, `\n${withDefault}`);
+  const suite = loadWritten(text);
+  assert.deepEqual(core.limitsFor(suite, 'scan_range=100').instructions, cal.suggested['scan_range=100'].instructions);
 });

@@ -8,7 +8,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const core = require('../../../core');
-const { signoffDecision, renderSignoff, SIGNOFF_CONTEXT, STATUS_DESCRIPTION_LIMIT } = require('../../../core/src/render/signoff');
+const { signoffDecision, SIGNOFF_CONTEXT, STATUS_DESCRIPTION_LIMIT } = require('../../../core/src/signoff');
+const { renderSignoff } = require('../../../core/src/render/signoff');
 
 const FIXTURES = path.join(__dirname, '../../fixtures/verdicts');
 const readVerdict = (name) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name, 'verdict.json'), 'utf8'));
