@@ -10,7 +10,6 @@ import { artifactUrl, downloadRunFolders } from './artifacts.js';
 import { describeThresholdsOrigin } from './base-thresholds.js';
 import { checkRunOutput, jobSummary, noVerdictReport } from './delivery.js';
 import { checkRunName, runUrl } from './gate.js';
-import { createCheckRun, updateCheckRun, upsertStickyComment } from './github.js';
 import { runName } from './settings.js';
 
 function readRun(folder) {
@@ -77,8 +76,9 @@ export async function judgedRunFolders(settings, { into, noFolders }) {
 
 async function completeCheckRun(octokit, settings, headSha, fields) {
   const completed = { status: 'completed', completed_at: new Date().toISOString(), details_url: runUrl(settings), ...fields };
-  if (settings.checkRunId) return updateCheckRun(octokit, settings.repository, settings.checkRunId, completed);
-  return createCheckRun(octokit, settings.repository, { name: checkRunName(settings), head_sha: headSha, ...completed });
+  const note = "Cut to fit GitHub's check run size; the run's artifacts hold all of it.";
+  if (settings.checkRunId) return perfgateCore.updateCheckRun(octokit, settings.repository, settings.checkRunId, completed, { note });
+  return perfgateCore.createCheckRun(octokit, settings.repository, { name: checkRunName(settings), head_sha: headSha, ...completed }, { note });
 }
 
 export async function report(settings, octokit) {
@@ -116,7 +116,7 @@ export async function report(settings, octokit) {
   const run = await completeCheckRun(octokit, settings, headSha, check);
   let commentUrl = '';
   if (settings.comment === 'sticky') {
-    const sticky = await upsertStickyComment(octokit, settings.repository, settings.pullRequest, { marker, author: settings.commentAuthor, body: comment });
+    const sticky = await perfgateCore.upsertStickyComment(octokit, { ...settings.repository, number: settings.pullRequest }, { marker, author: settings.commentAuthor, body: comment });
     core.info(`perfgate report: comment ${sticky.action}: ${sticky.url}`);
     commentUrl = sticky.url;
   }

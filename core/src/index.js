@@ -2,7 +2,9 @@
 /**
  * @perfgate/core — the decisions of perfgate, as pure functions of data. No process is
  * started and nothing is sent over a network here; the only files read are a thresholds
- * folder and a build recipe, once, at the edge (loadThresholds, loadRecipe).
+ * folder and a build recipe, once, at the edge (loadThresholds, loadRecipe). The one exception
+ * is explicit: the writes to GitHub the action and the bot share (github-writes.js) go through
+ * the Octokit client the caller passes in.
  *
  * The data flow, one function per arrow:
  *
@@ -59,8 +61,16 @@
  *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}},
  *   SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   checkRunOutput(verdict, {reportLink, thresholdsFrom}) → {conclusion, output}, conclusionOf(word),
- *   jobSummary(verdict, {...}), fitCharacters, fitBytes: what GitHub is told, within its limits
+ *   jobSummary(verdict, {...}): what GitHub is told about a verdict
+ *   markdownText(s), markdownCode(s, {table}), markdownFence(lines): the only way text from a run
+ *   folder (or any untrusted text) enters markdown: shown as its characters, nothing live
+ *   GITHUB_LIMITS, fitCharacters, fitBytes, fitComment, fitCheckRunOutput: GitHub's size limits
+ *   (comment 65,536; check run summary and text 65,535; 50 annotations per request; job summary
+ *   1 MiB) and the one way a text is cut to them, with a note
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
+ * Writing to GitHub (the action and the bot; through the caller's Octokit, bodies fitted first)
+ *   upsertStickyComment(octokit, {owner, repo, number}, {marker, author, body, note}) → {id, url, action}
+ *   createCheckRun(octokit, {owner, repo}, fields), updateCheckRun(octokit, {owner, repo}, id, fields)
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
  *   formatCount (43.1k, 6.38M)
  * Schemas (schema/*.schema.json)
@@ -84,6 +94,7 @@ const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
+const githubWrites = require('./github-writes');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
@@ -110,6 +121,7 @@ module.exports = {
   ...buildFailure,
   ...render,
   stickyComments,
+  ...githubWrites,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,

@@ -7,7 +7,8 @@
 // of the suite is within its limits (pass or warn) or a maintainer waived it, saying why. An
 // inconclusive row is not within the limits: a release needs an answer, not "could be slower".
 const F = require('./format');
-const { rqpsChart: mermaidChart, legend, cell } = require('./markdown');
+const { rqpsChart: mermaidChart, legend, text, code, NAME_MAX } = require('./markdown');
+const { LIMITS } = require('./github-limits');
 const { rqpsChart: svgChart, esc } = require('./html');
 const { isPre } = require('../shards');
 
@@ -15,7 +16,7 @@ const SIGNOFF_CONTEXT = 'perfgate/signoff';
 // The artifact a sign-off workflow leaves its merged, judged run folder in (report beside it).
 const SIGNOFF_ARTIFACT = 'perfgate-signoff';
 // GitHub keeps at most 140 characters of a commit status description.
-const STATUS_DESCRIPTION_LIMIT = 140;
+const STATUS_DESCRIPTION_LIMIT = LIMITS.statusDescription;
 const WITHIN_LIMITS = new Set(['pass', 'warn']);
 const STATE_MARK = { success: '✅', failure: '❌', error: '💥', pending: '⏳' };
 const SIGNOFF_MARKER = '<!-- perfgate:signoff -->';
@@ -42,7 +43,8 @@ function listNames(names, max = 3) {
  *
  * @param verdict    the merged perfgate.verdict/v1 of the full suite, or null when the run left none
  * @param waivers    [{microbenchmark, reason, author}]: the sign-off's waivers
- * @param runFailed  why the run left no usable verdict (a string), or null
+ * @param runFailed  why the run left no usable verdict (plain text, which may quote a run folder:
+ *                   each report escapes it), or null
  * @returns {state: success | failure | error, description (≤ 140 characters), within, waived,
  *           blocking: [{id, verdict}], unknownWaivers: [names the verdict does not hold]}
  */
@@ -105,13 +107,15 @@ function markdownTable(rows, waived, instr) {
   ];
   for (const b of rows) {
     const word = waived.has(b.name) && !WITHIN_LIMITS.has(b.verdict) ? `${b.verdict}, waived` : b.verdict;
-    out.push(`| ${rowMark(b, waived)} | ${cell(b.name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
+    out.push(`| ${rowMark(b, waived)} | ${text(b.name, { max: NAME_MAX })} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
   }
   return out.join('\n');
 }
 
 const shaOf = (side) => (side && side.sha ? String(side.sha).slice(0, 12) : '?');
-const sideText = (side, measured) => `${side && side.ref ? `\`${side.ref}\`` : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${measured.version})` : ''}`;
+// A side as the report names it: its ref, its commit, the version the run folder says it measured.
+const sideText = (side, measured) => `${side && side.ref ? code(side.ref) : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${text(measured.version)})` : ''}`;
+const sidePlain = (side, measured) => `${side && side.ref ? side.ref : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${measured.version})` : ''}`;
 // A side measured from an installed prefix carries no commit: the report says what ran, so that
 // nobody reads the pinned SHAs as what was built.
 function prefixNote(sides) {
@@ -134,9 +138,9 @@ function renderSignoffMarkdown(verdict, options = {}) {
   const sides = (verdict && verdict.run && verdict.run.sides) || {};
   const parts = [
     SIGNOFF_MARKER,
-    `## ${STATE_MARK[decision.state]} Release sign-off: ${candidate.ref ? `\`${candidate.ref}\`` : 'candidate'} against ${previous.ref ? `\`${previous.ref}\`` : 'previous'} — ${decision.state}`,
+    `## ${STATE_MARK[decision.state]} Release sign-off: ${candidate.ref ? code(candidate.ref) : 'candidate'} against ${previous.ref ? code(previous.ref) : 'previous'} — ${decision.state}`,
     '',
-    `**${stop(decision.description)}** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
+    `**${text(stop(decision.description))}** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
     '',
     `Candidate ${sideText(candidate, sides.head)} against previous ${sideText(previous, sides.base)}${runUrl ? ` · [workflow run](${runUrl})` : ''}`,
   ];
@@ -149,13 +153,13 @@ function renderSignoffMarkdown(verdict, options = {}) {
   parts.push(
     '',
     `${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}.${decision.waived.length ? ` Waived: ${decision.waived.length}.` : ''} Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
-    ...[prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean).map((n) => `\n${n}`),
+    ...[prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean).map((n) => `\n${text(n)}`),
   );
   if (decision.blocking.length) {
-    parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `\`${b.id}\` (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
+    parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `${code(b.id, { max: NAME_MAX })} (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
   }
   for (const s of sections(verdict)) {
-    parts.push('', `### ${s.title}`, '', markdownTable(s.rows, waived, instr));
+    parts.push('', `### ${text(s.title)}`, '', markdownTable(s.rows, waived, instr));
     const chart = mermaidChart(s.rows);
     if (chart) parts.push('', chart);
   }
@@ -166,10 +170,10 @@ function renderSignoffMarkdown(verdict, options = {}) {
     parts.push('| microbenchmark | its verdict | waived by | why | when (UTC) |', '|:--|:--|:--|:--|:--|');
     const verdictOf = new Map(verdict.benchmarks.map((b) => [b.name, b.verdict]));
     for (const w of waiverIndex(waivers).values()) {
-      parts.push(`| ${cell(w.microbenchmark)} | ${verdictOf.get(w.microbenchmark) || 'not in this run'} | ${w.author ? `@${cell(w.author)}` : '–'} | ${cell(w.reason)} | ${dateOf(w.createdAt)} |`);
+      parts.push(`| ${text(w.microbenchmark, { max: NAME_MAX })} | ${verdictOf.get(w.microbenchmark) || 'not in this run'} | ${w.author ? `@${text(w.author)}` : '–'} | ${text(w.reason)} | ${dateOf(w.createdAt)} |`);
     }
   }
-  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${stop(decision.description)} ${within(decision, verdict)}`);
+  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${text(stop(decision.description))} ${within(decision, verdict)}`);
   parts.push('', `<sub>${legend(verdict.benchmarks)} · 🏳️ waived</sub>`);
   return `${parts.join('\n')}\n`;
 }
@@ -197,7 +201,7 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
 </style></head><body>`];
   parts.push(`<h1><span class="badge" data-state="${esc(decision.state)}">${esc(decision.state)}</span> Release sign-off: ${esc(candidate.ref || 'candidate')} against ${esc(previous.ref || 'previous')}</h1>`);
   parts.push(`<p><b>${esc(stop(decision.description))}</b> Commit status <code>${SIGNOFF_CONTEXT}</code> on the candidate: <code>${esc(decision.state)}</code>.</p>`);
-  parts.push(`<p>Candidate ${esc(sideText(candidate, sides.head).replace(/`/g, ''))} against previous ${esc(sideText(previous, sides.base).replace(/`/g, ''))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
+  parts.push(`<p>Candidate ${esc(sidePlain(candidate, sides.head))} against previous ${esc(sidePlain(previous, sides.base))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
   if (verdict) {
     const waived = waiverIndex(waivers);
     const instr = F.hasInstructions(verdict.benchmarks);
