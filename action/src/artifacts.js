@@ -1,9 +1,12 @@
 // The run folder as a workflow artifact: uploaded by the measure job, downloaded (through the
-// REST API, which works across jobs of one run) by the report job.
+// REST API, which works across jobs of one run) by the report job, and read back through
+// core's run folder reader, the bot's too: a run folder comes from a runner that built a pull
+// request's code, and is hostile until checked.
 import fs from 'node:fs';
 import path from 'node:path';
 import { DefaultArtifactClient } from '@actions/artifact';
 import * as core from '@actions/core';
+import perfgateCore from '@perfgate/core';
 
 function filesUnder(dir) {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -55,15 +58,15 @@ export function artifactUrl({ serverUrl, repository, runId }, id) {
 }
 
 /**
- * Downloads every artifact of this workflow run whose name is `prefix` or `prefix-shard-…`
- * into `<into>/<name>/`.
+ * Downloads every run folder artifact of `suite` of this workflow run (perfgate-<suite>, or its
+ * shards perfgate-<suite>-shard-K-of-N: core.isRunArtifact) into `<into>/<name>/`.
  * @returns [{name, id, dir}] sorted by name
  */
-export async function downloadRunFolders({ prefix, into, token, repository, runId }) {
+export async function downloadRunFolders({ suite, into, token, repository, runId }) {
   const client = new DefaultArtifactClient();
   const findBy = { token, workflowRunId: Number(runId), repositoryOwner: repository.owner, repositoryName: repository.repo };
   const { artifacts } = await client.listArtifacts({ findBy, latest: true });
-  const wanted = artifacts.filter((artifact) => artifact.name === prefix || artifact.name.startsWith(`${prefix}-shard-`));
+  const wanted = artifacts.filter((artifact) => perfgateCore.isRunArtifact(artifact.name, suite));
   const folders = [];
   for (const artifact of wanted.sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = path.join(into, artifact.name);
@@ -73,4 +76,28 @@ export async function downloadRunFolders({ prefix, into, token, repository, runI
     folders.push({ name: artifact.name, id: artifact.id, dir });
   }
   return folders;
+}
+
+/**
+ * A downloaded run folder read through core's reader: every file listed (its path, its size;
+ * symbolic links and special files refused), the documents read and parsed.
+ * @returns {entries, documents} for core.checkRunFolder; throws core.RunFolderRejected
+ */
+export function readRunFolderFiles(dir, { maxBytes = perfgateCore.RUN_FOLDER_MAX_BYTES } = {}) {
+  const listing = perfgateCore.runFolderListing({ maxBytes });
+  const found = fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+  for (const full of found) {
+    const stat = fs.lstatSync(full);
+    const added = listing.add({
+      name: path.relative(dir, full).split(path.sep).join('/'),
+      size: stat.size,
+      symlink: stat.isSymbolicLink(),
+      directory: stat.isDirectory(),
+      special: !stat.isFile() && !stat.isDirectory() && !stat.isSymbolicLink(),
+    });
+    if (added && added.kind) listing.document(added.path, fs.readFileSync(full));
+  }
+  return { entries: listing.entries(), documents: listing.documents() };
 }

@@ -73,6 +73,11 @@
  *   createCheckRun(octokit, {owner, repo}, fields), updateCheckRun(octokit, {owner, repo}, id, fields)
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
  *   formatCount (43.1k, 6.38M)
+ * Run folders from a runner (hostile until checked; the action's report and signoff jobs, the bot)
+ *   runFolderListing({maxBytes, documents, count}) → {add(entry), document(path, bytes), …}: the
+ *   rules of names, sizes and documents as the entries are listed; entryPath(name)
+ *   checkRunFolder({documents}, {name, suite, prNumber, baseSha, headSha, by}) → {actionRun,
+ *   results, verdict, plan} or RunFolderRejected; isRunArtifact(name, suite), RUN_FOLDER_DOCUMENTS
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
  * Errors and exit codes
@@ -95,6 +100,7 @@ const buildFailure = require('./build-failure');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const githubWrites = require('./github-writes');
+const runFolder = require('./run-folder');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
@@ -122,6 +128,7 @@ module.exports = {
   ...render,
   stickyComments,
   ...githubWrites,
+  ...runFolder,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,
