@@ -15,6 +15,39 @@ function filesUnder(dir) {
     .sort();
 }
 
+export class ArtifactServiceError extends Error {
+  get name() { return 'ArtifactServiceError'; }
+}
+
+/**
+ * Why @actions/artifact cannot carry run folders on this server, or null: a GitHub Enterprise
+ * Server (any host but github.com, *.ghe.com and *.localhost, the rule of @actions/artifact's
+ * isGhes), whose artifact service it refuses to use. Pure.
+ */
+export function enterpriseServerRefusal(serverUrl) {
+  let host;
+  try {
+    host = new URL(serverUrl || 'https://github.com').hostname.trimEnd().toLowerCase();
+  } catch {
+    return `environment GITHUB_SERVER_URL: '${serverUrl}' is not a URL; expected the GitHub server the workflow runs on, e.g. https://github.com`;
+  }
+  if (host === 'github.com' || host.endsWith('.ghe.com') || host.endsWith('.localhost')) return null;
+  return `${serverUrl} is a GitHub Enterprise Server, and @actions/artifact, which carries perfgate's run folders `
+    + 'from the measure jobs to the report and signoff jobs, works only on github.com and GHE.com. Run the perfgate '
+    + 'workflows on github.com or GHE.com; on GitHub Enterprise Server run the perfgate command in a job of your own '
+    + '(docs/action.md, "GitHub Enterprise Server")';
+}
+
+/**
+ * Fails before anything is measured where run folders could not be uploaded afterwards: an
+ * artifact service is offered, on a GitHub Enterprise Server.
+ */
+export function checkArtifactService(env) {
+  if (artifactServiceMissing(env)) return;
+  const refusal = enterpriseServerRefusal(env.GITHUB_SERVER_URL);
+  if (refusal) throw new ArtifactServiceError(refusal);
+}
+
 /** Why no artifact service is offered here, or null when there is one. */
 export function artifactServiceMissing(env) {
   const missing = ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'].filter((name) => !env[name]);
@@ -32,6 +65,7 @@ export async function uploadRunFolder({ name, dir, env }) {
     core.warning(`no artifact service (${missing}): the run folder ${dir} is not uploaded`);
     return null;
   }
+  checkArtifactService(env);
   const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, filesUnder(dir), dir, { retentionDays: 30 });
   core.info(`uploaded the run folder as artifact ${name} (id ${id}, ${size} bytes)`);
   return { id, size };
@@ -47,6 +81,7 @@ export async function uploadFiles({ name, dir, files, env, retentionDays }) {
     core.warning(`no artifact service (${missing}): ${name} is not uploaded`);
     return null;
   }
+  checkArtifactService(env);
   const { id, size } = await new DefaultArtifactClient().uploadArtifact(name, files.map((f) => path.join(dir, f)), dir, { retentionDays });
   core.info(`uploaded artifact ${name} (id ${id}, ${size} bytes)`);
   return { id, size };
@@ -62,7 +97,9 @@ export function artifactUrl({ serverUrl, repository, runId }, id) {
  * shards perfgate-<suite>-shard-K-of-N: core.isRunArtifact) into `<into>/<name>/`.
  * @returns [{name, id, dir}] sorted by name
  */
-export async function downloadRunFolders({ suite, into, token, repository, runId }) {
+export async function downloadRunFolders({ suite, into, token, repository, runId, serverUrl }) {
+  const refusal = enterpriseServerRefusal(serverUrl);
+  if (refusal) throw new ArtifactServiceError(refusal);
   const client = new DefaultArtifactClient();
   const findBy = { token, workflowRunId: Number(runId), repositoryOwner: repository.owner, repositoryName: repository.repo };
   const { artifacts } = await client.listArtifacts({ findBy, latest: true });

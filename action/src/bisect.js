@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
-import { uploadFiles } from './artifacts.js';
+import { checkArtifactService, uploadFiles } from './artifacts.js';
 import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit } from './base-thresholds.js';
 
 export const RESULT_ARTIFACT = 'perfgate-bisect';
@@ -54,6 +54,8 @@ function resultFiles(outDir) {
 }
 
 export async function bisect(settings, octokit, env) {
+  // Where its artifacts could not be uploaded, nothing is built or measured.
+  checkArtifactService(env);
   const { good, bad } = settings.bisect;
   for (const sha of [good.sha, bad.sha]) {
     ensureCommit({ source: settings.source, sha, pullRequest: settings.pullRequest, token: settings.token, serverUrl: settings.serverUrl });

@@ -84,9 +84,10 @@ export async function judgedRunFolders(settings, { into, noFolders }) {
   fs.rmSync(into, { recursive: true, force: true });
   let folders;
   try {
-    folders = await downloadRunFolders({ suite: settings.suite, into, token: settings.token, repository: settings.repository, runId: settings.runId });
+    folders = await downloadRunFolders({ suite: settings.suite, into, token: settings.token, repository: settings.repository, runId: settings.runId, serverUrl: settings.serverUrl });
   } catch (error) {
-    return { folders: [], judged: null, problem: `the run folders could not be downloaded (${error.message})` };
+    const problem = error.name === 'ArtifactServiceError' ? error.message : `the run folders could not be downloaded (${error.message})`;
+    return { folders: [], judged: null, problem };
   }
   if (!folders.length) return { folders, judged: null, problem: noFolders };
   const judged = verdictOf(folders, { settings, into });

@@ -55,6 +55,8 @@ describe('the report job', () => {
   async function reportRun(pr, files, { serverUrl = 'https://github.com' } = {}) {
     runId += 1;
     writeArtifact(path.join(folder, 'artifacts'), runId, 'perfgate-quick', files);
+    // @actions/artifact reads the server from the environment, as on a runner.
+    process.env.GITHUB_SERVER_URL = serverUrl;
     const summaryFile = path.join(folder, `summary-${runId}.md`);
     writeFileSync(summaryFile, '');
     process.env.GITHUB_STEP_SUMMARY = summaryFile;
@@ -63,7 +65,12 @@ describe('the report job', () => {
     };
     const env = { GITHUB_REPOSITORY: REPOSITORY, GITHUB_RUN_ID: String(runId), GITHUB_SERVER_URL: serverUrl, GITHUB_API_URL: gh.url, GITHUB_EVENT_NAME: 'workflow_dispatch' };
     const settings = readSettings({ input: (name) => inputs[name] || '', env, event: {} });
-    const outputs = await report(settings, makeOctokit(settings));
+    let outputs;
+    try {
+      outputs = await report(settings, makeOctokit(settings));
+    } finally {
+      process.env.GITHUB_SERVER_URL = 'https://github.com';
+    }
     const comments = gh.state.comments(REPOSITORY, pr).filter((c) => c.body.startsWith(MARKER));
     assert.equal(comments.length, 1, 'one sticky comment');
     const check = gh.state.checkRuns(REPOSITORY).at(-1);
@@ -115,5 +122,14 @@ describe('the report job', () => {
     assert.equal(outputs.verdict, 'error');
     assert.ok(comment.startsWith(`${MARKER}\n### 💥 perfgate quick: error\n\n**No verdict for head ${HEAD_SHA.slice(0, 12)}: ${why}.**`), comment);
     assert.deepEqual([check.conclusion, check.output.title], ['failure', `perfgate quick: error — ${why}`]);
+  });
+
+  it('on GitHub Enterprise Server: the check run and the comment say why there is no verdict and what to do', async () => {
+    const GHES = 'https://github.acme.example';
+    const { outputs, comment, check } = await reportRun(9, runFolderFiles({ pr: 9 }), { serverUrl: GHES });
+    assert.equal(outputs.verdict, 'error');
+    assert.equal(check.conclusion, 'failure');
+    assert.match(check.output.title, /^perfgate quick: error — https:\/\/github\.acme\.example is a GitHub Enterprise Server, and @actions\/artifact/);
+    assert.match(comment, /GitHub Enterprise Server, and @\u200dactions\/artifact, which carries perfgate's run folders from the measure jobs to the report and signoff jobs, works only on github\.com and GHE\.com\. Run the perfgate workflows on github\.com or GHE\.com; on GitHub Enterprise Server run the perfgate command in a job of your own \(docs\/action\.md, "GitHub Enterprise Server"\)/);
   });
 });
