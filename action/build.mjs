@@ -47,6 +47,7 @@ export async function bundle(outfile = DEFAULT_OUTFILE) {
     outfile,
     bundle: true,
     platform: 'node',
+    // action.yml runs it on node24 on GitHub; act runs it with the host's node, 20 here.
     target: 'node20',
     format: 'esm',
     banner: { js: BANNER },

@@ -2,6 +2,7 @@
 // pull request cannot loosen its own gate, because its working tree is never read for limits.
 import fs from 'node:fs';
 import path from 'node:path';
+import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
 
 function git(source, args) {
@@ -54,7 +55,8 @@ export function copyThresholdsFrom({ source, folder, candidates, target }) {
 /** The line the reports show under the headline: where the limits were read. */
 export function describeThresholdsOrigin(origin) {
   if (!origin || !origin.commit) return 'perfgate\'s shipped thresholds (the fork names no thresholds folder, or its base has none)';
-  return `\`${origin.folder}/\` at ${origin.label} \`${origin.commit.slice(0, 12)}\``;
+  // The origin is read back from a run folder's action-run.json: text, never markdown.
+  return `${perfgateCore.markdownCode(`${origin.folder}/`)} at ${perfgateCore.markdownText(origin.label)} ${perfgateCore.markdownCode(String(origin.commit).slice(0, 12))}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
-import { uploadFiles } from './artifacts.js';
+import { checkArtifactService, uploadFiles } from './artifacts.js';
 import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit } from './base-thresholds.js';
 
 export const RESULT_ARTIFACT = 'perfgate-bisect';
@@ -53,7 +53,18 @@ function resultFiles(outDir) {
   return files;
 }
 
+/**
+ * The job summary of a bisection: its text in a fenced block, within GitHub's 1 MiB. The text
+ * quotes commit subjects and function names: in the fence they are shown, never rendered (core's
+ * summary.addCodeBlock would put them between <pre><code> tags unescaped).
+ */
+export function bisectSummary(text) {
+  return perfgateCore.fitBytes(perfgateCore.markdownFence([text.trimEnd()]), perfgateCore.GITHUB_LIMITS.jobSummaryBytes, 'cut to fit the job summary; bisect.json in the perfgate-bisect artifact holds all of it');
+}
+
 export async function bisect(settings, octokit, env) {
+  // Where its artifacts could not be uploaded, nothing is built or measured.
+  checkArtifactService(env);
   const { good, bad } = settings.bisect;
   for (const sha of [good.sha, bad.sha]) {
     ensureCommit({ source: settings.source, sha, pullRequest: settings.pullRequest, token: settings.token, serverUrl: settings.serverUrl });
@@ -104,7 +115,7 @@ export async function bisect(settings, octokit, env) {
   await uploadFiles({ name: RESULT_ARTIFACT, dir: outDir, files: resultFiles(outDir), env, retentionDays: 30 });
   const text = perfgateCore.renderBisect(doc);
   process.stdout.write(`\n${text}`);
-  await core.summary.addCodeBlock(text).write().catch(() => {});
+  await core.summary.addRaw(bisectSummary(text), true).write().catch(() => {});
   // No culprit (exit 3) is an answer; an error (4) or a cancellation fails the step.
   if (exitCode !== 0 && exitCode !== 3) throw new Error(`perfgate bisect: ${doc.status}: ${doc.message}`);
   return { culprit: doc.culprit ? doc.culprit.commit : '', 'report-dir': outDir, verdict: doc.status };

@@ -3,7 +3,6 @@
 // run and the sticky comment how a maintainer approves it (refused).
 import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
-import { createCheckRun, upsertStickyComment } from './github.js';
 import { admission } from './pull-request.js';
 import { refusalComment } from './trust.js';
 
@@ -21,7 +20,7 @@ export async function gate(settings, octokit) {
   const marker = perfgateCore.commentMarker(settings.suite);
   const outputs = { allowed: String(decision.allowed), 'base-sha': baseRef || '', 'head-sha': headSha || '' };
   if (decision.allowed) {
-    const run = await createCheckRun(octokit, settings.repository, {
+    const run = await perfgateCore.createCheckRun(octokit, settings.repository, {
       name: checkRunName(settings),
       head_sha: headSha,
       status: 'in_progress',
@@ -32,7 +31,7 @@ export async function gate(settings, octokit) {
     return { ...outputs, 'check-run-id': String(run.id), verdict: '' };
   }
   const body = refusalComment({ marker, suite: settings.suite, decision, headSha });
-  const run = await createCheckRun(octokit, settings.repository, {
+  const run = await perfgateCore.createCheckRun(octokit, settings.repository, {
     name: checkRunName(settings),
     head_sha: headSha,
     conclusion: 'action_required',
@@ -42,7 +41,7 @@ export async function gate(settings, octokit) {
   });
   let commentUrl = '';
   if (settings.comment === 'sticky') {
-    const comment = await upsertStickyComment(octokit, settings.repository, settings.pullRequest, { marker, author: settings.commentAuthor, body });
+    const comment = await perfgateCore.upsertStickyComment(octokit, { ...settings.repository, number: settings.pullRequest }, { marker, author: settings.commentAuthor, body });
     commentUrl = comment.url;
   }
   await core.summary.addRaw(body.slice(body.indexOf('\n') + 1), true).write();

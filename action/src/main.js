@@ -14,6 +14,8 @@ import { signoff } from './signoff.js';
 const JOB = { gate, measure, report, bisect, signoff };
 // The jobs that deliver a judgement, and so fail the step as fail-on says.
 const JUDGING_JOBS = new Set(['report', 'signoff']);
+// Errors that say what is wrong and what to do: the message alone, no stack.
+const EXPLAINED = new Set(['InputError', 'UsageError', 'ConfigError', 'Refused', 'ArtifactServiceError']);
 
 function readEvent(env) {
   if (!env.GITHUB_EVENT_PATH) return {};
@@ -32,6 +34,6 @@ export async function main(env = process.env) {
       core.setFailed(`${what} (fail-on: ${settings.failOn})`);
     }
   } catch (error) {
-    core.setFailed(error.name === 'InputError' || error.name === 'UsageError' || error.name === 'ConfigError' || error.name === 'Refused' ? error.message : error.stack || String(error));
+    core.setFailed(EXPLAINED.has(error.name) ? error.message : error.stack || String(error));
   }
 }

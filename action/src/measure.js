@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
-import { uploadRunFolder } from './artifacts.js';
+import { checkArtifactService, uploadRunFolder } from './artifacts.js';
 import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from './base-thresholds.js';
 import { admission, mainCommitAdmission, releaseAdmission } from './pull-request.js';
 import { runName } from './settings.js';
@@ -47,6 +47,8 @@ function admitted(settings, octokit) {
 }
 
 export async function measure(settings, octokit, env) {
+  // Where the run folder could not be uploaded, nothing is built or measured.
+  checkArtifactService(env);
   const { headSha, baseRef, facts, decision } = await admitted(settings, octokit);
   if (!decision.allowed) throw new Refused(`refused before building: ${decision.why}`);
   core.info(`perfgate measure: ${decision.why}`);

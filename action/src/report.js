@@ -6,43 +6,61 @@ import path from 'node:path';
 import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
-import { artifactUrl, downloadRunFolders } from './artifacts.js';
+import { artifactUrl, downloadRunFolders, readRunFolderFiles } from './artifacts.js';
 import { describeThresholdsOrigin } from './base-thresholds.js';
 import { checkRunOutput, jobSummary, noVerdictReport } from './delivery.js';
 import { checkRunName, runUrl } from './gate.js';
-import { createCheckRun, updateCheckRun, upsertStickyComment } from './github.js';
 import { runName } from './settings.js';
 
-function readRun(folder) {
-  return perfgate.readDocument(path.join(folder.dir, 'action-run.json'), 'action-run');
+// Who expects what of a run folder, in the words of a rejection: this job's inputs.
+const BY_INPUTS = Object.freeze({
+  pullRequest: (n) => `input pull-request is ${n === null ? 'empty' : n}`,
+  commit: (sha) => `input head-sha is ${sha}`,
+  suite: (s) => `input suite is ${s}`,
+});
+
+/** One downloaded run folder read and checked against this job's inputs (core's reader, the bot's too). */
+function checkedFolder(folder, settings) {
+  let read;
+  try {
+    read = readRunFolderFiles(folder.dir);
+  } catch (error) {
+    if (error.name === 'RunFolderRejected') throw new perfgateCore.RunFolderRejected(`${folder.name}: ${error.message}`);
+    throw error;
+  }
+  return perfgateCore.checkRunFolder(read, {
+    name: folder.name, suite: settings.suite, prNumber: settings.pullRequest, headSha: settings.headSha ?? undefined, by: BY_INPUTS,
+  });
 }
 
 /**
  * The verdict of this workflow run from its run folders.
- * @returns {verdict, run, reportLink} or {problem, run}
+ * @returns {verdict, run, dir} or {problem, run: null}
  */
 export function verdictOf(folders, { settings, into }) {
-  const runs = folders.map((folder) => ({ folder, run: readRun(folder) }));
-  const first = runs[0].run;
-  for (const { folder, run } of runs) {
-    for (const key of ['suite', 'base_sha', 'head_sha']) {
-      if (run[key] !== first[key]) return { problem: `the run folders disagree: ${folder.name} has ${key} ${run[key]}, ${folders[0].name} has ${key} ${first[key]}`, run: first };
+  let runs;
+  try {
+    runs = folders.map((folder) => ({ folder, ...checkedFolder(folder, settings) }));
+  } catch (error) {
+    if (error.name !== 'RunFolderRejected') throw error;
+    return { problem: error.message, run: null };
+  }
+  const first = runs[0].actionRun;
+  for (const { folder, actionRun: run } of runs) {
+    for (const key of ['base_sha', 'head_sha']) {
+      if (run[key] !== first[key]) return { problem: `the run folders disagree: ${folder.name} has ${key} ${run[key]}, ${folders[0].name} has ${key} ${first[key]}`, run: null };
     }
     if ((run.thresholds && run.thresholds.commit) !== (first.thresholds && first.thresholds.commit)) {
-      return { problem: `the run folders read their limits from different commits (${folder.name}, ${folders[0].name})`, run: first };
+      return { problem: `the run folders read their limits from different commits (${folder.name}, ${folders[0].name})`, run: null };
     }
   }
-  const unfinished = runs.find(({ run }) => run.status !== 'judged');
-  if (unfinished) return { problem: `${unfinished.folder.name}: ${unfinished.run.message || unfinished.run.status}`, run: first };
   const expected = first.shard ? first.shard.count : 1;
   if (runs.length !== expected) {
-    const have = new Set(runs.map(({ run }) => run.shard && run.shard.index));
+    const have = new Set(runs.map(({ actionRun }) => actionRun.shard && actionRun.shard.index));
     const missing = Array.from({ length: expected }, (_, i) => i + 1).filter((i) => !have.has(i));
-    return { problem: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${expected} left no run folder`, run: first };
+    return { problem: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${expected} left no run folder`, run: null };
   }
-  if (runs.length === 1) {
-    return { verdict: perfgate.readDocument(path.join(folders[0].dir, 'verdict.json'), 'verdict'), run: first, dir: folders[0].dir };
-  }
+  if (runs.length === 1) return { verdict: runs[0].verdict, run: first, dir: folders[0].dir };
   // Shards: merged and judged as `perfgate merge` does, with the limits the shards measured
   // with. The shards ran on different runners; each microbenchmark's pairs were measured on one
   // machine, so runners of a pool may differ.
@@ -66,9 +84,10 @@ export async function judgedRunFolders(settings, { into, noFolders }) {
   fs.rmSync(into, { recursive: true, force: true });
   let folders;
   try {
-    folders = await downloadRunFolders({ prefix: runName({ ...settings, shard: null }), into, token: settings.token, repository: settings.repository, runId: settings.runId });
+    folders = await downloadRunFolders({ suite: settings.suite, into, token: settings.token, repository: settings.repository, runId: settings.runId, serverUrl: settings.serverUrl });
   } catch (error) {
-    return { folders: [], judged: null, problem: `the run folders could not be downloaded (${error.message})` };
+    const problem = error.name === 'ArtifactServiceError' ? error.message : `the run folders could not be downloaded (${error.message})`;
+    return { folders: [], judged: null, problem };
   }
   if (!folders.length) return { folders, judged: null, problem: noFolders };
   const judged = verdictOf(folders, { settings, into });
@@ -77,8 +96,9 @@ export async function judgedRunFolders(settings, { into, noFolders }) {
 
 async function completeCheckRun(octokit, settings, headSha, fields) {
   const completed = { status: 'completed', completed_at: new Date().toISOString(), details_url: runUrl(settings), ...fields };
-  if (settings.checkRunId) return updateCheckRun(octokit, settings.repository, settings.checkRunId, completed);
-  return createCheckRun(octokit, settings.repository, { name: checkRunName(settings), head_sha: headSha, ...completed });
+  const note = "Cut to fit GitHub's check run size; the run's artifacts hold all of it.";
+  if (settings.checkRunId) return perfgateCore.updateCheckRun(octokit, settings.repository, settings.checkRunId, completed, { note });
+  return perfgateCore.createCheckRun(octokit, settings.repository, { name: checkRunName(settings), head_sha: headSha, ...completed }, { note });
 }
 
 export async function report(settings, octokit) {
@@ -116,7 +136,7 @@ export async function report(settings, octokit) {
   const run = await completeCheckRun(octokit, settings, headSha, check);
   let commentUrl = '';
   if (settings.comment === 'sticky') {
-    const sticky = await upsertStickyComment(octokit, settings.repository, settings.pullRequest, { marker, author: settings.commentAuthor, body: comment });
+    const sticky = await perfgateCore.upsertStickyComment(octokit, { ...settings.repository, number: settings.pullRequest }, { marker, author: settings.commentAuthor, body: comment });
     core.info(`perfgate report: comment ${sticky.action}: ${sticky.url}`);
     commentUrl = sticky.url;
   }

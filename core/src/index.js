@@ -2,7 +2,9 @@
 /**
  * @perfgate/core — the decisions of perfgate, as pure functions of data. No process is
  * started and nothing is sent over a network here; the only files read are a thresholds
- * folder and a build recipe, once, at the edge (loadThresholds, loadRecipe).
+ * folder and a build recipe, once, at the edge (loadThresholds, loadRecipe). The one exception
+ * is explicit: the writes to GitHub the action and the bot share (github-writes.js) go through
+ * the Octokit client the caller passes in.
  *
  * The data flow, one function per arrow:
  *
@@ -65,10 +67,23 @@
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}}
  *   checkRunOutput(verdict, {reportLink, thresholdsFrom}) → {conclusion, output}, conclusionOf(word),
- *   jobSummary(verdict, {...}), fitCharacters, fitBytes: what GitHub is told, within its limits
+ *   jobSummary(verdict, {...}): what GitHub is told about a verdict
+ *   markdownText(s), markdownCode(s, {table}), markdownFence(lines): the only way text from a run
+ *   folder (or any untrusted text) enters markdown: shown as its characters, nothing live
+ *   GITHUB_LIMITS, fitCharacters, fitBytes, fitComment, fitCheckRunOutput: GitHub's size limits
+ *   (comment 65,536; check run summary and text 65,535; 50 annotations per request; job summary
+ *   1 MiB) and the one way a text is cut to them, with a note
  *   stickyComments(comments, {marker, author}) → {kept, duplicates}: which comment is the sticky one
+ * Writing to GitHub (the action and the bot; through the caller's Octokit, bodies fitted first)
+ *   upsertStickyComment(octokit, {owner, repo, number}, {marker, author, body, note}) → {id, url, action}
+ *   createCheckRun(octokit, {owner, repo}, fields), updateCheckRun(octokit, {owner, repo}, id, fields)
  *   formatHarnessProgress, formatBuildProgress, formatDuration, parseNinjaStatus, progressThrottle,
  *   formatCount (43.1k, 6.38M)
+ * Run folders from a runner (hostile until checked; the action's report and signoff jobs, the bot)
+ *   runFolderListing({maxBytes, documents, count}) → {add(entry), document(path, bytes), …}: the
+ *   rules of names, sizes and documents as the entries are listed; entryPath(name)
+ *   checkRunFolder({documents}, {name, suite, prNumber, baseSha, headSha, by}) → {actionRun,
+ *   results, verdict, plan} or RunFolderRejected; isRunArtifact(name, suite), RUN_FOLDER_DOCUMENTS
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
  * Errors and exit codes
@@ -94,6 +109,8 @@ const buildFailure = require('./build-failure');
 const { buildRecord } = require('./cmake-cache');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
+const githubWrites = require('./github-writes');
+const runFolder = require('./run-folder');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
@@ -123,6 +140,8 @@ module.exports = {
   buildRecord,
   ...render,
   stickyComments,
+  ...githubWrites,
+  ...runFolder,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,

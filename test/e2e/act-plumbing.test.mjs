@@ -4,7 +4,7 @@
 // server, and everything it delivered read back the way GitHub would show it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -123,9 +123,17 @@ describe('a workflow under act, delivering to the GitHub double', () => {
     assert.equal(comments.length, 1);
     assert.equal(comments[0].user.login, 'github-actions[bot]');
     assert.match(comments[0].body, new RegExp(`^<!-- pr-comment-fixture -->\\nfixture comment on #7 at ${event.pull_request.head.sha}$`));
-    assert.deepEqual(result.outputs.fixture, { 'comment-id': String(comments[0].id) });
+    assert.deepEqual(result.outputs.fixture, { 'comment-id': String(comments[0].id), 'node-version': process.version });
     const [create] = gh.callsTo('issues/create-comment');
     assert.deepEqual(create.identity, { kind: 'github-token', login: 'github-actions[bot]' });
+  });
+
+  it("ran the action's `using: node24` with the host's node, as perfgate's own action.yml asks (act v0.2.89 knows node24)", () => {
+    for (const file of ['test/fixtures/actions/pr-comment/action.yml', 'action/action.yml']) {
+      assert.match(readFileSync(path.join(ROOT, file), 'utf8'), /\nruns:\n {2}using: node24\n/, file);
+    }
+    // The node on PATH (this test's own), whatever `using:` says; on GitHub the runner's node 24.
+    assert.equal(result.outputs.fixture['node-version'], process.version);
   });
 
   it('wrote the job summary', () => {

@@ -7,7 +7,7 @@ const core = require('@perfgate/core');
 const { requestLine, untrusted } = require('./messages');
 
 const short = (sha) => `\`${String(sha).slice(0, 12)}\``;
-const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
+const code = (text) => core.markdownCode(text);
 const link = (text, url) => (url ? `[${text}](${url})` : text);
 const REPLY_MARKER_ROOM = 200;
 

@@ -22,6 +22,8 @@
 //   perfgate-<suite>-shard-<K>-of-<N>), with action-run.json, results.json and verdict.json at
 //   its top.
 
+const core = require('@perfgate/core');
+
 const WORKFLOWS = Object.freeze({ quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml' });
 
 const INPUT = Object.freeze({
@@ -44,24 +46,17 @@ const OPTION_OF_ARG = Object.freeze({ rounds: 'rounds', threads: 'threads', test
 // The workflows' `run-name:`, as they write it.
 const RUN_NAME = `perfgate \${{ inputs.${INPUT.suite} }} on pull request \${{ inputs.${INPUT.pullRequest} }} (\${{ inputs.${INPUT.requestId} }})`;
 
-// The documents the bot reads from each artifact, by file name at its top, and the schema each
-// must match (schema/<kind>.schema.json). action-run.json and results.json must be there, and
-// verdict.json when action-run.json says the run was judged.
-const DOCUMENTS = Object.freeze({ 'action-run.json': 'action-run', 'plan.json': 'plan', 'results.json': 'results', 'verdict.json': 'verdict' });
-const REQUIRED_DOCUMENTS = Object.freeze(['action-run.json', 'results.json']);
-
-const SHA = /^[0-9a-f]{40}$/;
+// What a run folder holds and how it is checked (its documents, their schemas, the commits) is
+// core's run folder reader, which the action's report job applies too (core/src/run-folder.js).
+const SHA = core.COMMIT_SHA;
 
 /** A command's id as the workflow sees it: "c" and the comment's id, which GitHub never reuses. */
 function requestIdOf(request) {
   return request.commentId !== null && request.commentId !== undefined ? `c${request.commentId}` : `r${request.id}`;
 }
 
-/** The run folder artifacts of a suite's run: perfgate-<suite>, or its shards. */
-function isRunArtifact(name, suite) {
-  const prefix = `perfgate-${suite}`;
-  return name === prefix || new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-shard-[1-9][0-9]*-of-[1-9][0-9]*$`).test(name);
-}
+/** The run folder artifacts of a suite's run: perfgate-<suite>, or its shards (core's rule). */
+const { isRunArtifact } = core;
 
 /** The command's measurement arguments as the action's `options` input, and those it cannot pass. */
 function optionsInput(args = {}) {
@@ -99,6 +94,6 @@ function runNameMatches(displayTitle, requestId) {
 const workflowPath = (file) => `.github/workflows/${file}`;
 
 module.exports = {
-  WORKFLOWS, INPUT, SUITE_OF_COMMAND, OPTION_OF_ARG, RUN_NAME, DOCUMENTS, REQUIRED_DOCUMENTS, SHA,
+  WORKFLOWS, INPUT, SUITE_OF_COMMAND, OPTION_OF_ARG, RUN_NAME, SHA,
   requestIdOf, isRunArtifact, optionsInput, dispatchInputs, runNameMatches, workflowPath,
 };

@@ -7,16 +7,15 @@ const core = require('@perfgate/core');
 const { helpText } = require('../commands');
 
 const short = (sha) => (sha ? `\`${String(sha).slice(0, 12)}\`` : '(unknown)');
-const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
+// A command line as its author typed it, in a code span (core's: GitHub renders nothing inside).
+const code = (text) => core.markdownCode(text);
 const link = (text, url) => (url ? `[${text}](${url})` : text);
 
-// Text that came from a run's artifact (a file name, a value): shown in a code span, where
-// GitHub renders no links, mentions or markup, and cut to a readable length.
+// Text that came from a run's artifact (a file name, a value, a headline) is cut to a readable
+// length and shown through core's escaping: in a code span (untrusted), or as text.
 const UNTRUSTED_MAX = 300;
-function untrusted(text) {
-  const s = String(text).replace(/[\r\n]+/g, ' ');
-  return code(s.length > UNTRUSTED_MAX ? `${s.slice(0, UNTRUSTED_MAX - 1)}…` : s);
-}
+const untrusted = (value) => core.markdownCode(value, { max: UNTRUSTED_MAX });
+const untrustedText = (value) => core.markdownText(value, { max: UNTRUSTED_MAX });
 
 // The first line of every reply: lets a job that is run again after a crash find the reply it
 // already posted instead of posting it twice.
@@ -63,7 +62,7 @@ const STATUS = {
   cancelled: ({ request }) =>
     `⏹️ ${code(requestLine(request))} from @${request.author}${request.headSha ? ` (head ${short(request.headSha)})` : ''} was cancelled: ${request.detail || 'cancelled'}.`,
   stored: ({ request, runUrl, folders, verdict }) =>
-    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${String(verdict.headline).replace(/\.$/, '')}` : ''}.`,
+    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${untrustedText(String(verdict.headline).replace(/\.$/, ''))}` : ''}.`,
   failed: ({ request, runUrl, why }) =>
     `💥 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} (head ${short(request.headSha)}, base ${short(request.baseSha)}) left nothing perfgate could use: ${why}. Nothing was stored; ${code('/perf rerun')} measures it again.`,
 };

@@ -2,18 +2,10 @@
 // What the bot does in a pull request through the REST API: the sticky comment, replies, the
 // 👍 reaction, check runs. Every write here can be repeated without a second effect (the
 // sticky comment by its marker, a reply by its marker, a check run by its external id), since
-// a job is run again after a crash.
+// a job is run again after a crash. The sticky comment and check runs are core's writes, the
+// action's too; every body is fitted to GitHub's limits before it is sent.
 const core = require('@perfgate/core');
 const { replyMarker } = require('./messages');
-
-// GitHub's limits: a check run's summary and text are at most 65,535 characters each.
-const CHECK_RUN_TEXT_LIMIT = 65535;
-
-function fit(text, limit, note) {
-  if (text.length <= limit) return text;
-  const tail = `\n\n_${note}_\n`;
-  return text.slice(0, limit - tail.length) + tail;
-}
 
 async function allComments(octokit, { owner, repo, prNumber }) {
   return octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: prNumber, per_page: 100 });
@@ -25,27 +17,18 @@ async function allComments(octokit, { owner, repo, prNumber }) {
  * once is deleted. Returns {id, action: created | updated | unchanged}.
  */
 async function upsertSticky(octokit, where, { marker, author, body }) {
-  if (!body.startsWith(marker)) throw new Error('internal: a sticky comment body must start with its marker');
-  const { owner, repo, prNumber } = where;
-  let { kept, duplicates } = core.stickyComments(await allComments(octokit, where), { marker, author });
-  let action = null;
-  if (!kept) {
-    const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: prNumber, body });
-    ({ kept, duplicates } = core.stickyComments(await allComments(octokit, where), { marker, author }));
-    kept = kept || data;
-    action = 'created';
-  }
-  for (const extra of duplicates) await octokit.rest.issues.deleteComment({ owner, repo, comment_id: extra.id });
-  if (kept.body === body) return { id: kept.id, action: action || 'unchanged' };
-  await octokit.rest.issues.updateComment({ owner, repo, comment_id: kept.id, body });
-  return { id: kept.id, action: action || 'updated' };
+  const { id, action } = await core.upsertStickyComment(octokit, { owner: where.owner, repo: where.repo, number: where.prNumber }, {
+    marker, author, body, note: "Cut to fit GitHub's comment size; the run's artifact holds all of it.",
+  });
+  return { id, action };
 }
 
 /**
  * Posts `body` as the reply to a command comment, unless a reply to it is already there
  * (looked for only when `lookFirst`: a job run again after a crash). Returns the reply's id.
  */
-async function postReply(octokit, where, { commentId, author, body, lookFirst }) {
+async function postReply(octokit, where, { commentId, author, body: whole, lookFirst }) {
+  const body = core.fitComment(whole);
   if (lookFirst) {
     const marker = replyMarker(commentId);
     const existing = (await allComments(octokit, where)).find((c) => c.user && c.user.login === author && String(c.body).startsWith(marker));
@@ -60,8 +43,9 @@ async function postReply(octokit, where, { commentId, author, body, lookFirst })
  * `replyId` when the request knows it, else found by its marker (when `lookFirst`), else made.
  * Returns its id.
  */
-async function upsertReply(octokit, where, { commentId, replyId, author, body, lookFirst }) {
+async function upsertReply(octokit, where, { commentId, replyId, author, body: whole, lookFirst }) {
   const { owner, repo } = where;
+  const body = core.fitComment(whole);
   let id = replyId;
   if (!id && lookFirst) {
     const marker = replyMarker(commentId);
@@ -96,25 +80,20 @@ async function ensureCheckRun(octokit, where, { name, headSha, externalId, detai
     const existing = data.check_runs.find((run) => run.external_id === externalId);
     if (existing) return existing.id;
   }
-  const { data } = await octokit.rest.checks.create({
-    owner: where.owner, repo: where.repo, name, head_sha: headSha, external_id: externalId, status: 'queued',
+  const made = await core.createCheckRun(octokit, where, {
+    name, head_sha: headSha, external_id: externalId, status: 'queued',
     ...(detailsUrl ? { details_url: detailsUrl } : {}),
-    output: { title: output.title, summary: fit(output.summary, CHECK_RUN_TEXT_LIMIT, 'cut to fit GitHub') },
+    output: { title: output.title, summary: output.summary },
   });
-  return data.id;
+  return made.id;
 }
 
 async function completeCheckRun(octokit, where, checkRunId, { conclusion, output, detailsUrl }) {
-  await octokit.rest.checks.update({
-    owner: where.owner, repo: where.repo, check_run_id: checkRunId, status: 'completed', conclusion,
-    completed_at: new Date().toISOString(),
+  await core.updateCheckRun(octokit, where, checkRunId, {
+    status: 'completed', conclusion, completed_at: new Date().toISOString(),
     ...(detailsUrl ? { details_url: detailsUrl } : {}),
-    output: {
-      title: fit(output.title, 1000, 'cut'),
-      summary: fit(output.summary, CHECK_RUN_TEXT_LIMIT, "cut to fit GitHub's check run size; the sticky comment and the run's artifact have all of it"),
-      ...(output.text ? { text: fit(output.text, CHECK_RUN_TEXT_LIMIT, "cut to fit GitHub's check run size") } : {}),
-    },
-  });
+    output: { title: output.title, summary: output.summary, ...(output.text ? { text: output.text } : {}) },
+  }, { note: "Cut to fit GitHub's check run size; the sticky comment and the run's artifact have all of it." });
 }
 
 /** The repository's default branch: where perf-command.yml is read from and dispatched on. */
@@ -132,4 +111,4 @@ async function defaultBranch(octokit, { owner, repo }) {
   return data.default_branch;
 }
 
-module.exports = { upsertSticky, postReply, upsertReply, acknowledge, ensureCheckRun, completeCheckRun, cancelRun, defaultBranch, fit, CHECK_RUN_TEXT_LIMIT };
+module.exports = { upsertSticky, postReply, upsertReply, acknowledge, ensureCheckRun, completeCheckRun, cancelRun, defaultBranch };

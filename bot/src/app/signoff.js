@@ -189,7 +189,7 @@ async function publish(ctx, octokit, request, signoff) {
   const waivers = await store.signoffWaivers(ctx.store, signoff.id);
   const options = { candidate: signoff.candidate, previous: signoff.previous, waivers, runUrl: signoff.runUrl, runFailed: signoff.failure };
   const { decision, files } = core.renderSignoff(signoff.verdict, options);
-  const body = gh.fit(messages.reply(request.commentId, files['signoff.md']), core.GITHUB_COMMENT_LIMIT, 'the report is cut here to fit a comment; signoff.md of the workflow run holds all of it');
+  const body = core.fitComment(messages.reply(request.commentId, files['signoff.md']), 'the report is cut here to fit a comment; signoff.md of the workflow run holds all of it');
   const replyId = await gh.upsertReply(octokit, where, { commentId: request.commentId, replyId: signoff.replyId, author: ctx.botLogin, body, lookFirst: !signoff.replyId });
   await setStatus(octokit, where, signoff.candidate.sha, { state: decision.state, description: decision.description, targetUrl: signoff.runUrl });
   await store.updateSignoff(ctx.store, signoff.id, { state: decision.state, summary: decision.description, replyId });
@@ -211,8 +211,9 @@ async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conc
       checked = checkSignoffFolder(merged, { previousSha: request.baseSha, candidateSha: request.headSha });
     } catch (err) {
       if (!(err instanceof ArtifactRejected) && !(err instanceof SignoffFolderRejected)) throw err;
-      // Text from the artifact is shown in a code span, cut: it renders no links or mentions.
-      failure = conclusion === 'success' ? `its artifact was rejected: ${messages.untrusted(err.message)}` : `the run ended ${conclusion} (${messages.untrusted(err.message)})`;
+      // Plain text, quoting the artifact: every report of it escapes it for its format (the
+      // reply's markdown, signoff.html, the commit status).
+      failure = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
       ctx.log.warn(`sign-off run ${request.repo}#${runId}: ${failure}`);
     }
     if (checked) {

@@ -38,7 +38,8 @@ function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
   return {
     name: 'github',
     async file({ title, body }) {
-      const { data } = await octokit.rest.issues.create({ ...where, title, body, labels });
+      // The key's marker opens the body, so a body cut to GitHub's limit keeps it.
+      const { data } = await octokit.rest.issues.create({ ...where, title, body: core.fitComment(body), labels });
       return { key: String(data.number), url: data.html_url };
     },
     // Among the issues with perfgate's labels, open or closed, the one whose body carries the key.
@@ -49,11 +50,11 @@ function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
       return found ? { key: String(found.number), url: found.html_url } : null;
     },
     async comment(key, body) {
-      await octokit.rest.issues.createComment({ ...where, issue_number: issueNumber(key), body });
+      await octokit.rest.issues.createComment({ ...where, issue_number: issueNumber(key), body: core.fitComment(body) });
     },
     async close(key, body) {
       const issue_number = issueNumber(key);
-      await octokit.rest.issues.createComment({ ...where, issue_number, body });
+      await octokit.rest.issues.createComment({ ...where, issue_number, body: core.fitComment(body) });
       await octokit.rest.issues.update({ ...where, issue_number, state: 'closed', state_reason: 'completed' });
     },
   };

@@ -3,21 +3,17 @@
 // range still to search, and at the end the culprit with its rQPS and instr/o against its
 // parent and the functions that grew most (describeCulprit's figures), the full text of
 // renderBisect folded under it. Pure. bisect.json came from a runner: every text taken from it
-// (subjects, refs, function names, reasons) goes into a code span, where GitHub renders no
-// markup, links or mentions.
+// (subjects, refs, function names, reasons) goes into a code span (markdown.js), where GitHub
+// renders no markup, links or mentions.
 const { renderBisect } = require('../bisect');
 const { count } = require('./format');
+const M = require('./markdown');
 
 const short = (sha) => String(sha).slice(0, 7);
 const f2 = (x) => (typeof x === 'number' ? x.toFixed(2) : '–');
 const f3 = (x) => (typeof x === 'number' ? x.toFixed(3) : '–');
-const MAX_TEXT = 200;
-
-/** Untrusted text in a code span, on one line, cut to a readable length. */
-function code(text) {
-  const one = String(text).replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
-  return `\`${one.length > MAX_TEXT ? `${one.slice(0, MAX_TEXT - 1)}…` : one}\``;
-}
+const code = (text) => M.code(text, { max: M.NAME_MAX });
+const cellCode = (text) => M.code(text, { max: M.NAME_MAX, table: true });
 
 function interval(i, digits) {
   if (!i) return '–';
@@ -83,7 +79,7 @@ function culpritLines(doc) {
   const c = doc.culprit;
   const lines = ['', `**Culprit:** \`${c.commit}\` ${code(c.subject)}`, `against its first parent \`${c.parent}\`${c.merge ? ' (the culprit is a merge)' : ''}:`, ''];
   lines.push('| microbenchmark | rQPS | instr/o | verdict |', '|---|---|---|---|');
-  for (const m of c.measurements) lines.push(`| ${code(m.id)} | ${interval(m.rqps, f2)} | ${interval(m.instructions_per_query, f3)} | ${m.verdict} |`);
+  for (const m of c.measurements) lines.push(`| ${cellCode(m.id)} | ${interval(m.rqps, f2)} | ${interval(m.instructions_per_query, f3)} | ${M.text(m.verdict)} |`);
   for (const m of c.measurements) {
     if (!m.grown || !m.grown.length) continue;
     lines.push('', `Functions whose instructions per query grew most in ${code(m.id)}:`);
@@ -100,7 +96,7 @@ function culpritLines(doc) {
  * @returns markdown
  */
 function renderBisectComment(doc, { intro = '', final = false } = {}) {
-  const lines = [`### ${HEADLINE[doc.status] || `perfgate bisect: ${doc.status}`}`, ''];
+  const lines = [`### ${HEADLINE[doc.status] || `perfgate bisect: ${M.text(doc.status)}`}`, ''];
   if (intro) lines.push(intro, '');
   lines.push(`${code(doc.good.ref)} (\`${short(doc.good.commit)}\`) .. ${code(doc.bad.ref)} (\`${short(doc.bad.commit)}\`): ${doc.commits.length - 1} first-parent commits, suite ${code(doc.suite)}, ${doc.tests.map(code).join(', ')}`);
   if (doc.steps.length) {
@@ -112,7 +108,7 @@ function renderBisectComment(doc, { intro = '', final = false } = {}) {
   if (doc.status === 'found' && doc.culprit) lines.push(...culpritLines(doc));
   else if (doc.status !== 'running') lines.push('', `No culprit: ${code(doc.message)}`);
   if (final) {
-    lines.push('', '<details><summary>perfgate bisect output</summary>', '', '```', renderBisect(doc).replace(/```/g, "'''").trimEnd(), '```', '', '</details>');
+    lines.push('', '<details><summary>perfgate bisect output</summary>', '', M.fence([renderBisect(doc).trimEnd()]), '', '</details>');
   }
   return `${lines.join('\n')}\n`;
 }

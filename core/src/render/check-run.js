@@ -3,11 +3,10 @@
 // bot): the check run's conclusion and output, and the job summary, within GitHub's size limits.
 const { renderComment, marker } = require('./comment');
 const { renderSummary, renderReasons } = require('./summary');
+const { LIMITS, fitCharacters, fitBytes } = require('../github-limits');
 
-// A check run's output.summary and output.text: at most 65,535 characters each.
-const CHECK_RUN_TEXT_LIMIT = 65535;
-// A step's job summary: at most 1 MiB.
-const JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+const CHECK_RUN_TEXT_LIMIT = LIMITS.checkRunText;
+const JOB_SUMMARY_LIMIT_BYTES = LIMITS.jobSummaryBytes;
 
 // fail and error block a merge; warn and inconclusive ask a reader to look.
 const CONCLUSION = Object.freeze({ pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' });
@@ -15,27 +14,6 @@ const CONCLUSION = Object.freeze({ pass: 'success', warn: 'neutral', inconclusiv
 /** The check run conclusion of a verdict word. */
 function conclusionOf(verdict) {
   return CONCLUSION[verdict];
-}
-
-/** `text` cut to `limit` characters, ending with `note` when it had to be cut. */
-function fitCharacters(text, limit, note) {
-  if (text.length <= limit) return text;
-  const tail = `\n\n_${note}_\n`;
-  return text.slice(0, limit - tail.length) + tail;
-}
-
-/** `text` cut to `limit` UTF-8 bytes (on a character boundary), ending with `note` when cut. */
-function fitBytes(text, limit, note) {
-  if (Buffer.byteLength(text) <= limit) return text;
-  const tail = `\n\n_${note}_\n`;
-  let budget = limit - Buffer.byteLength(tail);
-  let cut = '';
-  for (const character of text) {
-    budget -= Buffer.byteLength(character);
-    if (budget < 0) break;
-    cut += character;
-  }
-  return cut + tail;
 }
 
 /**
@@ -52,7 +30,7 @@ function checkRunOutput(verdict, { reportLink, thresholdsFrom } = {}) {
   return {
     conclusion: conclusionOf(verdict.verdict),
     output: {
-      title: fitCharacters(`perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, 1000, 'cut'),
+      title: fitCharacters(`perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, LIMITS.checkRunTitle, 'cut'),
       summary,
       text: fitCharacters(reasons ? `Why:\n\n${reasons}\n` : 'Every microbenchmark passed.\n', CHECK_RUN_TEXT_LIMIT, `Cut to fit GitHub's check run size; ${where}.`),
     },
@@ -65,4 +43,4 @@ function jobSummary(verdict, { reportLink, thresholdsFrom } = {}) {
   return fitBytes(text, JOB_SUMMARY_LIMIT_BYTES, `Cut to fit GitHub's job summary size; the full report is ${reportLink || 'report.html in the run folder'}.`);
 }
 
-module.exports = { conclusionOf, checkRunOutput, jobSummary, fitCharacters, fitBytes, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES };
+module.exports = { conclusionOf, checkRunOutput, jobSummary, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES };

@@ -3,23 +3,28 @@
 const F = require('./format');
 const M = require('./markdown');
 
-// GitHub refuses comments longer than this many characters.
-const GITHUB_COMMENT_LIMIT = 65536;
+const { LIMITS, fitCharacters } = require('../github-limits');
 // Two different majors differ in hundreds of variables: the comment lists this many.
 const VARIABLE_ROWS = 40;
 
+const GITHUB_COMMENT_LIMIT = LIMITS.comment;
+
+// The hidden first line the sticky comment is found by. A suite name is letters, digits and
+// . _ - (the action's input and the bot's grammar allow no more); anything else, which only a
+// forged verdict could carry, must not end the HTML comment early.
 function marker(suite) {
-  return `<!-- perfgate:comment suite=${suite || 'unknown'} -->`;
+  return `<!-- perfgate:comment suite=${String(suite || 'unknown').replace(/[^A-Za-z0-9_.-]/g, '_')} -->`;
 }
 
 function detailsBlock(verdict) {
   const { sides = {}, machine, measure, scale, profile } = verdict.run;
   const lines = ['<details><summary>Versions, builds, server options, machine, how to reproduce</summary>', ''];
   lines.push('| | base | head |', '|:--|:--|:--|');
-  lines.push(`| version | ${M.cell(sides.base && sides.base.version)} | ${M.cell(sides.head && sides.head.version)} |`);
-  lines.push(`| commit | ${M.cell((sides.base && sides.base.commit) || '–')} | ${M.cell((sides.head && sides.head.commit) || '–')} |`);
-  lines.push(`| label | ${M.cell((sides.base && sides.base.label) || '–')} | ${M.cell((sides.head && sides.head.label) || '–')} |`);
-  lines.push(`| basedir | \`${M.cell(sides.base && sides.base.basedir)}\` | \`${M.cell(sides.head && sides.head.basedir)}\` |`);
+  const bothSides = (field, show = M.text) => ['base', 'head'].map((k) => show((sides[k] && sides[k][field]) || '–', { table: true })).join(' | ');
+  lines.push(`| version | ${bothSides('version')} |`);
+  lines.push(`| commit | ${bothSides('commit')} |`);
+  lines.push(`| label | ${bothSides('label')} |`);
+  lines.push(`| basedir | ${bothSides('basedir', M.code)} |`);
   const build = F.buildLines(sides);
   for (const [label, b, h] of build.rows) lines.push(`| ${label} | ${M.cell(b ?? '–')} | ${M.cell(h ?? '–')} |`);
   if (build.unknown.length) lines.push('', M.cell(build.unknown.join(' ')));
@@ -30,23 +35,23 @@ function detailsBlock(verdict) {
   }
   const options = F.optionRows(sides);
   if (options.length) {
-    lines.push('', `Server options${profile && profile.name ? ` (profile ${profile.name})` : ''}:`, '', '| option | base | head |', '|:--|:--|:--|');
-    for (const o of options) lines.push(`| ${o.differs ? '**' : ''}${M.cell(o.key)}${o.differs ? '**' : ''} | ${M.cell(o.base ?? '–')} | ${M.cell(o.head ?? '–')} |`);
+    lines.push('', `Server options${profile && profile.name ? ` (profile ${M.text(profile.name, { max: M.NAME_MAX })})` : ''}:`, '', '| option | base | head |', '|:--|:--|:--|');
+    for (const o of options) lines.push(`| ${o.differs ? '**' : ''}${M.text(o.key)}${o.differs ? '**' : ''} | ${M.text(o.base ?? '–')} | ${M.text(o.head ?? '–')} |`);
   }
   if (scale || measure) {
     const parts = [];
     if (scale) parts.push(`${scale.tables} tables × ${scale.rows} rows`);
     if (measure) parts.push(`${measure.seconds} s rounds after a ${measure.warmup_seconds} s warm-up, ${measure.rounds} rounds per side`);
-    lines.push('', `Scale and timing: ${parts.join('; ')}.`);
+    lines.push('', `Scale and timing: ${M.text(parts.join('; '))}.`);
   }
   const m = F.machineLines(machine);
-  if (m.length) lines.push('', 'Machine:', '', ...m.map(([k, v]) => `- ${k}: \`${M.cell(v)}\``));
+  if (m.length) lines.push('', 'Machine:', '', ...m.map(([k, v]) => `- ${k}: ${M.code(v)}`));
   if (verdict.run.machines_differ) lines.push('', '**The merged results come from different machines (judged with --allow-different-machines).**');
   const target = F.reproduceTarget(verdict);
   if (target) {
-    lines.push('', `To reproduce \`${target.id}\` by hand, start each server with the options above and run:`, '', '```sh', ...F.commandLines(target, sides), '```');
+    lines.push('', `To reproduce ${M.code(target.id, { max: M.NAME_MAX })} by hand, start each server with the options above and run:`, '', M.fence(F.commandLines(target, sides), 'sh'));
   }
-  lines.push('', `Method: ${verdict.method}; ${Math.round(verdict.confidence * 100)}% intervals.`, '', '</details>');
+  lines.push('', `Method: ${M.text(verdict.method)}; ${Math.round(verdict.confidence * 100)}% intervals.`, '', '</details>');
   return lines.join('\n');
 }
 
@@ -102,8 +107,7 @@ function renderComment(verdict, options = {}) {
   text = renderWith(verdict, keepRows(verdict.benchmarks, lo), options);
   if (text.length <= limit) return text;
   // Even without rows it is too long (huge option lists): keep the head of the text and say so.
-  const tail = `\n\n_Cut to fit GitHub's comment size; the full report is ${options.reportLink || 'report.html in the run folder'}._\n`;
-  return text.slice(0, limit - tail.length) + tail;
+  return fitCharacters(text, limit, `Cut to fit GitHub's comment size; the full report is ${options.reportLink || 'report.html in the run folder'}.`);
 }
 
 module.exports = { renderComment, marker, GITHUB_COMMENT_LIMIT };

@@ -9,6 +9,8 @@ const { renderTerminal } = require('./terminal');
 const { renderCsv, renderTsv } = require('./delimited');
 const checkRun = require('./check-run');
 const signoff = require('./signoff');
+const limits = require('../github-limits');
+const { text: markdownText, code: markdownCode, fence: markdownFence } = require('./markdown');
 
 /**
  * @param verdict  perfgate.verdict/v1
@@ -26,4 +28,9 @@ function renderReports(verdict, options = {}) {
   };
 }
 
-module.exports = { renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv, commentMarker: marker, GITHUB_COMMENT_LIMIT, ...checkRun, ...signoff };
+module.exports = {
+  renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv, commentMarker: marker, GITHUB_COMMENT_LIMIT,
+  ...checkRun, ...signoff,
+  GITHUB_LIMITS: limits.LIMITS, fitCharacters: limits.fitCharacters, fitBytes: limits.fitBytes, fitComment: limits.fitComment, fitCheckRunOutput: limits.fitCheckRunOutput,
+  markdownText, markdownCode, markdownFence,
+};

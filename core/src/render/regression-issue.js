@@ -64,10 +64,10 @@ function regressionIssue({ verdict, benchmarkId, signal, repo, lastGood, firstBa
   const title = `${b.id}: ${s.title(i.estimate)} since ${short(firstBad)}`;
   const parts = [
     marker(dedupeKey),
-    `perfgate, watching the main branch of ${repo}, found \`${b.id}\` regressed on ${s.word}: ${intervalText(b, signal)} `
+    `perfgate, watching the main branch of ${repo}, found ${M.code(b.id, { max: M.NAME_MAX })} regressed on ${s.word}: ${intervalText(b, signal)} `
       + `at ${firstBad} against ${lastGood}.`,
     '',
-    `Verdict: ${b.reason}.`,
+    `Verdict: ${M.text(b.reason)}.`,
     '',
     'Confirmed by:',
     ...confirmed,
@@ -81,27 +81,27 @@ function regressionIssue({ verdict, benchmarkId, signal, repo, lastGood, firstBa
   const went = M.instructionsSection([b], ISSUE_FUNCTIONS);
   parts.push('', '### Where the instructions went', '', went || 'Instructions were not counted for this microbenchmark in this run.');
   parts.push('', '### Commit range', '', `Last good ${lastGood}, first bad ${firstBad}. The commits in between, and a search for the one to blame:`,
-    '', '```sh', `git log --first-parent --oneline ${lastGood}..${firstBad}`,
-    `perfgate bisect --source <checkout> --good ${lastGood} --bad ${firstBad} --tests ${b.id} --out bisect-${short(firstBad)}`, '```');
+    '', M.fence([`git log --first-parent --oneline ${lastGood}..${firstBad}`,
+      `perfgate bisect --source <checkout> --good ${lastGood} --bad ${firstBad} --tests ${M.oneLine(b.id, M.NAME_MAX)} --out bisect-${short(firstBad)}`], 'sh'));
   const options = F.optionRows(sides);
   if (options.length) {
     parts.push('', '### Server options', '', '| option | last good | first bad |', '|:--|:--|:--|');
-    for (const o of options) parts.push(`| ${o.differs ? '**' : ''}${M.cell(o.key)}${o.differs ? '**' : ''} | ${M.cell(o.base ?? 'unset')} | ${M.cell(o.head ?? 'unset')} |`);
+    for (const o of options) parts.push(`| ${o.differs ? '**' : ''}${M.text(o.key)}${o.differs ? '**' : ''} | ${M.text(o.base ?? 'unset')} | ${M.text(o.head ?? 'unset')} |`);
   }
   const machine = F.machineLines(verdict.run.machine);
-  if (machine.length) parts.push('', '### Machine', '', ...machine.map(([k, v]) => `- ${k}: \`${M.cell(v)}\``));
+  if (machine.length) parts.push('', '### Machine', '', ...machine.map(([k, v]) => `- ${k}: ${M.code(v)}`));
   const commands = F.commandLines(b, sides);
   if (commands.length) {
-    parts.push('', '### Reproduce by hand', '', 'Build both commits, start each server with the options above, and run:', '', '```sh', ...commands, '```');
+    parts.push('', '### Reproduce by hand', '', 'Build both commits, start each server with the options above, and run:', '', M.fence(commands, 'sh'));
   }
-  parts.push('', `Method: ${verdict.method}; ${Math.round(verdict.confidence * 100)}% intervals.`);
+  parts.push('', `Method: ${M.text(verdict.method)}; ${Math.round(verdict.confidence * 100)}% intervals.`);
   return { title, body: parts.join('\n') + '\n' };
 }
 
 // A later main commit on which the regression is still there.
 function sightingComment({ verdict, benchmarkId, signal, base, head, sightings }) {
   const b = benchmarkOf(verdict, benchmarkId);
-  return `Seen again (sighting ${sightings}) at ${head} against ${base}: ${intervalText(b, signal)}. ${b.reason}.\n`;
+  return `Seen again (sighting ${sightings}) at ${head} against ${base}: ${intervalText(b, signal)}. ${M.text(b.reason)}.\n`;
 }
 
 // A later main commit on which the signal is back within limits.

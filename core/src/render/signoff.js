@@ -2,7 +2,8 @@
 // A release sign-off's report (signoff.md, signoff.html): the decision of ../signoff.js, every
 // microbenchmark grouped as in the posts, the charts, the waivers. Pure.
 const F = require('./format');
-const { rqpsChart: mermaidChart, legend, cell } = require('./markdown');
+const { rqpsChart: mermaidChart, legend, text, code, NAME_MAX } = require('./markdown');
+const { LIMITS } = require('../github-limits');
 const { rqpsChart: svgChart, esc } = require('./html');
 const { plural } = require('./scope');
 const { isPre } = require('../shards');
@@ -40,13 +41,15 @@ function markdownTable(rows, waived, instr) {
   ];
   for (const b of rows) {
     const word = waived.has(b.name) && !isWithinLimits(b.verdict) ? `${b.verdict}, waived` : b.verdict;
-    out.push(`| ${rowMark(b, waived)} | ${cell(b.name)} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${figures.map((c) => ` ${c.cell(b)} |`).join('')}${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
+    out.push(`| ${rowMark(b, waived)} | ${text(b.name, { max: NAME_MAX })} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${figures.map((c) => ` ${c.cell(b)} |`).join('')}${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
   }
   return out.join('\n');
 }
 
 const shaOf = (side) => (side && side.sha ? String(side.sha).slice(0, 12) : '?');
-const sideText = (side, measured) => `${side && side.ref ? `\`${side.ref}\`` : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${measured.version})` : ''}`;
+// A side as the report names it: its ref, its commit, the version the run folder says it measured.
+const sideText = (side, measured) => `${side && side.ref ? code(side.ref) : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${text(measured.version)})` : ''}`;
+const sidePlain = (side, measured) => `${side && side.ref ? side.ref : 'commit'} @ ${shaOf(side)}${measured && measured.version ? ` (${measured.version})` : ''}`;
 // A side measured from an installed prefix carries no commit: the report says what ran, so that
 // nobody reads the pinned SHAs as what was built.
 function prefixNote(sides) {
@@ -69,9 +72,9 @@ function renderSignoffMarkdown(verdict, options = {}) {
   const sides = (verdict && verdict.run && verdict.run.sides) || {};
   const parts = [
     SIGNOFF_MARKER,
-    `## ${STATE_MARK[decision.state]} Release sign-off: ${candidate.ref ? `\`${candidate.ref}\`` : 'candidate'} against ${previous.ref ? `\`${previous.ref}\`` : 'previous'} — ${decision.state}`,
+    `## ${STATE_MARK[decision.state]} Release sign-off: ${candidate.ref ? code(candidate.ref) : 'candidate'} against ${previous.ref ? code(previous.ref) : 'previous'} — ${decision.state}`,
     '',
-    `**${stop(decision.description)}** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
+    `**${text(stop(decision.description))}** Commit status \`${SIGNOFF_CONTEXT}\` on the candidate: \`${decision.state}\`.`,
     '',
     `Candidate ${sideText(candidate, sides.head)} against previous ${sideText(previous, sides.base)}${runUrl ? ` · [workflow run](${runUrl})` : ''}`,
   ];
@@ -84,13 +87,13 @@ function renderSignoffMarkdown(verdict, options = {}) {
   parts.push(
     '',
     `${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}.${decision.waived.length ? ` Waived: ${decision.waived.length}.` : ''} Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
-    ...[prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean).map((n) => `\n${n}`),
+    ...[prefixNote(sides), ...F.scopeNotes(verdict)].filter(Boolean).map((n) => `\n${text(n)}`),
   );
   if (decision.blocking.length) {
-    parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `\`${b.id}\` (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
+    parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `${code(b.id, { max: NAME_MAX })} (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
   }
   for (const s of sections(verdict)) {
-    parts.push('', `### ${s.title}`, '', markdownTable(s.rows, waived, instr));
+    parts.push('', `### ${text(s.title)}`, '', markdownTable(s.rows, waived, instr));
     const chart = mermaidChart(s.rows);
     if (chart) parts.push('', chart);
   }
@@ -101,10 +104,10 @@ function renderSignoffMarkdown(verdict, options = {}) {
     parts.push('| microbenchmark | its verdict | waived by | why | when (UTC) |', '|:--|:--|:--|:--|:--|');
     const verdictOf = new Map(verdict.benchmarks.map((b) => [b.name, b.verdict]));
     for (const w of waiverIndex(waivers).values()) {
-      parts.push(`| ${cell(w.microbenchmark)} | ${verdictOf.get(w.microbenchmark) || 'not in this run'} | ${w.author ? `@${cell(w.author)}` : '–'} | ${cell(w.reason)} | ${dateOf(w.createdAt)} |`);
+      parts.push(`| ${text(w.microbenchmark, { max: NAME_MAX })} | ${verdictOf.get(w.microbenchmark) || 'not in this run'} | ${w.author ? `@${text(w.author)}` : '–'} | ${text(w.reason)} | ${dateOf(w.createdAt)} |`);
     }
   }
-  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${stop(decision.description)} ${within(decision, verdict)}`);
+  parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${text(stop(decision.description))} ${within(decision, verdict)}`);
   parts.push('', `<sub>${legend(verdict.benchmarks)} · 🏳️ waived</sub>`);
   return `${parts.join('\n')}\n`;
 }
@@ -132,7 +135,7 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
 </style></head><body>`];
   parts.push(`<h1><span class="badge" data-state="${esc(decision.state)}">${esc(decision.state)}</span> Release sign-off: ${esc(candidate.ref || 'candidate')} against ${esc(previous.ref || 'previous')}</h1>`);
   parts.push(`<p><b>${esc(stop(decision.description))}</b> Commit status <code>${SIGNOFF_CONTEXT}</code> on the candidate: <code>${esc(decision.state)}</code>.</p>`);
-  parts.push(`<p>Candidate ${esc(sideText(candidate, sides.head).replace(/`/g, ''))} against previous ${esc(sideText(previous, sides.base).replace(/`/g, ''))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
+  parts.push(`<p>Candidate ${esc(sidePlain(candidate, sides.head))} against previous ${esc(sidePlain(previous, sides.base))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
   if (verdict) {
     const waived = waiverIndex(waivers);
     const instr = F.hasInstructions(verdict.benchmarks);

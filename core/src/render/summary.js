@@ -6,7 +6,7 @@ const M = require('./markdown');
 /** Why each row that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
 function renderReasons(verdict) {
   const undecided = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass' || b.open);
-  return undecided.map((b) => `- ${F.markOf(b)} \`${b.id}\`: ${b.reason}`).join('\n');
+  return undecided.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}`).join('\n');
 }
 
 /**

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { progressArtifact, progressUploader } from '../../../action/src/bisect.js';
+import { marked } from 'marked';
+import { bisectSummary, progressArtifact, progressUploader } from '../../../action/src/bisect.js';
 
 const require = createRequire(import.meta.url);
 const { bisectDocument } = require('../../support/bisect-document.js');
@@ -30,5 +31,15 @@ describe('job: bisect progress', () => {
     assert.deepEqual(JSON.parse(readFileSync(path.join(workDir, 'progress', '1', 'bisect.json'), 'utf8')).steps.length, 1);
     assert.deepEqual(JSON.parse(readFileSync(path.join(workDir, 'progress', '2', 'bisect.json'), 'utf8')).steps.length, 2);
     assert.equal(progressArtifact(2), 'perfgate-bisect-progress-2');
+  });
+
+  it('the job summary shows the bisection as text: a commit subject cannot close its block or add HTML', () => {
+    const subjects = Array.from({ length: 11 }, (_, i) => (i === 7 ? 'row0upd: </code></pre><img src=x onerror=alert(1)> ``` @team [x](https://evil.example)' : `commit ${i}`));
+    const core = require('@perfgate/core');
+    const text = core.renderBisect(bisectDocument({ subjects }));
+    const summary = bisectSummary(text);
+    const html = marked.parse(summary, { gfm: true });
+    assert.deepEqual([...html.matchAll(/<([a-z]+)/g)].map((m) => m[1]), ['pre', 'code']);
+    assert.ok(html.includes('&lt;/code&gt;&lt;/pre&gt;&lt;img src=x'), html);
   });
 });

@@ -2,7 +2,7 @@
 // merged and judged with the limits they were measured with, and every way the folders can
 // disagree or be missing named.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,10 +25,15 @@ after(() => rmSync(folder, { recursive: true, force: true }));
  * A measure job's run folder holding the captured results; with `shard`, the part of them that
  * shard of the plan measures, as compare --shard K/N records it.
  */
-function runFolder(name, { shard = null, run = {} } = {}) {
+function runFolder(name, { shard = null, run = {}, head = HEAD, edit = () => {} } = {}) {
   const dir = path.join(folder, name);
   mkdirSync(dir, { recursive: true });
   const results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+  // The measure job records the commits it measured (action/src/measure.js).
+  for (const [side, sha] of [['base', BASE], ['head', head]]) {
+    results.sides[side].commit = sha;
+    results.plan.sides[side].commit = sha;
+  }
   if (shard) {
     const all = results.plan.benchmarks;
     results.plan.shard = { ...shard, suite_benchmarks: all.map((b) => b.id) };
@@ -38,9 +43,11 @@ function runFolder(name, { shard = null, run = {} } = {}) {
   results.benchmarks = results.benchmarks.filter((b) => kept.has(b.id));
   perfgate.writeDocument(path.join(dir, 'results.json'), 'results', results);
   const verdict = core.judge(results, core.findSuite(core.loadThresholds(), 'quick'));
+  edit(verdict);
   perfgate.writeReports(dir, verdict);
+  perfgate.writeDocument(path.join(dir, 'verdict.json'), 'verdict', verdict);
   perfgate.writeDocument(path.join(dir, 'action-run.json'), 'action-run', {
-    schema: 'perfgate.action-run/v1', suite: 'quick', shard, pull_request: 7, base_sha: BASE, head_sha: HEAD, thresholds: null, status: 'judged', message: null, ...run,
+    schema: 'perfgate.action-run/v1', suite: 'quick', shard, pull_request: 7, base_sha: BASE, head_sha: head, thresholds: null, status: 'judged', message: null, ...run,
   });
   return { name, id: 1, dir };
 }
@@ -49,14 +56,14 @@ const SETTINGS = { suite: 'quick', shard: null };
 
 describe('verdictOf', () => {
   it('one run folder: its own verdict', () => {
-    const one = runFolder('single');
+    const one = runFolder('perfgate-quick');
     const { verdict, problem } = verdictOf([one], { settings: SETTINGS, into: folder });
     assert.equal(problem, undefined);
     assert.deepEqual(verdict, JSON.parse(readFileSync(path.join(one.dir, 'verdict.json'), 'utf8')));
   });
 
   it('two shards: every row of both, judged once, as the whole run judges', () => {
-    const shards = [1, 2].map((index) => runFolder(`shard-${index}`, { shard: { index, count: 2 } }));
+    const shards = [1, 2].map((index) => runFolder(`perfgate-quick-shard-${index}-of-2`, { shard: { index, count: 2 } }));
     const { verdict, dir } = verdictOf(shards, { settings: SETTINGS, into: folder });
     const whole = core.judge(JSON.parse(readFileSync(RESULTS, 'utf8')), core.findSuite(core.loadThresholds(), 'quick'));
     assert.deepEqual(verdict.benchmarks.map((b) => [b.id, b.verdict]).sort(), whole.benchmarks.map((b) => [b.id, b.verdict]).sort());
@@ -67,11 +74,34 @@ describe('verdictOf', () => {
   });
 
   it('names a missing shard, a shard without a verdict, and folders that disagree', () => {
-    const first = runFolder('p1', { shard: { index: 1, count: 3 } });
+    const first = runFolder('perfgate-quick-shard-1-of-3', { shard: { index: 1, count: 3 } });
     assert.equal(verdictOf([first], { settings: SETTINGS, into: folder }).problem, 'shards 2, 3 of 3 left no run folder');
-    const broken = runFolder('p2', { shard: { index: 2, count: 3 }, run: { status: 'error', message: 'the harness exited with code 1 but wrote no results.json' } });
-    assert.equal(verdictOf([first, broken], { settings: SETTINGS, into: folder }).problem, 'p2: the harness exited with code 1 but wrote no results.json');
-    const other = runFolder('p3', { shard: { index: 3, count: 3 }, run: { head_sha: 'c'.repeat(40) } });
-    assert.equal(verdictOf([first, other], { settings: SETTINGS, into: folder }).problem, `the run folders disagree: p3 has head_sha ${'c'.repeat(40)}, p1 has head_sha ${HEAD}`);
+    const broken = runFolder('perfgate-quick-shard-2-of-3', { shard: { index: 2, count: 3 }, run: { status: 'error', message: 'the harness exited with code 1 but wrote no results.json' } });
+    assert.equal(verdictOf([first, broken], { settings: SETTINGS, into: folder }).problem, 'perfgate-quick-shard-2-of-3: the run has no verdict (error: the harness exited with code 1 but wrote no results.json)');
+    const other = runFolder('perfgate-quick-shard-3-of-3', { shard: { index: 3, count: 3 }, head: 'c'.repeat(40) });
+    assert.equal(verdictOf([first, other], { settings: SETTINGS, into: folder }).problem, `the run folders disagree: perfgate-quick-shard-3-of-3 has head_sha ${'c'.repeat(40)}, perfgate-quick-shard-1-of-3 has head_sha ${HEAD}`);
+  });
+
+  it("names both suites and the artifact when a run folder's verdict is of another suite than the job's input", () => {
+    const folders = [runFolder('perfgate-quick', { edit: (verdict) => { verdict.suite = 'full'; } })];
+    assert.equal(verdictOf(folders, { settings: SETTINGS, into: folder }).problem, 'perfgate-quick/verdict.json: suite is "full", but input suite is quick');
+    const all = [runFolder('perfgate-quick', { run: { suite: 'ahi' } })];
+    assert.equal(verdictOf(all, { settings: SETTINGS, into: folder }).problem, 'perfgate-quick/action-run.json: suite is "ahi", but input suite is quick');
+  });
+
+  it('checks each run folder against the inputs: the pull request and the head', () => {
+    const one = runFolder('perfgate-quick');
+    assert.equal(verdictOf([one], { settings: { ...SETTINGS, pullRequest: 8 }, into: folder }).problem, 'perfgate-quick/action-run.json: pull_request is 7, but input pull-request is 8');
+    assert.equal(verdictOf([one], { settings: { ...SETTINGS, pullRequest: 7, headSha: 'd'.repeat(40) }, into: folder }).problem, `perfgate-quick/action-run.json: head_sha is ${HEAD}, but input head-sha is ${'d'.repeat(40)}`);
+    assert.equal(verdictOf([one], { settings: { ...SETTINGS, pullRequest: 7, headSha: HEAD }, into: folder }).problem, undefined);
+  });
+
+  it('refuses a symbolic link or a document that is not JSON in a downloaded folder', () => {
+    const linked = runFolder('perfgate-quick');
+    rmSync(path.join(linked.dir, 'verdict.json'));
+    symlinkSync('/etc/passwd', path.join(linked.dir, 'verdict.json'));
+    assert.equal(verdictOf([linked], { settings: SETTINGS, into: folder }).problem, 'perfgate-quick: archive entry "verdict.json" is a symbolic link');
+    writeFileSync(path.join(runFolder('perfgate-quick').dir, 'results.json'), '{"schema":');
+    assert.equal(verdictOf([{ name: 'perfgate-quick', id: 1, dir: path.join(folder, 'perfgate-quick') }], { settings: SETTINGS, into: folder }).problem, 'perfgate-quick: results.json is not JSON (Unexpected end of JSON input)');
   });
 });

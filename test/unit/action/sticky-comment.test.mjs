@@ -1,10 +1,13 @@
-// The sticky comment and the retries, through Octokit against the GitHub double: every page of
-// comments is searched, only our account's comment with the marker counts, an identical body is
-// not rewritten, a duplicate from a race is removed, 5xx and secondary rate limits are retried.
+// The sticky comment and the retries, through the action's Octokit against the GitHub double
+// (core's upsertStickyComment, which the bot uses too): every page of comments is searched,
+// only our account's comment with the marker counts, an identical body is not rewritten, a
+// duplicate from a race is removed, 5xx and secondary rate limits are retried, a body over
+// GitHub's limit is cut to fit with a note.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { Octokit } from '@octokit/rest';
-import { makeOctokit, upsertStickyComment } from '../../../action/src/github.js';
+import { makeOctokit } from '../../../action/src/github.js';
 import { secondaryRateLimit, startGitHubDouble } from '../../support/github-api/index.mjs';
 
 const REPOSITORY = 'perfgate-test/fork';
@@ -22,7 +25,7 @@ before(async () => {
     repositories: [REPOSITORY],
     githubToken: TOKEN,
     tokens: { [PAT]: 'someone' },
-    pullRequests: [1, 2, 3, 4].map((number) => ({ repository: REPOSITORY, number, head: { ref: `b${number}`, sha: 'a'.repeat(40) }, base: { ref: 'main', sha: 'b'.repeat(40) } })),
+    pullRequests: [1, 2, 3, 4, 5].map((number) => ({ repository: REPOSITORY, number, head: { ref: `b${number}`, sha: 'a'.repeat(40) }, base: { ref: 'main', sha: 'b'.repeat(40) } })),
   });
   octokit = makeOctokit({ token: TOKEN, apiUrl: gh.url });
   // A person's client, without throttling: the filler comments need not wait between posts.
@@ -30,6 +33,9 @@ before(async () => {
 });
 after(() => gh?.close());
 
+const require = createRequire(import.meta.url);
+const { upsertStickyComment: upsert } = require('@perfgate/core');
+const upsertStickyComment = (client, repo, number, fields) => upsert(client, { ...repo, number }, fields);
 const bodies = (number) => gh.state.comments(REPOSITORY, number).map((comment) => comment.body);
 
 describe('upsertStickyComment', () => {
@@ -74,6 +80,19 @@ describe('upsertStickyComment', () => {
     const statuses = gh.calls.filter((call) => call.path.includes('/issues/4/')).map((call) => `${call.operationId} ${call.status}`);
     assert.deepEqual(statuses.slice(0, 4), ['issues/list-comments 403', 'issues/list-comments 200', 'issues/create-comment 502', 'issues/create-comment 201']);
     assert.deepEqual(gh.problems(), []);
+  });
+
+  it('cuts a body longer than GitHub takes (65,536 characters) and says so, instead of failing', async () => {
+    const body = `${MARKER}\n${'x'.repeat(70_000)}`;
+    const made = await upsertStickyComment(octokit, REPO, 5, { marker: MARKER, author: AUTHOR, body, note: 'the artifact holds all of it' });
+    assert.equal(made.action, 'created');
+    const [kept] = bodies(5);
+    assert.equal(kept.length, 65536);
+    assert.ok(kept.startsWith(`${MARKER}\nxxx`));
+    assert.ok(kept.endsWith('\n\n_the artifact holds all of it_\n'));
+    // The same long body again is the same cut body: nothing is rewritten.
+    const again = await upsertStickyComment(octokit, REPO, 5, { marker: MARKER, author: AUTHOR, body, note: 'the artifact holds all of it' });
+    assert.equal(again.action, 'unchanged');
   });
 
   it('refuses a body without its marker', async () => {

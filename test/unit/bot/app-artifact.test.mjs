@@ -10,7 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { BASE_SHA, HEAD_SHA, PR, runFolderFiles, writeArtifact } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
-const { entryPath, readRunFolder, checkRunFolder, ArtifactRejected } = require('../../../bot/src/app/artifact');
+// The zip is the bot's to read; every rule of names, sizes and documents is core's run folder reader.
+const { readRunFolder, ArtifactRejected } = require('../../../bot/src/app/artifact');
+const { entryPath, checkRunFolder } = require('@perfgate/core');
 
 const MB = 1024 * 1024;
 const pinned = { name: 'perfgate-quick', prNumber: PR, baseSha: BASE_SHA, headSha: HEAD_SHA, suite: 'quick' };

@@ -84,9 +84,10 @@ test('check run titles and summaries', () => {
 test("what came from a run's artifact is shown as code, on one line, at most 300 characters", () => {
   assert.equal(m.untrusted('archive path "@everyone [x](https://evil)" leaves\nthe folder'), '`archive path "@everyone [x](https://evil)" leaves the folder`');
   assert.equal(m.untrusted('x'.repeat(400)), `\`${'x'.repeat(299)}…\``);
-  assert.equal(m.untrusted('a `b` c'), "`a 'b' c`");
+  // A fence longer than the backticks inside: they are shown, and cannot end the span.
+  assert.equal(m.untrusted('a `b` c'), '``a `b` c``');
 });
 
 test('a backtick in a quoted command cannot end the code span', () => {
-  assert.equal(m.REPLIES.closed({ author: 'm', prNumber: 1, line: '/perf quick `x`' }), "@m pull request #1 is closed: `/perf quick 'x'` was not started.");
+  assert.equal(m.REPLIES.closed({ author: 'm', prNumber: 1, line: '/perf quick `x`' }), '@m pull request #1 is closed: `` /perf quick `x` `` was not started.');
 });

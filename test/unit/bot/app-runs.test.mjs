@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { marked } from 'marked';
 import {
   BASE_SHA, bot, botComments, command, HEAD_SHA, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
@@ -20,7 +21,7 @@ describe('completed runs and their artifacts', () => {
   let nextPr = 300;
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-artifacts-'));
-    gh = await startDouble({ artifactsDir, prs: Array.from({ length: 12 }, (_, i) => 300 + i) });
+    gh = await startDouble({ artifactsDir, prs: Array.from({ length: 13 }, (_, i) => 300 + i) });
     running = await startBotOn(gh, { env: { PERFGATE_MAX_ARTIFACT_BYTES: String(4 * 1024 * 1024) } });
   });
   after(async () => {
@@ -146,6 +147,31 @@ describe('completed runs and their artifacts', () => {
     assert.equal(answer.status, 202);
     assert.deepEqual(gh.calls.slice(calls).filter((c) => c.identity.login === 'perfgate[bot]'), []);
     assert.ok(running.log.lines.some((l) => l.includes(`run ${REPOSITORY}#${id}: no command of this bot started it; ignored`)));
+  });
+
+  it('a hostile verdict (mentions, links, images, HTML, a 70,000-character headline) is text in the sticky comment and the check run, within their limits', async () => {
+    const { pr, request, run, name } = await dispatched();
+    const hostile = '@perfgate-test/perf-team see ![x](https://evil.example/a.png) [click](https://evil.example/x) <img src=x onerror=alert(1)> `code` | cell\n# heading';
+    writeArtifact(artifactsDir, run.id, name, runFolderFiles({
+      pr,
+      edit: (f) => {
+        f['verdict.json'].headline = `${hostile} ${'A'.repeat(70_000)}`;
+        f['verdict.json'].benchmarks[0].reason = `${hostile} <script>alert(1)</script>`;
+      },
+    }));
+    await complete(run);
+    assert.equal((await bot.getRequest(running.store, request.id)).status, 'completed');
+    const [body] = sticky(pr);
+    const check = gh.state.checkRuns(REPOSITORY).find((c) => c.id === request.checkRunId);
+    assert.ok(body.length <= 65536, body.length);
+    assert.ok(check.output.summary.length <= 65535 && check.output.text.length <= 65535 && check.output.title.length <= 1000);
+    for (const markdown of [body, check.output.summary, check.output.text]) {
+      const html = marked.parse(markdown, { gfm: true });
+      assert.deepEqual([...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]).filter((href) => href.includes('evil')), []);
+      assert.doesNotMatch(html, /<img|<script|<h1/);
+      // Only the bot's own footer mentions someone: who asked.
+      assert.deepEqual((html.replace(/<[^>]*>/g, '').match(/@[A-Za-z0-9][\w/-]*/g) || []).filter((m) => m !== '@maintainer'), []);
+    }
   });
 
   it("sent nothing that breaks GitHub's description", () => {

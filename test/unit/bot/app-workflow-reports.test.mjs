@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { marked } from 'marked';
 import {
   BASE_SHA, bot, botComments, command, HEAD_SHA, pushEvent, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
@@ -99,6 +100,22 @@ describe('when the dispatched workflow reports', () => {
     assert.equal(reply(), `⏹️ \`/perf quick\` from @maintainer (head \`${short(HEAD_SHA)}\`) was cancelled: new commits were pushed (head now \`${short(newHead)}\`); comment again to measure them.`);
     const after = gh.state.repoByFullName('r', REPOSITORY).runs.get(run.id);
     assert.deepEqual([after.status, after.conclusion], ['completed', 'cancelled']);
+  });
+
+  it('a hostile headline of 70,000 characters (mentions, links, images, HTML) is text in the reply, which fits; the request completes', async () => {
+    const { pr, request, run } = await dispatched('/perf quick');
+    const hostile = '@perfgate-test/perf-team @admin see ![x](https://evil.example/a.png) [click](https://evil.example/x) <img src=x onerror=alert(1)> `code` | cell';
+    writeArtifact(artifactsDir, run.id, 'perfgate-quick', runFolderFiles({ pr, edit: (f) => { f['verdict.json'].headline = `${hostile} ${'A'.repeat(70_000)}`; } }));
+    await complete(run);
+    assert.equal((await bot.getRequest(running.store, request.id)).status, 'completed');
+    const [body] = botComments(gh, pr).map((c) => c.body);
+    assert.ok(body.length <= 65536, body.length);
+    const html = marked.parse(body, { gfm: true });
+    // The bot's own words keep their link and mention; nothing of the headline is live.
+    assert.deepEqual([...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]), [run.html_url]);
+    assert.doesNotMatch(html, /<img|<script/);
+    assert.deepEqual(html.replace(/<[^>]*>/g, '').match(/@[A-Za-z0-9][\w/-]*/g), ['@maintainer']);
+    assert.ok(body.includes('@\u200dperfgate-test/perf-team @\u200dadmin see ![x\\](https:\u200d//evil.example/a.png) [click\\](https:\u200d//evil.example/x) \\<img src=x onerror=alert(1)> \\`code\\` \\| cell AAA'), body.slice(0, 600));
   });
 
   it("sent nothing that breaks GitHub's description", () => {

@@ -41,7 +41,7 @@ test('the comment\'s details name each side\'s build, compiler, cmake options an
   assert.ok(md.includes('Not known for the base: the compiler (.comment section stripped, as distribution packages do); the cmake options (no build.json of perfgate build beside the prefix).'));
   assert.ok(md.includes('cmake options (from the build record of perfgate build):'));
   // A value from a build record cannot break the table.
-  assert.ok(md.includes('| **CMAKE_CXX_FLAGS_RELWITHDEBINFO** | – | -O2 -g -DNDEBUG \\| <b> |'));
+  assert.ok(md.includes('| **CMAKE_CXX_FLAGS_RELWITHDEBINFO** | – | \\-O2 -g -DNDEBUG \\| \\<b> |'));
   assert.ok(md.includes('- sysbench: `1.0.20`'));
   const html = R.renderReport(v);
   assert.match(html, /<tr><td>compiler<\/td><td>not recorded<\/td><td>GCC: \(Debian 12\.2\.0-14\+deb12u1\) 12\.2\.0<\/td><\/tr>/);
@@ -56,7 +56,7 @@ test('two builds of perfgate build: the cmake option that differs comes first, i
   assert.deepEqual(md.split('\n').filter((l) => /^\| \**(WITH_LIBFMT|CMAKE_)/.test(l)), [
     '| **WITH_LIBFMT** | system | bundled |',
     '| CMAKE_BUILD_TYPE | RelWithDebInfo | RelWithDebInfo |',
-    '| CMAKE_CXX_FLAGS_RELWITHDEBINFO | -O2 -g -DNDEBUG \\| <b> | -O2 -g -DNDEBUG \\| <b> |',
+    '| CMAKE_CXX_FLAGS_RELWITHDEBINFO | \\-O2 -g -DNDEBUG \\| \\<b> | \\-O2 -g -DNDEBUG \\| \\<b> |',
   ]);
   assert.doesNotMatch(md, /Not known for/);
 });

@@ -125,7 +125,9 @@ test('text from results is escaped in every renderer', () => {
   r.sides.head.label = '<img src=x onerror=alert(1)>';
   const v = judge(r, CONFIG);
   assert.doesNotMatch(renderReport(v), /<script>|<img src=x/);
-  assert.ok(renderComment(v).includes('| a\\|b<script> |'));
+  // In markdown the pipe stays in its cell and the tag is text (a backslash before the <).
+  assert.ok(renderComment(v).includes('| a\\|b\\<script> |'));
+  assert.ok(renderComment(v).includes('“\\<img src=x onerror=alert(1)>”'));
 });
 
 test('the reproduce block derives prepare and the head socket from the recorded command', () => {
