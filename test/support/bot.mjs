@@ -239,7 +239,10 @@ export function pushEvent({ headSha, pr = PR, at = new Date(), action = 'synchro
   return payload;
 }
 
-/** workflow_run.completed of the dispatched perf-command.yml run. */
+/**
+ * workflow_run.completed of a run as the double's API shows it (by default the dispatched
+ * perf-command.yml run): its event, actor and triggering actor are the run's.
+ */
 export function workflowRunEvent({ run, conclusion = 'success', installationId = INSTALLATION_ID, repository = REPOSITORY, workflow = 'perf-command.yml' }) {
   const payload = published('workflow_run', 'completed', (e) => e.workflow_run.conclusion === 'success');
   moveTo(payload, repository);
@@ -247,7 +250,9 @@ export function workflowRunEvent({ run, conclusion = 'success', installationId =
   Object.assign(payload.workflow_run, {
     id: run.id,
     path: `.github/workflows/${workflow}`,
-    event: 'workflow_dispatch',
+    event: run.event ?? 'workflow_dispatch',
+    actor: { ...payload.workflow_run.actor, ...run.actor },
+    triggering_actor: { ...payload.workflow_run.triggering_actor, ...run.triggering_actor },
     display_title: run.display_title,
     run_attempt: run.run_attempt || 1,
     status: 'completed',

@@ -16,6 +16,7 @@ const { parseCommand } = require('../commands');
 const { commandLines } = require('../commands/markdown');
 const { workflowPath } = require('./contract');
 const { mainPush } = require('./watch-main');
+const { starterOf } = require('./dispatch');
 
 const ISSUE_COMMANDS = Object.freeze(['signoff', 'waive', 'cancel']);
 
@@ -92,6 +93,8 @@ function workflowRun(payload, context) {
       conclusion: run.conclusion,
       displayTitle: run.display_title || null,
       runUrl: run.html_url || null,
+      // Who started it: the run jobs take only runs this App dispatched (dispatch.js).
+      starter: starterOf(run),
     },
   };
 }

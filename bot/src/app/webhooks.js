@@ -67,7 +67,7 @@ async function record(db, { deliveryId, name, action, work }) {
       // A push leaves a bisection running: it searches the pinned commits between good and
       // bad, which a new head does not change. Closing the pull request stops it too.
       const keep = work.action === 'closed' ? ['signoff'] : ['signoff', 'bisect'];
-      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep });
+      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep, by: 'push' });
       if (!cancelled.length) return { outcome: 'nothing to cancel' };
       const job = await store.enqueue(tx, {
         kind: 'push',

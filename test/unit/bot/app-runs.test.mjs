@@ -145,7 +145,7 @@ describe('completed runs and their artifacts', () => {
     const answer = await complete(run);
     assert.equal(answer.status, 202);
     assert.deepEqual(gh.calls.slice(calls).filter((c) => c.identity.login === 'perfgate[bot]'), []);
-    assert.ok(running.log.lines.some((l) => l.includes(`run ${REPOSITORY}#${id}: no command of this bot started it; ignored`)));
+    assert.ok(running.log.lines.includes(`warn run ${REPOSITORY}#${id}: not a workflow_dispatch of perfgate[bot] (event workflow_dispatch, actor admin, triggered by admin); ignored`));
   });
 
   it("sent nothing that breaks GitHub's description", () => {

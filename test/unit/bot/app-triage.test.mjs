@@ -72,6 +72,8 @@ describe('triage of webhook deliveries', () => {
     const run = { id: 9000000001, display_title: 'perfgate quick on pull request 7 (c1000000042)', html_url: 'https://github.com/perfgate-test/fork/actions/runs/9000000001' };
     assert.deepEqual(triage('workflow_run', workflowRunEvent({ run, conclusion: 'failure' }), context).work, {
       kind: 'run', runId: 9000000001, attempt: 1, conclusion: 'failure', displayTitle: run.display_title, runUrl: run.html_url, repo: REPOSITORY, installationId: INSTALLATION_ID,
+      // GitHub's example run: its actor dispatched it and triggered it.
+      starter: { event: 'workflow_dispatch', actor: 'Codertocat', triggeredBy: 'Codertocat' },
     });
   });
 });

@@ -16,6 +16,7 @@ const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
 const store = require('../../../bot/src/store');
 const { createGitHub } = require('../../../bot/src/app/github');
+const { defaultBranch } = require('../../../bot/src/app/pull-request');
 const { readBotConfig } = require('../../../bot/src/app/config');
 const YAML = require('yaml');
 const { mainPush, watchPushJob, dispatchInputs, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
@@ -69,7 +70,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     });
     db = await store.openStore(path.join(dir, 'history.db'));
     const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
   });
   after(async () => {
     if (db) await db.close();
@@ -84,7 +85,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
     const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
     assert.deepEqual(dispatches(), [{
-      status: 204, ref: 'main',
+      status: 200, ref: 'main', return_run_details: true,
       inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': `w${measure.id}` },
     }]);
     assert.deepEqual([measure.status, measure.baseSha], ['dispatched', GOOD]);
@@ -167,7 +168,7 @@ describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
       });
       assert.equal(calls.length, 1);
       assert.equal(calls[0].path, `/repos/${REPOSITORY}/actions/workflows/perf-watch.yml/dispatches`);
-      assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' } });
+      assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' }, return_run_details: true });
       // The run completes with its run folder (no pull request: a main commit): stored along main.
       const { workflow_runs: runs } = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs`)).json();
       const run = runs.find((r) => r.display_title === `perfgate watch quick of ${BAD} (w1)`);
@@ -234,7 +235,7 @@ describe('a change point over main confirms a fail once dismissed as noise', () 
     gh = await startDouble();
     db = await store.openStore(path.join(dir, 'history.db'));
     const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
   });
   after(async () => {
     if (db) await db.close();
