@@ -239,6 +239,18 @@ export function pushEvent({ headSha, pr = PR, at = new Date(), action = 'synchro
   return payload;
 }
 
+/** A push to the repository's branch `ref` (main by default), from `before` to `after`: one commit. */
+export function mainPushEvent({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
+  const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
+  payload.ref = ref;
+  payload.before = from;
+  payload.after = to;
+  payload.repository.default_branch = defaultBranch;
+  moveTo(payload, REPOSITORY);
+  payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
+  return payload;
+}
+
 /**
  * workflow_run.completed of a run as the double's API shows it (by default the dispatched
  * perf-command.yml run): its event, actor and triggering actor are the run's.

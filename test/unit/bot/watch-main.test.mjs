@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import {
-  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, published, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, mainPushEvent, published, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -26,19 +26,6 @@ const load = (file) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'ut
 const quiet = { info() {}, warn() {}, error() {} };
 const { GOOD, BAD, FIX, NEXT, regressedRun: regressed, aaRun: aa } = require('../../support/watch-runs');
 
-function pushPayload({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
-  const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
-  payload.ref = ref;
-  payload.before = from;
-  payload.after = to;
-  payload.repository.default_branch = defaultBranch;
-  // Moved to the repository under test.
-  const [owner, name] = REPOSITORY.split('/');
-  Object.assign(payload.repository, { full_name: REPOSITORY, name, owner: { ...payload.repository.owner, login: owner } });
-  payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
-  return payload;
-}
-
 describe('which pushes are watched', () => {
   test('a push to the default branch is; tags, other branches, deletions and a watch turned off are not', () => {
     const tag = published('push', undefined, (e) => e.ref.startsWith('refs/tags/') && !e.deleted);
@@ -48,13 +35,13 @@ describe('which pushes are watched', () => {
     assert.equal(work.kind, 'watch-push');
     assert.equal(work.headSha, onMaster.after);
     assert.deepEqual(work.commits.map((c) => c.sha).at(-1), onMaster.after);
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD })).work,
-      { kind: 'watch-push', headSha: BAD, before: GOOD, commits: [{ sha: BAD, subject: 'Faster update-index', committedAt: Date.parse(pushPayload({ before: GOOD, after: BAD }).commits[0].timestamp) }] });
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/feature' })), { ignore: 'a push to refs/heads/feature, not to the watched branch main' });
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/release' }), { branch: 'release' }).work.headSha, BAD);
-    assert.deepEqual(mainPush({ ...pushPayload({ before: GOOD, after: BAD }), deleted: true }), { ignore: 'the branch main was deleted' });
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD }), { enabled: false }), { ignore: 'watching main is off (PERFGATE_WATCH)' });
-    assert.equal(mainPush(pushPayload({ before: '0'.repeat(40), after: BAD })).work.before, null);
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD })).work,
+      { kind: 'watch-push', headSha: BAD, before: GOOD, commits: [{ sha: BAD, subject: 'Faster update-index', committedAt: Date.parse(mainPushEvent({ before: GOOD, after: BAD }).commits[0].timestamp) }] });
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD, ref: 'refs/heads/feature' })), { ignore: 'a push to refs/heads/feature, not to the watched branch main' });
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD, ref: 'refs/heads/release' }), { branch: 'release' }).work.headSha, BAD);
+    assert.deepEqual(mainPush({ ...mainPushEvent({ before: GOOD, after: BAD }), deleted: true }), { ignore: 'the branch main was deleted' });
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD }), { enabled: false }), { ignore: 'watching main is off (PERFGATE_WATCH)' });
+    assert.equal(mainPush(mainPushEvent({ before: '0'.repeat(40), after: BAD })).work.before, null);
   });
 });
 
@@ -81,8 +68,8 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   const dispatches = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => ({ status: c.status, ...c.requestBody }));
 
   test('the pushed commit is measured against the main tip before it, once however often the push arrives', async () => {
-    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
-    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
     const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
     assert.deepEqual(dispatches(), [{
       status: 200, ref: 'main', return_run_details: true,
@@ -114,7 +101,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   });
 
   test('while the regression is open, the next push is measured against its last good commit, and a commit within limits closes it', async () => {
-    await watchPushJob(ctx, job(pushPayload({ before: BAD, after: FIX })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: BAD, after: FIX })));
     assert.deepEqual(dispatches().at(-1).inputs, {
       'base-sha': GOOD, 'head-sha': FIX, suite: 'quick', options: '', purpose: 'measure', 'request-id': dispatches().at(-1).inputs['request-id'],
     });
@@ -125,7 +112,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     assert.deepEqual(gh.state.issues(REPOSITORY).filter((i) => !i.pull).map((i) => i.state), ['closed', 'closed']);
     assert.deepEqual([await store.mainSeqOf(db, { repo: REPOSITORY, sha: BAD }), await store.mainSeqOf(db, { repo: REPOSITORY, sha: FIX })], [1, 2]);
     // Nothing open: the next push is measured against the latest measured main commit.
-    await watchPushJob(ctx, job(pushPayload({ before: FIX, after: NEXT })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: FIX, after: NEXT })));
     assert.deepEqual([dispatches().at(-1).inputs['base-sha'], dispatches().at(-1).inputs['head-sha']], [FIX, NEXT]);
     assert.deepEqual(gh.problems(), []);
   });
@@ -145,7 +132,7 @@ describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
 
   test('a signed push delivery to main dispatches the watch workflow once; with the watch off it is ignored', async () => {
     const payload = () => {
-      const p = pushPayload({ before: GOOD, after: BAD });
+      const p = mainPushEvent({ before: GOOD, after: BAD });
       p.installation = { id: INSTALLATION_ID };
       return p;
     };
