@@ -27,6 +27,7 @@ const { ArtifactRejected } = require('./artifact');
 const { downloadBisectDocument } = require('./bisect-artifact');
 const { isPermanent, describeError } = require('./github');
 const { starterOf } = require('./dispatch');
+const { resolveCommit } = require('./commits');
 
 const PROGRESS_JOB = 'bisect-progress';
 const progressKey = (request, look) => `${PROGRESS_JOB}:${request.id}:${look}`;
@@ -49,17 +50,6 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
     await store.enqueue(ctx.store, { kind: PROGRESS_JOB, payload: { requestId: request.id, look }, runAt }, progressKey(request, look));
   }
 
-  // The SHA a ref names in the repository, or {refusal} when GitHub knows no such commit.
-  async function resolve(octokit, where, ref) {
-    try {
-      const { data } = await octokit.rest.repos.getCommit({ owner: where.owner, repo: where.repo, ref, per_page: 1 });
-      return { sha: data.sha };
-    } catch (err) {
-      if (err.status === 404 || err.status === 422) return { error: describeError(err) };
-      throw err;
-    }
-  }
-
   // Pins good and bad, or says why not (and returns null).
   async function pin(ctx, octokit, request, { good, bad, lookFirst }) {
     const where = whereOf(request);
@@ -72,7 +62,7 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
     }
     const ends = {};
     for (const [name, ref] of [['good', good], ['bad', bad]]) {
-      const found = await resolve(octokit, where, ref);
+      const found = await resolveCommit(octokit, where, ref);
       if (found.error) {
         await refuse(bisectMessages.REFUSALS.notCommit({ author, ref, repo: request.repo, error: found.error }));
         return null;

@@ -20,6 +20,7 @@ const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { dispatchRequest, findDispatchedRun, isBotDispatch } = require('./dispatch');
+const { decideApproval, REFUSALS } = require('./approval');
 const bisectContract = require('./bisect-contract');
 const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 const { watchPushJob, watchRunJob } = require('./watch-main');
@@ -132,16 +133,28 @@ async function say(ctx, octokit, request, text, { status, lookFirst }) {
   await store.transition(ctx.store, request.id, status, { by: 'command', replyId });
 }
 
-async function measure(ctx, octokit, request, { suite, args, lookFirst }) {
+async function measure(ctx, octokit, request, { suite, args, named = null, lookFirst }) {
   const where = whereOf(request);
   if (request.status === 'received') {
-    const { data: pull } = await octokit.rest.pulls.get({ owner: where.owner, repo: where.repo, pull_number: where.prNumber });
+    // The head this command approves, as of the comment (approval.js): the run measures exactly it.
+    const { pull, decision } = await decideApproval(ctx, octokit, request, { named });
+    const author = request.author;
+    const line = messages.requestLine(request);
     if (pull.state !== 'open') {
-      await say(ctx, octokit, request, messages.REPLIES.closed({ author: request.author, prNumber: where.prNumber, line: messages.requestLine(request) }), { status: 'answered', lookFirst });
+      await say(ctx, octokit, request, messages.REPLIES.closed({ author, prNumber: where.prNumber, line }), { status: 'answered', lookFirst });
       return;
     }
-    // The SHAs of this moment are what the command asked for; the run measures exactly these.
-    await store.transition(ctx.store, request.id, 'pinned', { by: 'command', suite, args, baseSha: pull.base.sha, headSha: pull.head.sha });
+    if (decision.refuse) {
+      await say(ctx, octokit, request, REFUSALS[decision.refuse]({ author, line, suite, ...decision }), { status: 'answered', lookFirst });
+      return;
+    }
+    if (decision.cancel) {
+      // A push at or after the comment: cancelled, as that push's delivery cancels a command
+      // written before it; said below.
+      await store.transition(ctx.store, request.id, 'cancelled', { by: 'command', suite, detail: messages.CANCEL_REASONS.push({ headSha: decision.cancel }) });
+    } else {
+      await store.transition(ctx.store, request.id, 'pinned', { by: 'command', suite, args, baseSha: pull.base.sha, headSha: decision.approve });
+    }
     request = await store.getRequest(ctx.store, request.id);
   }
   if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, { lookFirst });
@@ -207,7 +220,8 @@ async function commandJob(ctx, job) {
     return;
   }
   if (MEASURE_COMMANDS.includes(command.name)) {
-    await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args: command.args, lookFirst });
+    const { sha: named = null, ...args } = command.args;
+    await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args, named, lookFirst });
     return;
   }
   if (command.name === 'rerun') {

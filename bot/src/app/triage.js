@@ -6,8 +6,11 @@
 //   issue_comment.created on a pull request, by a person, holding a /perf command (on an
 //   issue: only /perf signoff and /perf waive, a release sign-off's conversation)
 //       → {kind: 'command', ...}: parsed now, acted on by the worker
+//   pull_request.opened and .reopened
+//       → {kind: 'head', ...}: the pull request's head from then on is recorded
 //   pull_request.synchronize (a push) and .closed
-//       → {kind: 'push', ...}: cancels the pull request's commands written before it
+//       → {kind: 'push', ...}: cancels the pull request's commands written before it; the
+//         pushed head is recorded
 //   push to the watched branch (PERFGATE_WATCH=on)
 //       → {kind: 'watch-push', ...}: the pushed commit is measured against the previous one
 //   workflow_run.completed of a workflow the bot dispatches
@@ -79,6 +82,22 @@ function push(payload, action) {
   };
 }
 
+// A pull request opened or reopened: its head from that moment, which a later /perf approves
+// (approval.js); nothing to cancel.
+function opened(payload, action) {
+  const pull = payload.pull_request;
+  if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
+  return {
+    work: {
+      kind: 'head',
+      action,
+      prNumber: pull.number,
+      headSha: pull.head.sha,
+      at: timeOf(action === 'opened' ? pull.created_at || pull.updated_at : pull.updated_at),
+    },
+  };
+}
+
 function workflowRun(payload, context) {
   const run = payload.workflow_run;
   if (!run) return { ignore: 'the delivery has no workflow run' };
@@ -101,6 +120,8 @@ function workflowRun(payload, context) {
 
 const HANDLED = {
   'issue_comment.created': commandComment,
+  'pull_request.opened': (payload) => opened(payload, 'opened'),
+  'pull_request.reopened': (payload) => opened(payload, 'reopened'),
   'pull_request.synchronize': (payload) => push(payload, 'synchronize'),
   'pull_request.closed': (payload) => push(payload, 'closed'),
   'workflow_run.completed': workflowRun,

@@ -21,6 +21,7 @@ describe('perfgate bot on MariaDB', () => {
     artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-mariadb-artifacts-'));
     gh = await t.startDouble({ artifactsDir, prs: [7, 8, 9] });
     running = await t.startBotOn(gh, { databaseUrl: server.url, workers: 4 });
+    await t.openPulls(running, [7, 8, 9]);
   });
   after(async () => {
     if (running) await running.close();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  bot, command, INSTALLATION_ID, mainPushEvent, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+  bot, command, INSTALLATION_ID, mainPushEvent, openPulls, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -30,6 +30,7 @@ describe('forged workflow runs', () => {
       extra: { workflows: { [REPOSITORY]: [{ file: 'perf-command.yml', runName: bot.contract.RUN_NAME }, { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } },
     });
     running = await startBotOn(gh, { env: { PERFGATE_WATCH: 'on' } });
+    await openPulls(running, [7, 8]);
   });
   after(async () => {
     await running?.close();

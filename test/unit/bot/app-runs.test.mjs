@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  BASE_SHA, bot, botComments, command, HEAD_SHA, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
+  BASE_SHA, bot, botComments, command, HEAD_SHA, openPulls, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -20,8 +20,10 @@ describe('completed runs and their artifacts', () => {
   let nextPr = 300;
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-artifacts-'));
-    gh = await startDouble({ artifactsDir, prs: Array.from({ length: 12 }, (_, i) => 300 + i) });
+    const prs = Array.from({ length: 12 }, (_, i) => 300 + i);
+    gh = await startDouble({ artifactsDir, prs });
     running = await startBotOn(gh, { env: { PERFGATE_MAX_ARTIFACT_BYTES: String(4 * 1024 * 1024) } });
+    await openPulls(running, prs);
   });
   after(async () => {
     await running?.close();
