@@ -3,11 +3,12 @@
 // than once (its worker died, GitHub failed): every step first looks at what the request's row
 // says was done, and every write to GitHub can be repeated without a second effect.
 //
-//   command  authorize, then answer or measure: pin base and head, dispatch the suite's
-//            workflow, say "queued"
+//   command  authorize, then answer or measure: pin the base and the head the comment was
+//            written on (approval.js), dispatch the suite's workflow (dispatch.js), say "queued"
 //   push     a push (or close) cancelled commands of a pull request: cancel their workflow
 //            runs and check runs, say so
-//   run      a dispatched run completed: download its run folders, check them, store them, say so
+//   run      a run this App dispatched completed (matched by the run id recorded at
+//            dispatch): download its run folders, check them, store them, say so
 //
 // Where the bot says things depends on who reports (PERFGATE_REPORT): with `workflow` (the
 // example workflows, whose report job writes the check run and the sticky comment) the bot
@@ -19,7 +20,7 @@ const contract = require('./contract');
 const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
-const { dispatchRequest, findDispatchedRun, isBotDispatch } = require('./dispatch');
+const { dispatchRequest, findDispatchedRun, isBotDispatch, starterOf } = require('./dispatch');
 const { decideApproval, REFUSALS } = require('./approval');
 const bisectContract = require('./bisect-contract');
 const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
@@ -317,10 +318,19 @@ async function reportVerdict(ctx, octokit, request, { verdict, runUrl, artifact 
   }
 }
 
+async function starterFromGitHub(ctx, { repo, runId, installationId }) {
+  const octokit = await clientFor(ctx, { repo }, installationId);
+  const [owner, name] = repo.split('/');
+  const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo: name, run_id: runId });
+  return starterOf(data);
+}
+
 async function runJob(ctx, job) {
-  const { repo, runId, attempt, conclusion, starter, installationId } = job.payload;
+  const { repo, runId, attempt, conclusion, installationId } = job.payload;
   // A pull request's workflow can name its runs like the bot's and upload any artifact: only a
-  // run this App dispatched is looked at.
+  // run this App dispatched is looked at. (A job queued before deliveries carried who started
+  // the run asks GitHub.)
+  const starter = job.payload.starter || await starterFromGitHub(ctx, { repo, runId, installationId });
   if (!isBotDispatch(starter, ctx.botLogin)) {
     const who = starter ? `event ${starter.event}, actor ${starter.actor}, triggered by ${starter.triggeredBy}` : 'no event or actor given';
     ctx.log.warn(`run ${repo}#${runId}: not a workflow_dispatch of ${ctx.botLogin} (${who}); ignored`);

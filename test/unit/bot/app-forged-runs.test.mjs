@@ -109,6 +109,16 @@ describe('forged workflow runs', () => {
     assert.deepEqual([request.runId, await runsStored()], [real.id, 2]);
   });
 
+  it('a run job queued without who started the run (by an older bot) asks GitHub: a pull request\'s run is still ignored', async () => {
+    const forged = await forge({ workflow: 'perf-command.yml', title: 'perfgate quick on pull request 7 (c1)', event: 'pull_request', actor: 'contributor', files: runFolderFiles({ pr: 7 }) });
+    const payload = { kind: 'run', repo: REPOSITORY, runId: forged.id, attempt: 1, conclusion: 'success', displayTitle: forged.display_title, runUrl: forged.html_url, installationId: INSTALLATION_ID };
+    await bot.enqueue(running.store, { kind: 'run', payload }, `run:${REPOSITORY}/${forged.id}/1`);
+    running.worker.wake();
+    await settled(running);
+    assert.ok(gh.callsTo('actions/get-workflow-run').some((c) => c.path.endsWith(`/actions/runs/${forged.id}`)));
+    assert.ok(running.log.lines.includes(`warn run ${REPOSITORY}#${forged.id}: not a workflow_dispatch of perfgate[bot] (event pull_request, actor contributor, triggered by contributor); ignored`));
+  });
+
   it("sent nothing that breaks GitHub's description", () => {
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });

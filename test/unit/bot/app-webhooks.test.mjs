@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  botCalls, botComments, commentEvent, deliver, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
+  botCalls, botComments, commentEvent, deliver, openPulls, PR, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
 
 async function rows(running) {
@@ -20,6 +20,7 @@ describe('webhook deliveries', () => {
   before(async () => {
     gh = await startDouble();
     running = await startBotOn(gh);
+    await openPulls(running, [PR]);
   });
   after(async () => {
     await running?.close();
