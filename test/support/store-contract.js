@@ -263,6 +263,24 @@ function storeContract(backend) {
       });
     });
 
+    describe('pull request heads', () => {
+      test('each head with its time, once, oldest first; another pull request apart; bad input named', async () => {
+        const s = await open();
+        const head = (prNumber, n, at, action = 'synchronize') => bot.recordPullHead(s, { repo: REPO, prNumber, sha: sha(n), at, action, deliveryId: `d-${n}-${at}` });
+        assert.deepEqual(await head(7, 1, 1_000, 'opened'), { duplicate: false });
+        assert.deepEqual(await head(7, 3, 9_000), { duplicate: false });
+        assert.deepEqual(await head(7, 2, 5_000), { duplicate: false });
+        assert.deepEqual(await head(7, 2, 5_000), { duplicate: true }, 'the same head and time delivered again');
+        assert.deepEqual(await head(8, 1, 2_000, 'reopened'), { duplicate: false });
+        assert.deepEqual(await bot.pullHeads(s, { repo: REPO, prNumber: 7 }), [
+          { sha: sha(1), at: 1_000, action: 'opened' }, { sha: sha(2), at: 5_000, action: 'synchronize' }, { sha: sha(3), at: 9_000, action: 'synchronize' },
+        ]);
+        assert.deepEqual(await bot.pullHeads(s, { repo: 'other/repo', prNumber: 7 }), []);
+        await assert.rejects(head(7, 1, 1_000, 'closed'), /recordPullHead: action "closed": expected one of opened, reopened, synchronize/);
+        await assert.rejects(bot.recordPullHead(s, { repo: REPO, prNumber: 7, sha: 'abc', at: 1, action: 'opened' }), /expected a pull request number, a 40-hex SHA and a time in ms/);
+      });
+    });
+
     describe('runs', () => {
       for (const { name, results } of capturedResults()) {
         test(`storeRun keeps every round and verdict figure of ${name}`, async () => {
