@@ -66,36 +66,12 @@ function commandComment(payload, context) {
   };
 }
 
-function push(payload, action) {
+// A pull request's number and head, and the time GitHub stamped on the delivery: when the
+// push (or the opening, the reopening, the close) landed.
+function pullHead(payload, action, kind, stampOf) {
   const pull = payload.pull_request;
   if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
-  return {
-    work: {
-      kind: 'push',
-      action,
-      prNumber: pull.number,
-      headSha: pull.head.sha,
-      // GitHub stamps the pull request when the push (or the close) lands; commands written
-      // before that moment asked for commits that are no longer the head.
-      at: timeOf(action === 'closed' ? pull.closed_at || pull.updated_at : pull.updated_at),
-    },
-  };
-}
-
-// A pull request opened or reopened: its head from that moment, which a later /perf approves
-// (approval.js); nothing to cancel.
-function opened(payload, action) {
-  const pull = payload.pull_request;
-  if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
-  return {
-    work: {
-      kind: 'head',
-      action,
-      prNumber: pull.number,
-      headSha: pull.head.sha,
-      at: timeOf(action === 'opened' ? pull.created_at || pull.updated_at : pull.updated_at),
-    },
-  };
+  return { work: { kind, action, prNumber: pull.number, headSha: pull.head.sha, at: timeOf(stampOf(pull)) } };
 }
 
 function workflowRun(payload, context) {
@@ -120,10 +96,12 @@ function workflowRun(payload, context) {
 
 const HANDLED = {
   'issue_comment.created': commandComment,
-  'pull_request.opened': (payload) => opened(payload, 'opened'),
-  'pull_request.reopened': (payload) => opened(payload, 'reopened'),
-  'pull_request.synchronize': (payload) => push(payload, 'synchronize'),
-  'pull_request.closed': (payload) => push(payload, 'closed'),
+  // The head from then on, which a later /perf approves (approval.js); nothing to cancel.
+  'pull_request.opened': (payload) => pullHead(payload, 'opened', 'head', (pull) => pull.created_at || pull.updated_at),
+  'pull_request.reopened': (payload) => pullHead(payload, 'reopened', 'head', (pull) => pull.updated_at),
+  // Commands written before a push or a close asked for commits that are no longer the head.
+  'pull_request.synchronize': (payload) => pullHead(payload, 'synchronize', 'push', (pull) => pull.updated_at),
+  'pull_request.closed': (payload) => pullHead(payload, 'closed', 'push', (pull) => pull.closed_at || pull.updated_at),
   'workflow_run.completed': workflowRun,
 };
 

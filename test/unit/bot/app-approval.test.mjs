@@ -89,27 +89,28 @@ describe('the head a /perf approves, in every delivery order', () => {
       });
     }
 
-    it("its delivery after the comment's, before the pin: cancelled by the push, never dispatched", async () => {
+    // A /perf quick whose job waits at `operationId` while the head moves, and the push is
+    // delivered (2 s after the comment) or not; -> {pr, comment, pushed: the push's answer}.
+    async function pushWhileHeld(operationId, { delivered }) {
       const pr = nextPr++;
-      const hold = gh.holdNext('pulls/get');
+      const hold = gh.holdNext(operationId);
       const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
       await hold.arrived;
       movePush(pr);
-      assert.equal((await deliverPush(pr, stamp(comment, 2))).text, 'cancelled 1');
+      const pushed = delivered ? (await deliverPush(pr, stamp(comment, 2))).text : null;
       hold.release();
       await settled(running);
-      assert.deepEqual([dispatchesOf(pr), await status(comment)], [[], 'cancelled']);
+      return { pr, comment, pushed };
+    }
+
+    it("its delivery after the comment's, before the pin: cancelled by the push, never dispatched", async () => {
+      const { pr, comment, pushed } = await pushWhileHeld('pulls/get', { delivered: true });
+      assert.deepEqual([pushed, dispatchesOf(pr), await status(comment)], ['cancelled 1', [], 'cancelled']);
       assert.deepEqual(sticky(pr), [pushedSticky(null)]);
     });
 
     it('pulls.get held while the head moves, the push not delivered yet: nothing is started, the reply asks for the SHA', async () => {
-      const pr = nextPr++;
-      const hold = gh.holdNext('pulls/get');
-      const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await hold.arrived;
-      movePush(pr);
-      hold.release();
-      await settled(running);
+      const { pr, comment } = await pushWhileHeld('pulls/get', { delivered: false });
       assert.deepEqual([dispatchesOf(pr), reply(pr, comment)], [[], [askForSha('/perf quick', unseenPush)]]);
       // The push's delivery, when it comes, finds nothing to cancel and starts nothing.
       assert.equal((await deliverPush(pr, stamp(comment, 2))).text, 'nothing to cancel');
@@ -118,15 +119,8 @@ describe('the head a /perf approves, in every delivery order', () => {
     });
 
     it('during the dispatch: the run of the approved head is started, then cancelled', async () => {
-      const pr = nextPr++;
-      const hold = gh.holdNext('actions/create-workflow-dispatch');
-      const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await hold.arrived;
-      movePush(pr);
-      assert.equal((await deliverPush(pr, stamp(comment, 2))).text, 'cancelled 1');
-      hold.release();
-      await settled(running);
-      assert.deepEqual([dispatchesOf(pr), await status(comment)], [[[HEAD_SHA, HEAD_SHA]], 'cancelled']);
+      const { pr, comment, pushed } = await pushWhileHeld('actions/create-workflow-dispatch', { delivered: true });
+      assert.deepEqual([pushed, dispatchesOf(pr), await status(comment)], ['cancelled 1', [[HEAD_SHA, HEAD_SHA]], 'cancelled']);
       const request = await bot.requestForComment(running.store, comment.id);
       assert.equal(gh.state.repoByFullName('r', REPOSITORY).runs.get(request.runId).conclusion, 'cancelled');
     });
