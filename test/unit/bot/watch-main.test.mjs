@@ -116,6 +116,17 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     assert.deepEqual([dispatches().at(-1).inputs['base-sha'], dispatches().at(-1).inputs['head-sha']], [FIX, NEXT]);
     assert.deepEqual(gh.problems(), []);
   });
+
+  test('a dispatch GitHub refuses leaves the watch run failed, saying why; it is not asked again', async () => {
+    const other = 'e'.repeat(40);
+    gh.failNext('actions/create-workflow-dispatch', { status: 422, body: { message: "Workflow does not have 'workflow_dispatch' trigger", documentation_url: 'https://docs.github.com', status: '422' } });
+    const calls = dispatches().length;
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: other })));
+    const failed = await store.watchRunOf(db, { repo: REPOSITORY, headSha: other, purpose: 'measure' });
+    assert.deepEqual([failed.status, failed.detail, failed.workflowRunId], ['failed', "GitHub refused to run perf-watch.yml: 422 Workflow does not have 'workflow_dispatch' trigger", null]);
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: other })));
+    assert.equal(dispatches().length, calls + 1);
+  });
 });
 
 describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
