@@ -21,7 +21,8 @@
 //   enqueue(store, job, uniqueKey), claim(store, workerId, leaseSeconds),
 //   complete(store, jobId, {workerId?}), fail(store, jobId, error, retryAt, {workerId?}), getJob
 //   Command requests (requests.js): getRequest, requestForComment, requestForRun,
-//   updateRequest(store, id, changes, {from}), cancelRequests, requestsAwaitingRun,
+//   transition(store, id, to, {by, ...fields}) along REQUEST_LIFECYCLE, updateRequest(store,
+//   id, changes) for other fields, cancelRequests({..., by}), requestsAwaitingRun,
 //   requestsOfPull, latestRequest, inTransaction(store, work); extendLease, queueDepth
 // Every store function takes the store first; none keeps state of its own.
 //
@@ -32,6 +33,7 @@
 //   contract: the workflow_dispatch inputs, run-name and artifact name perf-command.yml follows
 //   bisectContract: the same for /perf bisect and perf-bisect.yml (inputs, run-name, artifacts)
 //   Bisections (store/bisections.js): openBisection, getBisection, advanceProgress, finishBisection
+//   Pull request heads (store/pull-heads.js): recordPullHead, pullHeads: what a /perf approves
 const commands = require('./commands');
 const store = require('./store');
 

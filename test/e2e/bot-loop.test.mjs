@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
 import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, requireActAndServers, makeFork, pinnedAction, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
 import {
-  bot, botComments, botEnvironment, commentEvent, postComment, REPOSITORY, spawnBot, startDouble, stopSpawnedBot, waitFor, workflowRunEvent,
+  bot, botComments, botEnvironment, commentEvent, openPulls, postComment, REPOSITORY, spawnBot, startDouble, stopSpawnedBot, waitFor, workflowRunEvent,
 } from '../support/bot.mjs';
 import { ciTool } from '../support/ci-tools.mjs';
 
@@ -40,6 +40,7 @@ describe('/perf quick → perfgate bot → perf-command.yml under act on two rea
     artifactsDir = path.join(folder, 'artifacts');
     gh = await startDouble({ artifactsDir, baseSha: fork.baseSha, headSha: fork.headSha, extra: { githubToken: GITHUB_TOKEN } });
     botProcess = await spawnBot({ env: botEnvironment({ folder, apiUrl: gh.url, extra: { PERFGATE_REPORT: 'workflow' } }) });
+    await openPulls(botProcess, [7], { headSha: fork.headSha });
   });
   after(() => stopSpawnedBot({ botProcess, gh, folder }));
 

@@ -188,6 +188,9 @@ export function published(name, action, prefer = () => true) {
   return structuredClone(found.find(prefer) || found[0]);
 }
 
+// GitHub's timestamps: UTC, whole seconds.
+const timestampOf = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 function moveTo(payload, repository) {
   const [owner, name] = repository.split('/');
   payload.repository.name = name;
@@ -234,12 +237,49 @@ export function pushEvent({ headSha, pr = PR, at = new Date(), action = 'synchro
   payload.pull_request.number = pr;
   payload.after = headSha;
   payload.pull_request.head.sha = headSha;
-  payload.pull_request.updated_at = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  payload.pull_request.updated_at = timestampOf(at);
   if (action === 'closed') payload.pull_request.closed_at = payload.pull_request.updated_at;
   return payload;
 }
 
-/** workflow_run.completed of the dispatched perf-command.yml run. */
+/**
+ * pull_request.opened (or .reopened) of #pr with head headSha, stamped `at`: what the bot pins
+ * a later /perf's head from. The default, a minute ago, is before any comment a test posts.
+ */
+export function openedEvent({ pr = PR, headSha = HEAD_SHA, at = new Date(Date.now() - 60_000), action = 'opened', repository = REPOSITORY }) {
+  const payload = published('pull_request', action, (e) => e.installation);
+  moveTo(payload, repository);
+  asInstallation(payload, INSTALLATION_ID);
+  payload.number = pr;
+  Object.assign(payload.pull_request, { number: pr, state: 'open', created_at: timestampOf(at), updated_at: timestampOf(at), closed_at: null });
+  payload.pull_request.head.sha = headSha;
+  return payload;
+}
+
+/** The opening of each of `prs` delivered to the bot (200 'head recorded' each). */
+export async function openPulls(target, prs, options = {}) {
+  for (const pr of prs) {
+    const answer = await target.deliver('pull_request', openedEvent({ pr, ...options }));
+    if (answer.status !== 200 || answer.text !== 'head recorded') throw new Error(`opening #${pr}: ${answer.status} ${answer.text}`);
+  }
+}
+
+/** A push to the repository's branch `ref` (main by default), from `before` to `after`: one commit. */
+export function mainPushEvent({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
+  const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
+  payload.ref = ref;
+  payload.before = from;
+  payload.after = to;
+  payload.repository.default_branch = defaultBranch;
+  moveTo(payload, REPOSITORY);
+  payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
+  return payload;
+}
+
+/**
+ * workflow_run.completed of a run as the double's API shows it (by default the dispatched
+ * perf-command.yml run): its event, actor and triggering actor are the run's.
+ */
 export function workflowRunEvent({ run, conclusion = 'success', installationId = INSTALLATION_ID, repository = REPOSITORY, workflow = 'perf-command.yml' }) {
   const payload = published('workflow_run', 'completed', (e) => e.workflow_run.conclusion === 'success');
   moveTo(payload, repository);
@@ -247,7 +287,9 @@ export function workflowRunEvent({ run, conclusion = 'success', installationId =
   Object.assign(payload.workflow_run, {
     id: run.id,
     path: `.github/workflows/${workflow}`,
-    event: 'workflow_dispatch',
+    event: run.event ?? 'workflow_dispatch',
+    actor: { ...payload.workflow_run.actor, ...run.actor },
+    triggering_actor: { ...payload.workflow_run.triggering_actor, ...run.triggering_actor },
     display_title: run.display_title,
     run_attempt: run.run_attempt || 1,
     status: 'completed',

@@ -171,50 +171,69 @@ function storeContract(backend) {
         commentId, repo: REPO, prNumber: 7, author: 'maintainer', command: quick(), commentCreatedAt: 1_000 + commentId, installationId: 777, ...extra,
       });
 
-      test('a request starts received and moves only from the states a step expects', async () => {
+      // Walks a request along the life cycle, as its command job moves it.
+      const walk = async (s, id, statuses) => {
+        for (const to of statuses) assert.equal(await bot.transition(s, id, to, { by: 'command' }), true, `to ${to}`);
+      };
+
+      test('a request starts received and moves only along the life cycle, by whom the table says', async () => {
         const s = await open();
         const { id } = await record(s, 1);
         let r = await bot.getRequest(s, id);
         assert.deepEqual([r.status, r.commentId, r.prNumber, r.command, r.installationId, r.commentCreatedAt], ['received', 1, 7, 'quick', 777, 1_001]);
-        assert.equal(await bot.updateRequest(s, id, { status: 'pinned', baseSha: sha(1), headSha: sha(2) }, { from: ['received'] }), true);
-        assert.equal(await bot.updateRequest(s, id, { status: 'pinned' }, { from: ['received'] }), false, 'a second pin of the same request changes nothing');
+        assert.equal(await bot.transition(s, id, 'pinned', { by: 'command', baseSha: sha(1), headSha: sha(2) }), true);
+        assert.equal(await bot.transition(s, id, 'pinned', { by: 'command' }), false, 'a second pin of the same request changes nothing');
         r = await bot.requestForComment(s, 1);
         assert.deepEqual([r.status, r.baseSha, r.headSha], ['pinned', sha(1), sha(2)]);
-        assert.equal(await bot.updateRequest(s, id, { status: 'dispatched', runId: 9_000_000_001, runUrl: 'u' }, { from: ['pinned'] }), true);
+        assert.equal(await bot.transition(s, id, 'dispatched', { by: 'command', runId: 9_000_000_001 }), false, 'pinned is not dispatched before dispatching');
+        await walk(s, id, ['dispatching']);
+        assert.equal(await bot.transition(s, id, 'dispatched', { by: 'command', runId: 9_000_000_001, runUrl: 'u' }), true);
         assert.equal((await bot.requestForRun(s, { repo: REPO, runId: 9_000_000_001 })).id, id);
         assert.equal(await bot.requestForRun(s, { repo: 'other/repo', runId: 9_000_000_001 }), null);
-        await assert.rejects(bot.updateRequest(s, id, { status: 'lost' }), /unknown status "lost"/);
+        assert.equal(await bot.transition(s, id, 'completed', { by: 'run', detail: 'pass' }), true);
+        assert.equal(await bot.transition(s, id, 'cancelled', { by: 'push' }), false, 'a completed request stays completed');
+        assert.equal((await bot.getRequest(s, id)).status, 'completed');
+        await assert.rejects(bot.transition(s, id, 'completed', { by: 'push' }), /transition: no request moves to 'completed' by push/);
+        await assert.rejects(bot.transition(s, id, 'lost', { by: 'command' }), /unknown status "lost"/);
+        await assert.rejects(bot.transition(s, id, 'failed', { by: 'someone' }), /unknown mover "someone"/);
+        await assert.rejects(bot.updateRequest(s, id, { status: 'received' }), /the status moves by transition/);
         await assert.rejects(bot.updateRequest(s, id, { sha: 'x' }), /unknown field 'sha'/);
+        assert.equal(await bot.updateRequest(s, id, { replyId: 42 }), true);
       });
 
       test('a push cancels the active requests of its pull request written before it, once', async () => {
         const s = await open();
         const early = await record(s, 10);
         const dispatched = await record(s, 11);
-        await bot.updateRequest(s, dispatched.id, { status: 'dispatched', runId: 55 });
+        await walk(s, dispatched.id, ['pinned', 'dispatching']);
+        await bot.transition(s, dispatched.id, 'dispatched', { by: 'command', runId: 55 });
         const done = await record(s, 12);
-        await bot.updateRequest(s, done.id, { status: 'completed' });
+        await walk(s, done.id, ['answered']);
         const later = await record(s, 13, { commentCreatedAt: 5_000 });
         const otherPr = await record(s, 14, { prNumber: 8 });
-        const cancelled = await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed' });
+        const cancelled = await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed', by: 'push' });
         assert.deepEqual(cancelled.map((r) => [r.id, r.status, r.runId]), [[early.id, 'received', null], [dispatched.id, 'dispatched', 55]]);
         const status = async (id) => (await bot.getRequest(s, id)).status;
-        assert.deepEqual(await Promise.all([early, dispatched, done, later, otherPr].map((r) => status(r.id))), ['cancelled', 'cancelled', 'completed', 'received', 'received']);
+        assert.deepEqual(await Promise.all([early, dispatched, done, later, otherPr].map((r) => status(r.id))), ['cancelled', 'cancelled', 'answered', 'received', 'received']);
         assert.equal((await bot.getRequest(s, early.id)).detail, 'pushed');
-        assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed again' }), []);
-        assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel' })).map((r) => r.id), [later.id]);
+        assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, before: 2_000, reason: 'pushed again', by: 'push' }), []);
+        assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel', by: 'cancel' })).map((r) => r.id), [later.id]);
         // A release sign-off outlives a push; `/perf cancel` keeps nothing (keep: []).
         const signoff = await record(s, 15, { command: { name: 'signoff', args: { candidate: 'mariadb-10.11.19' }, line: '/perf signoff mariadb-10.11.19' } });
-        assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: 'pushed' }), []);
-        assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel', keep: [] })).map((r) => r.id), [signoff.id]);
+        assert.deepEqual(await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: 'pushed', by: 'push' }), []);
+        assert.deepEqual((await bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: '/perf cancel', keep: [], by: 'cancel' })).map((r) => r.id), [signoff.id]);
+        // A request cancelled before its author was authorized is refused by its job.
+        assert.equal(await bot.transition(s, early.id, 'refused', { by: 'command' }), true);
+        await assert.rejects(bot.cancelRequests(s, { repo: REPO, prNumber: 7, reason: 'x', by: 'run' }), /no request moves to 'cancelled' by run/);
       });
 
       test('requests dispatched without a run id, and the latest request of a pull request', async () => {
         const s = await open();
         const a = await record(s, 20);
         const b = await record(s, 21);
-        await bot.updateRequest(s, a.id, { status: 'dispatched' });
-        await bot.updateRequest(s, b.id, { status: 'dispatched', runId: 77 });
+        await walk(s, a.id, ['pinned', 'dispatching', 'dispatched']);
+        await walk(s, b.id, ['pinned', 'dispatching']);
+        await bot.transition(s, b.id, 'dispatched', { by: 'command', runId: 77 });
         assert.deepEqual((await bot.requestsAwaitingRun(s, { repo: REPO })).map((r) => r.id), [a.id]);
         assert.equal((await bot.latestRequest(s, { repo: REPO, prNumber: 7, commands: ['quick'] })).id, b.id);
         assert.deepEqual((await bot.requestsOfPull(s, { repo: REPO, prNumber: 7 })).map((r) => r.id), [a.id, b.id]);
@@ -233,7 +252,7 @@ function storeContract(backend) {
         await assert.rejects(bot.inTransaction(s, async (tx) => {
           await bot.recordDelivery(tx, { deliveryId: 'd-2', event: 'issue_comment', action: 'created' });
           await record(tx, 31);
-          await bot.cancelRequests(tx, { repo: REPO, prNumber: 7, reason: 'inside' });
+          await bot.cancelRequests(tx, { repo: REPO, prNumber: 7, reason: 'inside', by: 'push' });
           throw new Error('the process died here');
         }), /the process died here/);
         const deliveries = await s.db.selectFrom('deliveries').select('delivery_id').execute();
@@ -241,6 +260,24 @@ function storeContract(backend) {
         assert.equal(await bot.requestForComment(s, 31), null);
         assert.equal((await bot.requestForComment(s, 30)).status, 'received', 'the rolled-back cancel left the earlier request alone');
         assert.deepEqual(await bot.queueDepth(s), { queued: 1, running: 0 });
+      });
+    });
+
+    describe('pull request heads', () => {
+      test('each head with its time, once, oldest first; another pull request apart; bad input named', async () => {
+        const s = await open();
+        const head = (prNumber, n, at, action = 'synchronize') => bot.recordPullHead(s, { repo: REPO, prNumber, sha: sha(n), at, action, deliveryId: `d-${n}-${at}` });
+        assert.deepEqual(await head(7, 1, 1_000, 'opened'), { duplicate: false });
+        assert.deepEqual(await head(7, 3, 9_000), { duplicate: false });
+        assert.deepEqual(await head(7, 2, 5_000), { duplicate: false });
+        assert.deepEqual(await head(7, 2, 5_000), { duplicate: true }, 'the same head and time delivered again');
+        assert.deepEqual(await head(8, 1, 2_000, 'reopened'), { duplicate: false });
+        assert.deepEqual(await bot.pullHeads(s, { repo: REPO, prNumber: 7 }), [
+          { sha: sha(1), at: 1_000, action: 'opened' }, { sha: sha(2), at: 5_000, action: 'synchronize' }, { sha: sha(3), at: 9_000, action: 'synchronize' },
+        ]);
+        assert.deepEqual(await bot.pullHeads(s, { repo: 'other/repo', prNumber: 7 }), []);
+        await assert.rejects(head(7, 1, 1_000, 'closed'), /recordPullHead: action "closed": expected one of opened, reopened, synchronize/);
+        await assert.rejects(bot.recordPullHead(s, { repo: REPO, prNumber: 7, sha: 'abc', at: 1, action: 'opened' }), /expected a pull request number, a 40-hex SHA and a time in ms/);
       });
     });
 

@@ -26,6 +26,8 @@ const gh = require('./pull-request');
 const { ArtifactRejected } = require('./artifact');
 const { downloadBisectDocument } = require('./bisect-artifact');
 const { isPermanent, describeError } = require('./github');
+const { starterOf } = require('./dispatch');
+const { resolveCommit } = require('./commits');
 
 const PROGRESS_JOB = 'bisect-progress';
 const progressKey = (request, look) => `${PROGRESS_JOB}:${request.id}:${look}`;
@@ -48,30 +50,19 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
     await store.enqueue(ctx.store, { kind: PROGRESS_JOB, payload: { requestId: request.id, look }, runAt }, progressKey(request, look));
   }
 
-  // The SHA a ref names in the repository, or {refusal} when GitHub knows no such commit.
-  async function resolve(octokit, where, ref) {
-    try {
-      const { data } = await octokit.rest.repos.getCommit({ owner: where.owner, repo: where.repo, ref, per_page: 1 });
-      return { sha: data.sha };
-    } catch (err) {
-      if (err.status === 404 || err.status === 422) return { error: describeError(err) };
-      throw err;
-    }
-  }
-
   // Pins good and bad, or says why not (and returns null).
   async function pin(ctx, octokit, request, { good, bad, lookFirst }) {
     const where = whereOf(request);
     const author = request.author;
-    const refuse = (text) => say(ctx, octokit, request, text, { status: 'invalid', from: ['received'], lookFirst });
+    const refuse = (text) => say(ctx, octokit, request, text, { status: 'invalid', lookFirst });
     const { data: pull } = await octokit.rest.pulls.get({ owner: where.owner, repo: where.repo, pull_number: where.prNumber });
     if (pull.state !== 'open') {
-      await say(ctx, octokit, request, messages.REPLIES.closed({ author, prNumber: where.prNumber, line: messages.requestLine(request) }), { status: 'answered', from: ['received'], lookFirst });
+      await say(ctx, octokit, request, messages.REPLIES.closed({ author, prNumber: where.prNumber, line: messages.requestLine(request) }), { status: 'answered', lookFirst });
       return null;
     }
     const ends = {};
     for (const [name, ref] of [['good', good], ['bad', bad]]) {
-      const found = await resolve(octokit, where, ref);
+      const found = await resolveCommit(octokit, where, ref);
       if (found.error) {
         await refuse(bisectMessages.REFUSALS.notCommit({ author, ref, repo: request.repo, error: found.error }));
         return null;
@@ -102,7 +93,7 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
     if (request.status === 'received') {
       const ends = await pin(ctx, octokit, request, { good, bad, lookFirst });
       if (!ends) return;
-      await store.updateRequest(ctx.store, request.id, { status: 'pinned', suite: bisectContract.SUITE, args: parsed.args, baseSha: ends.good, headSha: ends.bad }, { from: ['received'] });
+      await store.transition(ctx.store, request.id, 'pinned', { by: 'command', suite: bisectContract.SUITE, args: parsed.args, baseSha: ends.good, headSha: ends.bad });
       request = await store.getRequest(ctx.store, request.id);
     }
     if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, { lookFirst });
@@ -171,7 +162,10 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
       // The same job (and key) as the workflow_run webhook's: whichever comes first reports.
       await store.enqueue(ctx.store, {
         kind: 'run',
-        payload: { kind: 'run', repo: request.repo, runId: run.id, attempt: run.run_attempt || 1, conclusion: run.conclusion, displayTitle: run.display_title || null, runUrl: run.html_url || null, installationId: request.installationId },
+        payload: {
+          kind: 'run', repo: request.repo, runId: run.id, attempt: run.run_attempt || 1, conclusion: run.conclusion, displayTitle: run.display_title || null, runUrl: run.html_url || null,
+          starter: starterOf(run), installationId: request.installationId,
+        },
       }, `run:${request.repo}/${run.id}/${run.run_attempt || 1}`);
       return;
     }
@@ -209,13 +203,13 @@ function bisectJobs({ whereOf, clientFor, dispatch, say }) {
       ctx.log.warn(`bisect ${request.repo}#${runId}: ${why}`);
       await store.finishBisection(ctx.store, request.id, { status: 'rejected', message: why, workflowRunId: runId });
       await reply(ctx, octokit, request, bisectMessages.failed({ request: shown, runUrl: shown.runUrl, why }));
-      await store.updateRequest(ctx.store, request.id, { status: 'failed', detail: why }, { from: ['dispatched'] });
+      await store.transition(ctx.store, request.id, 'failed', { by: 'run', detail: why });
       return;
     }
     await store.finishBisection(ctx.store, request.id, { doc, status: doc.status, message: doc.message, workflowRunId: runId });
     await reply(ctx, octokit, request, bisectMessages.bisection({ request: shown, runUrl: shown.runUrl, doc, final: true }));
     const detail = doc.culprit ? `${doc.status}: culprit ${doc.culprit.commit}` : `${doc.status}: ${doc.message}`;
-    await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: detail.slice(0, 1000) }, { from: ['dispatched'] });
+    await store.transition(ctx.store, request.id, 'completed', { by: 'run', detail: detail.slice(0, 1000) });
   }
 
   return { command, progress, completed };

@@ -3,11 +3,12 @@
 // than once (its worker died, GitHub failed): every step first looks at what the request's row
 // says was done, and every write to GitHub can be repeated without a second effect.
 //
-//   command  authorize, then answer or measure: pin base and head, dispatch the suite's
-//            workflow, say "queued"
+//   command  authorize, then answer or measure: pin the base and the head the comment was
+//            written on (approval.js), dispatch the suite's workflow (dispatch.js), say "queued"
 //   push     a push (or close) cancelled commands of a pull request: cancel their workflow
 //            runs and check runs, say so
-//   run      a dispatched run completed: download its run folders, check them, store them, say so
+//   run      a run this App dispatched completed (matched by the run id recorded at
+//            dispatch): download its run folders, check them, store them, say so
 //
 // Where the bot says things depends on who reports (PERFGATE_REPORT): with `workflow` (the
 // example workflows, whose report job writes the check run and the sticky comment) the bot
@@ -19,7 +20,8 @@ const contract = require('./contract');
 const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
-const { isPermanent, describeError } = require('./github');
+const { dispatchRequest, findDispatchedRun, isBotDispatch, starterOf } = require('./dispatch');
+const { decideApproval, REFUSALS } = require('./approval');
 const bisectContract = require('./bisect-contract');
 const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 const { watchPushJob, watchRunJob } = require('./watch-main');
@@ -106,81 +108,54 @@ async function announceCancelled(ctx, octokit, requests) {
 
 // --- command --------------------------------------------------------------------------------
 
-// Finds the workflow run a dispatch started, by its run-name, when GitHub did not say.
-async function findDispatchedRun(ctx, octokit, request) {
-  const where = whereOf(request);
-  const { data } = await octokit.rest.actions.listWorkflowRunsForRepo({ owner: where.owner, repo: where.repo, event: 'workflow_dispatch', per_page: 100 });
-  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflows[request.suite])
-    && contract.runNameMatches(run.display_title, contract.requestIdOf(request))) || null;
-}
+// The workflow a request's run is of: its suite's, a sign-off's own.
+const workflowOf = (ctx, request) => ctx.config.workflows[request.command === 'signoff' ? 'signoff' : request.suite];
 
-async function recordRun(ctx, octokit, request, run) {
-  const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
-  if (await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] })) {
-    return store.getRequest(ctx.store, request.id);
-  }
-  // Cancelled while GitHub was starting the run: keep its id and stop it.
-  if (run) {
-    await store.updateRequest(ctx.store, request.id, fields);
-    await gh.cancelRun(octokit, whereOf(request), run.id);
-  }
-  return store.getRequest(ctx.store, request.id);
-}
-
+/** Dispatches the run of a pinned measurement or bisection (dispatch.js). */
 async function dispatch(ctx, octokit, request, { lookFirst }) {
-  const where = whereOf(request);
-  const workflow = ctx.config.workflows[request.suite];
-  if (request.status === 'pinned') {
-    if (!(await store.updateRequest(ctx.store, request.id, { status: 'dispatching' }, { from: ['pinned'] }))) return store.getRequest(ctx.store, request.id);
-  } else if (lookFirst || request.status === 'dispatching') {
-    // A dispatch may have reached GitHub before the worker died: find its run first.
-    const run = await findDispatchedRun(ctx, octokit, request);
-    if (run) return recordRun(ctx, octokit, request, run);
-  }
+  const workflow = workflowOf(ctx, request);
+  const requestId = contract.requestIdOf(request);
   const inputs = request.suite === bisectContract.SUITE
     ? bisectContract.bisectInputs({
-      prNumber: request.prNumber, goodSha: request.baseSha, badSha: request.headSha, goodRef: request.args.good, badRef: request.args.bad, tests: request.args.tests, requestId: contract.requestIdOf(request),
+      prNumber: request.prNumber, goodSha: request.baseSha, badSha: request.headSha, goodRef: request.args.good, badRef: request.args.bad, tests: request.args.tests, requestId,
     })
     : contract.dispatchInputs({
-      prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId: contract.requestIdOf(request),
+      prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, args: request.args, requestId,
     });
-  let answer;
-  try {
-    const ref = await ctx.defaultBranch(octokit, where);
-    answer = await octokit.rest.actions.createWorkflowDispatch({
-      owner: where.owner, repo: where.repo, workflow_id: workflow, ref, inputs, return_run_details: true,
-    });
-  } catch (err) {
-    if (!isPermanent(err)) throw err;
-    const error = describeError(err);
-    await say(ctx, octokit, request, messages.REPLIES.dispatchFailed({ author: request.author, line: messages.requestLine(request), workflow: contract.workflowPath(workflow), error }), { status: 'failed', from: ['dispatching'], lookFirst });
-    return store.getRequest(ctx.store, request.id);
-  }
-  const run = answer.status === 200 && answer.data && answer.data.workflow_run_id
-    ? { id: answer.data.workflow_run_id, html_url: answer.data.html_url }
-    // GitHub Enterprise without run details: the run is matched by its run-name when it completes.
-    : await findDispatchedRun(ctx, octokit, request);
-  return recordRun(ctx, octokit, request, run);
+  const refused = (error) => say(ctx, octokit, request, messages.REPLIES.dispatchFailed({ author: request.author, line: messages.requestLine(request), workflow: contract.workflowPath(workflow), error }), { status: 'failed', lookFirst });
+  return dispatchRequest(ctx, octokit, request, { workflow, inputs, requestId, lookFirst, refused });
 }
 
-/** Posts a reply once and moves the request to `status` (only from `from`). */
-async function say(ctx, octokit, request, text, { status, from, lookFirst }) {
+/** Posts a reply once and moves the request to `status` (as its command job: store LIFECYCLE). */
+async function say(ctx, octokit, request, text, { status, lookFirst }) {
   const replyId = await gh.postReply(octokit, whereOf(request), {
     commentId: request.commentId, author: ctx.botLogin, body: messages.reply(request.commentId, text), lookFirst,
   });
-  await store.updateRequest(ctx.store, request.id, { status, replyId }, { from });
+  await store.transition(ctx.store, request.id, status, { by: 'command', replyId });
 }
 
-async function measure(ctx, octokit, request, { suite, args, lookFirst }) {
+async function measure(ctx, octokit, request, { suite, args, named = null, lookFirst }) {
   const where = whereOf(request);
   if (request.status === 'received') {
-    const { data: pull } = await octokit.rest.pulls.get({ owner: where.owner, repo: where.repo, pull_number: where.prNumber });
+    // The head this command approves, as of the comment (approval.js): the run measures exactly it.
+    const { pull, decision } = await decideApproval(ctx, octokit, request, { named });
+    const author = request.author;
+    const line = messages.requestLine(request);
     if (pull.state !== 'open') {
-      await say(ctx, octokit, request, messages.REPLIES.closed({ author: request.author, prNumber: where.prNumber, line: messages.requestLine(request) }), { status: 'answered', from: ['received'], lookFirst });
+      await say(ctx, octokit, request, messages.REPLIES.closed({ author, prNumber: where.prNumber, line }), { status: 'answered', lookFirst });
       return;
     }
-    // The SHAs of this moment are what the command asked for; the run measures exactly these.
-    await store.updateRequest(ctx.store, request.id, { status: 'pinned', suite, args, baseSha: pull.base.sha, headSha: pull.head.sha }, { from: ['received'] });
+    if (decision.refuse) {
+      await say(ctx, octokit, request, REFUSALS[decision.refuse]({ author, line, suite, ...decision }), { status: 'answered', lookFirst });
+      return;
+    }
+    if (decision.cancel) {
+      // A push at or after the comment: cancelled, as that push's delivery cancels a command
+      // written before it; said below.
+      await store.transition(ctx.store, request.id, 'cancelled', { by: 'command', suite, detail: messages.CANCEL_REASONS.push({ headSha: decision.cancel }) });
+    } else {
+      await store.transition(ctx.store, request.id, 'pinned', { by: 'command', suite, args, baseSha: pull.base.sha, headSha: decision.approve });
+    }
     request = await store.getRequest(ctx.store, request.id);
   }
   if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, { lookFirst });
@@ -218,17 +193,17 @@ async function commandJob(ctx, job) {
 
   if (command && !command.needsWrite) {
     await gh.acknowledge(octokit, whereOf(request), commentId);
-    await say(ctx, octokit, request, messages.REPLIES.help({ author }), { status: 'answered', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, messages.REPLIES.help({ author }), { status: 'answered', lookFirst });
     return;
   }
   // Permission first: who may not run commands gets one refusal, whatever they wrote.
   if (!(await mayRun(ctx, octokit, whereOf(request), author))) {
     const line = command ? command.line : messages.requestLine(request);
-    await say(ctx, octokit, request, messages.REPLIES.refused({ author, line, repo: request.repo, teams: ctx.config.teams }), { status: 'refused', from: ['received', 'cancelled'], lookFirst });
+    await say(ctx, octokit, request, messages.REPLIES.refused({ author, line, repo: request.repo, teams: ctx.config.teams }), { status: 'refused', lookFirst });
     return;
   }
   if (parsed.error) {
-    await say(ctx, octokit, request, messages.REPLIES.invalid({ author, error: parsed.error }), { status: 'invalid', from: ['received', 'cancelled'], lookFirst });
+    await say(ctx, octokit, request, messages.REPLIES.invalid({ author, error: parsed.error }), { status: 'invalid', lookFirst });
     return;
   }
   await gh.acknowledge(octokit, whereOf(request), commentId);
@@ -246,14 +221,15 @@ async function commandJob(ctx, job) {
     return;
   }
   if (MEASURE_COMMANDS.includes(command.name)) {
-    await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args: command.args, lookFirst });
+    const { sha: named = null, ...args } = command.args;
+    await measure(ctx, octokit, request, { suite: contract.SUITE_OF_COMMAND[command.name], args, named, lookFirst });
     return;
   }
   if (command.name === 'rerun') {
     const previous = request.suite ? request
       : await store.latestRequest(ctx.store, { repo: request.repo, prNumber: request.prNumber, commands: [...MEASURE_COMMANDS, 'rerun'], statuses: ['dispatched', 'completed', 'failed', 'cancelled'] });
     if (!previous || !previous.suite) {
-      await say(ctx, octokit, request, messages.REPLIES.nothingToRerun({ author }), { status: 'answered', from: ['received'], lookFirst });
+      await say(ctx, octokit, request, messages.REPLIES.nothingToRerun({ author }), { status: 'answered', lookFirst });
       return;
     }
     await measure(ctx, octokit, request, { suite: previous.suite, args: previous.args, lookFirst });
@@ -268,7 +244,7 @@ async function commandJob(ctx, job) {
   if (command.name === 'cancel') {
     const reason = messages.CANCEL_REASONS.command({ author });
     // Everything the conversation started, a release sign-off included (a push leaves that running).
-    const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason, keep: [] });
+    const cancelled = await store.cancelRequests(ctx.store, { repo: request.repo, prNumber: request.prNumber, except: request.id, reason, keep: [], by: 'cancel' });
     // Run again after a crash, the requests this command cancelled before are announced again
     // (announcing is repeatable), so that none is left with its run going.
     const earlier = lookFirst
@@ -276,7 +252,7 @@ async function commandJob(ctx, job) {
       : [];
     const ids = [...new Set([...cancelled.map((r) => r.id), ...earlier.map((r) => r.id)])];
     await announceCancelled(ctx, octokit, await Promise.all(ids.map((id) => store.getRequest(ctx.store, id))));
-    await say(ctx, octokit, request, messages.REPLIES.cancelled({ author, count: ids.length }), { status: 'answered', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, messages.REPLIES.cancelled({ author, count: ids.length }), { status: 'answered', lookFirst });
     return;
   }
   if (command.name === 'waive') {
@@ -285,10 +261,10 @@ async function commandJob(ctx, job) {
     await store.recordWaiver(ctx.store, {
       requestId: request.id, repo: request.repo, prNumber: request.prNumber, microbenchmark: command.args.microbenchmark, reason: command.args.reason, author,
     });
-    await say(ctx, octokit, request, messages.REPLIES.waived({ author, microbenchmark: command.args.microbenchmark, reason: command.args.reason }), { status: 'answered', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, messages.REPLIES.waived({ author, microbenchmark: command.args.microbenchmark, reason: command.args.reason }), { status: 'answered', lookFirst });
     return;
   }
-  await say(ctx, octokit, request, messages.REPLIES.notServed({ author, name: command.name }), { status: 'answered', from: ['received'], lookFirst });
+  await say(ctx, octokit, request, messages.REPLIES.notServed({ author, name: command.name }), { status: 'answered', lookFirst });
 }
 
 // --- push -----------------------------------------------------------------------------------
@@ -305,14 +281,20 @@ async function pushJob(ctx, job) {
 
 // --- run ------------------------------------------------------------------------------------
 
-async function findRequestOfRun(ctx, { repo, runId, displayTitle }) {
+// The request whose dispatch started this run: by the run id recorded at dispatch. A request
+// dispatched without one (GitHub gave none back, the run was not listed yet) takes the run only
+// when GitHub lists it as the run this App dispatched for that request.
+async function findRequestOfRun(ctx, { repo, runId, displayTitle, installationId }) {
   const known = await store.requestForRun(ctx.store, { repo, runId });
   if (known) return known;
-  const waiting = await store.requestsAwaitingRun(ctx.store, { repo });
-  const match = waiting.find((r) => contract.runNameMatches(displayTitle, contract.requestIdOf(r)));
-  if (!match) return null;
-  await store.updateRequest(ctx.store, match.id, { runId });
-  return store.getRequest(ctx.store, match.id);
+  const waiting = (await store.requestsAwaitingRun(ctx.store, { repo })).find((r) => contract.runNameMatches(displayTitle, contract.requestIdOf(r)));
+  if (!waiting) return null;
+  const octokit = await clientFor(ctx, waiting, installationId || waiting.installationId);
+  const [owner, name] = repo.split('/');
+  const run = await findDispatchedRun(ctx, octokit, { owner, repo: name, workflow: workflowOf(ctx, waiting), requestId: contract.requestIdOf(waiting), since: waiting.createdAt });
+  if (!run || run.id !== runId) return null;
+  await store.updateRequest(ctx.store, waiting.id, { runId, runUrl: run.html_url || waiting.runUrl });
+  return store.getRequest(ctx.store, waiting.id);
 }
 
 async function reportNoVerdict(ctx, octokit, request, { runUrl, why }) {
@@ -321,7 +303,7 @@ async function reportNoVerdict(ctx, octokit, request, { runUrl, why }) {
   if (request.checkRunId) {
     await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'failure', detailsUrl: runUrl, output: messages.CHECK.failed({ suite: request.suite, why }) });
   }
-  await store.updateRequest(ctx.store, request.id, { status: 'failed', detail: why }, { from: ['dispatched'] });
+  await store.transition(ctx.store, request.id, 'failed', { by: 'run', detail: why });
 }
 
 /** The bot's own report of a verdict: the sticky comment with core's table, the check run. */
@@ -336,9 +318,25 @@ async function reportVerdict(ctx, octokit, request, { verdict, runUrl, artifact 
   }
 }
 
+async function starterFromGitHub(ctx, { repo, runId, installationId }) {
+  const octokit = await clientFor(ctx, { repo }, installationId);
+  const [owner, name] = repo.split('/');
+  const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo: name, run_id: runId });
+  return starterOf(data);
+}
+
 async function runJob(ctx, job) {
-  const { repo, runId, attempt, conclusion, displayTitle, installationId } = job.payload;
-  const request = await findRequestOfRun(ctx, { repo, runId, displayTitle });
+  const { repo, runId, attempt, conclusion, installationId } = job.payload;
+  // A pull request's workflow can name its runs like the bot's and upload any artifact: only a
+  // run this App dispatched is looked at. (A job queued before deliveries carried who started
+  // the run asks GitHub.)
+  const starter = job.payload.starter || await starterFromGitHub(ctx, { repo, runId, installationId });
+  if (!isBotDispatch(starter, ctx.botLogin)) {
+    const who = starter ? `event ${starter.event}, actor ${starter.actor}, triggered by ${starter.triggeredBy}` : 'no event or actor given';
+    ctx.log.warn(`run ${repo}#${runId}: not a workflow_dispatch of ${ctx.botLogin} (${who}); ignored`);
+    return;
+  }
+  const request = await findRequestOfRun(ctx, job.payload);
   if (!request) {
     if (await watchRunJob(ctx, job)) return;
     ctx.log.info(`run ${repo}#${runId}: no command of this bot started it; ignored`);
@@ -384,7 +382,7 @@ async function runJob(ctx, job) {
     await tell(ctx, octokit, request, 'stored', { runUrl, folders: checked.length, verdict: checked.length === 1 ? checked[0].verdict : null });
   }
   const summary = checked.map((c) => `${c.name}: ${c.verdict.verdict}`).join(', ');
-  await store.updateRequest(ctx.store, request.id, { status: 'completed', detail: summary }, { from: ['dispatched'] });
+  await store.transition(ctx.store, request.id, 'completed', { by: 'run', detail: summary });
 }
 
 const bisect = bisectJobs({ whereOf, clientFor, dispatch, say });

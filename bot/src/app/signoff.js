@@ -21,7 +21,7 @@ const contract = require('./contract');
 const messages = require('./messages');
 const gh = require('./pull-request');
 const { downloadRunFolders, ArtifactRejected } = require('./artifact');
-const { isPermanent, describeError } = require('./github');
+const { dispatchRequest } = require('./dispatch');
 const { previousRelease } = require('./release-refs');
 const {
   SIGNOFF_SUITE, MERGED_ARTIFACT, signoffInputs, checkSignoffFolder, SignoffFolderRejected, SIGNOFF_WORKFLOW,
@@ -80,78 +80,50 @@ async function pin(ctx, octokit, request, command, { say, lookFirst }) {
   const tags = await releaseRefs(octokit, where);
   const candidate = resolveRef(command.args.candidate, tags);
   if (!candidate) {
-    await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: command.args.candidate }), { status: 'answered', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: command.args.candidate }), { status: 'answered', lookFirst });
     return null;
   }
   let previousRef = command.args.previous;
   if (!previousRef) {
     const found = previousRelease(candidate.ref, tags.map((t) => t.name));
     if (found.problem) {
-      await say(ctx, octokit, request, SIGNOFF_REPLIES.needsPrevious({ author, problem: found.problem }), { status: 'answered', from: ['received'], lookFirst });
+      await say(ctx, octokit, request, SIGNOFF_REPLIES.needsPrevious({ author, problem: found.problem }), { status: 'answered', lookFirst });
       return null;
     }
     previousRef = found.previous;
   }
   const previous = resolveRef(previousRef, tags);
   if (!previous) {
-    await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: previousRef }), { status: 'answered', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.unresolved({ author, ref: previousRef }), { status: 'answered', lookFirst });
     return null;
   }
   // The SHAs of this moment are what the sign-off measures, whatever the tags point to later.
-  const moved = await store.updateRequest(ctx.store, request.id, {
-    status: 'pinned', suite: SIGNOFF_SUITE, args: { candidate: candidate.ref, previous: previous.ref }, baseSha: previous.sha, headSha: candidate.sha,
-  }, { from: ['received'] });
+  const moved = await store.transition(ctx.store, request.id, 'pinned', {
+    by: 'command', suite: SIGNOFF_SUITE, args: { candidate: candidate.ref, previous: previous.ref }, baseSha: previous.sha, headSha: candidate.sha,
+  });
   if (moved) await store.recordSignoff(ctx.store, { requestId: request.id, repo: request.repo, issueNumber: request.prNumber, candidate, previous });
   return store.getRequest(ctx.store, request.id);
 }
 
 // --- dispatch -------------------------------------------------------------------------------
 
-async function findDispatchedRun(ctx, octokit, request) {
-  const where = whereOf(request);
-  const { data } = await octokit.rest.actions.listWorkflowRunsForRepo({ owner: where.owner, repo: where.repo, event: 'workflow_dispatch', per_page: 100 });
-  return data.workflow_runs.find((run) => String(run.path).split('@')[0] === contract.workflowPath(ctx.config.workflows.signoff)
-    && contract.runNameMatches(run.display_title, contract.requestIdOf(request))) || null;
-}
-
-async function recordRun(ctx, octokit, request, signoff, run) {
-  const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
-  const recorded = await store.updateRequest(ctx.store, request.id, { status: 'dispatched', ...fields }, { from: ['dispatching'] });
-  await store.updateSignoff(ctx.store, signoff.id, { workflowRunId: fields.runId, runUrl: fields.runUrl });
-  // Cancelled (/perf cancel) while GitHub was starting the run: keep its id and stop it.
-  if (!recorded && run) {
-    await store.updateRequest(ctx.store, request.id, fields);
-    await gh.cancelRun(octokit, whereOf(request), run.id);
-  }
-  return store.getRequest(ctx.store, request.id);
-}
-
+/** Dispatches perf-signoff.yml for the pinned pair (dispatch.js); the run is kept on the sign-off too. */
 async function dispatch(ctx, octokit, request, signoff, { say, lookFirst }) {
   const where = whereOf(request);
   const workflow = ctx.config.workflows.signoff;
-  if (request.status === 'pinned') {
-    if (!(await store.updateRequest(ctx.store, request.id, { status: 'dispatching' }, { from: ['pinned'] }))) return store.getRequest(ctx.store, request.id);
-  } else if (lookFirst || request.status === 'dispatching') {
-    const run = await findDispatchedRun(ctx, octokit, request);
-    if (run) return recordRun(ctx, octokit, request, signoff, run);
-  }
-  const inputs = signoffInputs({ candidate: signoff.candidate, previous: signoff.previous, conversation: request.prNumber, requestId: contract.requestIdOf(request) });
-  let answer;
-  try {
-    const ref = await ctx.defaultBranch(octokit, where);
-    answer = await octokit.rest.actions.createWorkflowDispatch({ owner: where.owner, repo: where.repo, workflow_id: workflow, ref, inputs, return_run_details: true });
-  } catch (err) {
-    if (!isPermanent(err)) throw err;
-    const why = describeError(err);
-    await setStatus(octokit, where, signoff.candidate.sha, { state: 'error', description: `The sign-off could not be started: ${why}` });
-    await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', state: 'error', failure: why, completedAt: ctx.store.now() });
-    await say(ctx, octokit, request, SIGNOFF_REPLIES.dispatchFailed({ author: request.author, workflow: contract.workflowPath(workflow), error: why }), { status: 'failed', from: ['dispatching'], lookFirst });
-    return store.getRequest(ctx.store, request.id);
-  }
-  const run = answer.status === 200 && answer.data && answer.data.workflow_run_id
-    ? { id: answer.data.workflow_run_id, html_url: answer.data.html_url }
-    : await findDispatchedRun(ctx, octokit, request);
-  return recordRun(ctx, octokit, request, signoff, run);
+  const requestId = contract.requestIdOf(request);
+  return dispatchRequest(ctx, octokit, request, {
+    workflow,
+    inputs: signoffInputs({ candidate: signoff.candidate, previous: signoff.previous, conversation: request.prNumber, requestId }),
+    requestId,
+    lookFirst,
+    recorded: ({ runId, runUrl }) => store.updateSignoff(ctx.store, signoff.id, { workflowRunId: runId, runUrl }),
+    async refused(why) {
+      await setStatus(octokit, where, signoff.candidate.sha, { state: 'error', description: `The sign-off could not be started: ${why}` });
+      await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', state: 'error', failure: why, completedAt: ctx.store.now() });
+      await say(ctx, octokit, request, SIGNOFF_REPLIES.dispatchFailed({ author: request.author, workflow: contract.workflowPath(workflow), error: why }), { status: 'failed', lookFirst });
+    },
+  });
 }
 
 /** /perf signoff, authorized: pin, record, pending status, dispatch, reply. Repeatable. */
@@ -227,7 +199,7 @@ async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conc
     }
   }
   const decision = await publish(ctx, octokit, request, signoff);
-  await store.updateRequest(ctx.store, request.id, { status: signoff.status === 'completed' ? 'completed' : 'failed', detail: `${decision.state}: ${decision.description}` }, { from: ['dispatched'] });
+  await store.transition(ctx.store, request.id, signoff.status === 'completed' ? 'completed' : 'failed', { by: 'run', detail: `${decision.state}: ${decision.description}` });
 }
 
 /**
@@ -257,13 +229,13 @@ async function signoffWaive(ctx, octokit, request, command, { say, lookFirst, on
   const signoff = await store.latestSignoffIn(ctx.store, { repo: request.repo, issueNumber: request.prNumber });
   if (!signoff) {
     if (onPullRequest) return false;
-    await say(ctx, octokit, request, SIGNOFF_REPLIES.noSignoff({ author }), { status: 'answered', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.noSignoff({ author }), { status: 'answered', lookFirst });
     return true;
   }
   const { microbenchmark, reason } = command.args;
   const allowed = core.findSuite(ctx.config.thresholds, SIGNOFF_SUITE).names;
   if (!allowed.includes(microbenchmark)) {
-    await say(ctx, octokit, request, SIGNOFF_REPLIES.notInSuite({ author, microbenchmark, allowed }), { status: 'invalid', from: ['received'], lookFirst });
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.notInSuite({ author, microbenchmark, allowed }), { status: 'invalid', lookFirst });
     return true;
   }
   const { replaced } = await store.recordSignoffWaiver(ctx.store, { signoffId: signoff.id, microbenchmark, reason, author, requestId: request.id });
@@ -272,7 +244,7 @@ async function signoffWaive(ctx, octokit, request, command, { say, lookFirst, on
     const signoffRequest = await store.getRequest(ctx.store, signoff.requestId);
     decision = await publish(ctx, octokit, signoffRequest, signoff);
   }
-  await say(ctx, octokit, request, SIGNOFF_REPLIES.waived({ author, microbenchmark, reason, candidate: signoff.candidate, decision, replaced }), { status: 'answered', from: ['received'], lookFirst });
+  await say(ctx, octokit, request, SIGNOFF_REPLIES.waived({ author, microbenchmark, reason, candidate: signoff.candidate, decision, replaced }), { status: 'answered', lookFirst });
   return true;
 }
 

@@ -6,8 +6,11 @@
 //   issue_comment.created on a pull request, by a person, holding a /perf command (on an
 //   issue: only /perf signoff and /perf waive, a release sign-off's conversation)
 //       → {kind: 'command', ...}: parsed now, acted on by the worker
+//   pull_request.opened and .reopened
+//       → {kind: 'head', ...}: the pull request's head from then on is recorded
 //   pull_request.synchronize (a push) and .closed
-//       → {kind: 'push', ...}: cancels the pull request's commands written before it
+//       → {kind: 'push', ...}: cancels the pull request's commands written before it; the
+//         pushed head is recorded
 //   push to the watched branch (PERFGATE_WATCH=on)
 //       → {kind: 'watch-push', ...}: the pushed commit is measured against the previous one
 //   workflow_run.completed of a workflow the bot dispatches
@@ -16,6 +19,7 @@ const { parseCommand } = require('../commands');
 const { commandLines } = require('../commands/markdown');
 const { workflowPath } = require('./contract');
 const { mainPush } = require('./watch-main');
+const { starterOf } = require('./dispatch');
 
 const ISSUE_COMMANDS = Object.freeze(['signoff', 'waive', 'cancel']);
 
@@ -62,20 +66,12 @@ function commandComment(payload, context) {
   };
 }
 
-function push(payload, action) {
+// A pull request's number and head, and the time GitHub stamped on the delivery: when the
+// push (or the opening, the reopening, the close) landed.
+function pullHead(payload, action, kind, stampOf) {
   const pull = payload.pull_request;
   if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
-  return {
-    work: {
-      kind: 'push',
-      action,
-      prNumber: pull.number,
-      headSha: pull.head.sha,
-      // GitHub stamps the pull request when the push (or the close) lands; commands written
-      // before that moment asked for commits that are no longer the head.
-      at: timeOf(action === 'closed' ? pull.closed_at || pull.updated_at : pull.updated_at),
-    },
-  };
+  return { work: { kind, action, prNumber: pull.number, headSha: pull.head.sha, at: timeOf(stampOf(pull)) } };
 }
 
 function workflowRun(payload, context) {
@@ -92,14 +88,20 @@ function workflowRun(payload, context) {
       conclusion: run.conclusion,
       displayTitle: run.display_title || null,
       runUrl: run.html_url || null,
+      // Who started it: the run jobs take only runs this App dispatched (dispatch.js).
+      starter: starterOf(run),
     },
   };
 }
 
 const HANDLED = {
   'issue_comment.created': commandComment,
-  'pull_request.synchronize': (payload) => push(payload, 'synchronize'),
-  'pull_request.closed': (payload) => push(payload, 'closed'),
+  // The head from then on, which a later /perf approves (approval.js); nothing to cancel.
+  'pull_request.opened': (payload) => pullHead(payload, 'opened', 'head', (pull) => pull.created_at || pull.updated_at),
+  'pull_request.reopened': (payload) => pullHead(payload, 'reopened', 'head', (pull) => pull.updated_at),
+  // Commands written before a push or a close asked for commits that are no longer the head.
+  'pull_request.synchronize': (payload) => pullHead(payload, 'synchronize', 'push', (pull) => pull.updated_at),
+  'pull_request.closed': (payload) => pullHead(payload, 'closed', 'push', (pull) => pull.closed_at || pull.updated_at),
   'workflow_run.completed': workflowRun,
 };
 

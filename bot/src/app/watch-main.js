@@ -18,6 +18,7 @@ const { settleMainResult } = require('./watch');
 const { trackerFor } = require('./tracker');
 const { downloadRunFolders, checkRunFolder, ArtifactRejected } = require('./artifact');
 const { detectChangePoints, commitSeries } = require('./change-points');
+const { dispatchWorkflow, findDispatchedRun, DispatchRefused } = require('./dispatch');
 const core = require('@perfgate/core');
 
 const ZERO_SHA = /^0{40}$/;
@@ -56,15 +57,22 @@ function dispatchInputs({ watchRun, suite }) {
   };
 }
 
+// The run is known by its id from here on: only a completion of that run is taken (watchRunJob).
 async function dispatch(ctx, octokit, watchRun) {
   const [owner, repo] = watchRun.repo.split('/');
   const { watch } = ctx.config;
-  // The workflow file is the default branch's: what main's maintainers reviewed.
-  const { data } = await octokit.rest.repos.get({ owner, repo });
-  await octokit.rest.actions.createWorkflowDispatch({
-    owner, repo, workflow_id: watch.workflow, ref: data.default_branch, inputs: dispatchInputs({ watchRun, suite: watch.suite }),
-  });
-  await store.updateWatchRun(ctx.store, watchRun.id, { status: 'dispatched' });
+  let run;
+  try {
+    run = await dispatchWorkflow(ctx, octokit, {
+      owner, repo, workflow: watch.workflow, inputs: dispatchInputs({ watchRun, suite: watch.suite }), requestId: watchRequestId(watchRun), since: watchRun.createdAt,
+    });
+  } catch (err) {
+    if (!(err instanceof DispatchRefused)) throw err;
+    ctx.log.warn(`watch ${watchRun.repo}: GitHub refused to run ${watch.workflow} for ${watchRun.headSha}: ${err.message}`);
+    await store.updateWatchRun(ctx.store, watchRun.id, { status: 'failed', detail: `GitHub refused to run ${watch.workflow}: ${err.message}` });
+    return;
+  }
+  await store.updateWatchRun(ctx.store, watchRun.id, { status: 'dispatched', workflowRunId: run ? run.id : null });
 }
 
 // The commit a pushed head is measured against: while a regression is open, its last good
@@ -209,16 +217,34 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
   return { actions: settled.actions, confirming };
 }
 
+// The watch run whose dispatch started this workflow run: by the run id recorded at dispatch.
+// One dispatched without it (GitHub gave none back, the run was not listed yet) takes the run
+// only when GitHub lists it as the run this App dispatched for it; a run-name alone is not
+// enough, since any workflow can copy it.
+async function watchRunOfWorkflowRun(ctx, { repo, runId, displayTitle }) {
+  const known = await store.watchRunOfWorkflowRun(ctx.store, { repo, workflowRunId: runId });
+  if (known) return known;
+  const id = /\(w([1-9][0-9]*)\)\s*$/.exec(displayTitle || '');
+  const waiting = id ? await store.getWatchRun(ctx.store, Number(id[1])) : null;
+  if (!waiting || waiting.workflowRunId !== null || waiting.repo.toLowerCase() !== String(repo).toLowerCase()) return null;
+  const [owner, name] = waiting.repo.split('/');
+  const run = await findDispatchedRun(ctx, ctx.github.installation(waiting.installationId), {
+    owner, repo: name, workflow: ctx.config.watch.workflow, requestId: watchRequestId(waiting), since: waiting.createdAt,
+  });
+  if (!run || run.id !== runId) return null;
+  await store.updateWatchRun(ctx.store, waiting.id, { workflowRunId: runId });
+  return store.getWatchRun(ctx.store, waiting.id);
+}
+
 /**
  * A completed workflow run of the watch workflow (the `run` job's payload): its run folder is
  * downloaded, checked against the pinned pair (no pull request: a main commit) and settled.
  * -> false when the run is not one of the bot's watch runs.
  */
 async function watchRunJob(ctx, job) {
-  const { repo, runId, attempt, conclusion, displayTitle } = job.payload;
-  const id = /\(w([1-9][0-9]*)\)\s*$/.exec(displayTitle || '');
-  const watchRun = id ? await store.getWatchRun(ctx.store, Number(id[1])) : null;
-  if (!watchRun || watchRun.repo.toLowerCase() !== String(repo).toLowerCase()) return false;
+  const { runId, attempt, conclusion } = job.payload;
+  const watchRun = await watchRunOfWorkflowRun(ctx, job.payload);
+  if (!watchRun) return false;
   if (watchRun.status !== 'dispatched') return true;
   const [owner, name] = watchRun.repo.split('/');
   const octokit = ctx.github.installation(watchRun.installationId);

@@ -62,12 +62,17 @@ async function record(db, { deliveryId, name, action, work }) {
       const job = await store.enqueue(tx, { kind: 'command', payload: { commentId: work.commentId, parsed: work.parsed, onPullRequest: work.onPullRequest } }, `command:${work.commentId}`);
       return { outcome: job.created ? 'queued' : 'duplicate comment', jobId: job.id };
     }
+    // The heads a /perf approves are pinned from (approval.js).
+    const head = (work.kind === 'head' || (work.kind === 'push' && work.action === 'synchronize')) && work.at !== null
+      ? await store.recordPullHead(tx, { repo: work.repo, prNumber: work.prNumber, sha: work.headSha, at: work.at, action: work.action, deliveryId })
+      : null;
+    if (work.kind === 'head') return { outcome: head ? 'head recorded' : 'no head time' };
     if (work.kind === 'push') {
       const reason = messages.CANCEL_REASONS[work.action === 'closed' ? 'closed' : 'push']({ headSha: work.headSha });
       // A push leaves a bisection running: it searches the pinned commits between good and
       // bad, which a new head does not change. Closing the pull request stops it too.
       const keep = work.action === 'closed' ? ['signoff'] : ['signoff', 'bisect'];
-      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep });
+      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep, by: 'push' });
       if (!cancelled.length) return { outcome: 'nothing to cancel' };
       const job = await store.enqueue(tx, {
         kind: 'push',

@@ -22,6 +22,10 @@ const TYPES = Object.freeze({
   microbenchmark: {
     describe: 'the name of one microbenchmark, as in the report',
   },
+  sha: {
+    describe: "the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; "
+      + 'the run measures exactly that commit, and only while it is the head',
+  },
 });
 
 // key=value arguments; `form` is how usage lines show the value.
@@ -46,9 +50,13 @@ const OPTIONS = Object.freeze({
 });
 
 const MEASURE_OPTIONS = ['threads', 'tests', 'rounds', 'metric'];
+// The head a measuring command approves: the one the maintainer names, else the one the bot can
+// prove was the head when the comment was written (bot/src/app/approval.js).
+const MEASURE_POSITIONALS = [{ name: 'sha', type: 'sha', optional: true }];
 
 // positionals: in order; `keyword` marks an optional positional introduced by a word
-// (`vs <previous>`). rest: free text after a separator token, kept as written.
+// (`vs <previous>`), null when not given; `optional` one that may be left out, absent from
+// the arguments when it is. rest: free text after a separator token, kept as written.
 // needsWrite: the author must have write access to the repository for the bot to act.
 // benchmarks: the command names microbenchmarks (tests= or a positional), so the caller must
 // say which names exist.
@@ -56,17 +64,17 @@ const COMMANDS = Object.freeze([
   {
     name: 'quick',
     summary: "measure the quick suite on this pull request's base and head",
-    positionals: [], options: MEASURE_OPTIONS, needsWrite: true,
+    positionals: MEASURE_POSITIONALS, options: MEASURE_OPTIONS, needsWrite: true,
   },
   {
     name: 'full',
     summary: 'measure the full suite (every microbenchmark of the catalogue)',
-    positionals: [], options: MEASURE_OPTIONS, needsWrite: true,
+    positionals: MEASURE_POSITIONALS, options: MEASURE_OPTIONS, needsWrite: true,
   },
   {
     name: 'ahi',
     summary: 'measure the adaptive hash index suite: point selects with N% updates, AHI off and on',
-    positionals: [], options: MEASURE_OPTIONS, needsWrite: true,
+    positionals: MEASURE_POSITIONALS, options: MEASURE_OPTIONS, needsWrite: true,
   },
   {
     name: 'compare',
@@ -116,7 +124,7 @@ const findCommand = (name) => COMMANDS.find((c) => c.name === name) || null;
 
 function usage(command) {
   const parts = [`${PREFIX} ${command.name}`];
-  for (const p of command.positionals) parts.push(p.keyword ? `[${p.keyword} <${p.name}>]` : `<${p.name}>`);
+  for (const p of command.positionals) parts.push(p.keyword ? `[${p.keyword} <${p.name}>]` : p.optional ? `[<${p.name}>]` : `<${p.name}>`);
   if (command.rest) parts.push(`${command.rest.separator} <${command.rest.name}>`);
   for (const o of command.options) parts.push(`[${o}=${OPTIONS[o].form}]`);
   return parts.join(' ');

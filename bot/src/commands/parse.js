@@ -57,7 +57,8 @@ function parseArguments(command, text, context) {
       args[key] = parsed.value;
       continue;
     }
-    const slot = positionals[next];
+    // A key=value word is no value for an optional positional: it is an unknown option.
+    const slot = key !== null && positionals[next] && positionals[next].optional ? undefined : positionals[next];
     if (slot && slot.keyword) {
       if (token !== slot.keyword) return withUsage(command, `unexpected argument ${quote(token)}`);
       if (i + 1 >= tokens.length) return withUsage(command, `missing <${slot.name}> after '${slot.keyword}'`);
@@ -74,7 +75,7 @@ function parseArguments(command, text, context) {
   }
   for (const slot of positionals.slice(next)) {
     if (slot.keyword) args[slot.name] = null;
-    else return withUsage(command, `missing <${slot.name}>`);
+    else if (!slot.optional) return withUsage(command, `missing <${slot.name}>`);
   }
   if (command.rest) {
     const { name, separator } = command.rest;

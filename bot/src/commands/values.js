@@ -31,6 +31,15 @@ function parseRef(text, name) {
   return { problem: `bad <${name}> ${quote(text)}: expected ${TYPES.ref.describe}` };
 }
 
+// A commit by its SHA or an abbreviation git would print (7 digits at least); GitHub says
+// which commit it names.
+const SHA_OR_PREFIX = /^[0-9a-f]{7,40}$/i;
+
+function parseSha(text, name) {
+  if (SHA_OR_PREFIX.test(text)) return { value: text.toLowerCase() };
+  return { problem: `bad <${name}> ${quote(text)}: expected ${TYPES.sha.describe}` };
+}
+
 function parseMicrobenchmark(text, name, known) {
   if (known.includes(text)) return { value: text };
   return { problem: `unknown microbenchmark ${quote(text)} for <${name}>: expected one of ${known.join(', ')}` };
@@ -84,6 +93,6 @@ function parseMetric(text, token) {
 }
 
 const OPTION_PARSERS = { threads: parseThreads, tests: parseTests, rounds: parseRounds, metric: parseMetric };
-const POSITIONAL_PARSERS = { ref: parseRef, microbenchmark: parseMicrobenchmark };
+const POSITIONAL_PARSERS = { ref: parseRef, microbenchmark: parseMicrobenchmark, sha: parseSha };
 
 module.exports = { quote, listed, OPTION_PARSERS, POSITIONAL_PARSERS };

@@ -9,6 +9,7 @@ const requests = require('./requests');
 const bisections = require('./bisections');
 const dashboard = require('./dashboard');
 const signoffs = require('./signoffs');
+const pullHeads = require('./pull-heads');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns, ...signoffs };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns, ...signoffs, ...pullHeads };

@@ -434,6 +434,27 @@ const instructionWindows = {
   },
 };
 
+// The heads a pull request has had, as its opened, reopened and synchronize deliveries said,
+// each with the time the delivery stamps on it (the pull request's updated_at then): what a
+// maintainer's /perf approves is pinned from these, as of the comment (app/approval.js). And the
+// watch runs found by the workflow run id recorded at dispatch.
+const pullHeads = {
+  async up(db) {
+    await db.schema.createTable('pull_heads')
+      .addColumn('id', 'integer', id)
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('pr_number', 'integer', (c) => c.notNull())
+      .addColumn('sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('at', 'bigint', (c) => c.notNull())
+      .addColumn('action', 'varchar(32)', (c) => c.notNull())
+      .addColumn('delivery_id', 'varchar(64)')
+      .addColumn('recorded_at', 'bigint', (c) => c.notNull())
+      .addUniqueConstraint('pull_heads_pr_sha_at', ['repo', 'pr_number', 'sha', 'at'])
+      .execute();
+    await db.schema.createIndex('watch_runs_repo_workflow_run').on('watch_runs').columns(['repo', 'workflow_run_id']).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
@@ -443,6 +464,7 @@ const MIGRATIONS = Object.freeze({
   '0006_watch': watch,
   '0007_signoff': signoff,
   '0008_instruction_windows': instructionWindows,
+  '0009_pull_heads': pullHeads,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

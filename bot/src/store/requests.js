@@ -1,16 +1,44 @@
 'use strict';
 // Commands as the GitHub App handles them: one row per command comment (recordRequest in
-// history.js makes it; the comment id is the key), moved through its states by guarded
-// updates, so that a job run twice, a push and a worker racing each other always agree on
-// where a command stands.
-//
-//   received → refused | invalid | answered                      no measurement
-//   received → pinned → dispatching → dispatched → completed | failed
-//   received … dispatched → cancelled                            a push, /perf cancel
+// history.js makes it; the comment id is the key), moved through its life cycle by
+// transition(), a guarded update, so that a job run twice, a push and a worker racing each
+// other always agree on where a command stands.
 const { StoreError } = require('./connection');
 
-const ACTIVE = Object.freeze(['received', 'pinned', 'dispatching', 'dispatched']);
-const STATUSES = Object.freeze([...ACTIVE, 'refused', 'invalid', 'answered', 'completed', 'failed', 'cancelled']);
+// The life cycle: each status, the statuses it may move to, and who may move it there.
+//   command  the command's job: authorizes, answers, pins the commits, dispatches the run
+//   push     a push to (or the close of) the pull request, recorded with its webhook
+//   cancel   `/perf cancel` in the same conversation
+//   run      the dispatched run's completion: its run folder stored or rejected
+// A request cancelled before its job authorized the author is refused (or found invalid)
+// by that job, so that nobody learns of a command that would not have run. A command whose
+// pinning finds the head moved at or after the comment is cancelled by its own job, as the
+// push would have done had its webhook come first.
+const LIFECYCLE = Object.freeze({
+  received: { refused: ['command'], invalid: ['command'], answered: ['command'], pinned: ['command'], cancelled: ['command', 'push', 'cancel'] },
+  pinned: { dispatching: ['command'], cancelled: ['push', 'cancel'] },
+  dispatching: { dispatched: ['command'], failed: ['command'], cancelled: ['push', 'cancel'] },
+  dispatched: { completed: ['run'], failed: ['run'], cancelled: ['push', 'cancel'] },
+  cancelled: { refused: ['command'], invalid: ['command'] },
+  refused: {},
+  invalid: {},
+  answered: {},
+  completed: {},
+  failed: {},
+});
+const STATUSES = Object.freeze(Object.keys(LIFECYCLE));
+const MOVERS = Object.freeze(['command', 'push', 'cancel', 'run']);
+// Statuses from which the request can still run a measurement: what a push or /perf cancel stops.
+const ACTIVE = Object.freeze(STATUSES.filter((s) => LIFECYCLE[s].cancelled));
+
+/** The statuses from which `by` may move a request to `to` (pure); a move the table lacks throws. */
+function movesTo(to, by) {
+  if (!STATUSES.includes(to)) throw new StoreError(`transition: unknown status ${JSON.stringify(to)}; expected one of ${STATUSES.join(', ')}`);
+  if (!MOVERS.includes(by)) throw new StoreError(`transition: unknown mover ${JSON.stringify(by)}; expected one of ${MOVERS.join(', ')}`);
+  const from = STATUSES.filter((s) => (LIFECYCLE[s][to] || []).includes(by));
+  if (!from.length) throw new StoreError(`transition: no request moves to '${to}' by ${by}; see LIFECYCLE in store/requests.js`);
+  return from;
+}
 
 // camelCase field ↔ column.
 const FIELDS = Object.freeze({
@@ -58,11 +86,10 @@ function requestOf(row) {
   };
 }
 
-function columnsOf(changes) {
+function columnsOf(changes, caller) {
   const row = {};
   for (const [key, value] of Object.entries(changes)) {
-    if (!Object.hasOwn(FIELDS, key)) throw new StoreError(`updateRequest: unknown field '${key}'; expected one of ${Object.keys(FIELDS).join(', ')}`);
-    if (key === 'status' && !STATUSES.includes(value)) throw new StoreError(`updateRequest: unknown status ${JSON.stringify(value)}; expected one of ${STATUSES.join(', ')}`);
+    if (!Object.hasOwn(FIELDS, key)) throw new StoreError(`${caller}: unknown field '${key}'; expected one of ${Object.keys(FIELDS).join(', ')}`);
     row[FIELDS[key]] = key === 'args' ? JSON.stringify(value) : value;
   }
   return row;
@@ -80,28 +107,38 @@ async function requestForRun(store, { repo, runId }) {
   return requestOf(await store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('run_id', '=', runId).executeTakeFirst());
 }
 
+/** Sets fields of a request other than its status (which only transition() moves). */
+async function updateRequest(store, id, changes) {
+  if (Object.hasOwn(changes, 'status')) throw new StoreError('updateRequest: the status moves by transition(store, id, to, {by}), along LIFECYCLE');
+  const r = await store.behaviour.retrying(() => store.db.updateTable('requests').set({ ...columnsOf(changes, 'updateRequest'), updated_at: store.now() }).where('id', '=', id).executeTakeFirst());
+  return Number(r.numUpdatedRows) === 1;
+}
+
 /**
- * Sets fields of a request, only while its status is one of `from` (any status when from is
- * null). true when it changed: false tells the caller someone else moved it first (a push
- * cancelled it), and nothing was written.
+ * Moves a request to `to`, as `by` (a mover of LIFECYCLE), setting `fields` with it, only from
+ * a status the table lets `by` move from. true when it moved: false tells the caller someone
+ * else moved it first (a push cancelled it), and nothing was written.
  */
-async function updateRequest(store, id, changes, { from = null } = {}) {
-  let q = store.db.updateTable('requests').set({ ...columnsOf(changes), updated_at: store.now() }).where('id', '=', id);
-  if (from) q = q.where('status', 'in', from);
+async function transition(store, id, to, { by, ...fields }) {
+  const from = movesTo(to, by);
+  const q = store.db.updateTable('requests').set({ ...columnsOf(fields, 'transition'), status: to, updated_at: store.now() })
+    .where('id', '=', id).where('status', 'in', from);
   const r = await store.behaviour.retrying(() => q.executeTakeFirst());
   return Number(r.numUpdatedRows) === 1;
 }
 
 /**
- * Cancels the active requests of a pull request whose command was written at or before
- * `before` (ms; all of them when null), but `except` (a request id), recording why. Returns them as they were before, so the
- * caller can cancel what they had started (a workflow run, a check run) and say so.
+ * Cancels, as `by` (push or cancel), the active requests of a pull request whose command was
+ * written at or before `before` (ms; all of them when null), but `except` (a request id),
+ * recording why. Returns them as they were before, so the caller can cancel what they had
+ * started (a workflow run, a check run) and say so.
  */
-async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason, keep = ['signoff'] }) {
+async function cancelRequests(store, { repo, prNumber, before = null, except = null, reason, keep = ['signoff'], by }) {
+  const from = movesTo('cancelled', by);
   return writing(store, async (tx) => {
     // `keep`: commands left running. By default a release sign-off, which measures pinned
     // release refs, not the pull request; `/perf cancel` keeps nothing (keep: []).
-    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', ACTIVE);
+    let q = tx.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber).where('status', 'in', from);
     // MySQL/MariaDB refuse an empty `not in ()`.
     if (keep.length) q = q.where('command', 'not in', keep);
     if (before !== null) q = q.where('comment_created_at', '<=', before);
@@ -111,7 +148,7 @@ async function cancelRequests(store, { repo, prNumber, before = null, except = n
     await tx.updateTable('requests')
       .set({ status: 'cancelled', detail: reason, updated_at: store.now() })
       .where('id', 'in', rows.map((r) => r.id))
-      .where('status', 'in', ACTIVE)
+      .where('status', 'in', from)
       .execute();
     return rows.map(requestOf);
   });
@@ -153,6 +190,6 @@ function writing(store, work) {
 }
 
 module.exports = {
-  ACTIVE_STATUSES: ACTIVE, REQUEST_STATUSES: STATUSES,
-  getRequest, requestForComment, requestForRun, updateRequest, cancelRequests, requestsAwaitingRun, requestsOfPull, latestRequest, inTransaction,
+  ACTIVE_STATUSES: ACTIVE, REQUEST_STATUSES: STATUSES, REQUEST_LIFECYCLE: LIFECYCLE, requestMovesTo: movesTo,
+  getRequest, requestForComment, requestForRun, updateRequest, transition, cancelRequests, requestsAwaitingRun, requestsOfPull, latestRequest, inTransaction,
 };

@@ -53,6 +53,12 @@ async function getWatchRun(store, id) {
   return toWatchRun(await store.db.selectFrom('watch_runs').selectAll().where('id', '=', id).executeTakeFirst()) || null;
 }
 
+/** The watch run whose dispatch started workflow run `workflowRunId` of `repo`, or null. */
+async function watchRunOfWorkflowRun(store, { repo, workflowRunId }) {
+  return toWatchRun(await store.db.selectFrom('watch_runs').selectAll().where('repo', '=', repo).where('workflow_run_id', '=', workflowRunId)
+    .executeTakeFirst()) || null;
+}
+
 async function watchRunOf(store, { repo, headSha, purpose }) {
   return toWatchRun(await store.db.selectFrom('watch_runs').selectAll().where('repo', '=', repo).where('head_sha', '=', headSha)
     .where('purpose', '=', purpose).executeTakeFirst()) || null;
@@ -105,4 +111,4 @@ async function instructionLevels(store, { repo, benchKey }) {
   return points;
 }
 
-module.exports = { instructionLevels, verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };
+module.exports = { instructionLevels, verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, watchRunOfWorkflowRun, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };

@@ -21,6 +21,7 @@ describe('perfgate bot on MariaDB', () => {
     artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-mariadb-artifacts-'));
     gh = await t.startDouble({ artifactsDir, prs: [7, 8, 9] });
     running = await t.startBotOn(gh, { databaseUrl: server.url, workers: 4 });
+    await t.openPulls(running, [7, 8, 9]);
   });
   after(async () => {
     if (running) await running.close();
@@ -48,7 +49,8 @@ describe('perfgate bot on MariaDB', () => {
       assert.equal(gh.state.dispatches.filter((d) => d.inputs['request-id'] === `c${id}`).length, 1);
     }
     const count = async (table) => Number((await running.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
-    assert.deepEqual([await count('deliveries'), await count('requests'), await count('jobs')], [21, 2, 2]);
+    // The three pull requests' openings, the one delivery of the first comment, twenty of the second.
+    assert.deepEqual([await count('deliveries'), await count('requests'), await count('jobs')], [3 + 1 + 20, 2, 2]);
   });
 
   test('a command, its run folder stored, and a rejected artifact that stores nothing', async () => {

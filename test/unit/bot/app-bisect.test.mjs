@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  bot, botComments, command, pushEvent, REPOSITORY, sleep, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+  bot, botComments, command, openPulls, pushEvent, REPOSITORY, sleep, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -42,15 +42,17 @@ describe('/perf bisect', () => {
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bisect-artifacts-'));
     dbFolder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bisect-db-'));
+    const prs = Array.from({ length: 12 }, (_, i) => 400 + i);
     gh = await startDouble({
       artifactsDir,
-      prs: Array.from({ length: 12 }, (_, i) => 400 + i),
+      prs,
       extra: {
         workflows: { [REPOSITORY]: [...['perf-command.yml', 'perf-full.yml'].map((file) => ({ file, runName: bot.contract.RUN_NAME })), { file: bisectContract.WORKFLOW, runName: bisectContract.RUN_NAME }] },
         commits: { [REPOSITORY]: HISTORY },
       },
     });
     running = await startBotOn(gh, { databaseUrl: path.join(dbFolder, 'history.db'), env });
+    await openPulls(running, prs);
   });
   after(async () => {
     await running?.close();

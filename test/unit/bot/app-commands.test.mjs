@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import {
-  BASE_SHA, bot, botComments, command, commentEvent, HEAD_SHA, REPOSITORY, settled, startBotOn, startDouble,
+  BASE_SHA, bot, botComments, command, commentEvent, HEAD_SHA, openPulls, REPOSITORY, settled, startBotOn, startDouble,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -20,8 +20,10 @@ describe('/perf commands in pull requests', () => {
   let running;
   let nextPr = 100;
   before(async () => {
-    gh = await startDouble({ prs: [7, ...Array.from({ length: 40 }, (_, i) => 100 + i)] });
+    const prs = [7, ...Array.from({ length: 40 }, (_, i) => 100 + i)];
+    gh = await startDouble({ prs });
     running = await startBotOn(gh);
+    await openPulls(running, prs);
   });
   after(async () => {
     await running?.close();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  bot, botComments, command, HEAD_SHA, pushEvent, REPOSITORY, settled, startBotOn, startDouble, waitFor,
+  bot, botComments, command, HEAD_SHA, openPulls, pushEvent, REPOSITORY, settled, startBotOn, startDouble, waitFor,
 } from '../../support/bot.mjs';
 
 const NEW_SHA = 'c'.repeat(40);
@@ -14,8 +14,10 @@ describe('a push after a command', () => {
   let running;
   let nextPr = 200;
   before(async () => {
-    gh = await startDouble({ prs: Array.from({ length: 10 }, (_, i) => 200 + i) });
+    const prs = Array.from({ length: 10 }, (_, i) => 200 + i);
+    gh = await startDouble({ prs });
     running = await startBotOn(gh);
+    await openPulls(running, prs);
   });
   after(async () => {
     await running?.close();

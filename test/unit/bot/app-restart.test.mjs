@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  bot, botComments, botEnvironment, commentEvent, postComment, REPOSITORY, spawnBot, startDouble, waitFor,
+  bot, botComments, botEnvironment, commentEvent, openPulls, postComment, REPOSITORY, spawnBot, startDouble, waitFor,
 } from '../../support/bot.mjs';
 
 describe('perfgate bot killed mid-queue and started again', () => {
@@ -31,6 +31,7 @@ describe('perfgate bot killed mid-queue and started again', () => {
   it('completes each job once', async () => {
     const first = await spawnBot({ env });
     children.push(first.child);
+    await openPulls(first, [7, 8, 9]);
     const hold = gh.holdNext('actions/create-workflow-dispatch');
     const quick = await postComment(gh, 'maintainer', '/perf quick', { pr: 7 });
     assert.equal((await first.deliver('issue_comment', commentEvent({ comment: quick, pr: 7 }))).status, 202);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { marked } from 'marked';
 import {
-  BASE_SHA, bot, botComments, command, HEAD_SHA, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
+  BASE_SHA, bot, botComments, command, HEAD_SHA, openPulls, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -21,8 +21,10 @@ describe('completed runs and their artifacts', () => {
   let nextPr = 300;
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-artifacts-'));
-    gh = await startDouble({ artifactsDir, prs: Array.from({ length: 13 }, (_, i) => 300 + i) });
+    const prs = Array.from({ length: 13 }, (_, i) => 300 + i);
+    gh = await startDouble({ artifactsDir, prs });
     running = await startBotOn(gh, { env: { PERFGATE_MAX_ARTIFACT_BYTES: String(4 * 1024 * 1024) } });
+    await openPulls(running, prs);
   });
   after(async () => {
     await running?.close();
@@ -146,7 +148,7 @@ describe('completed runs and their artifacts', () => {
     const answer = await complete(run);
     assert.equal(answer.status, 202);
     assert.deepEqual(gh.calls.slice(calls).filter((c) => c.identity.login === 'perfgate[bot]'), []);
-    assert.ok(running.log.lines.some((l) => l.includes(`run ${REPOSITORY}#${id}: no command of this bot started it; ignored`)));
+    assert.ok(running.log.lines.includes(`warn run ${REPOSITORY}#${id}: not a workflow_dispatch of perfgate[bot] (event workflow_dispatch, actor admin, triggered by admin); ignored`));
   });
 
   it('a hostile verdict (mentions, links, images, HTML, a 70,000-character headline) is text in the sticky comment and the check run, within their limits', async () => {

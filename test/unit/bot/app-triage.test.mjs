@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { commentEvent, HEAD_SHA, INSTALLATION_ID, published, pushEvent, REPOSITORY, workflowRunEvent } from '../../support/bot.mjs';
+import { commentEvent, HEAD_SHA, INSTALLATION_ID, openedEvent, published, pushEvent, REPOSITORY, workflowRunEvent } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
 const { triage } = require('../../../bot/src/app/triage');
@@ -39,7 +39,7 @@ describe('triage of webhook deliveries', () => {
       ['a quoted command', 'issue_comment', commentEvent({ comment: comment('> /perf full\n\nNo, not yet.') }), 'no /perf command in the comment'],
       ['another repository', 'issue_comment', commentEvent({ comment: comment('/perf quick'), repository: 'perfgate-test/elsewhere' }), 'repository perfgate-test/elsewhere is not one this bot serves'],
       ['an event perfgate does not use', 'star', { ...published('star', 'created'), repository: { full_name: REPOSITORY } }, 'perfgate does not act on star events'],
-      ['a pull request opened', 'pull_request', published('pull_request', 'opened'), 'perfgate does not act on pull_request.opened'],
+      ['a pull request labeled', 'pull_request', published('pull_request', 'labeled'), 'perfgate does not act on pull_request.labeled'],
       ['a run requested', 'workflow_run', published('workflow_run', 'requested'), 'perfgate does not act on workflow_run.requested'],
     ];
     for (const [what, name, payload, reason] of cases) assert.deepEqual(triage(name, payload, context), { ignore: reason }, what);
@@ -64,6 +64,13 @@ describe('triage of webhook deliveries', () => {
     assert.match(onIssue('/perf signoff').ignore, /^a comment on an issue/);
   });
 
+  it('a pull request opened or reopened: its head, stamped with the time of the delivery', () => {
+    const at = new Date('2026-11-23T11:00:00Z');
+    assert.deepEqual(triage('pull_request', openedEvent({ headSha: HEAD_SHA, at }), context).work,
+      { kind: 'head', action: 'opened', prNumber: 7, headSha: HEAD_SHA, at: at.getTime(), repo: REPOSITORY, installationId: INSTALLATION_ID });
+    assert.deepEqual(triage('pull_request', openedEvent({ headSha: HEAD_SHA, at, action: 'reopened' }), context).work.action, 'reopened');
+  });
+
   it('a push or a close of a pull request, and a completed run of the dispatched workflow', () => {
     const at = new Date('2026-11-23T12:05:00Z');
     assert.deepEqual(triage('pull_request', pushEvent({ headSha: HEAD_SHA, at }), context).work,
@@ -72,6 +79,8 @@ describe('triage of webhook deliveries', () => {
     const run = { id: 9000000001, display_title: 'perfgate quick on pull request 7 (c1000000042)', html_url: 'https://github.com/perfgate-test/fork/actions/runs/9000000001' };
     assert.deepEqual(triage('workflow_run', workflowRunEvent({ run, conclusion: 'failure' }), context).work, {
       kind: 'run', runId: 9000000001, attempt: 1, conclusion: 'failure', displayTitle: run.display_title, runUrl: run.html_url, repo: REPOSITORY, installationId: INSTALLATION_ID,
+      // GitHub's example run: its actor dispatched it and triggered it.
+      starter: { event: 'workflow_dispatch', actor: 'Codertocat', triggeredBy: 'Codertocat' },
     });
   });
 });

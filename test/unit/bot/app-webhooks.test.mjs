@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  botCalls, botComments, commentEvent, deliver, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
+  botCalls, botComments, commentEvent, deliver, openPulls, PR, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
 
 async function rows(running) {
@@ -20,6 +20,7 @@ describe('webhook deliveries', () => {
   before(async () => {
     gh = await startDouble();
     running = await startBotOn(gh);
+    await openPulls(running, [PR]);
   });
   after(async () => {
     await running?.close();
@@ -78,7 +79,7 @@ describe('webhook deliveries', () => {
     assert.deepEqual(await pick(deliver(running.url, 'ping', published('ping', undefined))), [200, 'pong']);
     assert.deepEqual(await pick(deliver(running.url, 'star', { ...published('star', 'created') })), [200, 'ignored: perfgate does not act on star events']);
     assert.deepEqual(await pick(deliver(running.url, 'installation', published('installation', 'created'))), [200, 'ignored: perfgate does not act on installation events']);
-    assert.deepEqual(await pick(deliver(running.url, 'pull_request', pushEvent({ headSha: 'c'.repeat(40), action: 'opened' }))), [200, 'ignored: perfgate does not act on pull_request.opened']);
+    assert.deepEqual(await pick(deliver(running.url, 'pull_request', pushEvent({ headSha: 'c'.repeat(40), action: 'labeled' }))), [200, 'ignored: perfgate does not act on pull_request.labeled']);
     const comment = await postComment(gh, 'maintainer', '/perf quick');
     callsBefore = gh.calls.length;
     assert.deepEqual(await pick(deliver(running.url, 'issue_comment', commentEvent({ comment, repository: 'perfgate-test/elsewhere' }))), [200, 'ignored: repository perfgate-test/elsewhere is not one this bot serves']);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { marked } from 'marked';
 import {
-  BASE_SHA, bot, botComments, command, HEAD_SHA, pushEvent, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
+  BASE_SHA, bot, botComments, command, HEAD_SHA, openPulls, pushEvent, REPOSITORY, runFolderFiles, settled, startBotOn, startDouble, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const short = (sha) => sha.slice(0, 12);
@@ -21,8 +21,10 @@ describe('when the dispatched workflow reports', () => {
   let nextPr = 400;
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-workflow-reports-'));
-    gh = await startDouble({ artifactsDir, prs: Array.from({ length: 8 }, (_, i) => 400 + i) });
+    const prs = Array.from({ length: 8 }, (_, i) => 400 + i);
+    gh = await startDouble({ artifactsDir, prs });
     running = await startBotOn(gh, { env: { PERFGATE_REPORT: 'workflow' } });
+    await openPulls(running, prs);
   });
   after(async () => {
     await running?.close();

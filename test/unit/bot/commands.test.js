@@ -11,7 +11,10 @@ const CONTEXT = { benchmarks: BENCHMARKS };
 const parse = (body) => parseCommand(body, CONTEXT);
 const REF_RULE = 'expected a git revision: a branch, a tag or a commit SHA, optionally followed by ~N or ^N; '
   + 'no ranges (a..b), options (-x), spaces or shell characters';
-const QUICK_USAGE = 'usage: /perf quick [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]';
+const QUICK_USAGE = 'usage: /perf quick [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]';
+const SHA_RULE = "expected the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; "
+  + 'the run measures exactly that commit, and only while it is the head';
+const SHA = '0123456789abcdef0123456789abcdef01234567';
 const COMMAND_LIST = 'expected one of quick, full, ahi, compare, rerun, cancel, help, bisect, signoff or waive';
 
 const command = (name, args, line, needsWrite = true) => ({ command: { name, needsWrite, args, line } });
@@ -26,6 +29,9 @@ test('valid commands parse into typed arguments', () => {
       command('ahi', { metric: 'instructions', tests: ['point-select+5%update-index'], threads: [1024], rounds: 50 },
         '/perf ahi metric=instructions tests=point-select+5%update-index threads=1024 rounds=50')],
     ['/perf quick rounds=2 metric=time', command('quick', { rounds: 2, metric: 'time' }, '/perf quick rounds=2 metric=time')],
+    [`/perf quick ${SHA}`, command('quick', { sha: SHA }, `/perf quick ${SHA}`)],
+    ['/perf full rounds=4 0123ABC', command('full', { rounds: 4, sha: '0123abc' }, '/perf full rounds=4 0123ABC')],
+    ['/perf ahi 0123456789ab tests=point-query', command('ahi', { sha: '0123456789ab', tests: ['point-query'] }, '/perf ahi 0123456789ab tests=point-query')],
     ['/perf compare 1a2b3c4d', command('compare', { ref: '1a2b3c4d' }, '/perf compare 1a2b3c4d')],
     ['/perf compare origin/10.11~3^2', command('compare', { ref: 'origin/10.11~3^2' }, '/perf compare origin/10.11~3^2')],
     ['/perf compare mariadb-10.11.19', command('compare', { ref: 'mariadb-10.11.19' }, '/perf compare mariadb-10.11.19')],
@@ -55,7 +61,11 @@ test('every error message, exactly', () => {
     ['/perf fast', `unknown command '/perf fast': ${COMMAND_LIST}`],
     ['/perf Quick', `unknown command '/perf Quick': ${COMMAND_LIST}`],
     ['/perf quick thread=4', `/perf quick: unknown argument 'thread=4'; ${QUICK_USAGE}`],
-    ['/perf quick now', `/perf quick: unexpected argument 'now'; ${QUICK_USAGE}`],
+    ['/perf quick now', `/perf quick: bad <sha> 'now': ${SHA_RULE}`],
+    ['/perf quick 012345', `/perf quick: bad <sha> '012345': ${SHA_RULE}`],
+    [`/perf quick ${SHA}8`, `/perf quick: bad <sha> '${SHA}8': ${SHA_RULE}`],
+    ['/perf quick HEAD~1', `/perf quick: bad <sha> 'HEAD~1': ${SHA_RULE}`],
+    ['/perf full 0123456 89abcde', `/perf full: unexpected argument '89abcde'; ${QUICK_USAGE.replace('quick', 'full')}`],
     ['/perf quick threads=1 threads=2', "/perf quick: threads= is given twice ('threads=1' and 'threads=2'): give it once"],
     ['/perf quick threads=0', "/perf quick: bad value '0' in 'threads=0': expected client thread counts, positive integers up to 1024 separated by commas, e.g. threads=1,4"],
     ['/perf quick threads=1,x', "/perf quick: bad value 'x' in 'threads=1,x': expected client thread counts, positive integers up to 1024 separated by commas, e.g. threads=1,4"],
@@ -161,9 +171,9 @@ test('tests= and <microbenchmark> accept the names given per command', () => {
 test('the help text is generated from the table the parser uses', () => {
   assert.equal(helpText(), `**perfgate commands**: write one at the start of a line of a pull request comment, one command per comment.
 
-- \`/perf quick [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the quick suite on this pull request's base and head
-- \`/perf full [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the full suite (every microbenchmark of the catalogue)
-- \`/perf ahi [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the adaptive hash index suite: point selects with N% updates, AHI off and on
+- \`/perf quick [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the quick suite on this pull request's base and head
+- \`/perf full [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the full suite (every microbenchmark of the catalogue)
+- \`/perf ahi [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the adaptive hash index suite: point selects with N% updates, AHI off and on
 - \`/perf compare <ref>\`: measure this pull request's head against <ref> instead of its base
 - \`/perf rerun\`: run the last measurement of this pull request again
 - \`/perf cancel\`: cancel this pull request's queued and running measurements
@@ -174,6 +184,7 @@ test('the help text is generated from the table the parser uses', () => {
 
 Arguments:
 
+- \`<sha>\`: the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; the run measures exactly that commit, and only while it is the head
 - \`<ref>\`, \`<good>\`, \`<bad>\`, \`<candidate>\`, \`<previous>\`: a git revision: a branch, a tag or a commit SHA, optionally followed by ~N or ^N; no ranges (a..b), options (-x), spaces or shell characters
 - \`<microbenchmark>\`: the name of one microbenchmark, as in the report
 - \`<reason>\` (after \`--\`): why it is accepted, free text up to 500 characters
@@ -229,7 +240,8 @@ const measure = fc.record({
   metric: fc.constantFrom('time', 'instructions', 'both'),
 }, { requiredKeys: [] });
 const validCommand = fc.oneof(
-  fc.tuple(fc.constantFrom('quick', 'full', 'ahi'), measure).map(([name, args]) => ({ name, args: { ...args } })),
+  fc.tuple(fc.constantFrom('quick', 'full', 'ahi'), measure, fc.option(fc.stringMatching(/^[0-9a-f]{7,40}$/), { nil: undefined }))
+    .map(([name, args, sha]) => ({ name, args: sha ? { sha, ...args } : { ...args } })),
   ref.map((r) => ({ name: 'compare', args: { ref: r } })),
   fc.constantFrom('rerun', 'cancel', 'help').map((name) => ({ name, args: {} })),
   fc.tuple(ref, ref, fc.option(fc.uniqueArray(fc.constantFrom(...BENCHMARKS), { minLength: 1 }), { nil: undefined }))
@@ -241,7 +253,7 @@ const validCommand = fc.oneof(
 
 function format({ name, args }) {
   const parts = ['/perf', name];
-  for (const key of ['ref', 'good', 'bad', 'candidate', 'microbenchmark']) if (args[key] !== undefined) parts.push(args[key]);
+  for (const key of ['sha', 'ref', 'good', 'bad', 'candidate', 'microbenchmark']) if (args[key] !== undefined) parts.push(args[key]);
   if (args.previous) parts.push('vs', args.previous);
   for (const [key, value] of Object.entries(args)) {
     if (['threads', 'tests', 'rounds', 'metric'].includes(key)) parts.push(`${key}=${Array.isArray(value) ? value.join(',') : value}`);

@@ -9,13 +9,14 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import {
-  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, published, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
+  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, botEnvironment, mainPushEvent, published, runFolderFiles, settled, startBotOn, startDouble, waitFor, workflowRunEvent, writeArtifact,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
 const store = require('../../../bot/src/store');
 const { createGitHub } = require('../../../bot/src/app/github');
+const { defaultBranch } = require('../../../bot/src/app/pull-request');
 const { readBotConfig } = require('../../../bot/src/app/config');
 const YAML = require('yaml');
 const { mainPush, watchPushJob, dispatchInputs, watchRunCompleted, WATCH_RUN_NAME } = require('../../../bot/src/app/watch-main');
@@ -24,19 +25,6 @@ const FIXTURES = path.join(import.meta.dirname, '../../fixtures');
 const load = (file) => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));
 const quiet = { info() {}, warn() {}, error() {} };
 const { GOOD, BAD, FIX, NEXT, regressedRun: regressed, aaRun: aa } = require('../../support/watch-runs');
-
-function pushPayload({ before: from, after: to, ref = 'refs/heads/main', defaultBranch = 'main' }) {
-  const payload = published('push', undefined, (e) => e.ref.startsWith('refs/heads/') && e.installation);
-  payload.ref = ref;
-  payload.before = from;
-  payload.after = to;
-  payload.repository.default_branch = defaultBranch;
-  // Moved to the repository under test.
-  const [owner, name] = REPOSITORY.split('/');
-  Object.assign(payload.repository, { full_name: REPOSITORY, name, owner: { ...payload.repository.owner, login: owner } });
-  payload.commits = [{ ...payload.commits[0], id: to, message: 'Faster update-index\n\nbody' }];
-  return payload;
-}
 
 describe('which pushes are watched', () => {
   test('a push to the default branch is; tags, other branches, deletions and a watch turned off are not', () => {
@@ -47,13 +35,13 @@ describe('which pushes are watched', () => {
     assert.equal(work.kind, 'watch-push');
     assert.equal(work.headSha, onMaster.after);
     assert.deepEqual(work.commits.map((c) => c.sha).at(-1), onMaster.after);
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD })).work,
-      { kind: 'watch-push', headSha: BAD, before: GOOD, commits: [{ sha: BAD, subject: 'Faster update-index', committedAt: Date.parse(pushPayload({ before: GOOD, after: BAD }).commits[0].timestamp) }] });
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/feature' })), { ignore: 'a push to refs/heads/feature, not to the watched branch main' });
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD, ref: 'refs/heads/release' }), { branch: 'release' }).work.headSha, BAD);
-    assert.deepEqual(mainPush({ ...pushPayload({ before: GOOD, after: BAD }), deleted: true }), { ignore: 'the branch main was deleted' });
-    assert.deepEqual(mainPush(pushPayload({ before: GOOD, after: BAD }), { enabled: false }), { ignore: 'watching main is off (PERFGATE_WATCH)' });
-    assert.equal(mainPush(pushPayload({ before: '0'.repeat(40), after: BAD })).work.before, null);
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD })).work,
+      { kind: 'watch-push', headSha: BAD, before: GOOD, commits: [{ sha: BAD, subject: 'Faster update-index', committedAt: Date.parse(mainPushEvent({ before: GOOD, after: BAD }).commits[0].timestamp) }] });
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD, ref: 'refs/heads/feature' })), { ignore: 'a push to refs/heads/feature, not to the watched branch main' });
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD, ref: 'refs/heads/release' }), { branch: 'release' }).work.headSha, BAD);
+    assert.deepEqual(mainPush({ ...mainPushEvent({ before: GOOD, after: BAD }), deleted: true }), { ignore: 'the branch main was deleted' });
+    assert.deepEqual(mainPush(mainPushEvent({ before: GOOD, after: BAD }), { enabled: false }), { ignore: 'watching main is off (PERFGATE_WATCH)' });
+    assert.equal(mainPush(mainPushEvent({ before: '0'.repeat(40), after: BAD })).work.before, null);
   });
 });
 
@@ -69,7 +57,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     });
     db = await store.openStore(path.join(dir, 'history.db'));
     const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
   });
   after(async () => {
     if (db) await db.close();
@@ -80,11 +68,11 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   const dispatches = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => ({ status: c.status, ...c.requestBody }));
 
   test('the pushed commit is measured against the main tip before it, once however often the push arrives', async () => {
-    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
-    await watchPushJob(ctx, job(pushPayload({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
     const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
     assert.deepEqual(dispatches(), [{
-      status: 204, ref: 'main',
+      status: 200, ref: 'main', return_run_details: true,
       inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': `w${measure.id}` },
     }]);
     assert.deepEqual([measure.status, measure.baseSha], ['dispatched', GOOD]);
@@ -113,7 +101,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   });
 
   test('while the regression is open, the next push is measured against its last good commit, and a commit within limits closes it', async () => {
-    await watchPushJob(ctx, job(pushPayload({ before: BAD, after: FIX })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: BAD, after: FIX })));
     assert.deepEqual(dispatches().at(-1).inputs, {
       'base-sha': GOOD, 'head-sha': FIX, suite: 'quick', options: '', purpose: 'measure', 'request-id': dispatches().at(-1).inputs['request-id'],
     });
@@ -124,9 +112,20 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     assert.deepEqual(gh.state.issues(REPOSITORY).filter((i) => !i.pull).map((i) => i.state), ['closed', 'closed']);
     assert.deepEqual([await store.mainSeqOf(db, { repo: REPOSITORY, sha: BAD }), await store.mainSeqOf(db, { repo: REPOSITORY, sha: FIX })], [1, 2]);
     // Nothing open: the next push is measured against the latest measured main commit.
-    await watchPushJob(ctx, job(pushPayload({ before: FIX, after: NEXT })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: FIX, after: NEXT })));
     assert.deepEqual([dispatches().at(-1).inputs['base-sha'], dispatches().at(-1).inputs['head-sha']], [FIX, NEXT]);
     assert.deepEqual(gh.problems(), []);
+  });
+
+  test('a dispatch GitHub refuses leaves the watch run failed, saying why; it is not asked again', async () => {
+    const other = 'e'.repeat(40);
+    gh.failNext('actions/create-workflow-dispatch', { status: 422, body: { message: "Workflow does not have 'workflow_dispatch' trigger", documentation_url: 'https://docs.github.com', status: '422' } });
+    const calls = dispatches().length;
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: other })));
+    const failed = await store.watchRunOf(db, { repo: REPOSITORY, headSha: other, purpose: 'measure' });
+    assert.deepEqual([failed.status, failed.detail, failed.workflowRunId], ['failed', "GitHub refused to run perf-watch.yml: 422 Workflow does not have 'workflow_dispatch' trigger", null]);
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: other })));
+    assert.equal(dispatches().length, calls + 1);
   });
 });
 
@@ -144,7 +143,7 @@ describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
 
   test('a signed push delivery to main dispatches the watch workflow once; with the watch off it is ignored', async () => {
     const payload = () => {
-      const p = pushPayload({ before: GOOD, after: BAD });
+      const p = mainPushEvent({ before: GOOD, after: BAD });
       p.installation = { id: INSTALLATION_ID };
       return p;
     };
@@ -167,7 +166,7 @@ describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
       });
       assert.equal(calls.length, 1);
       assert.equal(calls[0].path, `/repos/${REPOSITORY}/actions/workflows/perf-watch.yml/dispatches`);
-      assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' } });
+      assert.deepEqual(calls[0].requestBody, { ref: 'main', inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': 'w1' }, return_run_details: true });
       // The run completes with its run folder (no pull request: a main commit): stored along main.
       const { workflow_runs: runs } = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs`)).json();
       const run = runs.find((r) => r.display_title === `perfgate watch quick of ${BAD} (w1)`);
@@ -234,7 +233,7 @@ describe('a change point over main confirms a fail once dismissed as noise', () 
     gh = await startDouble();
     db = await store.openStore(path.join(dir, 'history.db'));
     const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
   });
   after(async () => {
     if (db) await db.close();
