@@ -1,46 +1,60 @@
 'use strict';
 // POST /api/github/webhooks: answered in milliseconds. A delivery is checked (method, content
-// type, headers, size, signature, JSON), its meaning decided (triage.js), and what it asks
+// type, headers, size, signature, UTF-8, JSON), its meaning decided (triage.js), and what it asks
 // for written in one transaction: the delivery id, the command, the job. The worker does the
 // rest. Bad input gets a 4xx and leaves no row and makes no GitHub call; a delivery seen before
 // (GitHub redelivers, proxies duplicate) is answered and changes nothing.
+const { createHmac, timingSafeEqual } = require('node:crypto');
 const { Webhooks, emitterEventNames } = require('@octokit/webhooks');
 const store = require('../store');
 const { triage } = require('./triage');
 const messages = require('./messages');
+const { HttpRefusal: Refusal, sendText } = require('./http-server');
 
 const KNOWN_EVENTS = new Set(emitterEventNames.map((name) => name.split('.')[0]));
 
-class Refusal extends Error {
-  constructor(status, message, headers = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-  }
-}
-
+// The body is read before its signature can be checked, so its size is bounded first: by its
+// Content-Length before a byte is read, then as it arrives (chunked bodies declare none). A
+// body too large closes the connection instead of being drained.
 function readBody(request, limit) {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(new Refusal(413, `the body is ${declared} bytes; at most ${limit} are accepted`));
-  }
+  const tooLarge = (what) => new Refusal(413, `the body ${what}; at most ${limit} are accepted`, { connection: 'close' });
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(`is ${declared} bytes`));
   return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
-    request.on('data', (chunk) => {
+    const onData = (chunk) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new Refusal(413, `the body is larger than ${limit} bytes`));
-        request.removeAllListeners('data');
-        request.resume();
+        request.off('data', onData);
+        request.pause();
+        reject(tooLarge(`goes on past ${limit} bytes`));
         return;
       }
       chunks.push(chunk);
+    };
+    const cut = () => reject(new Refusal(400, 'the connection closed before the body ended'));
+    request.on('data', onData);
+    request.on('end', () => resolve(Buffer.concat(chunks, size)));
+    request.on('error', cut);
+    request.on('close', () => {
+      if (!request.complete) cut();
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
   });
 }
+
+// X-Hub-Signature-256 is GitHub's HMAC-SHA256 of the body's bytes as sent. @octokit/webhooks'
+// verify() takes a string, and a body decoded first is checked as text, not as the bytes that
+// were signed: bytes that are not UTF-8 decode to U+FFFD, which other bodies decode to as well.
+function signatureMatches(secret, body, signature) {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+// GitHub sends UTF-8 JSON. Decoded strictly, byte order mark kept, the text is the bytes that
+// were signed: anything else is refused rather than repaired.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function header(request, name) {
   const value = request.headers[name];
@@ -116,9 +130,14 @@ function webhookHandler(ctx) {
     const deliveryId = header(request, 'x-github-delivery');
     const signature = header(request, 'x-hub-signature-256');
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(deliveryId)) throw new Refusal(400, 'the x-github-delivery header is not a delivery id');
-    const body = (await readBody(request, ctx.config.maxWebhookBytes)).toString('utf8');
-    const valid = await webhooks.verify(body, signature).catch(() => false);
-    if (!valid) throw new Refusal(401, 'the signature does not match the body and the webhook secret');
+    const raw = await readBody(request, ctx.config.maxWebhookBytes);
+    if (!signatureMatches(ctx.config.webhookSecret, raw, signature)) throw new Refusal(401, 'the signature does not match the body and the webhook secret');
+    let body;
+    try {
+      body = utf8.decode(raw);
+    } catch {
+      throw new Refusal(400, 'the body is not UTF-8 text');
+    }
     if (!KNOWN_EVENTS.has(name) && name !== 'ping') throw new Refusal(400, `'${name}' is not a GitHub webhook event`);
     let payload;
     try {
@@ -148,8 +167,7 @@ function webhookHandler(ctx) {
         answer = { status: 500, body: 'the delivery could not be recorded; send it again' };
       }
     }
-    response.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8', ...(answer.headers || {}) });
-    response.end(`${answer.body}\n`);
+    sendText(request, response, answer.status, answer.body, answer.headers);
     ctx.log.info(`webhook ${answer.name || '-'} ${answer.deliveryId || '-'}: ${answer.status} ${answer.body} (${(performance.now() - started).toFixed(1)} ms)`);
   };
 }
