@@ -261,8 +261,8 @@ const KEYS = {
     read: integerIn(2, 3600, 'seconds'),
   },
   PERFGATE_MAX_CONNECTIONS: {
-    describe: 'how many client connections the HTTP server holds at once; more are closed as they arrive (each may hold a webhook body of up to PERFGATE_MAX_WEBHOOK_BYTES while it is read)',
-    default: 128,
+    describe: 'how many client connections the HTTP server holds at once; more are closed as they arrive',
+    default: 1024,
     read: integerIn(1, 65535, 'a number of connections'),
   },
   PERFGATE_HEADERS_TIMEOUT_SECONDS: {
@@ -279,6 +279,11 @@ const KEYS = {
     describe: 'the largest webhook body accepted (GitHub sends at most 25 MB; the events perfgate acts on carry at most two texts of 65,536 characters, under 1 MiB even escaped)',
     default: 1024 * 1024,
     read: integerIn(1024, 25 * 1024 * 1024, 'bytes'),
+  },
+  PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT: {
+    describe: 'all webhook bodies being read at once, together; a body arriving past it is answered 503 (what many connections can make the bot hold)',
+    default: 64 * 1024 * 1024,
+    read: integerIn(1024, 1024 * 1024 * 1024, 'bytes'),
   },
   PERFGATE_MAX_ARTIFACT_BYTES: {
     describe: "the largest run folder artifact downloaded (zip size); its files may unpack to 4 times as much",
@@ -361,7 +366,7 @@ function jiraSettings(values) {
  *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
  *          host, dashboard, dashboardHosts, port, workers,
  *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
- *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
+ *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, maxArtifactBytes}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
@@ -385,6 +390,9 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   const listenPort = port === undefined ? values.PERFGATE_PORT
     : KEYS.PERFGATE_PORT.read(port, (expected) => new UsageError(`--port '${port}' is not valid; expected ${expected}`));
   if (listenPort === null || listenPort === undefined) throw new UsageError('--port is missing; expected perfgate bot --port <N> (or PERFGATE_PORT)');
+  if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
+    throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
+  }
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
   }
@@ -420,6 +428,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
       requestTimeoutMs: values.PERFGATE_REQUEST_TIMEOUT_SECONDS * 1000,
     },
     maxWebhookBytes: values.PERFGATE_MAX_WEBHOOK_BYTES,
+    maxWebhookBytesInFlight: values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT,
     maxArtifactBytes: values.PERFGATE_MAX_ARTIFACT_BYTES,
   };
 }

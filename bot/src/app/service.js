@@ -28,6 +28,24 @@ function benchmarkNames(thresholds) {
   return names;
 }
 
+/**
+ * GET /healthz: whether the store answers, and how deep the queue is. Nothing of where the
+ * store is or who the App is: anyone who reaches the port reads it.
+ */
+function healthCheck({ store: db, log }) {
+  return async (request, response) => {
+    let queue;
+    try {
+      queue = await store.queueDepth(db);
+    } catch (err) {
+      log.error(`healthz: the store cannot be read: ${err.message}`);
+      sendJson(request, response, 503, { status: 'error' });
+      return;
+    }
+    sendJson(request, response, 200, { status: 'ok', queue });
+  };
+}
+
 function listen(server, port, host) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -75,19 +93,7 @@ async function startBot(config, { log = stderrLog(), github: githubOptions = {},
 
     const onDashboard = config.dashboard ? dashboardHandler({ store: db, apiUrl: config.apiUrl, hosts: config.dashboardHosts, log }) : null;
 
-    // The health check says whether the store answers and how deep the queue is: nothing of
-    // where the store is or who the App is, which anyone who can reach the port would read.
-    const health = async (request, response) => {
-      let queue;
-      try {
-        queue = await store.queueDepth(db);
-      } catch (err) {
-        log.error(`healthz: the store cannot be read: ${err.message}`);
-        sendJson(request, response, 503, { status: 'error' });
-        return;
-      }
-      sendJson(request, response, 200, { status: 'ok', queue });
-    };
+    const health = healthCheck({ store: db, log });
     const route = async (request, response, target) => {
       if (target.path === WEBHOOK_PATH) return onWebhook(request, response);
       if (onDashboard && isDashboardPath(target.path)) return onDashboard(request, response, target);
@@ -122,4 +128,4 @@ async function startBot(config, { log = stderrLog(), github: githubOptions = {},
   }
 }
 
-module.exports = { startBot, benchmarkNames, stderrLog, WEBHOOK_PATH, HEALTH_PATH };
+module.exports = { startBot, benchmarkNames, healthCheck, stderrLog, WEBHOOK_PATH, HEALTH_PATH };

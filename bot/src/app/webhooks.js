@@ -13,34 +13,56 @@ const { HttpRefusal: Refusal, sendText } = require('./http-server');
 
 const KNOWN_EVENTS = new Set(emitterEventNames.map((name) => name.split('.')[0]));
 
-// The body is read before its signature can be checked, so its size is bounded first: by its
-// Content-Length before a byte is read, then as it arrives (chunked bodies declare none). A
-// body too large closes the connection instead of being drained.
-function readBody(request, limit) {
+// The body is read before its signature can be checked, so what it may hold is bounded first:
+// its size by its Content-Length before a byte is read, then as it arrives (chunked bodies
+// declare none); all bodies being read at once by `inFlight`, what many connections could
+// otherwise make the bot hold. A body refused closes its connection instead of being drained.
+function readBody(request, limit, inFlight, held) {
   const tooLarge = (what) => new Refusal(413, `the body ${what}; at most ${limit} are accepted`, { connection: 'close' });
   const declared = request.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(`is ${declared} bytes`));
   return new Promise((resolve, reject) => {
     const chunks = [];
-    let size = 0;
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.off('data', onData);
-        request.pause();
-        reject(tooLarge(`goes on past ${limit} bytes`));
+    const refuse = (refusal) => {
+      request.off('data', onData);
+      request.pause();
+      reject(refusal);
+    };
+    function onData(chunk) {
+      if (held.bytes + chunk.length > limit) {
+        refuse(tooLarge(`goes on past ${limit} bytes`));
         return;
       }
+      if (!inFlight.take(chunk.length)) {
+        refuse(new Refusal(503, 'too many webhook bodies are being read at once; send it again', { connection: 'close', 'retry-after': '5' }));
+        return;
+      }
+      held.bytes += chunk.length;
       chunks.push(chunk);
-    };
+    }
     const cut = () => reject(new Refusal(400, 'the connection closed before the body ended'));
     request.on('data', onData);
-    request.on('end', () => resolve(Buffer.concat(chunks, size)));
+    request.on('end', () => resolve(Buffer.concat(chunks, held.bytes)));
     request.on('error', cut);
     request.on('close', () => {
       if (!request.complete) cut();
     });
   });
+}
+
+/** Bytes that requests may hold together: taken as they arrive, given back when answered. */
+function byteBudget(limit) {
+  let used = 0;
+  return {
+    take(bytes) {
+      if (used + bytes > limit) return false;
+      used += bytes;
+      return true;
+    },
+    give(bytes) {
+      used -= bytes;
+    },
+  };
 }
 
 // X-Hub-Signature-256 is GitHub's HMAC-SHA256 of the body's bytes as sent. @octokit/webhooks'
@@ -99,12 +121,13 @@ async function record(db, { deliveryId, name, action, work }) {
 }
 
 /**
- * @param ctx  {store, config: {webhookSecret, maxWebhookBytes, repositories, workflows},
+ * @param ctx  {store, config: {webhookSecret, maxWebhookBytes, maxWebhookBytesInFlight, repositories, workflows},
  *             benchmarks, log, onQueued()}
  * @returns async (request, response) => void
  */
 function webhookHandler(ctx) {
   const webhooks = new Webhooks({ secret: ctx.config.webhookSecret });
+  const inFlight = byteBudget(ctx.config.maxWebhookBytesInFlight);
   const context = { repositories: ctx.config.repositories, workflows: ctx.config.workflows, benchmarks: ctx.benchmarks, watch: ctx.config.watch };
 
   // Octokit's handlers decide and record; each writes what it found on the event it was given.
@@ -120,7 +143,7 @@ function webhookHandler(ctx) {
   };
   webhooks.onAny(decide);
 
-  async function receive(request) {
+  async function receive(request, held) {
     if (request.method !== 'POST') throw new Refusal(405, 'only POST is accepted here', { allow: 'POST' });
     const type = String(request.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') {
@@ -130,7 +153,7 @@ function webhookHandler(ctx) {
     const deliveryId = header(request, 'x-github-delivery');
     const signature = header(request, 'x-hub-signature-256');
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(deliveryId)) throw new Refusal(400, 'the x-github-delivery header is not a delivery id');
-    const raw = await readBody(request, ctx.config.maxWebhookBytes);
+    const raw = await readBody(request, ctx.config.maxWebhookBytes, inFlight, held);
     if (!signatureMatches(ctx.config.webhookSecret, raw, signature)) throw new Refusal(401, 'the signature does not match the body and the webhook secret');
     let body;
     try {
@@ -154,8 +177,9 @@ function webhookHandler(ctx) {
   return async function handle(request, response) {
     const started = performance.now();
     let answer;
+    const held = { bytes: 0 };
     try {
-      answer = await receive(request);
+      answer = await receive(request, held);
     } catch (err) {
       if (err instanceof Refusal) {
         answer = { status: err.status, body: err.message, headers: err.headers };
@@ -167,6 +191,7 @@ function webhookHandler(ctx) {
         answer = { status: 500, body: 'the delivery could not be recorded; send it again' };
       }
     }
+    inFlight.give(held.bytes);
     sendText(request, response, answer.status, answer.body, answer.headers);
     ctx.log.info(`webhook ${answer.name || '-'} ${answer.deliveryId || '-'}: ${answer.status} ${answer.body} (${(performance.now() - started).toFixed(1)} ms)`);
   };

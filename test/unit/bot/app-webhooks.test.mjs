@@ -2,10 +2,18 @@
 // no GitHub call; a delivery sent many times at once is acted on once.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  botCalls, botComments, commentEvent, deliver, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
+  bot, botCalls, botComments, commentEvent, deliver, postComment, published, pushEvent, settled, startBotOn, startDouble, waitFor, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
+
+const require = createRequire(import.meta.url);
+const { healthCheck } = require('../../../bot/src/app/service.js');
+const { createHttpServer } = require('../../../bot/src/app/http-server.js');
 
 async function rows(running) {
   const count = async (table) => Number((await running.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
@@ -155,12 +163,65 @@ describe('webhook deliveries', () => {
     await nothingHappened();
   });
 
+  it('bodies being read at once are bounded together: past PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, 503; given back when their connections end', async () => {
+    const small = await startBotOn(gh, { env: { PERFGATE_MAX_WEBHOOK_BYTES: '16384', PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT: '40000' } });
+    const open = [];
+    try {
+      // A client that sends its headers and most of its body, then waits.
+      const holder = () => new Promise((resolve) => {
+        const socket = net.connect(small.port, '127.0.0.1', () => {
+          socket.write(['POST /api/github/webhooks HTTP/1.1', 'Host: bot', 'Content-Type: application/json', 'X-GitHub-Event: ping',
+            `X-GitHub-Delivery: ${randomUUID()}`, 'X-Hub-Signature-256: sha256=00', 'Content-Length: 16000', '', ''].join('\r\n'));
+          socket.write(Buffer.alloc(15000, 0x20), () => setTimeout(() => resolve(socket), 200));
+        });
+        let text = '';
+        socket.on('data', (chunk) => { text += chunk; });
+        socket.on('error', () => {});
+        socket.answer = () => text;
+        open.push(socket);
+      });
+      const [first, second] = [await holder(), await holder()];
+      const third = await holder();
+      await waitFor('the third body to be refused', () => third.answer().includes('\r\n\r\n'));
+      assert.match(third.answer(), /^HTTP\/1\.1 503 /);
+      assert.match(third.answer(), /\r\nretry-after: 5\r\n/i);
+      assert.ok(third.answer().endsWith('\r\n\r\ntoo many webhook bodies are being read at once; send it again\n'), third.answer());
+      assert.deepEqual([first.answer(), second.answer()], ['', '']);
+      first.destroy();
+      second.destroy();
+      await waitFor('their bytes to be given back', async () => (await deliver(small.url, 'ping', published('ping', undefined))).status === 200, { timeoutMs: 5000 });
+    } finally {
+      for (const socket of open) socket.destroy();
+      await small.close();
+    }
+  });
+
   it('GET /healthz says the status and the queue, and nothing of the store or the App', async () => {
     const response = await fetch(`${running.url}/healthz`);
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { status: 'ok', queue: { queued: 0, running: 0 } });
     assert.equal((await fetch(`${running.url}/nope`)).status, 404);
     await nothingHappened();
+  });
+
+  it('GET /healthz of a store that cannot be read: 503 with the status only, the error in the log', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-healthz-'));
+    const closed = await bot.openStore(path.join(folder, 'history.db'));
+    await closed.close();
+    const errors = [];
+    const log = { error: (line) => errors.push(line), warn: () => {}, info: () => {} };
+    const server = createHttpServer({ route: healthCheck({ store: closed, log }), limits: { maxConnections: 4, headersTimeoutMs: 5000, requestTimeoutMs: 5000 }, log });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${server.address().port}/healthz`);
+      assert.deepEqual([answer.status, await answer.json()], [503, { status: 'error' }]);
+      assert.equal(errors.length, 1);
+      assert.match(errors[0], /^healthz: the store cannot be read: /);
+    } finally {
+      server.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('made only calls that GitHub\'s description allows', () => {
