@@ -15,13 +15,13 @@
 // up and then --requests times, and the median, 90th percentile and largest times are printed
 // with the page's size. The machine is shared: compare pages within one run.
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const core = require('../core/src');
 const bot = require('../bot/src');
 const { dashboardHandler } = require('../bot/src/dashboard/handler');
+const { createHttpServer } = require('../bot/src/app/http-server');
 const { loadResults, DIR: RESULTS_DIR } = require('../test/support/captured-results');
 
 const { values: opt } = parseArgs({
@@ -129,7 +129,9 @@ async function timePage(url) {
 
 async function measure(name, target, runs) {
   const store = await bot.openStore(target);
-  const server = http.createServer(dashboardHandler({ store, apiUrl: 'https://api.github.com', log: { error: (m) => console.error(m) } }));
+  const log = { error: (m) => console.error(m), warn: (m) => console.error(m) };
+  const route = dashboardHandler({ store, apiUrl: 'https://api.github.com', hosts: ['127.0.0.1'], log });
+  const server = createHttpServer({ route, limits: { maxConnections: 128, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 }, log });
   try {
     const built = await storeHistory(store, runs);
     console.log(`\n${name}: stored ${built.runs} runs (${built.rounds} rounds, ${built.intervals} judged intervals) in ${built.stored.toFixed(1)} s `

@@ -10,6 +10,7 @@ const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
 const { SIGNOFF_WORKFLOW } = require('./signoff-contract');
+const { hostnameOf } = require('./http-server');
 
 const { UsageError } = core;
 
@@ -259,10 +260,30 @@ const KEYS = {
     default: 60,
     read: integerIn(2, 3600, 'seconds'),
   },
+  PERFGATE_MAX_CONNECTIONS: {
+    describe: 'how many client connections the HTTP server holds at once; more are closed as they arrive',
+    default: 1024,
+    read: integerIn(1, 65535, 'a number of connections'),
+  },
+  PERFGATE_HEADERS_TIMEOUT_SECONDS: {
+    describe: "how long a client has to send a request's headers before it is answered 408 and disconnected",
+    default: 10,
+    read: integerIn(1, 600, 'seconds'),
+  },
+  PERFGATE_REQUEST_TIMEOUT_SECONDS: {
+    describe: 'how long a client has to send a whole request, body included, before it is answered 408 and disconnected',
+    default: 30,
+    read: integerIn(1, 3600, 'seconds'),
+  },
   PERFGATE_MAX_WEBHOOK_BYTES: {
-    describe: 'the largest webhook body accepted (GitHub sends at most 25 MB; the events perfgate acts on are far smaller)',
+    describe: 'the largest webhook body accepted (GitHub sends at most 25 MB; the events perfgate acts on carry at most two texts of 65,536 characters, under 1 MiB even escaped)',
     default: 1024 * 1024,
     read: integerIn(1024, 25 * 1024 * 1024, 'bytes'),
+  },
+  PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT: {
+    describe: 'all webhook bodies being read at once, together; a body arriving past it is answered 503 (what many connections can make the bot hold)',
+    default: 64 * 1024 * 1024,
+    read: integerIn(1024, 1024 * 1024 * 1024, 'bytes'),
   },
   PERFGATE_MAX_ARTIFACT_BYTES: {
     describe: "the largest run folder artifact downloaded (zip size); its files may unpack to 4 times as much",
@@ -277,7 +298,31 @@ const KEYS = {
       return String(value) === 'on';
     },
   },
+  PERFGATE_DASHBOARD_HOSTS: {
+    describe: 'the host names the dashboard answers for (as the Host header names them, without port), separated by commas; others are answered 421, so that a page of another site cannot read the dashboard through a name of its own that resolves here (DNS rebinding); unset: localhost, 127.0.0.1, ::1 and PERFGATE_HOST',
+    default: null,
+    read: (value, fail) => {
+      const names = listOf(value).map(dashboardHostName);
+      if (!names.length || names.includes(null)) throw fail('host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas');
+      return names;
+    },
+  },
 };
+
+// A host name as the Host header carries it, without port: IPv6 addresses with or without brackets.
+function dashboardHostName(name) {
+  const bare = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
+  return hostnameOf(bare.includes(':') ? `[${bare}]` : bare);
+}
+
+// The dashboard's host names when none are set: loopback, and the address it listens on
+// unless that is every address.
+function defaultDashboardHosts(listenHost) {
+  const names = ['localhost', '127.0.0.1', '::1'];
+  const own = dashboardHostName(listenHost);
+  if (own && !['0.0.0.0', '::'].includes(own) && !names.includes(own)) names.push(own);
+  return names;
+}
 
 function readFileSettings(file) {
   let text;
@@ -319,8 +364,9 @@ function jiraSettings(values) {
  * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
  *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report,
  *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
- *          host, dashboard, port, workers,
- *          leaseSeconds, maxWebhookBytes, maxArtifactBytes}
+ *          host, dashboard, dashboardHosts, port, workers,
+ *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
+ *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, maxArtifactBytes}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
@@ -344,6 +390,12 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   const listenPort = port === undefined ? values.PERFGATE_PORT
     : KEYS.PERFGATE_PORT.read(port, (expected) => new UsageError(`--port '${port}' is not valid; expected ${expected}`));
   if (listenPort === null || listenPort === undefined) throw new UsageError('--port is missing; expected perfgate bot --port <N> (or PERFGATE_PORT)');
+  if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
+    throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
+  }
+  if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
+    throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
+  }
   return {
     appId: values.PERFGATE_APP_ID,
     privateKey: values.PERFGATE_PRIVATE_KEY_FILE.pem,
@@ -366,10 +418,17 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     thresholds: values.PERFGATE_THRESHOLDS,
     host: values.PERFGATE_HOST,
     dashboard: values.PERFGATE_DASHBOARD,
+    dashboardHosts: values.PERFGATE_DASHBOARD_HOSTS || defaultDashboardHosts(values.PERFGATE_HOST),
     port: listenPort,
     workers: values.PERFGATE_WORKERS,
     leaseSeconds: values.PERFGATE_JOB_LEASE_SECONDS,
+    http: {
+      maxConnections: values.PERFGATE_MAX_CONNECTIONS,
+      headersTimeoutMs: values.PERFGATE_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: values.PERFGATE_REQUEST_TIMEOUT_SECONDS * 1000,
+    },
     maxWebhookBytes: values.PERFGATE_MAX_WEBHOOK_BYTES,
+    maxWebhookBytesInFlight: values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT,
     maxArtifactBytes: values.PERFGATE_MAX_ARTIFACT_BYTES,
   };
 }

@@ -26,6 +26,7 @@ const bisectContract = require('./bisect-contract');
 const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 const { watchPushJob, watchRunJob } = require('./watch-main');
 const signoff = require('./signoff');
+const { outsiderReply, undecided } = require('./reply-limit');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -190,14 +191,22 @@ async function commandJob(ctx, job) {
   const lookFirst = job.attempts > 1;
   const author = request.author;
   const command = parsed.command;
+  let allowed = null;
+  const authorized = async () => (allowed ??= await mayRun(ctx, octokit, whereOf(request), author));
 
+  // Someone who may not run commands is answered once per conversation per hour (reply-limit.js).
+  const limit = undecided(request) ? outsiderReply(request, await store.requestsOfPull(ctx.store, { repo: request.repo, prNumber: request.prNumber })) : { answer: true };
+  if (!limit.answer && !(await authorized())) {
+    await store.updateRequest(ctx.store, request.id, { status: command && !command.needsWrite ? 'answered' : 'refused', detail: limit.because }, { from: ['received', 'cancelled'] });
+    return;
+  }
   if (command && !command.needsWrite) {
     await gh.acknowledge(octokit, whereOf(request), commentId);
     await say(ctx, octokit, request, messages.REPLIES.help({ author }), { status: 'answered', lookFirst });
     return;
   }
   // Permission first: who may not run commands gets one refusal, whatever they wrote.
-  if (!(await mayRun(ctx, octokit, whereOf(request), author))) {
+  if (!(await authorized())) {
     const line = command ? command.line : messages.requestLine(request);
     await say(ctx, octokit, request, messages.REPLIES.refused({ author, line, repo: request.repo, teams: ctx.config.teams }), { status: 'refused', lookFirst });
     return;

@@ -3,13 +3,13 @@
 // and its installations, the HTTP server (webhooks, health check) and the workers. close()
 // stops taking webhooks, lets the jobs in hand finish and closes the store; a job queued and
 // not yet done stays queued for the next start.
-const http = require('node:http');
 const store = require('../store');
 const { createGitHub, isPermanent } = require('./github');
 const { webhookHandler } = require('./webhooks');
 const { HANDLERS, PermanentJobError } = require('./jobs');
 const { Worker } = require('./worker');
 const { dashboardHandler, isDashboardPath } = require('../dashboard/handler');
+const { createHttpServer, sendJson, sendText } = require('./http-server');
 
 const WEBHOOK_PATH = '/api/github/webhooks';
 const HEALTH_PATH = '/healthz';
@@ -26,6 +26,24 @@ function benchmarkNames(thresholds) {
   for (const [name, suite] of Object.entries(thresholds.suites)) names[name] = suite.names;
   for (const command of ['quick', 'full', 'ahi']) names[command] ||= [];
   return names;
+}
+
+/**
+ * GET /healthz: whether the store answers, and how deep the queue is. Nothing of where the
+ * store is or who the App is: anyone who reaches the port reads it.
+ */
+function healthCheck({ store: db, log }) {
+  return async (request, response) => {
+    let queue;
+    try {
+      queue = await store.queueDepth(db);
+    } catch (err) {
+      log.error(`healthz: the store cannot be read: ${err.message}`);
+      sendJson(request, response, 503, { status: 'error' });
+      return;
+    }
+    sendJson(request, response, 200, { status: 'ok', queue });
+  };
 }
 
 function listen(server, port, host) {
@@ -73,37 +91,16 @@ async function startBot(config, { log = stderrLog(), github: githubOptions = {},
     });
     const onWebhook = webhookHandler({ store: db, config, benchmarks: benchmarkNames(config.thresholds), log, onQueued: () => worker.wake() });
 
-    const onDashboard = config.dashboard ? dashboardHandler({ store: db, apiUrl: config.apiUrl, log }) : null;
+    const onDashboard = config.dashboard ? dashboardHandler({ store: db, apiUrl: config.apiUrl, hosts: config.dashboardHosts, log }) : null;
 
-    server = http.createServer((request, response) => {
-      const path = new URL(request.url, 'http://bot').pathname;
-      if (path === WEBHOOK_PATH) {
-        onWebhook(request, response);
-        return;
-      }
-      if (onDashboard && isDashboardPath(path)) {
-        onDashboard(request, response);
-        return;
-      }
-      if (path === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
-        store.queueDepth(db).then(
-          (queue) => {
-            response.writeHead(200, { 'content-type': 'application/json' });
-            response.end(`${JSON.stringify({ status: 'ok', app: app.slug, store: db.where, queue })}\n`);
-          },
-          (err) => {
-            response.writeHead(503, { 'content-type': 'application/json' });
-            response.end(`${JSON.stringify({ status: 'error', error: `the store cannot be read: ${err.message}` })}\n`);
-          },
-        );
-        return;
-      }
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end(`not found; webhooks go to POST ${WEBHOOK_PATH}\n`);
-    });
-    // A slow client cannot hold a connection open for long.
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 10_000;
+    const health = healthCheck({ store: db, log });
+    const route = async (request, response, target) => {
+      if (target.path === WEBHOOK_PATH) return onWebhook(request, response);
+      if (onDashboard && isDashboardPath(target.path)) return onDashboard(request, response, target);
+      if (target.path === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD')) return health(request, response);
+      return sendText(request, response, 404, `not found; webhooks go to POST ${WEBHOOK_PATH}`);
+    };
+    server = createHttpServer({ route, limits: config.http, log });
     const port = await listen(server, config.port, config.host);
     worker.start();
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -131,4 +128,4 @@ async function startBot(config, { log = stderrLog(), github: githubOptions = {},
   }
 }
 
-module.exports = { startBot, benchmarkNames, stderrLog, WEBHOOK_PATH, HEALTH_PATH };
+module.exports = { startBot, benchmarkNames, healthCheck, stderrLog, WEBHOOK_PATH, HEALTH_PATH };

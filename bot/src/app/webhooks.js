@@ -1,46 +1,82 @@
 'use strict';
 // POST /api/github/webhooks: answered in milliseconds. A delivery is checked (method, content
-// type, headers, size, signature, JSON), its meaning decided (triage.js), and what it asks
+// type, headers, size, signature, UTF-8, JSON), its meaning decided (triage.js), and what it asks
 // for written in one transaction: the delivery id, the command, the job. The worker does the
 // rest. Bad input gets a 4xx and leaves no row and makes no GitHub call; a delivery seen before
 // (GitHub redelivers, proxies duplicate) is answered and changes nothing.
+const { createHmac, timingSafeEqual } = require('node:crypto');
 const { Webhooks, emitterEventNames } = require('@octokit/webhooks');
 const store = require('../store');
 const { triage } = require('./triage');
 const messages = require('./messages');
+const { HttpRefusal: Refusal, sendText } = require('./http-server');
 
 const KNOWN_EVENTS = new Set(emitterEventNames.map((name) => name.split('.')[0]));
 
-class Refusal extends Error {
-  constructor(status, message, headers = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-  }
-}
-
-function readBody(request, limit) {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(new Refusal(413, `the body is ${declared} bytes; at most ${limit} are accepted`));
-  }
+// The body is read before its signature can be checked, so what it may hold is bounded first:
+// its size by its Content-Length before a byte is read, then as it arrives (chunked bodies
+// declare none); all bodies being read at once by `inFlight`, what many connections could
+// otherwise make the bot hold. A body refused closes its connection instead of being drained.
+function readBody(request, limit, inFlight, held) {
+  const tooLarge = (what) => new Refusal(413, `the body ${what}; at most ${limit} are accepted`, { connection: 'close' });
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(`is ${declared} bytes`));
   return new Promise((resolve, reject) => {
     const chunks = [];
-    let size = 0;
-    request.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new Refusal(413, `the body is larger than ${limit} bytes`));
-        request.removeAllListeners('data');
-        request.resume();
+    const refuse = (refusal) => {
+      request.off('data', onData);
+      request.pause();
+      reject(refusal);
+    };
+    function onData(chunk) {
+      if (held.bytes + chunk.length > limit) {
+        refuse(tooLarge(`goes on past ${limit} bytes`));
         return;
       }
+      if (!inFlight.take(chunk.length)) {
+        refuse(new Refusal(503, 'too many webhook bodies are being read at once; send it again', { connection: 'close', 'retry-after': '5' }));
+        return;
+      }
+      held.bytes += chunk.length;
       chunks.push(chunk);
+    }
+    const cut = () => reject(new Refusal(400, 'the connection closed before the body ended'));
+    request.on('data', onData);
+    request.on('end', () => resolve(Buffer.concat(chunks, held.bytes)));
+    request.on('error', cut);
+    request.on('close', () => {
+      if (!request.complete) cut();
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
   });
 }
+
+/** Bytes that requests may hold together: taken as they arrive, given back when answered. */
+function byteBudget(limit) {
+  let used = 0;
+  return {
+    take(bytes) {
+      if (used + bytes > limit) return false;
+      used += bytes;
+      return true;
+    },
+    give(bytes) {
+      used -= bytes;
+    },
+  };
+}
+
+// X-Hub-Signature-256 is GitHub's HMAC-SHA256 of the body's bytes as sent. @octokit/webhooks'
+// verify() takes a string, and a body decoded first is checked as text, not as the bytes that
+// were signed: bytes that are not UTF-8 decode to U+FFFD, which other bodies decode to as well.
+function signatureMatches(secret, body, signature) {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+// GitHub sends UTF-8 JSON. Decoded strictly, byte order mark kept, the text is the bytes that
+// were signed: anything else is refused rather than repaired.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function header(request, name) {
   const value = request.headers[name];
@@ -90,12 +126,13 @@ async function record(db, { deliveryId, name, action, work }) {
 }
 
 /**
- * @param ctx  {store, config: {webhookSecret, maxWebhookBytes, repositories, workflows},
+ * @param ctx  {store, config: {webhookSecret, maxWebhookBytes, maxWebhookBytesInFlight, repositories, workflows},
  *             benchmarks, log, onQueued()}
  * @returns async (request, response) => void
  */
 function webhookHandler(ctx) {
   const webhooks = new Webhooks({ secret: ctx.config.webhookSecret });
+  const inFlight = byteBudget(ctx.config.maxWebhookBytesInFlight);
   const context = { repositories: ctx.config.repositories, workflows: ctx.config.workflows, benchmarks: ctx.benchmarks, watch: ctx.config.watch };
 
   // Octokit's handlers decide and record; each writes what it found on the event it was given.
@@ -111,7 +148,7 @@ function webhookHandler(ctx) {
   };
   webhooks.onAny(decide);
 
-  async function receive(request) {
+  async function receive(request, held) {
     if (request.method !== 'POST') throw new Refusal(405, 'only POST is accepted here', { allow: 'POST' });
     const type = String(request.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') {
@@ -121,9 +158,14 @@ function webhookHandler(ctx) {
     const deliveryId = header(request, 'x-github-delivery');
     const signature = header(request, 'x-hub-signature-256');
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(deliveryId)) throw new Refusal(400, 'the x-github-delivery header is not a delivery id');
-    const body = (await readBody(request, ctx.config.maxWebhookBytes)).toString('utf8');
-    const valid = await webhooks.verify(body, signature).catch(() => false);
-    if (!valid) throw new Refusal(401, 'the signature does not match the body and the webhook secret');
+    const raw = await readBody(request, ctx.config.maxWebhookBytes, inFlight, held);
+    if (!signatureMatches(ctx.config.webhookSecret, raw, signature)) throw new Refusal(401, 'the signature does not match the body and the webhook secret');
+    let body;
+    try {
+      body = utf8.decode(raw);
+    } catch {
+      throw new Refusal(400, 'the body is not UTF-8 text');
+    }
     if (!KNOWN_EVENTS.has(name) && name !== 'ping') throw new Refusal(400, `'${name}' is not a GitHub webhook event`);
     let payload;
     try {
@@ -140,8 +182,9 @@ function webhookHandler(ctx) {
   return async function handle(request, response) {
     const started = performance.now();
     let answer;
+    const held = { bytes: 0 };
     try {
-      answer = await receive(request);
+      answer = await receive(request, held);
     } catch (err) {
       if (err instanceof Refusal) {
         answer = { status: err.status, body: err.message, headers: err.headers };
@@ -153,8 +196,8 @@ function webhookHandler(ctx) {
         answer = { status: 500, body: 'the delivery could not be recorded; send it again' };
       }
     }
-    response.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8', ...(answer.headers || {}) });
-    response.end(`${answer.body}\n`);
+    inFlight.give(held.bytes);
+    sendText(request, response, answer.status, answer.body, answer.headers);
     ctx.log.info(`webhook ${answer.name || '-'} ${answer.deliveryId || '-'}: ${answer.status} ${answer.body} (${(performance.now() - started).toFixed(1)} ms)`);
   };
 }

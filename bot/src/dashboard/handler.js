@@ -56,52 +56,66 @@ const ASSETS = {
 const isDashboardPath = (path) => path === BASE || path.startsWith(`${BASE}/`);
 
 /**
- * @param options {store, apiUrl (GitHub's REST API, for links to commits), log}
- * @returns (request, response) => void, for paths where isDashboardPath(path)
+ * @param options {store, apiUrl (GitHub's REST API, for links to commits), hosts (the host names
+ *                the dashboard answers for), log}
+ * @returns async (request, response, target) => void, for targets where isDashboardPath(target.path);
+ *          target = {path, query, host} as the HTTP server parsed it (app/http-server.js)
  */
-function dashboardHandler({ store: db, apiUrl, log }) {
+function dashboardHandler({ store: db, apiUrl, hosts, log }) {
   const site = { base: BASE, webUrl: webUrlOf(apiUrl) };
-  return (request, response) => {
+  const allowed = new Set(hosts);
+  return async (request, response, { path, query, host }) => {
     const send = (status, type, body, extra = {}) => {
       response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...SECURITY_HEADERS, ...extra });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
     const text = (status, line, extra) => send(status, 'text/plain; charset=utf-8', `${line}\n`, extra);
+    // A page asked for under another name is a page some other site's script may be reading
+    // (DNS rebinding: the attacker's name resolved to this address): not answered.
+    if (!request.headers.host && !/^https?:/i.test(request.url)) {
+      text(400, 'the Host header is missing; the dashboard answers only requests that name its host');
+      return;
+    }
+    if (!allowed.has(host)) {
+      text(421, 'the dashboard does not answer for this host name; PERFGATE_DASHBOARD_HOSTS lists the names it answers for');
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       text(405, `method ${request.method} is not allowed: the dashboard is read-only; expected GET or HEAD`, { allow: 'GET, HEAD' });
       return;
     }
-    const url = new URL(request.url, 'http://dashboard');
-    const asset = ASSETS[url.pathname];
+    const asset = ASSETS[path];
     if (asset) {
-      if (url.search) {
-        text(400, `unknown query parameter; ${url.pathname} takes none`);
+      if ([...query.keys()].length) {
+        text(400, `unknown query parameter; ${path} takes none`);
         return;
       }
       send(200, asset.type, asset.body, { 'cache-control': 'max-age=300' });
       return;
     }
-    const route = ROUTES[url.pathname];
+    const route = ROUTES[path];
     if (!route) {
-      text(404, `no dashboard page at ${url.pathname}; pages: ${Object.keys(ROUTES).filter((p) => !p.endsWith('/')).join(', ')}`);
+      text(404, `no dashboard page at ${path}; pages: ${Object.keys(ROUTES).filter((p) => !p.endsWith('/')).join(', ')}`);
       return;
     }
     const [page, render] = route;
     let params;
     try {
-      params = readParameters(page, url.searchParams);
+      params = readParameters(page, query);
     } catch (err) {
       if (!(err instanceof ParameterError)) throw err;
       text(400, err.message);
       return;
     }
-    render(db, params, site).then(
-      (html) => send(200, 'text/html; charset=utf-8', html),
-      (err) => {
-        log.error(`dashboard ${url.pathname}: ${err.stack || err.message}`);
-        text(500, 'the dashboard could not read the store; the bot log has the error');
-      },
-    );
+    let html;
+    try {
+      html = await render(db, params, site);
+    } catch (err) {
+      log.error(`dashboard ${path}: ${err.stack || err.message}`);
+      text(500, 'the dashboard could not read the store; the bot log has the error');
+      return;
+    }
+    send(200, 'text/html; charset=utf-8', html);
   };
 }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import {
-  BASE_SHA, bot, botComments, command, commentEvent, HEAD_SHA, openPulls, REPOSITORY, settled, startBotOn, startDouble,
+  BASE_SHA, bot, botComments, command, commentEvent, HEAD_SHA, openPulls, postComment, REPOSITORY, settled, startBotOn, startDouble,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
@@ -178,6 +178,34 @@ describe('/perf commands in pull requests', () => {
     const r = await say('maintainer', '/perf quick', { pr });
     assert.deepEqual(r.replies, [`@maintainer pull request #${pr} is closed: \`/perf quick\` was not started.`]);
     assert.deepEqual(r.dispatches, []);
+  });
+
+  it('someone who may not run commands and keeps commenting: one reply per pull request per hour, however many comments arrive in a row; maintainers are not held back', async () => {
+    const pr = nextPr++;
+    const bodies = ['/perf full', '/perf quick', '/perf help', '/perf quick threads=0', '/perf signoff', '/perf help', '/perf full', '/perf rerun', '/perf cancel', '/perf bisect a b'];
+    const comments = [];
+    for (const body of bodies) comments.push(await postComment(gh, 'reader', body, { pr }));
+    const callsBefore = gh.calls.length;
+    // In a row, as a script would post them, with nothing answered yet: the workers take them side by side.
+    const answers = [];
+    for (const comment of comments) answers.push(await running.deliver('issue_comment', commentEvent({ comment, pr })));
+    assert.deepEqual(answers.map((a) => a.status), bodies.map(() => 202));
+    await settled(running);
+    const replies = botComments(gh, pr);
+    assert.deepEqual(replies.map((c) => c.body.split('\n').slice(1).join('\n').trimEnd()), ['Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    assert.ok(replies[0].body.startsWith(`<!-- perfgate:reply comment=${comments[0].id} -->`), 'the first comment got the reply');
+    const requests = await Promise.all(comments.map((c) => bot.requestForComment(running.store, c.id)));
+    assert.deepEqual(requests.map((r) => r.status), ['refused', 'refused', 'answered', 'refused', 'refused', 'answered', 'refused', 'refused', 'refused', 'refused']);
+    assert.deepEqual(requests.slice(1).map((r) => r.detail), requests.slice(1).map(() => `not answered: @reader may not run commands, and their comment ${comments[0].id}, less than 60 minutes earlier, takes the one reply that allows`));
+    const calls = gh.calls.slice(callsBefore).filter((c) => c.identity.login === 'perfgate[bot]').map((c) => c.operationId);
+    assert.deepEqual([calls.filter((c) => c === 'issues/create-comment').length, calls.filter((c) => c.startsWith('reactions/')).length, gh.state.dispatches.filter((d) => d.inputs['pull-request'] === String(pr)).length], [1, 0, 0]);
+
+    // Another pull request is another conversation: one reply there too.
+    const elsewhere = await say('reader', '/perf quick');
+    assert.equal(elsewhere.replies.length, 1);
+    // A maintainer asking the same pull request many times is answered every time.
+    const help = [await say('maintainer', '/perf help', { pr }), await say('maintainer', '/perf help', { pr }), await say('maintainer', '/perf cancel', { pr })];
+    assert.deepEqual(help.map((r) => r.replies.length), [1, 1, 1]);
   });
 
   it("sent nothing that breaks GitHub's description", () => {

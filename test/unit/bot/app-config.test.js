@@ -46,6 +46,18 @@ describe('perfgate bot settings', () => {
     assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml', bisect: 'perf-bisect.yml', signoff: 'perf-signoff.yml' });
     assert.deepEqual(config.bisect, { pollSeconds: 60, maxHours: 24 });
     assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'full', 'quick']);
+    assert.deepEqual(config.http, { maxConnections: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    assert.equal(config.maxWebhookBytesInFlight, 64 * 1024 * 1024);
+    assert.deepEqual(config.dashboardHosts, ['localhost', '127.0.0.1', '::1']);
+  });
+
+  test("the dashboard's host names: loopback and the address listened on, or the ones set", () => {
+    const hosts = (extra) => readBotConfig({ env: { ...env(), ...extra }, port: '0' }).dashboardHosts;
+    assert.deepEqual(hosts({ PERFGATE_HOST: '10.1.2.3' }), ['localhost', '127.0.0.1', '::1', '10.1.2.3']);
+    assert.deepEqual(hosts({ PERFGATE_HOST: 'fd00::7' }), ['localhost', '127.0.0.1', '::1', 'fd00::7']);
+    assert.deepEqual(hosts({ PERFGATE_HOST: '0.0.0.0' }), ['localhost', '127.0.0.1', '::1']);
+    assert.deepEqual(hosts({ PERFGATE_HOST: '::' }), ['localhost', '127.0.0.1', '::1']);
+    assert.deepEqual(hosts({ PERFGATE_DASHBOARD_HOSTS: 'Perf.Internal.Example, 10.0.0.5,[fd00::1], ::1' }), ['perf.internal.example', '10.0.0.5', 'fd00::1', '::1']);
   });
 
   test('a YAML file with the same keys; the environment wins; a relative key file is found beside the config', () => {
@@ -93,6 +105,15 @@ describe('perfgate bot settings', () => {
       [{ PERFGATE_REPORT: 'both' }, "environment: PERFGATE_REPORT 'both' is not valid; expected workflow or bot"],
       [{ PERFGATE_WORKERS: '0' }, "environment: PERFGATE_WORKERS '0' is not valid; expected a number of concurrent jobs, an integer from 1 to 64"],
       [{ PERFGATE_JOB_LEASE_SECONDS: '1.5' }, "environment: PERFGATE_JOB_LEASE_SECONDS '1.5' is not valid; expected seconds, an integer from 2 to 3600"],
+      [{ PERFGATE_MAX_CONNECTIONS: '0' }, "environment: PERFGATE_MAX_CONNECTIONS '0' is not valid; expected a number of connections, an integer from 1 to 65535"],
+      [{ PERFGATE_HEADERS_TIMEOUT_SECONDS: '0' }, "environment: PERFGATE_HEADERS_TIMEOUT_SECONDS '0' is not valid; expected seconds, an integer from 1 to 600"],
+      [{ PERFGATE_REQUEST_TIMEOUT_SECONDS: 'never' }, "environment: PERFGATE_REQUEST_TIMEOUT_SECONDS 'never' is not valid; expected seconds, an integer from 1 to 3600"],
+      [{ PERFGATE_HEADERS_TIMEOUT_SECONDS: '20', PERFGATE_REQUEST_TIMEOUT_SECONDS: '10' }, 'PERFGATE_HEADERS_TIMEOUT_SECONDS 20 is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS 10; expected at most the time for the whole request'],
+      [{ PERFGATE_MAX_WEBHOOK_BYTES: '30000000' }, "environment: PERFGATE_MAX_WEBHOOK_BYTES '30000000' is not valid; expected bytes, an integer from 1024 to 26214400"],
+      [{ PERFGATE_MAX_WEBHOOK_BYTES: '2048', PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT: '1024' }, 'PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT 1024 is less than PERFGATE_MAX_WEBHOOK_BYTES 2048; expected room for at least one body'],
+      [{ PERFGATE_DASHBOARD_HOSTS: 'perf.example:3000' }, "environment: PERFGATE_DASHBOARD_HOSTS 'perf.example:3000' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
+      [{ PERFGATE_DASHBOARD_HOSTS: '[::1]:3000' }, "environment: PERFGATE_DASHBOARD_HOSTS '[::1]:3000' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
+      [{ PERFGATE_DASHBOARD_HOSTS: 'http://perf.example/' }, "environment: PERFGATE_DASHBOARD_HOSTS 'http://perf.example/' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
     ];
     for (const [change, message] of cases) fails({ env: { ...env(), ...change } }, message);
     const notPem = path.join(dir, 'not.pem');
@@ -104,7 +125,7 @@ describe('perfgate bot settings', () => {
   test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
     const file = path.join(dir, 'typo.yml');
     fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
-    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD`);
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
     fs.writeFileSync(file, '- a\n- b\n');
     fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
     fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');

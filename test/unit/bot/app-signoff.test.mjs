@@ -167,8 +167,10 @@ describe('release sign-off', () => {
     assert.deepEqual(none.reply(), [SIGNOFF_REPLIES.noSignoff({ author: 'maintainer' })]);
 
     await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.19');
+    // The reader was refused in this issue within the hour: refused again, without a second reply.
     const readerWaives = await onIssue(issue, 'reader', '/perf waive scan_range=100 -- fine');
-    assert.match(readerWaives.reply()[0], /^Sorry @reader, `\/perf waive scan_range=100 -- fine` needs write access/);
+    assert.deepEqual(readerWaives.reply(), []);
+    assert.deepEqual([readerWaives.request.status, readerWaives.request.detail], ['refused', `not answered: @reader may not run commands, and their comment ${reader.comment.id}, less than 60 minutes earlier, takes the one reply that allows`]);
     const ahi = await onIssue(issue, 'maintainer', '/perf waive point-select -- not ours');
     assert.deepEqual(ahi.reply(), [`@maintainer \`point-select\` is not a microbenchmark of the full suite a sign-off runs, so there is nothing to waive. Allowed: ${FULL_NAMES.join(', ')}.`]);
     const signoff = await bot.latestSignoffIn(running.store, { repo: REPOSITORY, issueNumber: issue });

@@ -2,10 +2,18 @@
 // no GitHub call; a delivery sent many times at once is acted on once.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  botCalls, botComments, commentEvent, deliver, openPulls, PR, postComment, published, pushEvent, settled, startBotOn, startDouble, WEBHOOK_SECRET,
+  bot, botCalls, botComments, commentEvent, deliver, openPulls, PR, postComment, published, pushEvent, settled, startBotOn, startDouble, waitFor, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
+
+const require = createRequire(import.meta.url);
+const { healthCheck } = require('../../../bot/src/app/service.js');
+const { createHttpServer } = require('../../../bot/src/app/http-server.js');
 
 async function rows(running) {
   const count = async (table) => Number((await running.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
@@ -116,12 +124,105 @@ describe('webhook deliveries', () => {
     assert.deepEqual(await rows(running), { deliveries: rowsBefore.deliveries + 20, requests: rowsBefore.requests + 1, jobs: rowsBefore.jobs + 1 });
   });
 
-  it('GET /healthz reports the store and the queue', async () => {
+  it('the signature is checked over the bytes as sent, not over their decoding', async () => {
+    const { createHmac } = await import('node:crypto');
+    const hmac = (bytes) => `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(bytes).digest('hex')}`;
+    const headers = { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': randomUUID() };
+    // Bytes that are not UTF-8 decode to U+FFFD: a signature of the text with U+FFFD in it is
+    // not a signature of these bytes.
+    const bytes = Buffer.concat([Buffer.from('{"zen":"'), Buffer.from([0xff]), Buffer.from('","hook_id":1}')]);
+    const decoded = bytes.toString('utf8');
+    assert.ok(decoded.includes('\ufffd'));
+    assert.deepEqual(await post({ ...headers, 'x-hub-signature-256': await deliverSignature(decoded) }, bytes),
+      { status: 401, text: 'the signature does not match the body and the webhook secret' });
+    // Signed as sent, those bytes are refused for what they are.
+    assert.deepEqual(await post({ ...headers, 'x-hub-signature-256': hmac(bytes) }, bytes), { status: 400, text: 'the body is not UTF-8 text' });
+    // A body GitHub could send, signed over its bytes: accepted.
+    const text = Buffer.from(JSON.stringify({ ...published('ping', undefined), zen: 'Ünïcödé ✓ 𝄞' }));
+    assert.deepEqual(await post({ ...headers, 'x-hub-signature-256': hmac(text) }, text), { status: 200, text: 'pong' });
+    await nothingHappened();
+  });
+
+  it('a body too large for its declared length, or without one, is refused as it arrives and the connection closed', async () => {
+    const limit = running.config.maxWebhookBytes;
+    const body = JSON.stringify({ ...published('ping', undefined), padding: 'x'.repeat(limit) });
+    const signature = await deliverSignature(body);
+    const chunks = async function* () {
+      for (let at = 0; at < body.length; at += 65536) yield Buffer.from(body.slice(at, at + 65536));
+    };
+    const response = await fetch(`${running.url}/api/github/webhooks`, {
+      method: 'POST', duplex: 'half', body: chunks(),
+      headers: { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': signature },
+    }).catch((err) => err);
+    // The bot may close before the client has sent everything: then the client sees the reset.
+    if (!(response instanceof Error)) {
+      assert.equal(response.status, 413);
+      assert.equal(response.headers.get('connection'), 'close');
+      assert.equal((await response.text()).trim(), `the body goes on past ${limit} bytes; at most ${limit} are accepted`);
+    }
+    assert.ok(running.log.lines.some((line) => line.includes(`413 the body goes on past ${limit} bytes`)), 'the bot answered 413');
+    await nothingHappened();
+  });
+
+  it('bodies being read at once are bounded together: past PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, 503; given back when their connections end', async () => {
+    const small = await startBotOn(gh, { env: { PERFGATE_MAX_WEBHOOK_BYTES: '16384', PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT: '40000' } });
+    const open = [];
+    try {
+      // A client that sends its headers and most of its body, then waits.
+      const holder = () => new Promise((resolve) => {
+        const socket = net.connect(small.port, '127.0.0.1', () => {
+          socket.write(['POST /api/github/webhooks HTTP/1.1', 'Host: bot', 'Content-Type: application/json', 'X-GitHub-Event: ping',
+            `X-GitHub-Delivery: ${randomUUID()}`, 'X-Hub-Signature-256: sha256=00', 'Content-Length: 16000', '', ''].join('\r\n'));
+          socket.write(Buffer.alloc(15000, 0x20), () => setTimeout(() => resolve(socket), 200));
+        });
+        let text = '';
+        socket.on('data', (chunk) => { text += chunk; });
+        socket.on('error', () => {});
+        socket.answer = () => text;
+        open.push(socket);
+      });
+      const [first, second] = [await holder(), await holder()];
+      const third = await holder();
+      await waitFor('the third body to be refused', () => third.answer().includes('\r\n\r\n'));
+      assert.match(third.answer(), /^HTTP\/1\.1 503 /);
+      assert.match(third.answer(), /\r\nretry-after: 5\r\n/i);
+      assert.ok(third.answer().endsWith('\r\n\r\ntoo many webhook bodies are being read at once; send it again\n'), third.answer());
+      assert.deepEqual([first.answer(), second.answer()], ['', '']);
+      first.destroy();
+      second.destroy();
+      await waitFor('their bytes to be given back', async () => (await deliver(small.url, 'ping', published('ping', undefined))).status === 200, { timeoutMs: 5000 });
+    } finally {
+      for (const socket of open) socket.destroy();
+      await small.close();
+    }
+  });
+
+  it('GET /healthz says the status and the queue, and nothing of the store or the App', async () => {
     const response = await fetch(`${running.url}/healthz`);
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { status: 'ok', app: 'perfgate', store: running.store.where, queue: { queued: 0, running: 0 } });
+    assert.deepEqual(await response.json(), { status: 'ok', queue: { queued: 0, running: 0 } });
     assert.equal((await fetch(`${running.url}/nope`)).status, 404);
     await nothingHappened();
+  });
+
+  it('GET /healthz of a store that cannot be read: 503 with the status only, the error in the log', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-healthz-'));
+    const closed = await bot.openStore(path.join(folder, 'history.db'));
+    await closed.close();
+    const errors = [];
+    const log = { error: (line) => errors.push(line), warn: () => {}, info: () => {} };
+    const server = createHttpServer({ route: healthCheck({ store: closed, log }), limits: { maxConnections: 4, headersTimeoutMs: 5000, requestTimeoutMs: 5000 }, log });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${server.address().port}/healthz`);
+      assert.deepEqual([answer.status, await answer.json()], [503, { status: 'error' }]);
+      assert.equal(errors.length, 1);
+      assert.match(errors[0], /^healthz: the store cannot be read: /);
+    } finally {
+      server.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('made only calls that GitHub\'s description allows', () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -14,6 +15,7 @@ import { botEnvironment, startBotOn, startDouble } from '../../support/bot.mjs';
 const require = createRequire(import.meta.url);
 const bot = require('../../../bot/src/index.js');
 const { storeMainHistory } = require('../../support/dashboard-history.js');
+const { createHttpServer } = require('../../../bot/src/app/http-server.js');
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -146,7 +148,9 @@ describe('the dashboard on the bot HTTP server', () => {
     const store = await bot.openStore(path.join(folder, 'history.db'));
     await store.close();
     const errors = [];
-    const server = http.createServer(dashboardHandler({ store, apiUrl: 'https://api.github.com', log: { error: (m) => errors.push(m) } }));
+    const log = { error: (m) => errors.push(m) };
+    const route = dashboardHandler({ store, apiUrl: 'https://api.github.com', hosts: ['127.0.0.1'], log });
+    const server = createHttpServer({ route, limits: { maxConnections: 10, headersTimeoutMs: 5000, requestTimeoutMs: 5000 }, log });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const answer = await fetch(`http://127.0.0.1:${server.address().port}/dashboard/runs`);
@@ -157,6 +161,47 @@ describe('the dashboard on the bot HTTP server', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('answers only the host names it is set to serve (DNS rebinding): another is 421, none is 400', async () => {
+    // fetch() sets Host from the URL; http.request lets a test send the Host a rebinding page would.
+    const ask = (headers, target = '/dashboard/runs') => new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: running.port, path: target, headers, setHost: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => { body += c; });
+        res.on('end', () => resolve([res.statusCode, body, res.headers['content-security-policy']]));
+      }).on('error', reject);
+    });
+    const refused = 'the dashboard does not answer for this host name; PERFGATE_DASHBOARD_HOSTS lists the names it answers for\n';
+    assert.deepEqual(running.config.dashboardHosts, ['localhost', '127.0.0.1', '::1']);
+    for (const host of [`127.0.0.1:${running.port}`, `localhost:${running.port}`, 'LOCALHOST', `[::1]:${running.port}`, 'localhost.']) {
+      assert.equal((await ask({ host }))[0], 200, host);
+    }
+    for (const host of [`rebind.attacker.example:${running.port}`, 'rebind.attacker.example', '127.0.0.1.attacker.example', '[', 'localhost:x']) {
+      assert.deepEqual(await ask({ host }), [421, refused, CSP], host);
+    }
+    assert.deepEqual(await ask({ host: `127.0.0.1:${running.port}` }, 'http://rebind.attacker.example/dashboard'), [421, refused, CSP]);
+    // The health check and the webhooks do not look at Host: GitHub's deliveries come through a proxy.
+    assert.equal((await ask({ host: 'rebind.attacker.example' }, '/healthz'))[0], 200);
+    // HTTP/1.0 without Host.
+    const answer = await new Promise((resolve) => {
+      const socket = net.connect(running.port, '127.0.0.1', () => socket.end('GET /dashboard HTTP/1.0\r\n\r\n'));
+      let text = '';
+      socket.on('data', (c) => { text += c; });
+      socket.on('close', () => resolve(text));
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.ok(answer.endsWith('\r\n\r\nthe Host header is missing; the dashboard answers only requests that name its host\n'), answer);
+    // Set names replace the defaults.
+    const named = await startBotOn(gh, { env: { PERFGATE_DASHBOARD: 'on', PERFGATE_DASHBOARD_HOSTS: 'perf.internal.example' } });
+    try {
+      const to = (host) => new Promise((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port: named.port, path: '/dashboard', headers: { host }, setHost: false }, (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject);
+      });
+      assert.deepEqual([await to('perf.internal.example'), await to(`127.0.0.1:${named.port}`)], [200, 421]);
+    } finally {
+      await named.close();
     }
   });
 
