@@ -67,6 +67,16 @@ function throwIfCancelled() {
   if (cancelledBy) throw new Cancelled(cancelledBy);
 }
 
+// The command's pid in a sandbox, as seen from here: the one child of the sandbox's init.
+function sandboxedCommand(initPid) {
+  try {
+    const pid = Number(fs.readFileSync(`/proc/${initPid}/task/${initPid}/children`, 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 function signalGroup(child, signal) {
   try {
     process.kill(-child.pid, signal);
@@ -84,10 +94,11 @@ function cancel(signal) {
   if (cancelledBy) return;
   cancelledBy = signal;
   for (const child of live) {
-    if (child.perfgateStopsItsGroup) {
-      // In the sandbox the child is the namespace's first process; bwrap itself would die of
-      // the SIGTERM and take the child with it before it could stop anything.
-      try { process.kill(child.perfgateSandboxPid || child.pid, 'SIGTERM'); } catch { /* gone */ }
+    // In the sandbox the command is not the child: bwrap would die of the SIGTERM and take the
+    // command with it before it could stop anything.
+    const leader = child.perfgateSandboxInit !== undefined ? sandboxedCommand(child.perfgateSandboxInit) : child.pid;
+    if (child.perfgateStopsItsGroup && leader) {
+      try { process.kill(leader, 'SIGTERM'); } catch { /* gone */ }
     } else {
       signalGroup(child, 'SIGTERM');
     }
@@ -132,11 +143,11 @@ function handOver(folders) {
 /**
  * What a child is started as: the command line, its environment and whether bwrap reports the
  * first process's pid on descriptor 3.
- * @param sandbox  null, or {readOnly, writable, cwd} (sandbox.js bwrapArgs)
- * @param asPid1   in the sandbox: the command is the namespace's first process, so that a
- *                 SIGTERM reaches it (and not only bwrap, which would die and kill it)
+ * @param sandbox    null, or {readOnly, writable, cwd} (sandbox.js bwrapArgs)
+ * @param reportPid  in the sandbox: have bwrap say where its init is, so that a SIGTERM can
+ *                   reach the command (bwrap itself would die of it and kill the command)
  */
-function launchPlan(command, args, { env, extraEnv, sandbox = null, asPid1 = false }) {
+function launchPlan(command, args, { env, extraEnv, sandbox = null, reportPid = false }) {
   const childEnv = childEnvironment(env, extraEnv);
   // A command that is not there starts as it is, and fails as a missing command does (ENOENT).
   if (!onPath(command, childEnv)) return { command, args, env: childEnv, infoFd: null };
@@ -144,11 +155,11 @@ function launchPlan(command, args, { env, extraEnv, sandbox = null, asPid1 = fal
     const writable = sandbox.writable || [];
     for (const folder of writable) fs.mkdirSync(folder, { recursive: true });
     handOver(writable);
-    const infoFd = asPid1 ? 3 : null;
+    const infoFd = reportPid ? 3 : null;
     const dropRoot = process.getuid() === 0 ? (setprivPath() || 'setpriv') : null;
     return {
       command: 'bwrap',
-      args: bwrapArgs({ command, args, readOnly: sandbox.readOnly, writable, cwd: sandbox.cwd, asPid1, infoFd, dropRoot }),
+      args: bwrapArgs({ command, args, readOnly: sandbox.readOnly, writable, cwd: sandbox.cwd, infoFd, dropRoot }),
       env: childEnvironment(childEnv, { TMPDIR: '/tmp', PWD: null }),
       infoFd,
     };
@@ -190,14 +201,14 @@ function sandboxFor({ untrusted = false, env = process.env } = {}) {
  */
 function startProcess(command, args, { env = process.env, extraEnv = {}, cwd, stdio = ['ignore', 'pipe', 'pipe'], stopsItsGroup = false, sandbox = null } = {}) {
   throwIfCancelled();
-  const plan = launchPlan(command, args, { env, extraEnv, sandbox, asPid1: stopsItsGroup });
+  const plan = launchPlan(command, args, { env, extraEnv, sandbox, reportPid: stopsItsGroup });
   const child = spawn(plan.command, plan.args, { cwd: sandbox ? undefined : cwd, env: plan.env, stdio: plan.infoFd ? [...stdio, 'pipe'] : stdio, detached: true });
   child.perfgateStopsItsGroup = stopsItsGroup;
   if (plan.infoFd && child.stdio[plan.infoFd]) {
     let info = '';
     child.stdio[plan.infoFd].on('data', (chunk) => {
       info += chunk;
-      try { child.perfgateSandboxPid = JSON.parse(info)['child-pid']; } catch { /* not all of it yet */ }
+      try { child.perfgateSandboxInit = JSON.parse(info)['child-pid']; } catch { /* not all of it yet */ }
     });
   }
   if (child.pid !== undefined) {

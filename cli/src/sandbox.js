@@ -93,22 +93,20 @@ const depth = (p) => p.split(path.sep).filter(Boolean).length;
  * @param readOnly  folders (or files) visible read-only at their own paths
  * @param writable  folders writable at their own paths (they must exist)
  * @param cwd       the working directory inside (one of the folders above, or /)
- * @param asPid1    the command is the namespace's first process: it then gets signals sent to
- *                  it from outside (see processes.js) and everything inside dies with it
- * @param infoFd    a descriptor bwrap writes {"child-pid": N} to: the first process's pid as
- *                  seen from outside
+ * @param infoFd    a descriptor bwrap writes {"child-pid": N} to: the pid, as seen from outside,
+ *                  of the namespace's first process (bwrap's init, whose one child is the
+ *                  command; everything inside dies with it)
  * @param dropRoot  perfgate runs as root: bwrap sets the namespaces up as root (it can read
  *                  every folder it shows), and `dropRoot` (setpriv's path) then becomes uid
  *                  and gid 65534 with no capabilities and no way back (no_new_privs) before it
  *                  execs the command. Otherwise bwrap runs unprivileged in a user namespace of
  *                  its own, where the command is uid 65534.
  */
-function bwrapArgs({ command, args = [], readOnly = [], writable = [], cwd = '/', asPid1 = false, infoFd = null, dropRoot = null }) {
+function bwrapArgs({ command, args = [], readOnly = [], writable = [], cwd = '/', infoFd = null, dropRoot = null }) {
   const id = String(SANDBOX_ID);
   const out = dropRoot
     ? ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try']
     : ['--die-with-parent', '--new-session', '--unshare-all', '--uid', id, '--gid', id, '--cap-drop', 'ALL'];
-  if (asPid1) out.push('--as-pid-1');
   if (infoFd !== null) out.push('--info-fd', String(infoFd));
   for (const folder of SYSTEM_FOLDERS) out.push('--ro-bind-try', folder, folder);
   for (const file of SYSTEM_FILES) out.push('--ro-bind-try', file, file);
