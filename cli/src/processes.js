@@ -196,7 +196,8 @@ function sandboxFor({ untrusted = false, env = process.env } = {}) {
  * Starts `command` in its own process group with the child environment.
  * @param options  {env, extraEnv, cwd, stdio, stopsItsGroup, sandbox}: `stopsItsGroup` children
  *                 get SIGTERM alone on cancellation and stop what they started themselves;
- *                 `sandbox` ({readOnly, writable, cwd}) runs the command in the sandbox
+ *                 `sandbox` ({readOnly, writable, cwd}) runs the command in the sandbox, in
+ *                 sandbox.cwd (`cwd` is for commands outside it)
  * @returns the ChildProcess (registered until it exits)
  */
 function startProcess(command, args, { env = process.env, extraEnv = {}, cwd, stdio = ['ignore', 'pipe', 'pipe'], stopsItsGroup = false, sandbox = null } = {}) {

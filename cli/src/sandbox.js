@@ -117,8 +117,8 @@ function bwrapArgs({ command, args = [], readOnly = [], writable = [], cwd = '/'
     ...readOnly.map((p) => ({ p: path.resolve(p), flag: '--ro-bind' })),
     ...writable.map((p) => ({ p: path.resolve(p), flag: '--bind' })),
   ].sort((a, b) => depth(a.p) - depth(b.p));
-  const made = new Set(['/', '/tmp', ...SYSTEM_FOLDERS]);
-  const bound = [];
+  const made = new Set(['/', '/tmp']);
+  const bound = [...SYSTEM_FOLDERS];
   const inside = (p, folder) => p === folder || p.startsWith(`${folder}/`);
   for (const { p, flag } of binds) {
     // The folders leading to a mount point are made traversable (bwrap would make them 0700,

@@ -14,22 +14,13 @@ from test_compare import tiny_thresholds
 
 TOKEN = f"ghs_sandboxServer{os.getpid()}"
 
-PROBE = """#!/bin/sh
-pid=$$
-while [ -n "$pid" ] && [ "$pid" != 0 ]; do
-  echo "ancestor $pid"
-  tr '\\0' '\\n' < /proc/$pid/environ
-  pid=$(sed -n 's/^PPid:[[:space:]]*//p' /proc/$pid/status)
-done
-for f in /proc/[0-9]*/environ; do echo "environ $f"; tr '\\0' '\\n' < "$f"; done
-for f in {files}; do echo "file $f"; cat "$f"; done
-"""
+PROBE = REPO / "test" / "fixtures" / "sandbox" / "token-probe.sh"
 
 # mariadbd of the pull request: the probe first (into the side's folder of the run), then the
 # real server.
 WRAPPER = """#!/bin/sh
 for a in "$@"; do case "$a" in --defaults-file=*) cnf="${a#--defaults-file=}";; esac; done
-[ -n "$cnf" ] && sh "$(dirname "$0")/probe.sh" >> "$(dirname "$cnf")/found.txt" 2>&1
+[ -n "$cnf" ] && sh "$(dirname "$0")/probe.sh" {files} >> "$(dirname "$cnf")/found.txt" 2>&1
 exec "$(dirname "$0")/mariadbd.real" "$@"
 """
 
@@ -57,8 +48,8 @@ def hostile_head(root: Path, files: list[Path]) -> Path:
         shutil.copytree(HEAD, usr, symlinks=True)
     sbin = usr / "sbin"
     (sbin / "mariadbd").rename(sbin / "mariadbd.real")
-    (sbin / "probe.sh").write_text(PROBE.replace("{files}", " ".join(f"'{f}'" for f in files)))
-    (sbin / "mariadbd").write_text(WRAPPER)
+    shutil.copyfile(PROBE, sbin / "probe.sh")
+    (sbin / "mariadbd").write_text(WRAPPER.replace("{files}", " ".join(f"'{f}'" for f in files)))
     (sbin / "mariadbd").chmod(0o755)
     return usr
 

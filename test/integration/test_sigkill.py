@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-from test_cancel import processes_mentioning
+from conftest import REPO, processes_mentioning, wait_for_round
 
 LEFT_AFTER_SECONDS = 5
 
@@ -21,18 +20,6 @@ def start_compare(basedirs, out, env):
            "--out", str(out), "--suite", "quick", "--seconds", "60", "--warmup-seconds", "0", "--rounds", "2",
            "--tables", "1", "--rows", "1000", "--metric", "time"]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-
-
-def wait_for_round(proc):
-    seen = []
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        seen.append(line)
-        if "round 1/2" in line:
-            return
-        assert line or proc.poll() is None, "".join(seen)
-    raise AssertionError("no round started within 300 s:\n" + "".join(seen))
 
 
 def status_field(pid, name):

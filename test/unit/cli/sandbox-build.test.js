@@ -36,30 +36,17 @@ function runnerFiles(root) {
   return files;
 }
 
-// The hostile step: what it finds goes to <build>/found-<when>.txt, installed into share/.
-const STEAL = (paths) => `#!/bin/sh
-src="$1"; out="$2"
-{
-  pid=$$
-  while [ -n "$pid" ] && [ "$pid" != 0 ]; do
-    echo "ancestor $pid"
-    tr '\\0' '\\n' < /proc/$pid/environ
-    pid=$(sed -n 's/^PPid:[[:space:]]*//p' /proc/$pid/status)
-  done
-  for f in /proc/[0-9]*/environ; do echo "environ $f"; tr '\\0' '\\n' < "$f"; done
-  for f in ${paths.map((p) => `'${p}'`).join(' ')}; do echo "file $f"; cat "$f"; done
-  gitdir=$(sed -n 's/^gitdir: //p' "$src/.git")
-  echo "checkout $gitdir"; cat "$gitdir/../../config"
-} > "$out" 2>&1
-exit 0
-`;
+// The hostile step (test/fixtures/sandbox/token-probe.sh): what it finds goes to
+// <build>/found-<when>.txt, installed into share/.
+const PROBE = path.resolve(__dirname, '../../fixtures/sandbox/token-probe.sh');
 
 function addStealBranch(repo, files) {
   gitIn(repo, 'checkout', '-q', '-b', 'steal', 'base');
-  fs.writeFileSync(path.join(repo, 'steal.sh'), STEAL(Object.values(files)));
+  fs.copyFileSync(PROBE, path.join(repo, 'steal.sh'));
+  const probe = `sh \${CMAKE_SOURCE_DIR}/steal.sh --checkout \${CMAKE_SOURCE_DIR} ${Object.values(files).join(' ')}`;
   fs.appendFileSync(path.join(repo, 'CMakeLists.txt'), `
-execute_process(COMMAND sh \${CMAKE_SOURCE_DIR}/steal.sh \${CMAKE_SOURCE_DIR} \${CMAKE_BINARY_DIR}/found-configure.txt)
-add_custom_target(steal COMMAND sh \${CMAKE_SOURCE_DIR}/steal.sh \${CMAKE_SOURCE_DIR} \${CMAKE_BINARY_DIR}/found-build.txt BYPRODUCTS \${CMAKE_BINARY_DIR}/found-build.txt)
+execute_process(COMMAND ${probe} OUTPUT_FILE \${CMAKE_BINARY_DIR}/found-configure.txt ERROR_FILE \${CMAKE_BINARY_DIR}/found-configure.txt)
+add_custom_target(steal COMMAND ${probe} > \${CMAKE_BINARY_DIR}/found-build.txt 2>&1 BYPRODUCTS \${CMAKE_BINARY_DIR}/found-build.txt)
 add_dependencies(tinyd steal)
 install(FILES \${CMAKE_BINARY_DIR}/found-configure.txt \${CMAKE_BINARY_DIR}/found-build.txt DESTINATION share COMPONENT Server)
 `);

@@ -61,7 +61,7 @@ const after = (args, flag, n = 2) => { const i = args.indexOf(flag); return i < 
 const mounts = (args) => args.flatMap((a, i) => (['--ro-bind', '--bind', '--dir'].includes(a) ? [[a, args[i + 1]]] : []));
 
 test('the bwrap command line: namespaces, uid 65534, system read-only, only the given folders, parents first', () => {
-  const args = bwrapArgs({ command: 'cmake', args: ['-S', '/w/src'], readOnly: ['/w/cache/trees/t/src', '/opt/py'],
+  const args = bwrapArgs({ command: 'cmake', args: ['-S', '/w/src'], readOnly: ['/w/cache/trees/t/src', '/opt/py', '/usr/local/lib/py'],
     writable: ['/w/cache/trees/t/build', '/w/cache/ccache', '/w/cache/trees/t/src/generated'], cwd: '/w/cache/trees/t/build' });
   for (const flag of ['--die-with-parent', '--new-session', '--unshare-all']) assert.ok(args.includes(flag), flag);
   assert.deepEqual(after(args, '--uid', 3), ['65534', '--gid', '65534']);
@@ -74,6 +74,7 @@ test('the bwrap command line: namespaces, uid 65534, system read-only, only the 
   assert.deepEqual(mounts(args), [
     ['--dir', '/opt'], ['--ro-bind', '/opt/py'],
     ['--dir', '/w'], ['--dir', '/w/cache'], ['--bind', '/w/cache/ccache'],
+    ['--ro-bind', '/usr/local/lib/py'], // inside /usr, which is there already
     ['--dir', '/w/cache/trees'], ['--dir', '/w/cache/trees/t'], ['--ro-bind', '/w/cache/trees/t/src'], ['--bind', '/w/cache/trees/t/build'],
     ['--bind', '/w/cache/trees/t/src/generated'],
   ]);
