@@ -23,7 +23,8 @@
  *   parseCommandLine(command, argv, options), MEASURE_OPTIONS, measureOverrides(values, env)
  *                                        the option parsing every perfgate command uses
  */
-const { main, COMMANDS, runnerSettings } = require('./main');
+const { main, COMMANDS } = require('./main');
+const { runnerSettings } = require('./runner-settings');
 const { runComparison } = require('./compare-loop');
 const { runBisection } = require('./bisect');
 const { sidesFromSource } = require('./source-build/build-sides');

@@ -7,13 +7,15 @@
 // environment is not enough: any process of the same uid reads them from /proc/<pid>/environ
 // of its ancestors. So the build of a side, its servers and sysbench run in namespaces of their
 // own: uid 65534 (a real uid of its own when perfgate runs as root; in a user namespace of its
-// own otherwise, where an unprivileged user can map no other uid), a PID namespace (no other process of the machine is visible, and all of them
-// die with it), a mount namespace that holds the system folders read-only and only the folders
-// of this build or run, and an empty network namespace (loopback only).
+// own otherwise, where an unprivileged user can map no other uid), a PID namespace (no other
+// process of the machine is visible, and all of them die with it), a mount namespace that holds
+// the system folders read-only and only the folders of this build or run, and an empty network
+// namespace (loopback only).
 //
 // Pure: the setting, the decision and the bwrap command line. processes.js starts it.
 const path = require('node:path');
 const { UsageError, EXIT } = require('@perfgate/core');
+const { RUNNER_ENV_FILE } = require('./runner-settings');
 
 // The uid and gid inside the sandbox, and outside it when perfgate runs as root: nobody/nogroup.
 const SANDBOX_ID = 65534;
@@ -27,7 +29,6 @@ const SYSTEM_FILES = ['/.dockerenv', '/run/.containerenv'];
 
 const SETTING = 'PERFGATE_SANDBOX';
 const MODES = { auto: 'auto', off: 'off' };
-const RUNNER_SETTINGS_FILE = '/etc/perfgate/runner.env';
 
 /** The runner's setting: auto (the default) or off; anything else is bad input. */
 function sandboxMode(env) {
@@ -58,7 +59,7 @@ function decideSandbox({ mode, untrusted, probe }) {
   if (found.available) return { sandboxed: true, note: null };
   if (untrusted) {
     throw new UsageError(`refusing to build or run untrusted code without the sandbox: ${found.why}. `
-      + `Install bubblewrap (runner-setup/install), or, as this runner's owner, set ${SETTING}=off in ${RUNNER_SETTINGS_FILE} to run it unsandboxed`, EXIT.error);
+      + `Install bubblewrap (runner-setup/install), or, as this runner's owner, set ${SETTING}=off in ${RUNNER_ENV_FILE} to run it unsandboxed`, EXIT.error);
   }
   return { sandboxed: false, note: null };
 }
@@ -138,4 +139,4 @@ function bwrapArgs({ command, args = [], readOnly = [], writable = [], cwd = '/'
   return out;
 }
 
-module.exports = { sandboxMode, decideSandbox, sandboxCheck, probeFailure, bwrapArgs, SANDBOX_ID, SETTING, MODES, RUNNER_SETTINGS_FILE };
+module.exports = { sandboxMode, decideSandbox, sandboxCheck, probeFailure, bwrapArgs, SANDBOX_ID, SETTING, MODES };
