@@ -7,10 +7,12 @@ cd "$(dirname "$0")/.."
 # chromium: report.html is checked in a real headless browser by the tests.
 # shellcheck: the runner-setup scripts are checked by the tests.
 # valgrind: instructions per query are counted under callgrind (callgrind_control).
+# bubblewrap: the sandbox builds, servers and sysbench run in (tested); util-linux: setpriv.
 # make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
 # python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.
 # binutils: readelf reads the compiler from a server binary's .comment section (results.json).
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils)
+# bubblewrap: pull-request code runs in a sandbox (cli/src/sandbox.js).
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,7 +1,8 @@
 // job: measure. Runs with a read-only token on the self-hosted runner: takes the trust decision
 // again (nothing is built for a refused pull request, even in a workflow without a gate job),
 // reads the limits from the base commit, builds (or takes the prefixes given), measures, judges
-// and leaves the run folder, uploaded as an artifact for the report job.
+// and leaves the run folder, uploaded as an artifact for the report job. An approved head (a
+// fork's, or an author's without write access) is built and run only in the sandbox.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as core from '@actions/core';
@@ -46,12 +47,16 @@ function admitted(settings, octokit) {
   return admission(octokit, settings);
 }
 
-export async function measure(settings, octokit, env) {
+export async function measure(settings, octokit, jobEnv) {
+  // The runner's settings (/etc/perfgate/runner.env, e.g. PERFGATE_SANDBOX), as perfgate reads them.
+  const env = perfgate.runnerSettings(jobEnv);
   // Where the run folder could not be uploaded, nothing is built or measured.
   checkArtifactService(env);
   const { headSha, baseRef, facts, decision } = await admitted(settings, octokit);
   if (!decision.allowed) throw new Refused(`refused before building: ${decision.why}`);
   core.info(`perfgate measure: ${decision.why}`);
+  const sandbox = perfgate.sandboxFor({ untrusted: decision.reason === 'approved', env });
+  if (sandbox.note) core.warning(`perfgate measure: ${sandbox.note}`);
 
   const name = runName(settings);
   const runDir = path.join(settings.workDir, name);
@@ -112,6 +117,7 @@ export async function measure(settings, octokit, env) {
         config,
         io,
         env,
+        sandbox,
       });
       if (built.cancelled) {
         writeRun(runDir, { ...run, status: 'cancelled', message: `cancelled by ${built.cancelled} while building` });
@@ -126,7 +132,7 @@ export async function measure(settings, octokit, env) {
       }
       sides = built.sides;
     }
-    const outcome = await perfgate.runComparison({ config, suiteName: settings.suite, overrides, sides, outDir: runDir, judge: perfgateCore.judge, io, env });
+    const outcome = await perfgate.runComparison({ config, suiteName: settings.suite, overrides, sides, outDir: runDir, judge: perfgateCore.judge, io, env, sandbox });
     if (outcome.cancelled) {
       writeRun(runDir, { ...run, status: 'cancelled', message: outcome.message });
       return { verdict: 'cancelled', 'report-dir': runDir };

@@ -8,7 +8,7 @@ const path = require('node:path');
 const core = require('@perfgate/core');
 const { runHarness, HARNESS_EXIT } = require('./harness-process');
 const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./run-folder');
-const { cancellation } = require('./processes');
+const { cancellation, sandboxFor } = require('./processes');
 
 const { EXIT } = core;
 
@@ -16,7 +16,7 @@ const { EXIT } = core;
  * Runs the harness on one plan and reads what it wrote.
  * @returns {results|null, exitCode, message|null}
  */
-async function measure({ plan, outDir, planName, resultsName, stage, reuseData, io, env, clock = null }) {
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null }) {
   const planFile = path.join(outDir, planName);
   writeDocument(planFile, 'plan', plan);
   const ids = plan.benchmarks.map((b) => b.id);
@@ -26,6 +26,8 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     resultsName,
     reuseData,
     env,
+    sandboxed,
+    basedirs: [...new Set(Object.values(plan.sides).map((side) => side.basedir))],
     stderr: io.stderr,
     onEvent: (event) => {
       if (clock) clock.mark(core.phaseOf(event, stage));
@@ -127,6 +129,8 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param judge      (results, suite) -> perfgate.verdict/v1, or null to measure only
  * @param io         {stdout, stderr}
  * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
+ * @param sandbox    sandboxFor() of the run (whether the harness, its servers and sysbench run
+ *                   in the sandbox); by default, in it when this host has it
  * @returns {plan, results|null, verdict|null, steps, phases: [{phase, seconds}], exitCode,
  *          message|null, cancelled: signal|null}
  */
@@ -161,14 +165,15 @@ function spend(spent, step) {
   }
 }
 
-async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env }) {
+async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env, sandbox = sandboxFor({ env }) }) {
   const started = new Date().toISOString();
+  const { sandboxed } = sandbox;
   const plan = core.resolvePlan(config, suiteName, overrides, sides, started);
   const suite = config.suites[suiteName];
   makeRunFolder(outDir);
   clearRunOutputs(outDir);
   const clock = core.phaseClock(() => Date.now());
-  const first = await measure({ plan, outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, io, env, clock });
+  const first = await measure({ plan, outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, sandboxed, io, env, clock });
   const steps = [];
   const done = (fields) => {
     clock.stop();
@@ -194,6 +199,7 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
       resultsName: `results.extra-${n}.json`,
       stage: STAGE[step.action],
       reuseData: true,
+      sandboxed,
       io,
       env,
       clock,

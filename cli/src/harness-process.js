@@ -2,12 +2,15 @@
 // The Python harness (`python3 -m perfgate_harness`), started the one way perfgate starts
 // processes. `run` measures a plan: its stdout is JSON lines of progress, handed to onEvent;
 // its stderr is for people and passed through. `fingerprint` describes this machine.
+const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runProcess, runProcessSync } = require('./processes');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HARNESS_DIR = path.join(REPO_ROOT, 'harness');
+// The harness checks plans and results against the shared schemas.
+const SCHEMA_DIR = path.join(REPO_ROOT, 'schema');
 
 // Exit codes of `perfgate_harness run` (its interface, not perfgate's own).
 const HARNESS_EXIT = Object.freeze({ ok: 0, badPlan: 2, runError: 4 });
@@ -20,15 +23,43 @@ function harnessEnv(env) {
   return { PYTHONPATH: env.PYTHONPATH ? `${HARNESS_DIR}${path.delimiter}${env.PYTHONPATH}` : HARNESS_DIR };
 }
 
+// The interpreter's real path and the folders it imports from, asked of the interpreter itself
+// outside the sandbox: the sandbox shows those folders read-only and starts the interpreter by
+// its real path (a pyenv shim or a venv's link would look for files the sandbox does not show).
+const PYTHON_INSTALL = 'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *sys.path]))';
+
+function pythonInstall(env) {
+  const r = runProcessSync(python(env), ['-c', PYTHON_INSTALL], { env, extraEnv: harnessEnv(env), timeoutMs: 60000 });
+  let paths = null;
+  try { paths = r.status === 0 ? JSON.parse(r.stdout) : null; } catch { /* below */ }
+  if (!paths || !paths[0]) {
+    const why = r.error ? r.error.message : (r.stderr || r.stdout || '').trim().split('\n').pop();
+    return { error: new Error(`${python(env)} cannot say where it is installed: ${why}`) };
+  }
+  const folders = [...new Set(paths.filter((p) => path.isAbsolute(p) && fs.existsSync(p)))];
+  return { executable: paths[0], folders };
+}
+
 /**
+ * @param sandboxed  run the harness, its servers and sysbench in the sandbox, which shows the
+ *                   harness, the interpreter and `basedirs` read-only and `outDir` writable
  * @returns Promise<{code, signal, spawnError}> once the harness has exited
  */
-function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, env = process.env, onEvent = () => {}, stderr = process.stderr }) {
+async function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, env = process.env, onEvent = () => {}, stderr = process.stderr, sandboxed = false, basedirs = [] }) {
   const args = ['-m', 'perfgate_harness', 'run', '--plan', planFile, '--out', outDir, '--results', resultsName];
   if (reuseData) args.push('--reuse-data');
-  return runProcess(python(env), args, {
+  let command = python(env);
+  let sandbox = null;
+  if (sandboxed) {
+    const install = pythonInstall(env);
+    if (install.error) return { code: null, signal: null, spawnError: install.error };
+    command = install.executable;
+    sandbox = { readOnly: [HARNESS_DIR, SCHEMA_DIR, ...install.folders, ...basedirs], writable: [outDir], cwd: outDir };
+  }
+  return runProcess(command, args, {
     env,
     extraEnv: harnessEnv(env),
+    sandbox,
     // On cancellation the harness gets SIGTERM alone: it stops sysbench and shuts its servers
     // down itself, which a SIGTERM to every process of its group would race with.
     stopsItsGroup: true,

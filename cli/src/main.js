@@ -1,9 +1,9 @@
 'use strict';
 // `perfgate <command>`: reads the runner's settings, routes SIGINT/SIGTERM to a clean
 // cancellation, and hands over to one command module.
-const fs = require('node:fs');
 const { EXIT, UsageError } = require('@perfgate/core');
 const { cancelOnSignals } = require('./processes');
+const { runnerSettings } = require('./runner-settings');
 
 // One module per subcommand, loaded on demand so that a broken or heavy command never slows
 // down or breaks another.
@@ -18,30 +18,6 @@ const COMMANDS = {
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },
   bot: { module: './commands/bot', summary: "run perfgate's GitHub App: /perf commands in pull requests, dispatch, history" },
 };
-
-// runner-setup/tune records a runner's settings (e.g. PERFGATE_PIN_CPUS) in this file; the
-// environment wins over it, so a job can still override a setting.
-const RUNNER_ENV_FILE = '/etc/perfgate/runner.env';
-
-function runnerSettings(env) {
-  const file = env.PERFGATE_RUNNER_ENV || RUNNER_ENV_FILE;
-  let text;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if (err.code === 'ENOENT' && !env.PERFGATE_RUNNER_ENV) return env;
-    throw new UsageError(`${file}: cannot read the runner settings (${err.code || err.message}); expected KEY=value lines written by runner-setup/tune`);
-  }
-  const settings = {};
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
-    const m = /^(PERFGATE_[A-Z0-9_]+)=(.*)$/.exec(line);
-    if (!m) throw new UsageError(`${file}:${i + 1}: ${JSON.stringify(line)} is not a setting; expected PERFGATE_<NAME>=value`);
-    settings[m[1]] = m[2].replace(/^(["'])(.*)\1$/, '$2');
-  });
-  return { ...settings, ...env };
-}
 
 function usage() {
   const lines = ['usage: perfgate <command> [options]', '', 'commands:'];

@@ -22,7 +22,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import sysbench
+from . import children, sysbench
 from .callgrind_format import CallgrindFormatError, Profile, parse_profile
 
 OUT_FILE_PREFIX = "callgrind.out"
@@ -200,7 +200,7 @@ class Control:
         cmd = ["callgrind_control", *args, str(self.pid)]
         started = time.monotonic()
         try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=CONTROL_TIMEOUT)
+            out = children.run(cmd, capture_output=True, text=True, timeout=CONTROL_TIMEOUT)
         except subprocess.TimeoutExpired:
             raise CallgrindError(f"{' '.join(cmd)} did not answer within {CONTROL_TIMEOUT:.0f} s") from None
         finally:

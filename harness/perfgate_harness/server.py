@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pymysql
 
+from . import children
+
 SERVER_BINARY_CANDIDATES = ("sbin/mariadbd", "sbin/mysqld", "bin/mariadbd", "bin/mysqld", "libexec/mysqld")
 INSTALL_DB_CANDIDATES = ("bin/mariadb-install-db", "scripts/mariadb-install-db",
                          "bin/mysql_install_db", "scripts/mysql_install_db")
@@ -68,7 +70,7 @@ def parse_version(text: str) -> tuple[str, str]:
 
 def detect_version(binary: Path) -> tuple[str, str]:
     try:
-        out = subprocess.run([str(binary), "--no-defaults", "--version"], capture_output=True, text=True, timeout=60)
+        out = children.run([str(binary), "--no-defaults", "--version"], capture_output=True, text=True, timeout=60)
     except OSError as e:
         raise ValueError(f"cannot run {binary} --version: {e.strerror}") from None
     if out.returncode != 0:
@@ -299,7 +301,7 @@ class Server:
         log = self.layout.dir / "init.log"
         with open(log, "wb") as f:
             try:
-                rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=INIT_TIMEOUT).returncode
+                rc = children.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=INIT_TIMEOUT).returncode
             except subprocess.TimeoutExpired:
                 raise ServerError("init", f"{self.side}: initializing the datadir took over {INIT_TIMEOUT:.0f} s",
                                   tail(log) + "\n" + tail(self.layout.error_log)) from None
@@ -313,7 +315,7 @@ class Server:
             self.write_cnf(free_port())
             log_size = self.layout.error_log.stat().st_size if self.layout.error_log.exists() else 0
             with open(self.layout.stdout_log, "ab") as out:
-                self.proc = subprocess.Popen(start_command(self.binary, self.layout, self.pin_cpus, self.wrapper),
+                self.proc = children.popen(start_command(self.binary, self.layout, self.pin_cpus, self.wrapper),
                                              stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             try:
                 self._wait_ready(timeout)

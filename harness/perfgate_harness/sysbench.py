@@ -7,6 +7,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import children
 from .paths import LUA_DIR, SYSBENCH_BUILTIN_DIR
 
 DATABASE = "sbtest"
@@ -181,7 +182,7 @@ class Outcome:
 
 def execute(cmd: list[str], timeout: float, log_path: Path | None = None) -> Outcome:
     """Runs sysbench to the end (or kills it after `timeout` s) and returns its combined output."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             start_new_session=True)
     timed_out = False
     try:

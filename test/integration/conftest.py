@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,31 @@ def no_server_left(out: Path):
     for pid_file in out.glob("servers/*/mysqld.pid"):
         pid = int(pid_file.read_text().strip())
         assert not Path(f"/proc/{pid}").exists() or "mariadbd" not in Path(f"/proc/{pid}/cmdline").read_text()
+
+
+def processes_mentioning(text):
+    """pid -> command line of every live process whose command line contains `text`."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if text in cmdline:
+            found[int(proc.name)] = cmdline
+    return found
+
+
+def wait_for_round(proc, timeout=300) -> list[str]:
+    """Reads `perfgate compare`'s stderr until the first round has started; returns the lines."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        seen.append(line)
+        if "round 1/2" in line:
+            return seen
+        assert line or proc.poll() is None, "".join(seen)
+    raise AssertionError(f"no round started within {timeout} s:\n" + "".join(seen))

@@ -2,7 +2,6 @@
 servers. Nothing may stay running, nothing may stay on disk but the run folder, and the run
 folder must say "cancelled"."""
 import json
-import os
 import signal
 import subprocess
 import time
@@ -10,22 +9,7 @@ from pathlib import Path
 
 import jsonschema
 
-from conftest import REPO
-
-
-def processes_mentioning(text):
-    """pid -> command line of every live process whose command line contains `text`."""
-    found = {}
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit() or int(proc.name) == os.getpid():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-        except OSError:
-            continue
-        if text in cmdline:
-            found[int(proc.name)] = cmdline
-    return found
+from conftest import REPO, processes_mentioning, wait_for_round
 
 
 def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path):
@@ -34,17 +18,8 @@ def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(ba
            "--out", str(out), "--suite", "quick", "--seconds", "60", "--warmup-seconds", "0", "--rounds", "2",
            "--tables", "2", "--rows", "1000", "--metric", "time"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen = []
     # The first round runs for a minute: wait until it has started and sysbench is running.
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        seen.append(line)
-        if "round 1/2" in line:
-            break
-        assert line or proc.poll() is None, "".join(seen)
-    else:
-        raise AssertionError("no round started within 300 s:\n" + "".join(seen))
+    seen = wait_for_round(proc)
     time.sleep(3)
     assert any("sysbench" in c for c in processes_mentioning(str(out)).values()) \
         or processes_mentioning("perfgate_harness"), "a round is running"

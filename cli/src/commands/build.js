@@ -4,7 +4,7 @@ const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
 const { buildCommit, cacheDirFrom } = require('../source-build/build-commit');
-const { Cancelled, EXIT_ON_SIGNAL } = require('../processes');
+const { Cancelled, EXIT_ON_SIGNAL, sandboxFor } = require('../processes');
 
 const { UsageError, EXIT, BuildError } = core;
 
@@ -19,6 +19,7 @@ const OPTIONS = {
   log: { type: 'string' },
   jobs: { type: 'string', short: 'j' },
   json: { type: 'boolean' },
+  untrusted: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -39,6 +40,9 @@ commit close to one built before rebuilds only what changed.
   --log <file>            build log (default: <cache>/logs/<commit>-<recipe>.log)
   -j, --jobs <n>          ninja parallelism (default: ninja's own)
   --json                  print the build record as JSON instead of the prefix
+  --untrusted             the commit is code nobody with write access wrote: refuse to build
+                          it unless cmake and ninja run in the sandbox (bubblewrap), as they
+                          do whenever this host has it (PERFGATE_SANDBOX=off: never)
 
 Cache: $PERFGATE_CACHE (default ~/.cache/perfgate)/builds, trees, ccache.
 Exit codes: 0 built or cached, 2 bad input, 4 the build failed (the step and log tail on stderr).
@@ -66,6 +70,7 @@ function readSettings(argv) {
     log: v.log ? path.resolve(v.log) : null,
     jobs: v.jobs ? Number(v.jobs) : null,
     json: Boolean(v.json),
+    untrusted: Boolean(v.untrusted),
   };
 }
 
@@ -79,12 +84,14 @@ function progressPrinter(stream, label, everySeconds = 10) {
 
 async function execute(settings, io) {
   const env = io.env || process.env;
+  const sandbox = sandboxFor({ untrusted: settings.untrusted, env });
+  if (sandbox.note) io.stderr.write(`perfgate build: ${sandbox.note}\n`);
   const cacheDir = cacheDirFrom(env);
   const recipe = core.loadRecipe({ thresholdsDir: settings.thresholds, buildConfigs: settings.buildConfigs,
     defines: settings.defines, undefines: settings.undefines, flavor: settings.flavor, cacheDir });
   try {
     const built = await buildCommit({ source: settings.source, ref: settings.ref, recipe, cacheDir,
-      logFile: settings.log, jobs: settings.jobs, env, onProgress: progressPrinter(io.stderr, settings.ref) });
+      logFile: settings.log, jobs: settings.jobs, env, sandbox, onProgress: progressPrinter(io.stderr, settings.ref) });
     io.stderr.write(`perfgate build: ${settings.ref} (${built.commit.slice(0, 12)}) ${built.cache === 'hit' ? 'found in the cache' : `built (${built.cache} tree)`} in ${core.formatDuration(built.seconds)}\n`);
     io.stdout.write(settings.json ? `${JSON.stringify({ prefix: built.prefix, ...built.manifest, cache: built.cache, seconds: built.seconds }, null, 2)}\n` : `${built.prefix}\n`);
     return EXIT.ok;

@@ -8,7 +8,7 @@ const { runComparison } = require('../compare-loop');
 const { sidesFromSource } = require('../source-build/build-sides');
 const { writeReports } = require('../run-folder');
 const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions } = require('../measure-options');
-const { EXIT_ON_SIGNAL } = require('../processes');
+const { EXIT_ON_SIGNAL, sandboxFor } = require('../processes');
 
 const { UsageError, EXIT } = core;
 
@@ -21,6 +21,7 @@ const OPTIONS = {
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
   'keep-data': { type: 'boolean' },
+  'untrusted-head': { type: 'boolean' },
   'base-option': { type: 'string', multiple: true },
   'head-option': { type: 'string', multiple: true },
   shard: { type: 'string' },
@@ -51,6 +52,11 @@ ${MEASURE_HELP}
                           runs one, and perfgate merge joins their run folders into one report
   --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
                           by default they are removed when the comparison is over
+  --untrusted-head        the head is code nobody with write access wrote (a fork's pull
+                          request): refuse to build or run it unless it runs in the sandbox
+                          (bubblewrap). Builds, servers and sysbench run in the sandbox
+                          whenever this host has it; PERFGATE_SANDBOX=off in the runner's
+                          settings runs everything outside it
 
 Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error,
 130/143 cancelled by SIGINT/SIGTERM (results.json says "cancelled").
@@ -79,6 +85,7 @@ function readSettings(argv, env = {}) {
     flavor: values.flavor || 'mariadb',
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
     keepData: Boolean(values['keep-data']),
+    untrustedHead: Boolean(values['untrusted-head']),
     sideOptions: { base: sideOptions('base-option', values['base-option']), head: sideOptions('head-option', values['head-option']) },
   };
 }
@@ -103,6 +110,9 @@ function describeSteps(steps) {
 
 async function execute(settings, io) {
   const env = io.env || process.env;
+  // Before anything is read or built: a runner that cannot isolate an untrusted head refuses it.
+  const sandbox = sandboxFor({ untrusted: settings.untrustedHead, env });
+  if (sandbox.note) io.stderr.write(`perfgate compare: ${sandbox.note}\n`);
   const config = core.loadThresholds(settings.thresholds);
   core.findSuite(config, settings.suite);
   // A shard count the suite cannot be split into is bad input: say so before building anything.
@@ -110,7 +120,7 @@ async function execute(settings, io) {
   let sides;
   if (settings.source) {
     // --base/--head are refs: build what is missing first; a failed build is an error run.
-    const built = await sidesFromSource({ settings, config, io, env });
+    const built = await sidesFromSource({ settings, config, io, env, sandbox });
     if (built.cancelled) {
       io.stderr.write(`perfgate compare: cancelled by ${built.cancelled} while building; run folder ${settings.out}\n`);
       return EXIT_ON_SIGNAL[built.cancelled];
@@ -137,6 +147,7 @@ async function execute(settings, io) {
     judge: core.judge,
     io,
     env,
+    sandbox,
   });
   if (outcome.cancelled) {
     io.stderr.write(`perfgate compare: ${outcome.message}: servers stopped, datadirs removed; run folder ${settings.out}\n`);

@@ -1,11 +1,13 @@
 'use strict';
 // `perfgate doctor`: what is tuned on this runner and what is not, with the likely effect of
-// each on noise. Reads the fingerprint from the harness (or from a saved file), so that what
+// each on noise, and whether pull-request code can run in the sandbox here. Reads the fingerprint from the harness (or from a saved file), so that what
 // it says is what every results.json made here records.
 const fs = require('node:fs');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
 const { machineFingerprint } = require('../harness-process');
+const { probeSandbox } = require('../processes');
+const { sandboxCheck, sandboxMode } = require('../sandbox');
 
 const { EXIT, UsageError } = core;
 
@@ -18,7 +20,7 @@ const OPTIONS = {
 
 const HELP = `usage: perfgate doctor [--json] [--fingerprint FILE] [--data-dir DIR]
 
-  --json              print {machine, checks, warnings} as JSON
+  --json              print {machine, checks, warnings, sandbox} as JSON
   --fingerprint FILE  diagnose a saved fingerprint, or the machine of a results.json
   --data-dir DIR      folder whose disk and filesystem to check (default: current folder)
 
@@ -46,22 +48,26 @@ function readFingerprintFile(file) {
 
 const MARK = { true: 'ok  ', false: 'WARN', null: 'n/a ' };
 
-function formatText(fp, checks) {
-  const width = Math.max(...checks.map((c) => c.check.length));
-  const lines = [`perfgate doctor: ${core.describeMachine(fp)}`];
-  for (const c of checks) lines.push(`  ${MARK[String(c.ok)]}  ${c.check.padEnd(width)}  ${c.state}: ${c.effect}`);
+// `host`: checks of this host that are not about noise (the sandbox), after the summary of those
+// that are, which reports carry.
+function formatText(fp, checks, host = []) {
+  const width = Math.max(...[...checks, ...host].map((c) => c.check.length));
+  const line = (c) => `  ${MARK[String(c.ok)]}  ${c.check.padEnd(width)}  ${c.state}: ${c.effect}`;
+  const lines = [`perfgate doctor: ${core.describeMachine(fp)}`, ...checks.map(line)];
   const n = checks.filter((c) => c.ok === false).length;
   lines.push(n === 0
     ? 'Nothing untuned that perfgate can see.'
     : `${n} warning${n === 1 ? '' : 's'}; every report made on this runner carries them. n/a: not controllable on this host.`);
+  lines.push(...host.map(line));
   return lines.join('\n') + '\n';
 }
 
 async function execute(opts, io) {
+  const env = io.env || process.env;
   let fp;
   if (opts.fingerprint) fp = readFingerprintFile(opts.fingerprint);
   else {
-    const got = machineFingerprint({ env: io.env || process.env, dataDir: opts.dataDir });
+    const got = machineFingerprint({ env, dataDir: opts.dataDir });
     if (got.error) {
       io.stderr.write(`perfgate doctor: ${got.error}\n`);
       return EXIT.error;
@@ -69,8 +75,10 @@ async function execute(opts, io) {
     fp = got.fingerprint;
   }
   const checks = core.diagnose(fp);
-  if (opts.json) io.stdout.write(JSON.stringify({ machine: fp, checks, warnings: core.warnings(checks) }, null, 2) + '\n');
-  else io.stdout.write(formatText(fp, checks));
+  // The sandbox is this host's, not the saved fingerprint's.
+  const sandbox = opts.fingerprint ? null : sandboxCheck({ mode: sandboxMode(env), probe: probeSandbox });
+  if (opts.json) io.stdout.write(JSON.stringify({ machine: fp, checks, warnings: core.warnings(checks), ...(sandbox ? { sandbox } : {}) }, null, 2) + '\n');
+  else io.stdout.write(formatText(fp, checks, sandbox ? [sandbox] : []));
   return EXIT.ok;
 }
 

@@ -10,11 +10,16 @@
 //   ccache/                            compiler cache shared by all trees
 // A prefix is installed into builds/.tmp-* and renamed into place only when it is complete
 // and verified, so a failed or interrupted build never leaves a cache entry behind.
+//
+// cmake and ninja run the fork's code. In the sandbox (sandbox.js) they see the system
+// read-only, the worktree read-only (its .git names the checkout, whose config may hold a
+// token, and git later runs in it outside the sandbox), and write only the build tree, the
+// compiler cache and the prefix being installed. git runs outside: it only moves files.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
-const { runProcess, runProcessSync, startProcess, cancellation, Cancelled } = require('../processes');
+const { runProcess, runProcessSync, startProcess, cancellation, Cancelled, sandboxFor } = require('../processes');
 const { writeDocument, readDocument } = require('../run-folder');
 
 const { cacheKey, treeKey, cmakeArgs, NINJA_STATUS, parseNinjaStatus, BuildError, classifyCommandFailure, classifyIoFailure, UsageError, buildRecord } = core;
@@ -164,12 +169,13 @@ function removeStaleTemps(buildsDir) {
 
 // Runs one command, appending its output to the build log; resolves with the exit code and
 // the (bounded) output of this step, for the failure tail.
-async function runLogged({ command, args, cwd, env, log, onLine }) {
+async function runLogged({ command, args, cwd, env, sandbox, log, onLine }) {
   log.write(`\n$ ${[command, ...args].join(' ')}\n`);
   let kept = '';
   const r = await runProcess(command, args, {
     cwd,
     env,
+    sandbox,
     onLine: (line) => {
       log.write(`${line}\n`);
       kept = (kept + line + '\n').slice(-LOG_KEEP_BYTES);
@@ -249,20 +255,21 @@ function verifyPrefix(prefix, required) {
 // {prefix, commit, key, cache: 'hit'|'warm'|'cold', seconds, logFile, manifest}.
 // Throws UsageError for a bad --source, BuildError for everything that makes the build fail.
 // onProgress({phase, done, total, elapsedSeconds, cache}) reports the phases and ninja steps.
-async function buildCommit({ source, ref, recipe, cacheDir, logFile = null, jobs = null, onProgress = () => {}, env = process.env }) {
+// sandbox: sandboxFor() of the run; by default cmake and ninja run in it when this host has it.
+async function buildCommit({ source, ref, recipe, cacheDir, logFile = null, jobs = null, onProgress = () => {}, env = process.env, sandbox = sandboxFor({ env }) }) {
   const started = Date.now();
   const elapsed = () => (Date.now() - started) / 1000;
   const toplevel = openSource(source);
   const commit = resolveCommit(toplevel, ref);
   try {
-    return await buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile, jobs, onProgress, env, elapsed });
+    return await buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile, jobs, onProgress, env, elapsed, sandboxed: sandbox.sandboxed });
   } catch (err) {
     if (err instanceof BuildError) err.commit = commit;
     throw err;
   }
 }
 
-async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile, jobs, onProgress, env, elapsed }) {
+async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile, jobs, onProgress, env, elapsed, sandboxed }) {
   const key = cacheKey(commit, recipe.flagsHash);
   const report = (phase, cache, extra = {}) => onProgress({ phase, cache, commit, elapsedSeconds: elapsed(), done: 0, total: 0, ...extra });
 
@@ -289,6 +296,7 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
   // C locale: compiler messages in plain ASCII, the same on every runner.
   const ctx = { log, logFile: log_, cacheDir, env: { ...env, LC_ALL: 'C' } };
   log.write(`perfgate build: ${ref} = ${commit} of ${toplevel}, flavor ${recipe.flavor}, recipe ${recipe.flagsHash.slice(0, 16)}\n`);
+  if (sandboxed) log.write('perfgate build: cmake and ninja run in the sandbox (bubblewrap)\n');
 
   let unlock;
   try {
@@ -321,8 +329,9 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     await checkoutWorktree(toplevel, srcDir, commit, ctx);
 
     const ccache = hasCcache();
+    const ccacheDir = path.join(cacheDir, 'ccache');
     const ccacheEnv = ccache ? {
-      CCACHE_DIR: path.join(cacheDir, 'ccache'),
+      CCACHE_DIR: ccacheDir,
       // Paths below the tree are hashed relative to it, so a rebuilt tree reuses the objects.
       CCACHE_BASEDIR: treeDir,
       CCACHE_NOHASHDIR: '1',
@@ -330,6 +339,8 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     } : {};
     Object.assign(ctx.env, ccacheEnv);
     if (!ccache) log.write('ccache not found: building without a compiler cache\n');
+    // What each step may write in the sandbox (null: it runs outside).
+    const sandboxWriting = (...folders) => (sandboxed ? { readOnly: [srcDir], writable: [...folders, ...(ccache ? [ccacheDir] : [])], cwd: buildDir } : null);
 
     if (!warm) {
       // A new recipe starts from an empty build tree: cmake keeps removed -D values in its
@@ -337,15 +348,16 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
       report('configure', cache);
       fs.rmSync(treeStateFile, { force: true });
       fs.rmSync(buildDir, { recursive: true, force: true });
+      fs.mkdirSync(buildDir, { recursive: true });
       const launcher = ccache ? ['-DCMAKE_C_COMPILER_LAUNCHER=ccache', '-DCMAKE_CXX_COMPILER_LAUNCHER=ccache'] : [];
-      await step('configure', { command: 'cmake', args: ['-G', 'Ninja', '-S', srcDir, '-B', buildDir, ...cmakeArgs(recipe), ...launcher], env: ctx.env }, ctx);
+      await step('configure', { command: 'cmake', args: ['-G', 'Ninja', '-S', srcDir, '-B', buildDir, ...cmakeArgs(recipe), ...launcher], env: ctx.env, sandbox: sandboxWriting(buildDir) }, ctx);
       fs.writeFileSync(treeStateFile, JSON.stringify({ flagsHash: recipe.flagsHash, flavor: recipe.flavor, source: toplevel }, null, 2) + '\n');
     }
 
     report('compile', cache);
     const ninjaArgs = ['-C', buildDir, ...(jobs ? ['-j', String(jobs)] : []), ...recipe.targets];
     await step('compile', {
-      command: 'ninja', args: ninjaArgs, env: { ...ctx.env, NINJA_STATUS },
+      command: 'ninja', args: ninjaArgs, env: { ...ctx.env, NINJA_STATUS }, sandbox: sandboxWriting(buildDir),
       onLine: (line) => {
         const s = parseNinjaStatus(line);
         if (s) report('compile', cache, s);
@@ -362,7 +374,7 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
         throw new BuildError({ step: 'install', reason: 'no-install-rules', logFile: log_,
           message: `install failed: the build tree has no ${dir}/cmake_install.cmake; check the install steps of the build config` });
       }
-      await step('install', { command: 'cmake', args: [`-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DCMAKE_INSTALL_COMPONENT=${component}`, '-P', script], env: ctx.env }, ctx);
+      await step('install', { command: 'cmake', args: [`-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DCMAKE_INSTALL_COMPONENT=${component}`, '-P', script], env: ctx.env, sandbox: sandboxWriting(buildDir, tmpDir) }, ctx);
     }
     report('verify', cache);
     verifyPrefix(prefix, recipe.required);

@@ -9,7 +9,7 @@ const core = require('@perfgate/core');
 const { buildCommit, cacheDirFrom } = require('./build-commit');
 const { machineFingerprint } = require('../harness-process');
 const { writeDocument, writeText, writeReports, clearRunOutputs, makeRunFolder } = require('../run-folder');
-const { Cancelled } = require('../processes');
+const { Cancelled, sandboxFor } = require('../processes');
 
 const SIDES = ['base', 'head'];
 
@@ -26,11 +26,12 @@ function copyLog(from, to, header) {
 /**
  * Builds refs.base then refs.head (in that order: the head build then reuses the base's tree
  * and objects). Logs go to <outDir>/build/<side>.log, a summary to <outDir>/build/builds.json;
- * progress lines to io.stderr, after `who` (the command speaking).
+ * progress lines to io.stderr, after `who` (the command speaking). `sandbox`: sandboxFor() of the
+ * run (by default, cmake and ninja run in the sandbox when this host has it).
  * @returns {sides, failure: null} or {sides, failure: {side, error: BuildError}}; sides holds
  *          {basedir, label, commit, ref} for each side built. Throws Cancelled on a signal.
  */
-async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who = 'perfgate compare' }) {
+async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who = 'perfgate compare', sandbox = sandboxFor({ env }) }) {
   const buildDir = path.join(outDir, 'build');
   fs.mkdirSync(buildDir, { recursive: true });
   const sides = {};
@@ -40,7 +41,7 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who
     const logFile = path.join(buildDir, `${side}.log`);
     const due = core.progressThrottle(15);
     try {
-      const built = await buildCommit({ source, ref: refs[side], recipe, cacheDir, logFile, env,
+      const built = await buildCommit({ source, ref: refs[side], recipe, cacheDir, logFile, env, sandbox,
         onProgress: (e) => { if (due(e, e.elapsedSeconds)) io.stderr.write(`${who}: ${core.formatBuildProgress({ label: `${side} (${refs[side]})`, ...e })}\n`); } });
       if (built.cache === 'hit') copyLog(built.logFile, logFile, `perfgate: ${refs[side]} (${built.commit}) was found in the build cache; this is the log of the build that made it.`);
       io.stderr.write(`${who}: ${side} ${refs[side]} = ${built.commit.slice(0, 12)}: ${built.cache === 'hit' ? 'cached build' : `built in ${core.formatDuration(built.seconds)} (${built.cache} tree)`}\n`);
@@ -60,10 +61,11 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who
 
 /**
  * @param settings  {source, base, head, flavor, buildConfigs, thresholds, suite, overrides, out}
+ * @param sandbox   sandboxFor() of the run
  * @returns {sides} ready for runComparison; {exitCode, results, verdict} when a build failed;
  *          {cancelled: signal} when a signal stopped the build
  */
-async function sidesFromSource({ settings, config, io, env }) {
+async function sidesFromSource({ settings, config, io, env, sandbox = sandboxFor({ env }) }) {
   const cacheDir = cacheDirFrom(env);
   const recipe = core.loadRecipe({ thresholdsDir: settings.thresholds, buildConfigs: settings.buildConfigs || [],
     flavor: settings.flavor || 'mariadb', cacheDir });
@@ -72,7 +74,7 @@ async function sidesFromSource({ settings, config, io, env }) {
   const started = new Date().toISOString();
   let built;
   try {
-    built = await buildSides({ source: settings.source, refs, recipe, cacheDir, outDir: settings.out, io, env });
+    built = await buildSides({ source: settings.source, refs, recipe, cacheDir, outDir: settings.out, io, env, sandbox });
   } catch (err) {
     if (err instanceof Cancelled) return { cancelled: err.signal };
     throw err;

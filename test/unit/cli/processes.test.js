@@ -63,3 +63,46 @@ test('the build lock is taken by one waiter at a time, and a dead owner\'s lock 
   assert.equal(next.code, 0);
   assert.ok(Date.now() - started < 5000, 'the lock of a dead owner is free');
 });
+
+// A perfgate killed outright (SIGKILL) cannot stop its children: they must die with it. The
+// stand-in perfgate starts a child the one way perfgate does (outside the sandbox, and in it,
+// where the child starts a grandchild), prints the pids it can see and waits to be killed.
+const PERFGATE_STAND_IN = `
+  const { startProcess } = require(${JSON.stringify(path.resolve(__dirname, '../../../cli/src/processes'))});
+  const outside = startProcess('sleep', ['301'], { stdio: 'ignore' });
+  const inside = startProcess('sh', ['-c', 'sleep 302 & sleep 303'], { stdio: 'ignore', sandbox: { cwd: '/' } });
+  console.log(outside.pid, inside.pid);
+  setInterval(() => {}, 1000);`;
+
+function pidsOf(pattern) {
+  return require('node:child_process').spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+}
+
+test('children die with a perfgate that is killed outright, in the sandbox and outside it', async () => {
+  const perfgate = spawn(process.execPath, ['-e', PERFGATE_STAND_IN], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [outside, inside] = await new Promise((resolve) => perfgate.stdout.once('data', (d) => resolve(String(d).trim().split(' ').map(Number))));
+  let sleepers = [];
+  for (let waited = 0; sleepers.length < 3 && waited < 10000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+    sleepers = pidsOf('^sleep 30[123]$');
+  }
+  assert.equal(sleepers.length, 3, 'the child, and in the sandbox a child and a grandchild, are running');
+  perfgate.kill('SIGKILL');
+  await exited(perfgate);
+  let left = sleepers;
+  for (let waited = 0; left.length && waited < 5000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = pidsOf('^sleep 30[123]$');
+  }
+  for (const pid of left) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  assert.deepEqual(left, [], `still running 5 s after perfgate was killed (child ${outside}, sandbox ${inside})`);
+});
+
+test('a command that is not there fails as a missing command, wrapped or not', async () => {
+  const { runProcess, runProcessSync } = require('../../../cli/src/processes');
+  for (const sandbox of [null, { cwd: '/' }]) {
+    const r = await runProcess('perfgate-no-such-command', [], { sandbox });
+    assert.equal(r.spawnError && r.spawnError.code, 'ENOENT');
+    assert.equal(runProcessSync('perfgate-no-such-command', [], { sandbox }).error.code, 'ENOENT');
+  }
+});
