@@ -197,7 +197,7 @@ async function commandJob(ctx, job) {
   // Someone who may not run commands is answered once per conversation per hour (reply-limit.js).
   const limit = undecided(request) ? outsiderReply(request, await store.requestsOfPull(ctx.store, { repo: request.repo, prNumber: request.prNumber })) : { answer: true };
   if (!limit.answer && !(await authorized())) {
-    await store.updateRequest(ctx.store, request.id, { status: command && !command.needsWrite ? 'answered' : 'refused', detail: limit.because }, { from: ['received', 'cancelled'] });
+    await store.transition(ctx.store, request.id, command && !command.needsWrite ? 'answered' : 'refused', { by: 'command', detail: limit.because });
     return;
   }
   if (command && !command.needsWrite) {

@@ -16,6 +16,9 @@ const link = (text, url) => (url ? `[${text}](${url})` : text);
 const UNTRUSTED_MAX = 300;
 const untrusted = (value) => core.markdownCode(value, { max: UNTRUSTED_MAX });
 const untrustedText = (value) => core.markdownText(value, { max: UNTRUSTED_MAX });
+// A verdict's headline names each row's figures and limit: it gets room for a few rows.
+const HEADLINE_SHOWN = 1000;
+const headlineText = (value) => core.markdownText(value, { max: HEADLINE_SHOWN });
 
 // The first line of every reply: lets a job that is run again after a crash find the reply it
 // already posted instead of posting it twice.
@@ -62,7 +65,7 @@ const STATUS = {
   cancelled: ({ request }) =>
     `⏹️ ${code(requestLine(request))} from @${request.author}${request.headSha ? ` (head ${short(request.headSha)})` : ''} was cancelled: ${request.detail || 'cancelled'}.`,
   stored: ({ request, runUrl, folders, verdict }) =>
-    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${untrustedText(String(verdict.headline).replace(/\.$/, ''))}` : ''}.`,
+    `📦 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} of head ${short(request.headSha)} against base ${short(request.baseSha)} is done and its ${folders === 1 ? 'run folder is' : `${folders} run folders (shards) are`} stored${verdict ? `; ${verdict.verdict}: ${headlineText(String(verdict.headline).replace(/\.$/, ''))}` : ''}.`,
   failed: ({ request, runUrl, why }) =>
     `💥 ${code(requestLine(request))} from @${request.author}: the ${link('workflow run', runUrl)} (head ${short(request.headSha)}, base ${short(request.baseSha)}) left nothing perfgate could use: ${why}. Nothing was stored; ${code('/perf rerun')} measures it again.`,
 };

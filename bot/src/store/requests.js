@@ -19,7 +19,7 @@ const LIFECYCLE = Object.freeze({
   pinned: { dispatching: ['command'], cancelled: ['push', 'cancel'] },
   dispatching: { dispatched: ['command'], failed: ['command'], cancelled: ['push', 'cancel'] },
   dispatched: { completed: ['run'], failed: ['run'], cancelled: ['push', 'cancel'] },
-  cancelled: { refused: ['command'], invalid: ['command'] },
+  cancelled: { refused: ['command'], invalid: ['command'], answered: ['command'] },
   refused: {},
   invalid: {},
   answered: {},

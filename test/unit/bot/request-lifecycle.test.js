@@ -25,6 +25,7 @@ test('the moves of the table, by whom', () => {
     'dispatched → cancelled: push, cancel',
     'cancelled → refused: command',
     'cancelled → invalid: command',
+    'cancelled → answered: command',
   ]);
   assert.deepEqual(ACTIVE_STATUSES, ['received', 'pinned', 'dispatching', 'dispatched']);
   // Every status is reached from received, and names only statuses of the table.
