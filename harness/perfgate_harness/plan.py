@@ -45,12 +45,18 @@ class Benchmark:
 
 
 @dataclass(frozen=True)
+class Profile:
+    """The [mysqld] options of one server profile, as resolved by the gate."""
+    name: str
+    options: dict
+
+
+@dataclass(frozen=True)
 class Plan:
     raw: dict
     suite: str
     sides: dict  # side name -> Side
-    profile_name: str
-    profile_options: dict
+    profiles: dict  # server flavour (mariadb, mysql, percona) -> Profile
     tables: int
     rows: int
     seconds: int
@@ -63,6 +69,10 @@ class Plan:
     signals: tuple = ("time",)
     instruction_windows: int = 0
     instruction_seed: int = 0
+
+    def profile_for(self, flavor: str) -> Profile:
+        """The profile a server of `flavor` (as its `mysqld --version` says) runs with."""
+        return self.profiles[flavor]
 
     @property
     def measures_time(self) -> bool:
@@ -120,7 +130,7 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
 
     return Plan(
         raw=raw, suite=raw["suite"], sides=sides,
-        profile_name=raw["profile"]["name"], profile_options=dict(raw["profile"]["options"]),
+        profiles={flavor: Profile(p["name"], dict(p["options"])) for flavor, p in raw["profiles"].items()},
         tables=raw["scale"]["tables"], rows=raw["scale"]["rows"],
         seconds=measure["seconds"], warmup_seconds=measure["warmup_seconds"],
         rounds=measure["rounds"], first_round=measure.get("first_round", 0),

@@ -167,7 +167,7 @@ class Run:
         flavor, version = self.versions[side]
         srv = self.servers.get(side)
         record = {"basedir": str(spec.basedir), "flavor": flavor, "version": version,
-                  "binary": str(spec.binary)}
+                  "binary": str(spec.binary), "profile": self.plan.profile_for(flavor).name}
         if spec.label is not None:
             record["label"] = spec.label
         if spec.commit is not None:
@@ -179,7 +179,10 @@ class Run:
 
     # --- servers -------------------------------------------------------------------------
     def _server_options(self, side: str) -> dict:
-        return {**self.plan.profile_options, **self.plan.sides[side].options}
+        """The profile of the side's own flavour (MySQL and MariaDB differ: binary log, redo log
+        option), then the side's own options."""
+        flavor, _ = self.versions[side]
+        return {**self.plan.profile_for(flavor).options, **self.plan.sides[side].options}
 
     def _setup_servers(self) -> None:
         """Each side's datadir loaded (or an earlier one kept), servers stopped."""

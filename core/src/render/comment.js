@@ -10,6 +10,14 @@ function marker(suite) {
   return `<!-- perfgate:comment suite=${suite || 'unknown'} -->`;
 }
 
+// Each side runs with its flavour's profile (results.json sides); runs from before that record
+// one profile for both in the plan.
+function profileNote(sides, planProfile) {
+  const names = [...new Set(['base', 'head'].map((s) => sides[s] && sides[s].profile).filter(Boolean))];
+  if (names.length) return ` (profile ${names.join(' / ')})`;
+  return planProfile && planProfile.name ? ` (profile ${planProfile.name})` : '';
+}
+
 function detailsBlock(verdict) {
   const { sides = {}, machine, measure, scale, profile } = verdict.run;
   const lines = ['<details><summary>Versions, server options, machine, how to reproduce</summary>', ''];
@@ -20,7 +28,7 @@ function detailsBlock(verdict) {
   lines.push(`| basedir | \`${M.cell(sides.base && sides.base.basedir)}\` | \`${M.cell(sides.head && sides.head.basedir)}\` |`);
   const options = F.optionRows(sides);
   if (options.length) {
-    lines.push('', `Server options${profile && profile.name ? ` (profile ${profile.name})` : ''}:`, '', '| option | base | head |', '|:--|:--|:--|');
+    lines.push('', `Server options${profileNote(sides, profile)}:`, '', '| option | base | head |', '|:--|:--|:--|');
     for (const o of options) lines.push(`| ${o.differs ? '**' : ''}${M.cell(o.key)}${o.differs ? '**' : ''} | ${M.cell(o.base ?? '–')} | ${M.cell(o.head ?? '–')} |`);
   }
   if (scale || measure) {

@@ -76,11 +76,13 @@ function machineLines(machine) {
 }
 
 // Server options: one row per option, base and head side by side, differences first.
+// An option my.cnf names without a value (null) is shown as set; one a side lacks stays undefined.
 function optionRows(sides) {
   const b = (sides.base && sides.base.options) || {};
   const h = (sides.head && sides.head.options) || {};
+  const shown = (options, k) => (options[k] === null ? '(set, no value)' : options[k]);
   const keys = [...new Set([...Object.keys(b), ...Object.keys(h)])];
-  const rows = keys.map((k) => ({ key: k, base: b[k], head: h[k], differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
+  const rows = keys.map((k) => ({ key: k, base: shown(b, k), head: shown(h, k), differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
   return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
 }
 

@@ -71,9 +71,13 @@ def test_the_plan_schema_refuses_every_option_perfgate_writes_for_a_server(tmp_p
     written = server.server_options({}, layout(tmp_path), Path("/m"), 3307, run_as="root", flavor="mysql")
     for key in written:
         for spelling in (key, key.replace("_", "-")):
-            problems = schema.schema_errors("plan", {**PLAN, "profile": {"name": "p", "options": {spelling: "x"}}})
-            assert any(p.startswith(f"profile.options.{spelling}: set by perfgate for each server") for p in problems), (spelling, problems)
-    assert schema.schema_errors("plan", {**PLAN, "profile": {"name": "p", "options": {"innodb_buffer_pool_size": "1G"}}}) == []
+            problems = schema.schema_errors("plan", with_mysql_profile({spelling: "x"}))
+            assert any(p.startswith(f"profiles.mysql.options.{spelling}: set by perfgate for each server") for p in problems), (spelling, problems)
+    assert schema.schema_errors("plan", with_mysql_profile({"innodb_buffer_pool_size": "1G"})) == []
+
+
+def with_mysql_profile(options):
+    return {**PLAN, "profiles": {**PLAN["profiles"], "mysql": {"name": "p", "options": options}}}
 
 
 def test_mariadb_init_command(tmp_path):
