@@ -27,6 +27,7 @@ class Side:
     commit: str | None
     binary: Path
     options: dict = field(default_factory=dict)  # this side's own [mysqld] options, after the profile's
+    flavor: str | None = None  # the flavour perfgate built it as, when it built it
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,8 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         if binary is None:
             raise PlanError(f"{source}: sides.{name}.basedir: no server binary in {spec['basedir']!r}; "
                             f"expected one of {', '.join(server.SERVER_BINARY_CANDIDATES)}")
-        sides[name] = Side(name, basedir, spec.get("label"), spec.get("commit"), binary, dict(spec.get("options") or {}))
+        sides[name] = Side(name, basedir, spec.get("label"), spec.get("commit"), binary, dict(spec.get("options") or {}),
+                           spec.get("flavor"))
 
     measure = raw["measure"]
     pin = measure.get("pin_cpus") or {}

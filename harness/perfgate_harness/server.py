@@ -66,6 +66,17 @@ def parse_version(text: str) -> tuple[str, str]:
     return "mysql", version
 
 
+def settle_flavor(detected: tuple[str, str], built_as: str | None) -> tuple[str, str]:
+    """(flavor, version) of a server whose build recipe may be known. MariaDB and Percona's own
+    packages say who they are in --version; a Percona Server built from source says only
+    "(Source distribution)", as MySQL does, so the recipe it was built with (`built_as`, from
+    plan.json) names it then. What --version says otherwise stands."""
+    flavor, version = detected
+    if flavor == "mysql" and built_as == "percona":
+        return "percona", version
+    return detected
+
+
 def detect_version(binary: Path) -> tuple[str, str]:
     try:
         out = subprocess.run([str(binary), "--no-defaults", "--version"], capture_output=True, text=True, timeout=60)

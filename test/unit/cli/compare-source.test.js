@@ -37,6 +37,8 @@ test('a head that does not compile: exit 4, results with status error, both comm
   const plan = readJson(path.join(out, 'plan.json'));
   assert.equal(plan.sides.base.commit, gitIn(s.repo, 'rev-parse', 'base'));
   assert.equal(plan.sides.head.commit, gitIn(s.repo, 'rev-parse', 'broken'));
+  // The recipe's flavour goes with the built side: it names a Percona Server built from source.
+  assert.equal(plan.sides.base.flavor, 'mariadb');
   assert.equal(results.sides.head.commit, plan.sides.head.commit);
   assert.ok(fs.existsSync(path.join(out, 'build/base.log')));
   assert.match(fs.readFileSync(path.join(out, 'build/head.log'), 'utf8'), /FAILED: /);

@@ -25,6 +25,28 @@ def test_flavor_and_version():
         server.parse_version("Segmentation fault")
 
 
+# What a server built from source says: no maker's name, whichever fork it is.
+PERCONA_FROM_SOURCE = "/p/bin/mysqld  Ver 8.4.3-3 for Linux on x86_64 (Source distribution)"
+
+
+def test_a_percona_server_built_from_source_is_named_by_its_build_recipe():
+    detected = server.parse_version(PERCONA_FROM_SOURCE)
+    assert detected == ("mysql", "8.4.3-3")
+    assert server.settle_flavor(detected, "percona") == ("percona", "8.4.3-3")
+    assert server.settle_flavor(detected, None) == ("mysql", "8.4.3-3")
+    assert server.settle_flavor(detected, "mysql") == ("mysql", "8.4.3-3")
+    # What --version says of itself stands: a recipe cannot turn MariaDB or Percona into another.
+    assert server.settle_flavor(server.parse_version(MARIADB), "percona")[0] == "mariadb"
+    assert server.settle_flavor(server.parse_version(PERCONA), "mysql")[0] == "percona"
+
+
+def test_the_plan_carries_the_flavour_a_side_was_built_as():
+    spec = {**PLAN, "sides": {**PLAN["sides"], "head": {**PLAN["sides"]["head"], "flavor": "percona"}}}
+    assert schema.schema_errors("plan", spec) == []
+    bad = {**PLAN, "sides": {**PLAN["sides"], "head": {**PLAN["sides"]["head"], "flavor": "postgres"}}}
+    assert schema.schema_errors("plan", bad)[0].startswith("sides.head.flavor: 'postgres' is not one of")
+
+
 def layout(tmp_path):
     return server.layout_for(tmp_path, "base")
 
