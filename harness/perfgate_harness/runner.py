@@ -219,6 +219,9 @@ class Run:
                 self._side_failed(side, failure)
 
     def _side_failed(self, side: str, failure: dict) -> None:
+        note = server.disk_full_note(failure.get("log_tail", ""), server.layout_for(self.out, side).dir)
+        if note:
+            failure = {**failure, "message": f"{failure['message']}; {note}"}
         self.errors.append({"side": side, "benchmark": None, **failure})
         self.dead[side] = f"{side} server failed at {failure['step']}: {failure['message']}"
 

@@ -154,6 +154,21 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
     return options
 
 
+# How MariaDB and MySQL say that a write found the disk full: error 28 is ENOSPC.
+DISK_FULL = re.compile(r"No space left on device|[Dd]isk is full|\b(?:OS )?errno:? 28\b|\berror (?:number )?28\b|\bENOSPC\b")
+
+
+def disk_full_note(log_tail: str, directory: Path) -> str | None:
+    """What to add to a server failure whose log says the disk was full; None otherwise."""
+    if not DISK_FULL.search(log_tail or ""):
+        return None
+    try:
+        free = f" ({shutil.disk_usage(directory).free // 2**20} MiB free now)"
+    except OSError:
+        free = ""
+    return f"the disk holding {directory} is full{free}: free space there and run again"
+
+
 def render_cnf(options: dict) -> str:
     lines = ["# written by perfgate: the profile's options, then the paths of this run", "[mysqld]"]
     for key, value in options.items():

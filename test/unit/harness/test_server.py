@@ -202,3 +202,19 @@ def test_a_socket_moved_to_tmp_for_a_long_run_folder_takes_its_folder_along(tmp_
     short.dir.mkdir(parents=True)
     server.remove_private_socket_dir(short)  # its socket sits in the run folder: nothing removed
     assert short.dir.exists()
+
+
+@pytest.mark.parametrize("line", [
+    "2026-11-25  0:30:38 0 [ERROR] InnoDB: preallocating 50331648 bytes for file ./ib_logfile101 failed with error 28",
+    "[ERROR] [MY-012592] [InnoDB] Operating system error number 28 in a file operation.",
+    "[ERROR] [MY-012596] [InnoDB] Error number 28 means 'No space left on device'",
+    "mysqld: Disk is full writing './binlog.000001' (OS errno 28 - No space left on device). Waiting for someone to free space...",
+])
+def test_a_full_disk_in_the_server_log_is_named(tmp_path, line):
+    assert server.disk_full_note(f"starting\n{line}\n", tmp_path) == \
+        f"the disk holding {tmp_path} is full ({__import__('shutil').disk_usage(tmp_path).free // 2**20} MiB free now): free space there and run again"
+
+
+def test_other_failures_say_nothing_of_the_disk(tmp_path):
+    assert server.disk_full_note("[ERROR] unknown variable 'innodb_no_such_option=1'\nerror 280 in table", tmp_path) is None
+    assert server.disk_full_note("", tmp_path) is None
