@@ -38,3 +38,17 @@ PY
 bisect_field() { # bisect_field <bisect.json> <python expression over d = bisect.json>
   python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"
 }
+# The checks of the slow pull request (a spin in every secondary-index update), on either fork:
+# the run fails, update-index fails on time or instructions and on instructions, the function
+# it spins in is among the three that grew most, point-query's instructions are unchanged.
+check_slow_pr() { # check_slow_pr <run folder> <exit code> <function the spin is in>
+  local run=$1 code=$2 function=$3 top3
+  check "pr-slow: exit 1 (fail), got $code" test "$code" = 1
+  check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$run" update-index_range=100)" = fail
+  check "pr-slow: update-index_range=100 fails on instructions" \
+    test "$(verdict_of "$run" update-index_range=100 instructions_verdict)" = fail
+  top3=$(top_grown_in_comment "$run" update-index_range=100)
+  check "pr-slow: comment.md names $function among the top three grown functions ($top3)" grep -qw "$function" <<<"$top3"
+  check "pr-slow: point-query instructions unchanged (pass)" \
+    test "$(verdict_of "$run" point-query instructions_verdict)" = pass
+}

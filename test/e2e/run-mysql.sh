@@ -87,15 +87,7 @@ check "pr-comment: both sides ran with the mysql profile" \
   grep -q 'Server options (profile mysql):' "$OUT/pr-comment/comment.md"
 
 T=$(now); CODE_SLOW=$(compare base pr-slow pr-slow); T_SLOW=$(since "$T")
-check "pr-slow: exit 1 (fail), got $CODE_SLOW" test "$CODE_SLOW" = 1
-check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$OUT/pr-slow" update-index_range=100)" = fail
-check "pr-slow: update-index_range=100 fails on instructions" \
-  test "$(verdict_of "$OUT/pr-slow" update-index_range=100 instructions_verdict)" = fail
-TOP3=$(top_grown_in_comment "$OUT/pr-slow" update-index_range=100)
-check "pr-slow: comment.md names row_upd_sec_index_entry_low among the top three grown functions ($TOP3)" \
-  grep -qw row_upd_sec_index_entry_low <<<"$TOP3"
-check "pr-slow: point-query instructions unchanged (pass)" \
-  test "$(verdict_of "$OUT/pr-slow" point-query instructions_verdict)" = pass
+check_slow_pr "$OUT/pr-slow" "$CODE_SLOW" row_upd_sec_index_entry_low
 
 T=$(now); CODE_AA=$(compare base base aa); T_AA=$(since "$T")
 check "A/A: exit 0 (no fail), got $CODE_AA" test "$CODE_AA" = 0

@@ -65,15 +65,7 @@ check "pr-comment: update-index_range=100 instructions unchanged (pass)" \
   test "$(verdict_of "$OUT/pr-comment" update-index_range=100 instructions_verdict)" = pass
 
 T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
-check "pr-slow: exit 1 (fail), got $CODE_SLOW" test "$CODE_SLOW" = 1
-check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$OUT/pr-slow" update-index_range=100)" = fail
-check "pr-slow: update-index_range=100 fails on instructions" \
-  test "$(verdict_of "$OUT/pr-slow" update-index_range=100 instructions_verdict)" = fail
-TOP3=$(top_grown_in_comment "$OUT/pr-slow" update-index_range=100)
-check "pr-slow: comment.md names row_upd_sec_index_entry among the top three grown functions ($TOP3)" \
-  grep -qw row_upd_sec_index_entry <<<"$TOP3"
-check "pr-slow: point-query instructions unchanged (pass)" \
-  test "$(verdict_of "$OUT/pr-slow" point-query instructions_verdict)" = pass
+check_slow_pr "$OUT/pr-slow" "$CODE_SLOW" row_upd_sec_index_entry
 check "pr-slow: point-query passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" point-query)"
 check "pr-slow: update-nonindex_range=100 passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)"
 
