@@ -92,4 +92,11 @@ function sideOptions(option, values = []) {
   return options;
 }
 
-module.exports = { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions, integerAtLeast };
+// --tests a,b: microbenchmark names of the suite, each once (core.narrowSuite checks them).
+function testList(raw) {
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!names.length) throw new UsageError(`--tests '${raw}': no microbenchmark named; expected e.g. --tests update-index_range=100,point-query`);
+  return [...new Set(names)];
+}
+
+module.exports = { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions, integerAtLeast, testList };

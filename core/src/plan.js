@@ -6,6 +6,7 @@ const { assertValid } = require('./schemas');
 const { findSuite } = require('./config/thresholds');
 const { UsageError } = require('./errors');
 const { shardOf } = require('./shards');
+const { FLAVORS } = require('./config/flavors');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
 const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard'];
@@ -84,7 +85,6 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
     if (!OVERRIDE_KEYS.includes(key)) throw new Error(`resolvePlan: unknown override '${key}'`);
   }
   const suite = findSuite(config, suiteName);
-  const profile = config.profiles[suite.profile];
   const pick = (key, fallback) => (overrides[key] === undefined ? fallback : overrides[key]);
   const threads = pick('threads', suite.measure.threads);
   const signals = pick('signals', suite.measure.signals);
@@ -95,7 +95,12 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
     suite: suite.name,
     ...(created ? { created } : {}),
     sides: { base: { ...sides.base }, head: { ...sides.head } },
-    profile: { name: profile.name, file: profile.file, options: { ...profile.options } },
+    // Every flavour's profile: which one a side runs with is known once its server says what it
+    // is (the harness asks it), so the choice is made there, per side.
+    profiles: Object.fromEntries(FLAVORS.map((flavor) => {
+      const profile = config.profiles[suite.profiles[flavor]];
+      return [flavor, { name: profile.name, file: profile.file, options: { ...profile.options } }];
+    })),
     scale: { tables: pick('tables', suite.scale.tables), rows: pick('rows', suite.scale.rows) },
     measure: {
       seconds: pick('seconds', suite.measure.seconds),

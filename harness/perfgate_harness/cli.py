@@ -45,7 +45,7 @@ def run(args) -> int:
         versions = {}
         for side, spec in plan.sides.items():
             try:
-                versions[side] = server.detect_version(spec.binary)
+                versions[side] = server.settle_flavor(server.detect_version(spec.binary), spec.flavor)
             except ValueError as e:
                 raise PlanError(f"{args.plan}: sides.{side}.basedir: {e}") from None
     except PlanError as e:

@@ -27,6 +27,7 @@ class Side:
     commit: str | None
     binary: Path
     options: dict = field(default_factory=dict)  # this side's own [mysqld] options, after the profile's
+    flavor: str | None = None  # the flavour perfgate built it as, when it built it
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,18 @@ class Benchmark:
 
 
 @dataclass(frozen=True)
+class Profile:
+    """The [mysqld] options of one server profile, as resolved by the gate."""
+    name: str
+    options: dict
+
+
+@dataclass(frozen=True)
 class Plan:
     raw: dict
     suite: str
     sides: dict  # side name -> Side
-    profile_name: str
-    profile_options: dict
+    profiles: dict  # server flavour (mariadb, mysql, percona) -> Profile
     tables: int
     rows: int
     seconds: int
@@ -63,6 +70,10 @@ class Plan:
     signals: tuple = ("time",)
     instruction_windows: int = 0
     instruction_seed: int = 0
+
+    def profile_for(self, flavor: str) -> Profile:
+        """The profile a server of `flavor` (as its `mysqld --version` says) runs with."""
+        return self.profiles[flavor]
 
     @property
     def measures_time(self) -> bool:
@@ -102,7 +113,8 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         if binary is None:
             raise PlanError(f"{source}: sides.{name}.basedir: no server binary in {spec['basedir']!r}; "
                             f"expected one of {', '.join(server.SERVER_BINARY_CANDIDATES)}")
-        sides[name] = Side(name, basedir, spec.get("label"), spec.get("commit"), binary, dict(spec.get("options") or {}))
+        sides[name] = Side(name, basedir, spec.get("label"), spec.get("commit"), binary, dict(spec.get("options") or {}),
+                           spec.get("flavor"))
 
     measure = raw["measure"]
     pin = measure.get("pin_cpus") or {}
@@ -120,7 +132,7 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
 
     return Plan(
         raw=raw, suite=raw["suite"], sides=sides,
-        profile_name=raw["profile"]["name"], profile_options=dict(raw["profile"]["options"]),
+        profiles={flavor: Profile(p["name"], dict(p["options"])) for flavor, p in raw["profiles"].items()},
         tables=raw["scale"]["tables"], rows=raw["scale"]["rows"],
         seconds=measure["seconds"], warmup_seconds=measure["warmup_seconds"],
         rounds=measure["rounds"], first_round=measure.get("first_round", 0),

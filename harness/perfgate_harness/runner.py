@@ -169,7 +169,7 @@ class Run:
         flavor, version = self.versions[side]
         srv = self.servers.get(side)
         record = {"basedir": str(spec.basedir), "flavor": flavor, "version": version,
-                  "binary": str(spec.binary)}
+                  "binary": str(spec.binary), "profile": self.plan.profile_for(flavor).name}
         if spec.label is not None:
             record["label"] = spec.label
         if spec.commit is not None:
@@ -187,7 +187,10 @@ class Run:
 
     # --- servers -------------------------------------------------------------------------
     def _server_options(self, side: str) -> dict:
-        return {**self.plan.profile_options, **self.plan.sides[side].options}
+        """The profile of the side's own flavour (MySQL and MariaDB differ: binary log, redo log
+        option), then the side's own options."""
+        flavor, _ = self.versions[side]
+        return {**self.plan.profile_for(flavor).options, **self.plan.sides[side].options}
 
     def _setup_servers(self) -> None:
         """Each side's datadir loaded (or an earlier one kept), servers stopped."""
@@ -224,6 +227,9 @@ class Run:
                 self._side_failed(side, failure)
 
     def _side_failed(self, side: str, failure: dict) -> None:
+        note = server.disk_full_note(failure.get("log_tail", ""), server.layout_for(self.out, side).dir)
+        if note:
+            failure = {**failure, "message": f"{failure['message']}; {note}"}
         self.errors.append({"side": side, "benchmark": None, **failure})
         self.dead[side] = f"{side} server failed at {failure['step']}: {failure['message']}"
 

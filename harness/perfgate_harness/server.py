@@ -68,6 +68,17 @@ def parse_version(text: str) -> tuple[str, str]:
     return "mysql", version
 
 
+def settle_flavor(detected: tuple[str, str], built_as: str | None) -> tuple[str, str]:
+    """(flavor, version) of a server whose build recipe may be known. MariaDB and Percona's own
+    packages say who they are in --version; a Percona Server built from source says only
+    "(Source distribution)", as MySQL does, so the recipe it was built with (`built_as`, from
+    plan.json) names it then. What --version says otherwise stands."""
+    flavor, version = detected
+    if flavor == "mysql" and built_as == "percona":
+        return "percona", version
+    return detected
+
+
 def detect_version(binary: Path) -> tuple[str, str]:
     try:
         out = children.run([str(binary), "--no-defaults", "--version"], capture_output=True, text=True, timeout=60)
@@ -143,6 +154,21 @@ def server_options(profile_options: dict, layout: Layout, basedir: Path, port: i
         # bind; loose_ keeps 5.7 (no X plugin by default) from refusing the option.
         options["loose_mysqlx"] = "OFF"
     return options
+
+
+# How MariaDB and MySQL say that a write found the disk full: error 28 is ENOSPC.
+DISK_FULL = re.compile(r"No space left on device|[Dd]isk is full|\b(?:OS )?errno:? 28\b|\berror (?:number )?28\b|\bENOSPC\b")
+
+
+def disk_full_note(log_tail: str, directory: Path) -> str | None:
+    """What to add to a server failure whose log says the disk was full; None otherwise."""
+    if not DISK_FULL.search(log_tail or ""):
+        return None
+    try:
+        free = f" ({shutil.disk_usage(directory).free // 2**20} MiB free now)"
+    except OSError:
+        free = ""
+    return f"the disk holding {directory} is full{free}: free space there and run again"
 
 
 def render_cnf(options: dict) -> str:

@@ -16,20 +16,10 @@ BUILD_DEPS=(cmake ninja-build bison libncurses-dev libssl-dev zlib1g-dev libpcre
             liburing-dev libaio-dev libfmt-dev ccache dpkg-dev git)
 
 say() { echo "fetch-mariadb-source: $*" >&2; }
+# shellcheck source=test/e2e/fork-common.sh
+. "$(dirname "$0")/fork-common.sh"
 
-missing=()
-for p in "${BUILD_DEPS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  say "apt-get install ${missing[*]}"
-  mkdir -p "$WORK"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > "$WORK/apt.log" 2>&1; then
-    apt-get update -qq >> "$WORK/apt.log" 2>&1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >> "$WORK/apt.log" 2>&1 \
-      || { tail -n 20 "$WORK/apt.log" >&2; say "apt-get install failed (log: $WORK/apt.log)"; exit 1; }
-  fi
-fi
+install_missing "$WORK/apt.log" "${BUILD_DEPS[@]}"
 
 # apt-get source needs a deb-src entry; add one mirroring the host's own Debian entry so the
 # source matches the archive the binaries came from.
@@ -55,22 +45,12 @@ if [ ! -f "$SRC/.perfgate-unpacked" ]; then
   touch "$SRC/.perfgate-unpacked"
 fi
 
-export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@localhost
-export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@localhost
-export GIT_AUTHOR_DATE='2025-01-01T00:00:00Z' GIT_COMMITTER_DATE='2025-01-01T00:00:00Z'
 if ! git -C "$FORK" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
   say "committing the source into $FORK (tag: base)"
   rm -rf "$FORK.tmp"
   mkdir -p "$FORK.tmp"
   # Copy without the Debian packaging and quilt state: the fork is the server source tree.
   tar -C "$SRC" --exclude=./.pc --exclude=./debian --exclude=./.perfgate-unpacked -cf - . | tar -C "$FORK.tmp" -xf -
-  git -C "$FORK.tmp" init -q -b main
-  git -C "$FORK.tmp" config core.autocrlf false
-  # The tarball's own .gitignore files would hide sources; the fork tracks every file.
-  git -C "$FORK.tmp" add -f -A 2>/dev/null
-  git -C "$FORK.tmp" commit -q -m "MariaDB $UPSTREAM (Debian $VERSION)"
-  git -C "$FORK.tmp" tag base
-  rm -rf "$FORK"
-  mv "$FORK.tmp" "$FORK"
+  commit_base "$FORK.tmp" "$FORK" "MariaDB $UPSTREAM (Debian $VERSION)"
 fi
 echo "$FORK"

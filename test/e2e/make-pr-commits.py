@@ -1,29 +1,27 @@
 #!/usr/bin/env python3
-"""Adds the commits of the end-to-end test on top of the fork's `base` tag, with fixed authors
+"""Adds the commits of the end-to-end tests on top of a fork's `base` tag, with fixed authors
 and dates so their SHAs (and build cache keys) are the same on every run.
 
-Three pull requests, one branch each, each one commit on `base`:
+Pull requests, one branch each, each one commit on `base`:
 
   pr-comment  changes only a comment                                  -> must pass
-  pr-slow     makes every InnoDB secondary-index update spin ~1 ms  -> must fail on
+  pr-slow     makes every InnoDB secondary-index update spin          -> must fail on
               update-index and pass on point-query
-  pr-broken   does not compile                                        -> must be an error
+  pr-broken   does not compile (MariaDB only)                         -> must be an error
 
-A linear history for `perfgate bisect`, branch `bisect-tip`: ten commits on `base`, each a
-small real change to a different part of the server (comments, a refactor), one of which adds
-a little work to every secondary-index update (about 31% more instructions per query of
-update-index). That commit is also tagged `bisect-slow`, for the test to check the culprit
-against; perfgate is given only `base` and `bisect-tip`.
+A linear history for `perfgate bisect`, branch `bisect-tip`: commits on `base`, each a small
+real change to a different part of the server (comments, a refactor), one of which adds a
+little work to every secondary-index update. That commit is also tagged `bisect-slow`, for the
+test to check the culprit against; perfgate is given only `base` and `bisect-tip`.
 
-Usage: make-pr-commits.py <fork repository>. Existing branches and tags are left as they are.
+Usage: make-pr-commits.py [mariadb|mysql] <fork repository> (default mariadb: Debian's MariaDB
+10.11.18; mysql: Debian's MySQL 9.7.2). Existing branches and tags are left as they are.
 """
 import os
 import subprocess
 import sys
 
 UPDATE = "storage/innobase/row/row0upd.cc"
-FUNCTION = "row_upd_sec_index_entry(\n"
-ANCHOR = "\tut_ad(trx->id != 0);\n"
 
 IDENTITY = dict(GIT_AUTHOR_NAME="perfgate", GIT_AUTHOR_EMAIL="perfgate@localhost",
                 GIT_COMMITTER_NAME="perfgate", GIT_COMMITTER_EMAIL="perfgate@localhost")
@@ -38,11 +36,21 @@ def exists(repo, ref):
     return git(repo, "rev-parse", "--verify", "--quiet", ref, check=False).returncode == 0
 
 
-def insert_in_function(text, lines):
-    """Inserts `lines` right after the first trx assertion of row_upd_sec_index_entry()."""
-    start = text.index(FUNCTION)
-    at = text.index(ANCHOR, start) + len(ANCHOR)
-    return text[:at] + lines + text[at:]
+def in_sec_index_update(function, anchor):
+    """An edit that inserts lines right after `anchor` (the trx assertion) in `function`, the
+    InnoDB function that updates one secondary index entry (its name differs by server)."""
+    def insert(lines):
+        def edit(text):
+            start = text.index(function)
+            at = text.index(anchor, start) + len(anchor)
+            return text[:at] + lines + text[at:]
+        return edit
+    return insert
+
+
+# MariaDB 10.11 indents with tabs; MySQL 9.7 with two spaces (clang-format).
+insert_mariadb = in_sec_index_update("row_upd_sec_index_entry(\n", "\tut_ad(trx->id != 0);\n")
+insert_mysql = in_sec_index_update("row_upd_sec_index_entry_low(upd_node_t *node,\n", "  ut_ad(trx->id != 0);\n")
 
 
 def replace_once(old, new):
@@ -73,20 +81,20 @@ def commit_edit(repo, parent, path, edit, message, date):
     return git(repo, "commit-tree", tree, "-p", parent, "-m", message, env=env).stdout.strip()
 
 
-PULL_REQUESTS = {
+MARIADB_PULL_REQUESTS = {
     "pr-comment": ("Explain the secondary index update path in a comment",
                    replace_once("Updates a secondary index entry of a row.\n",
                                 "Updates a secondary index entry of a row.\n"
                                 "The clustered index record has already been updated.\n")),
     "pr-slow": ("Spin before every secondary index update (deliberately slow)",
-                lambda t: insert_in_function(t, "\t/* A deliberate slowdown: spin before every secondary index update. */\n"
-                                                "\tfor (volatile ulint spin = 0; spin < 1000000; spin = spin + 1) {}\n")),
+                insert_mariadb("\t/* A deliberate slowdown: spin before every secondary index update. */\n"
+                               "\tfor (volatile ulint spin = 0; spin < 1000000; spin = spin + 1) {}\n")),
     "pr-broken": ("Refactor the secondary index update (does not compile)",
-                  lambda t: insert_in_function(t, "\tthis_identifier_does_not_exist = 1;\n")),
+                  insert_mariadb("\tthis_identifier_does_not_exist = 1;\n")),
 }
 
 # The bisect history, oldest first: (file, edit, message, slow). One commit is slow.
-BISECT_HISTORY = [
+MARIADB_BISECT_HISTORY = [
     ("storage/innobase/rem/rem0cmp.cc",
      replace_once("\t\tif (check_charsets) {\n"
                   "\t\t\treturn(dtype_get_charset_coll(col1->prtype)\n"
@@ -125,8 +133,8 @@ BISECT_HISTORY = [
                   "/** The bit pattern corresponding to the maximum TIMESTAMP value */\n"),
      "Name the timestamp bit pattern precisely", False),
     (UPDATE,
-     lambda t: insert_in_function(t, "\t/* Give purge a moment before the secondary index is modified. */\n"
-                                     "\tfor (volatile ulint backoff = 0; backoff < 5000; backoff = backoff + 1) {}\n"),
+     insert_mariadb("\t/* Give purge a moment before the secondary index is modified. */\n"
+                    "\tfor (volatile ulint backoff = 0; backoff < 5000; backoff = backoff + 1) {}\n"),
      "Back off briefly before updating a secondary index", True),
     ("storage/innobase/mtr/mtr0mtr.cc",
      replace_once("/** Prepare to insert a modified blcok into flush_list.\n",
@@ -143,8 +151,56 @@ BISECT_HISTORY = [
 ]
 
 
-def make_pull_requests(repo):
-    for branch, (message, edit) in PULL_REQUESTS.items():
+# MySQL 9.7: a spin of 20,000 turns per secondary-index update (tens of microseconds: enough to
+# show in QPS as well as in instructions) and a shorter history than MariaDB's, since every
+# commit bisection visits relinks a 9.7 mysqld.
+MYSQL_PULL_REQUESTS = {
+    "pr-comment": ("Explain the secondary index update path in a comment",
+                   replace_once("/** Updates a secondary index entry of a row.\n@param[in]      node            row update node\n",
+                                "/** Updates a secondary index entry of a row.\n"
+                                "The clustered index record has already been updated.\n"
+                                "@param[in]      node            row update node\n")),
+    "pr-slow": ("Spin before every secondary index update (deliberately slow)",
+                insert_mysql("  /* A deliberate slowdown: spin before every secondary index update. */\n"
+                             "  for (volatile ulint spin = 0; spin < 20000; spin = spin + 1) {\n  }\n")),
+}
+
+MYSQL_BISECT_HISTORY = [
+    ("storage/innobase/row/row0ins.cc",
+     replace_once("/** Creates an entry template for each index of a table. */\n",
+                  "/** Creates an entry template for each index of a table, in index order. */\n"),
+     "Say in which order ins_node_create_entry_list() builds templates", False),
+    ("sql/protocol_classic.cc",
+     replace_once("  Low level functions for storing data to be send to the MySQL client.\n",
+                  "  Low level functions for storing data to be sent to the MySQL client.\n"),
+     "Fix a typo in the protocol_classic.cc file comment", False),
+    ("storage/innobase/trx/trx0trx.cc",
+     replace_once("/** Dummy session used currently in MySQL interface */\n",
+                  "/** Dummy session used by the MySQL interface when no session is at hand */\n"),
+     "Say when the dummy session of trx0trx.cc is used", False),
+    (UPDATE,
+     insert_mysql("  /* Give purge a moment before the secondary index is modified. */\n"
+                  "  for (volatile ulint backoff = 0; backoff < 5000; backoff = backoff + 1) {\n  }\n"),
+     "Back off briefly before updating a secondary index", True),
+    ("storage/innobase/mtr/mtr0mtr.cc",
+     replace_once("/** Iterate over a memo block in reverse. */\n",
+                  "/** Iterate over the slots of a memo block, newest first. */\n"),
+     "Say what reverse means for the memo iterator", False),
+    (UPDATE,
+     replace_once(" fields of the clustered index record change. This should be quite rare in\n"
+                  " database applications.\n",
+                  " fields of the clustered index record change, which is rare in applications.\n"),
+     "Shorten the comment of row_upd_clust_rec_by_insert()", False),
+]
+
+FLAVORS = {
+    "mariadb": (MARIADB_PULL_REQUESTS, MARIADB_BISECT_HISTORY),
+    "mysql": (MYSQL_PULL_REQUESTS, MYSQL_BISECT_HISTORY),
+}
+
+
+def make_pull_requests(repo, pull_requests):
+    for branch, (message, edit) in pull_requests.items():
         if exists(repo, f"refs/heads/{branch}"):
             continue
         commit = commit_edit(repo, "base", UPDATE, edit, message, "2025-01-02T00:00:00Z")
@@ -152,22 +208,26 @@ def make_pull_requests(repo):
         print(f"{branch} {commit}", file=sys.stderr)
 
 
-def make_bisect_history(repo):
+def make_bisect_history(repo, history):
     if exists(repo, "refs/heads/bisect-tip"):
         return
     parent = "base"
-    for n, (path, edit, message, slow) in enumerate(BISECT_HISTORY, start=1):
+    for n, (path, edit, message, slow) in enumerate(history, start=1):
         parent = commit_edit(repo, parent, path, edit, message, f"2025-01-03T00:{n:02d}:00Z")
         if slow:
             git(repo, "tag", "-f", "bisect-slow", parent)
     git(repo, "branch", "bisect-tip", parent)
-    print(f"bisect-tip {parent} ({len(BISECT_HISTORY)} commits on base)", file=sys.stderr)
+    print(f"bisect-tip {parent} ({len(history)} commits on base)", file=sys.stderr)
 
 
 def main():
-    repo = sys.argv[1]
-    make_pull_requests(repo)
-    make_bisect_history(repo)
+    args = sys.argv[1:]
+    flavor = args.pop(0) if len(args) == 2 else "mariadb"
+    if len(args) != 1 or flavor not in FLAVORS:
+        sys.exit(f"usage: make-pr-commits.py [{'|'.join(FLAVORS)}] <fork repository>")
+    pull_requests, history = FLAVORS[flavor]
+    make_pull_requests(args[0], pull_requests)
+    make_bisect_history(args[0], history)
 
 
 if __name__ == "__main__":

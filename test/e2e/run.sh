@@ -32,38 +32,9 @@ PERFGATE=(node "$REPO/cli/bin/perfgate.js")
 # Small scale: the e2e checks that the verdicts come out right, not the figures.
 SCALE=(--thresholds "$REPO/test/e2e/thresholds" --suite e2e)
 
-now() { date +%s.%N; }
-since() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$1" "$(now)"; }
-say() { echo "e2e: $*" >&2; }
-failures=0
-check() { # check <description> <command...>
-  local what=$1; shift
-  if "$@"; then say "ok   - $what"; else say "FAIL - $what"; failures=$((failures + 1)); fi
-}
-# A change passes the check when perfgate says pass or warn (both exit 0): on a noisy shared
-# machine an unchanged microbenchmark's interval may reach below the warn limit, never the fail.
-passes() { [ "$1" = pass ] || [ "$1" = warn ]; }
-verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run> [field, default verdict]
-  python3 - "$1" "$2" "${3:-verdict}" <<'PY'
-import json, sys
-v = json.load(open(f"{sys.argv[1]}/verdict.json"))
-if not sys.argv[2]:
-    print(v["verdict"])
-else:
-    print(next((b.get(sys.argv[3]) for b in v["benchmarks"] if b["name"] == sys.argv[2] or b["id"] == sys.argv[2]), "missing"))
-PY
-}
-# The three functions whose instructions per query grew most for one microbenchmark, as the
-# pull request comment lists them.
-top_grown_in_comment() { # top_grown_in_comment <run folder> <benchmark>
-  python3 - "$1/comment.md" "$2" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-start = text.index(f"**{sys.argv[2]}**: instr/o")
-rows = [l for l in text[start:].splitlines()[1:] if l.startswith("| `")]
-print(" ".join(re.match(r"\| `([^`]*)`", l).group(1).split("(")[0] for l in rows[:3]))
-PY
-}
+TIER=e2e
+# shellcheck source=test/e2e/checks.sh
+. test/e2e/checks.sh
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -94,15 +65,7 @@ check "pr-comment: update-index_range=100 instructions unchanged (pass)" \
   test "$(verdict_of "$OUT/pr-comment" update-index_range=100 instructions_verdict)" = pass
 
 T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
-check "pr-slow: exit 1 (fail), got $CODE_SLOW" test "$CODE_SLOW" = 1
-check "pr-slow: update-index_range=100 fails" test "$(verdict_of "$OUT/pr-slow" update-index_range=100)" = fail
-check "pr-slow: update-index_range=100 fails on instructions" \
-  test "$(verdict_of "$OUT/pr-slow" update-index_range=100 instructions_verdict)" = fail
-TOP3=$(top_grown_in_comment "$OUT/pr-slow" update-index_range=100)
-check "pr-slow: comment.md names row_upd_sec_index_entry among the top three grown functions ($TOP3)" \
-  grep -qw row_upd_sec_index_entry <<<"$TOP3"
-check "pr-slow: point-query instructions unchanged (pass)" \
-  test "$(verdict_of "$OUT/pr-slow" point-query instructions_verdict)" = pass
+check_slow_pr "$OUT/pr-slow" "$CODE_SLOW" row_upd_sec_index_entry
 check "pr-slow: point-query passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" point-query)"
 check "pr-slow: update-nonindex_range=100 passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)"
 
@@ -132,24 +95,21 @@ CODE_BISECT=0
   --out "$OUT/bisect" > "$OUT/bisect.stdout" 2> >(tee "$OUT/bisect.stderr" >&2) || CODE_BISECT=$?
 T_BISECT=$(since "$T")
 SLOW=$(git -C "$FORK" rev-parse bisect-slow)
-bisect_field() { # bisect_field <python expression over d = bisect.json>
-  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$OUT/bisect/bisect.json"
-}
 check "bisect: exit 0 (culprit named), got $CODE_BISECT" test "$CODE_BISECT" = 0
 check "bisect: bisect.json is valid by schema/bisect.schema.json" node -e '
   const p = require(process.argv[1]).schemaProblem("bisect", require(process.argv[2]));
   if (p) { console.error(p); process.exit(1); }' "$REPO/core/src/schemas.js" "$OUT/bisect/bisect.json"
-check "bisect: searched the ten first-parent commits after base" test "$(bisect_field 'len(d["commits"]) - 1')" = 10
-check "bisect: the culprit is the slow commit $SLOW" test "$(bisect_field 'd["culprit"]["commit"]')" = "$SLOW"
-check "bisect: its parent is the commit before it" test "$(bisect_field 'd["culprit"]["parent"]')" = "$(git -C "$FORK" rev-parse "$SLOW^")"
+check "bisect: searched the ten first-parent commits after base" test "$(bisect_field "$OUT/bisect/bisect.json" 'len(d["commits"]) - 1')" = 10
+check "bisect: the culprit is the slow commit $SLOW" test "$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["commit"]')" = "$SLOW"
+check "bisect: its parent is the commit before it" test "$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["parent"]')" = "$(git -C "$FORK" rev-parse "$SLOW^")"
 check "bisect: prints the culprit last" test "$(tail -n 1 "$OUT/bisect.stdout")" = "culprit: $SLOW"
-check "bisect: the regression is watched on instructions" test "$(bisect_field 'd["watched"][0]["signal"]')" = instructions
+check "bisect: the regression is watched on instructions" test "$(bisect_field "$OUT/bisect/bisect.json" 'd["watched"][0]["signal"]')" = instructions
 check "bisect: at most ceil(log2(10)) = 4 commits searched (repeats aside)" \
-  test "$(bisect_field 'len({s["commit"] for s in d["steps"] if s["kind"] == "midpoint"})')" -le 4
+  test "$(bisect_field "$OUT/bisect/bisect.json" 'len({s["commit"] for s in d["steps"] if s["kind"] == "midpoint"})')" -le 4
 check "bisect: the culprit fails on instructions against its parent" \
-  test "$(bisect_field 'd["culprit"]["measurements"][0]["instructions_verdict"]')" = fail
-check "bisect: the culprit has an rQPS against its parent" test "$(bisect_field 'd["culprit"]["measurements"][0]["rqps"] is not None')" = True
-CULPRIT_TOP=$(bisect_field 'd["culprit"]["measurements"][0]["grown"][0]["name"]')
+  test "$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["measurements"][0]["instructions_verdict"]')" = fail
+check "bisect: the culprit has an rQPS against its parent" test "$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["measurements"][0]["rqps"] is not None')" = True
+CULPRIT_TOP=$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["measurements"][0]["grown"][0]["name"]')
 check "bisect: row_upd_sec_index_entry grew most in the culprit ($CULPRIT_TOP)" grep -q '^row_upd_sec_index_entry' <<<"$CULPRIT_TOP"
 
 # SIGTERM while the ends are measured (every commit is in the build cache by now): the servers

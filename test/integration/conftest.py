@@ -1,7 +1,9 @@
-"""Integration tier: real mariadbd and real sysbench, at a tiny scale.
+"""Integration tier: real servers and real sysbench, at a tiny scale.
 
 PERFGATE_BASE and PERFGATE_HEAD name the installed servers (the Makefile passes the two MariaDB
-builds that `make setup` unpacks); the tests fail, not skip, when they are missing.
+builds that `make setup` unpacks, or for `make test-mysql` two MySQL 9.7 builds of the test
+fork) and PERFGATE_FLAVOR what they are (mariadb unless said); the tests fail, not skip, when
+they are missing.
 """
 import json
 import os
@@ -17,14 +19,26 @@ sys.path.insert(0, str(REPO / "harness"))
 CACHE = Path(os.environ.get("PERFGATE_CACHE", Path.home() / ".cache" / "perfgate"))
 BASE = os.environ.get("PERFGATE_BASE", str(CACHE / "servers" / "mariadb-10.11.18" / "usr"))
 HEAD = os.environ.get("PERFGATE_HEAD", str(CACHE / "servers" / "mariadb-10.11.19" / "usr"))
+FLAVOR = os.environ.get("PERFGATE_FLAVOR", "mariadb")
+# The versions the servers of each flavour's tier report.
+VERSIONS = {"mariadb": ("10.11.18", "10.11.19"), "mysql": ("9.7.2", "9.7.2")}
+HOW_TO_GET = {"mariadb": "run `make setup`", "mysql": "run `make build-mysql`"}
+# What a server process of the flavour is called on its command line.
+SERVER_PROGRAM = {"mariadb": "mariadbd", "mysql": "mysqld"}
 
 
 @pytest.fixture(scope="session")
 def basedirs():
+    from perfgate_harness import server
+    assert FLAVOR in VERSIONS, f"PERFGATE_FLAVOR={FLAVOR!r}: expected one of {', '.join(VERSIONS)}"
     for d in (BASE, HEAD):
-        assert (Path(d) / "sbin" / "mariadbd").exists() or (Path(d) / "bin" / "mariadbd").exists(), \
-            f"no server under {d}: run `make setup` or set PERFGATE_BASE/PERFGATE_HEAD"
+        assert server.find_server_binary(Path(d)) is not None, \
+            f"no server under {d}: {HOW_TO_GET[FLAVOR]} or set PERFGATE_BASE/PERFGATE_HEAD"
     return {"base": BASE, "head": HEAD}
+
+
+def is_server(cmdline: str) -> bool:
+    return SERVER_PROGRAM[FLAVOR] in cmdline
 
 
 def load_plan(name: str, basedirs: dict, **measure) -> dict:
@@ -75,7 +89,7 @@ def no_server_left(out: Path):
     """Every mysqld the run started has exited (its pid file is gone or names a dead process)."""
     for pid_file in out.glob("servers/*/mysqld.pid"):
         pid = int(pid_file.read_text().strip())
-        assert not Path(f"/proc/{pid}").exists() or "mariadbd" not in Path(f"/proc/{pid}/cmdline").read_text()
+        assert not Path(f"/proc/{pid}").exists() or not is_server(Path(f"/proc/{pid}/cmdline").read_text())
 
 
 def processes_mentioning(text):

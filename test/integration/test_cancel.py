@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jsonschema
 
-from conftest import REPO, processes_mentioning, wait_for_round
+from conftest import REPO, is_server, processes_mentioning, wait_for_round
 
 
 def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path):
@@ -23,7 +23,7 @@ def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(ba
     time.sleep(3)
     assert any("sysbench" in c for c in processes_mentioning(str(out)).values()) \
         or processes_mentioning("perfgate_harness"), "a round is running"
-    servers = {pid: c for pid, c in processes_mentioning(str(out)).items() if "mariadbd" in c}
+    servers = {pid: c for pid, c in processes_mentioning(str(out)).items() if is_server(c)}
     assert len(servers) == 2, servers
 
     proc.send_signal(signal.SIGTERM)

@@ -43,7 +43,7 @@ def tiny_thresholds(tmp_path, limits, budget, benchmarks=("point-query", "update
     """A copy of the shipped thresholds/ with a two-microbenchmark suite `tiny`."""
     folder = tmp_path / "thresholds"
     shutil.copytree(REPO / "thresholds", folder)
-    lines = ["suite: tiny", "profile: mariadb", "scale: {tables: 2, rows: 1000}",
+    lines = ["suite: tiny", "scale: {tables: 2, rows: 1000}",
              f"measure: {{threads: 1, seconds: {seconds}, warmup_seconds: 0, rounds: {rounds}}}",
              f"limits: {{default: {limits}}}", f"budget: {budget}", "benchmarks:"]
     lines += [f"  - {name}" for name in benchmarks]

@@ -13,7 +13,7 @@ import pymysql
 
 from perfgate_harness import schema
 
-from conftest import events, load_plan, no_server_left
+from conftest import events, is_server, load_plan, no_server_left
 
 
 def small_plan(basedirs, benchmarks=("point-query", "update-index_range=100"), **measure):
@@ -50,7 +50,8 @@ def test_basedir_without_a_server_binary_is_a_usage_error(harness, basedirs, tmp
 
 def test_server_that_does_not_start(harness, basedirs):
     plan = small_plan(basedirs)
-    plan["profile"]["options"]["innodb_no_such_option"] = 1
+    for profile in plan["profiles"].values():
+        profile["options"]["innodb_no_such_option"] = 1
     done = harness.run(plan)
     results = error_results(harness, done)
     side_errors = [e for e in results["errors"] if e["benchmark"] is None]
@@ -208,7 +209,7 @@ def test_interrupted_run_stops_its_servers_and_writes_nothing(harness, basedirs)
     assert proc.returncode == 128 + signal.SIGTERM
     assert not (harness.out / "results.json").exists()
     for pid in pids:
-        assert not Path(f"/proc/{pid}").exists() or "mariadbd" not in Path(f"/proc/{pid}/cmdline").read_text()
+        assert not Path(f"/proc/{pid}").exists() or not is_server(Path(f"/proc/{pid}/cmdline").read_text())
     assert not subprocess.run(["pgrep", "-f", f"sysbench.*{harness.out}"]).returncode == 0  # no sysbench left
     for side in ("base", "head"):  # stopped with SHUTDOWN, not killed
         assert "Shutdown complete" in (harness.out / "servers" / side / "error.log").read_text()

@@ -18,7 +18,6 @@ import jsonschema
 from conftest import REPO
 
 SUITE = """suite: instr
-profile: mariadb
 scale: {tables: 2, rows: 2000}
 measure: {threads: 2, seconds: 2, warmup_seconds: 1, rounds: 5, signals: [time, instructions]}
 instructions: {windows: 3, seed: 1}

@@ -2,7 +2,7 @@
 import os
 from perfgate_harness import schema
 
-from conftest import events, load_plan, no_server_left
+from conftest import FLAVOR, VERSIONS, events, load_plan, no_server_left
 
 
 def test_quick_suite_end_to_end(harness, basedirs):
@@ -33,12 +33,21 @@ def test_quick_suite_end_to_end(harness, basedirs):
         assert f"--mysql-socket={harness.out / 'servers' / 'base' / 'mysqld.sock'}" in bench["command"]
 
     # both servers, with their versions and the options they ran with
-    assert results["sides"]["base"]["version"].startswith("10.11.18")
-    assert results["sides"]["head"]["version"].startswith("10.11.19")
+    assert results["sides"]["base"]["version"].startswith(VERSIONS[FLAVOR][0])
+    assert results["sides"]["head"]["version"].startswith(VERSIONS[FLAVOR][1])
     for side in ("base", "head"):
         record = results["sides"][side]
-        assert record["flavor"] == "mariadb"
+        assert record["flavor"] == FLAVOR
+        # The profile of the server's own flavour (plan.json has one per flavour).
+        assert record["profile"] == plan["profiles"][FLAVOR]["name"]
         assert record["options"]["innodb_buffer_pool_size"] == "128M"
+        if FLAVOR == "mysql":
+            # The binary log is off: no binlog file, no index of them, in the datadir.
+            assert "disable_log_bin" in record["options"] and record["options"]["disable_log_bin"] is None
+            assert "disable_log_bin\n" in (harness.out / "servers" / side / "my.cnf").read_text()
+            datadir = harness.out / "servers" / side / "data"
+            assert (datadir / "mysql.ibd").is_file()  # the datadir is there to look at
+            assert not list(datadir.glob("binlog.*"))
         assert record["options"]["datadir"] == str(harness.out / "servers" / side / "data")
         assert (harness.out / record["error_log"]).is_file()
         assert record["io_device"]["name"] and results["warnings"] == []

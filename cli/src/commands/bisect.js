@@ -6,7 +6,7 @@ const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
 const { runBisection } = require('../bisect');
-const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, integerAtLeast } = require('../measure-options');
+const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, integerAtLeast, testList } = require('../measure-options');
 
 const { UsageError } = core;
 
@@ -46,12 +46,6 @@ Exit codes: 0 culprit named, 2 bad input, 3 no culprit (the bad end is not slowe
 stayed undecided, or only commits that did not build remain), 4 error (an end did not build,
 a measurement failed), 130/143 cancelled by SIGINT/SIGTERM (bisect.json says "cancelled").
 `;
-
-function testList(raw) {
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!names.length) throw new UsageError(`--tests '${raw}': no microbenchmark named; expected e.g. --tests update-index_range=100,point-query`);
-  return [...new Set(names)];
-}
 
 function readSettings(argv, env = {}) {
   const values = parseCommandLine('bisect', argv, OPTIONS).values;

@@ -7,7 +7,7 @@ const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare-loop');
 const { sidesFromSource } = require('../source-build/build-sides');
 const { writeReports } = require('../run-folder');
-const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions } = require('../measure-options');
+const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions, testList } = require('../measure-options');
 const { EXIT_ON_SIGNAL, sandboxFor } = require('../processes');
 
 const { UsageError, EXIT } = core;
@@ -17,6 +17,7 @@ const OPTIONS = {
   head: { type: 'string' },
   out: { type: 'string' },
   ...MEASURE_OPTIONS,
+  tests: { type: 'string' },
   source: { type: 'string' },
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
@@ -44,6 +45,7 @@ results.tsv and servers/<side>/error.log into <dir>.
   --build-config <file>   with --source: build recipe overrides (repeatable)
   --out <dir>             run folder (created; earlier run files in it are replaced)
 ${MEASURE_HELP}
+  --tests <a,b,…>         only these microbenchmarks of the suite (default: all of them)
   --base-option, --head-option NAME=VALUE
                           a [mysqld] option of that side only, after the profile's (repeatable),
                           e.g. --head-option innodb_flush_log_at_trx_commit=1
@@ -79,6 +81,7 @@ function readSettings(argv, env = {}) {
     head: values.head,
     out: path.resolve(values.out),
     suite: values.suite,
+    tests: values.tests !== undefined ? testList(values.tests) : null,
     thresholds: values.thresholds || core.SHIPPED_THRESHOLDS_DIR,
     overrides: { ...measureOverrides(values, env), ...(values.shard !== undefined ? { shard: core.parseShard(values.shard) } : {}) },
     source: values.source ? path.resolve(values.source) : null,
@@ -113,7 +116,7 @@ async function execute(settings, io) {
   // Before anything is read or built: a runner that cannot isolate an untrusted head refuses it.
   const sandbox = sandboxFor({ untrusted: settings.untrustedHead, env });
   if (sandbox.note) io.stderr.write(`perfgate compare: ${sandbox.note}\n`);
-  const config = core.loadThresholds(settings.thresholds);
+  const config = core.narrowSuite(core.loadThresholds(settings.thresholds), settings.suite, settings.tests, '--tests');
   core.findSuite(config, settings.suite);
   // A shard count the suite cannot be split into is bad input: say so before building anything.
   if (settings.overrides.shard) core.resolvePlan(config, settings.suite, settings.overrides, { base: { basedir: settings.base }, head: { basedir: settings.head } });

@@ -29,7 +29,9 @@ function copyLog(from, to, header) {
  * progress lines to io.stderr, after `who` (the command speaking). `sandbox`: sandboxFor() of the
  * run (by default, cmake and ninja run in the sandbox when this host has it).
  * @returns {sides, failure: null} or {sides, failure: {side, error: BuildError}}; sides holds
- *          {basedir, label, commit, ref} for each side built. Throws Cancelled on a signal.
+ *          {basedir, label, commit, ref, flavor} for each side built (flavor: the recipe's, which
+ *          names a Percona Server whose --version says only "Source distribution"). Throws
+ *          Cancelled on a signal.
  */
 async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who = 'perfgate compare', sandbox = sandboxFor({ env }) }) {
   const buildDir = path.join(outDir, 'build');
@@ -45,7 +47,7 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who
         onProgress: (e) => { if (due(e, e.elapsedSeconds)) io.stderr.write(`${who}: ${core.formatBuildProgress({ label: `${side} (${refs[side]})`, ...e })}\n`); } });
       if (built.cache === 'hit') copyLog(built.logFile, logFile, `perfgate: ${refs[side]} (${built.commit}) was found in the build cache; this is the log of the build that made it.`);
       io.stderr.write(`${who}: ${side} ${refs[side]} = ${built.commit.slice(0, 12)}: ${built.cache === 'hit' ? 'cached build' : `built in ${core.formatDuration(built.seconds)} (${built.cache} tree)`}\n`);
-      sides[side] = { basedir: built.prefix, label: side, commit: built.commit, ref: refs[side] };
+      sides[side] = { basedir: built.prefix, label: side, commit: built.commit, ref: refs[side], flavor: recipe.flavor };
       summary.sides[side] = { ref: refs[side], commit: built.commit, prefix: built.prefix, cache: built.cache, seconds: Math.round(built.seconds * 10) / 10, status: 'ok', log: `build/${side}.log` };
       writeSummary();
     } catch (err) {

@@ -8,9 +8,9 @@ const path = require('node:path');
 const { YamlSource, show } = require('./yaml-source');
 const check = require('./checks');
 const { UsageError } = require('../errors');
+const { FLAVORS } = require('./flavors');
 
 const SHIPPED_BUILD_FILE = path.resolve(__dirname, '..', '..', '..', 'thresholds', 'build.yml');
-const FLAVORS = ['mariadb', 'mysql', 'percona'];
 const FLAG_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TARGET = /^[\w.+-]+$/;
 const FLAVOR_KEYS = ['cmake_flags', 'targets', 'install', 'required'];

@@ -12,7 +12,8 @@
 // options and server options are checked against the definitions of schema/plan.schema.json,
 // the same rules the harness applies to plan.json, but here they name the file and line.
 //
-//   Suite = { name, file, description, profile, scale: {tables, rows},
+//   Suite = { name, file, description, scale: {tables, rows},
+//             profiles: {mariadb, mysql, percona},   the profile name each server flavour runs with
 //             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions']},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
@@ -32,6 +33,7 @@ const { YamlSource, show } = require('./yaml-source');
 const { ConfigError } = require('../errors');
 const check = require('./checks');
 const { parseCnf } = require('./server-profile');
+const { FLAVORS, DEFAULT_PROFILES } = require('./flavors');
 const { fragmentProblems } = require('../schemas');
 const { IO_COLUMNS } = require('../per-query');
 
@@ -288,20 +290,43 @@ function loadBudget(src) {
   };
 }
 
+// The profile each server flavour runs with: its own (DEFAULT_PROFILES) unless the suite says
+// otherwise, either for every flavour (`profile: <name>`) or flavour by flavour
+// (`profile: {mysql: mysql-binlog}`; flavours left out keep their own).
+function loadProfileChoice(src, profiles) {
+  const choice = { ...DEFAULT_PROFILES };
+  const raw = src.data.profile;
+  if (raw === undefined) return choice;
+  const named = (at) => {
+    const name = check.string(src, at, { what: `a profile name or a mapping of ${FLAVORS.join('/')} to profile names` });
+    if (!profiles[name]) src.fail(at, `${show(name)} has no profiles/${name}.cnf; expected one of: ${Object.keys(profiles).join(', ') || '(none)'}`);
+    return name;
+  };
+  if (!check.isPlainObject(raw)) {
+    const name = named(['profile']);
+    for (const flavor of FLAVORS) choice[flavor] = name;
+    return choice;
+  }
+  check.mapping(src, ['profile'], {
+    optional: FLAVORS,
+    what: `a mapping of ${FLAVORS.join('/')} to profile names`,
+    unknown: () => `unknown server flavour; expected one of ${FLAVORS.join(', ')}`,
+  });
+  for (const flavor of Object.keys(raw)) choice[flavor] = named(['profile', flavor]);
+  return choice;
+}
+
 function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const src = readSource(file);
   const isAhi = check.isPlainObject(src.data) && 'ahi' in src.data;
   check.mapping(src, [], {
-    required: ['suite', 'profile', 'scale', 'measure', 'limits', 'budget', isAhi ? 'ahi' : 'benchmarks'],
-    optional: ['description', 'instructions'],
-    what: `a suite with suite, profile, scale, measure, ${isAhi ? 'ahi' : 'benchmarks'}, limits, budget`,
+    required: ['suite', 'scale', 'measure', 'limits', 'budget', isAhi ? 'ahi' : 'benchmarks'],
+    optional: ['description', 'profile', 'instructions'],
+    what: `a suite with suite, scale, measure, ${isAhi ? 'ahi' : 'benchmarks'}, limits, budget`,
   });
   const name = check.string(src, ['suite'], { what: `the file's name, '${stem}'` });
   if (name !== stem) src.fail(['suite'], `${show(name)} differs from the file name; expected '${stem}'`);
-  const profile = check.string(src, ['profile'], { what: 'a profile name' });
-  if (!profiles[profile]) {
-    src.fail(['profile'], `${show(profile)} has no profiles/${profile}.cnf; expected one of: ${Object.keys(profiles).join(', ') || '(none)'}`);
-  }
+  const profileNames = loadProfileChoice(src, profiles);
   check.mapping(src, ['scale'], { required: ['tables', 'rows'], what: 'a scale {tables, rows}' });
   const scale = { ...checkAgainstPlanSchema(src, ['scale'], 'scale', src.data.scale) };
   const measure = loadMeasure(src);
@@ -320,7 +345,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
     name,
     file: src.file,
     description: src.data.description === undefined ? '' : check.string(src, ['description']),
-    profile,
+    profiles: profileNames,
     scale,
     measure,
     benchmarks,

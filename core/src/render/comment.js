@@ -16,6 +16,14 @@ function marker(suite) {
   return `<!-- perfgate:comment suite=${String(suite || 'unknown').replace(/[^A-Za-z0-9_.-]/g, '_')} -->`;
 }
 
+// Each side runs with its flavour's profile (results.json sides); runs from before that record
+// one profile for both in the plan.
+function profileNote(sides, planProfile) {
+  const names = [...new Set(['base', 'head'].map((s) => sides[s] && sides[s].profile).filter(Boolean))];
+  if (names.length) return ` (profile ${names.join(' / ')})`;
+  return planProfile && planProfile.name ? ` (profile ${planProfile.name})` : '';
+}
+
 function detailsBlock(verdict) {
   const { sides = {}, machine, measure, scale, profile } = verdict.run;
   const lines = ['<details><summary>Versions, builds, server options, machine, how to reproduce</summary>', ''];
@@ -35,7 +43,7 @@ function detailsBlock(verdict) {
   }
   const options = F.optionRows(sides);
   if (options.length) {
-    lines.push('', `Server options${profile && profile.name ? ` (profile ${M.text(profile.name, { max: M.NAME_MAX })})` : ''}:`, '', '| option | base | head |', '|:--|:--|:--|');
+    lines.push('', `Server options${profileNote(sides, profile)}:`, '', '| option | base | head |', '|:--|:--|:--|');
     for (const o of options) lines.push(`| ${o.differs ? '**' : ''}${M.text(o.key)}${o.differs ? '**' : ''} | ${M.text(o.base ?? '–')} | ${M.text(o.head ?? '–')} |`);
   }
   if (scale || measure) {

@@ -127,10 +127,12 @@ function machineLines(machine) {
 }
 
 // Two sides' settings (server options, cmake options): one row per key, base and head side by
-// side, differences first.
+// side, differences first. A key named without a value (null: an option my.cnf names bare) is
+// shown as set; one a side lacks stays undefined.
 function sideBySide(b = {}, h = {}) {
+  const shown = (options, k) => (options[k] === null ? '(set, no value)' : options[k]);
   const keys = [...new Set([...Object.keys(b), ...Object.keys(h)])];
-  const rows = keys.map((k) => ({ key: k, base: b[k], head: h[k], differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
+  const rows = keys.map((k) => ({ key: k, base: shown(b, k), head: shown(h, k), differs: JSON.stringify(b[k]) !== JSON.stringify(h[k]) }));
   return [...rows.filter((r) => r.differs), ...rows.filter((r) => !r.differs)];
 }
 

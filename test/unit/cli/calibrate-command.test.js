@@ -45,14 +45,14 @@ test('the calibrated suite is written where --thresholds can take it, and loads'
 test('a fork\'s own catalogue and profiles go with its calibrated suite, which names them', () => {
   const fork = thresholdsWith({
     'profiles/mariadb.cnf': (t) => t.replace('[mysqld]', '[mysqld]\n# the fork\'s own'),
-    'suites/quick.yml': (t) => t.replace('profile: mariadb', 'profile: forked'),
+    'suites/quick.yml': (t) => t.replace('suite: quick\n', 'suite: quick\nprofile: forked\n'),
   });
   fs.copyFileSync(path.join(fork, 'profiles', 'mariadb.cnf'), path.join(fork, 'profiles', 'forked.cnf'));
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-cal-'));
   writeThresholds(out, fork, 'quick', SUITE_TEXT(fork));
   assert.ok(fs.existsSync(path.join(out, 'thresholds', 'profiles', 'forked.cnf')));
   assert.ok(fs.existsSync(path.join(out, 'thresholds', 'benchmarks.yml')));
-  assert.equal(core.loadThresholds(path.join(out, 'thresholds')).suites.quick.profile, 'forked');
+  assert.deepEqual(core.loadThresholds(path.join(out, 'thresholds')).suites.quick.profiles, { mariadb: 'forked', mysql: 'forked', percona: 'forked' });
 });
 
 test('a suite file the loader refuses is not handed over as calibrated', () => {

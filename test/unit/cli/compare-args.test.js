@@ -35,6 +35,8 @@ test('settings: overrides are typed, the rest defaulted', () => {
   assert.equal(s.out, path.resolve('o'));
   assert.deepEqual(s.overrides, { seconds: 2, warmup_seconds: 0, rounds: 3, tables: 2, rows: 1000, threads: [1, 4] });
   assert.deepEqual(readSettings(['--base', 'b', '--head', 'h', '--out', 'o', '--shard', '2/4']).overrides, { shard: { index: 2, count: 4 } });
+  assert.equal(s.tests, null);
+  assert.deepEqual(readSettings(['--base', 'b', '--head', 'h', '--out', 'o', '--tests', 'point-query, update-index_range=100,point-query']).tests, ['point-query', 'update-index_range=100']);
 });
 
 test('bad input exits 2 with one line naming the argument and writes nothing', async (t) => {
@@ -46,7 +48,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--metric', 'cycles'], "perfgate compare: --metric 'cycles': expected time, instructions or both"],
     [[...ok, '--head-option', 'innodb_flush_log_at_trx_commit'], "perfgate compare: --head-option 'innodb_flush_log_at_trx_commit': expected NAME=VALUE, a [mysqld] option such as innodb_flush_log_at_trx_commit=1"],
     [[...ok, '--head-option', 'datadir=/var/lib/mysql'], "perfgate compare: --head-option 'datadir': set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the server options"],
-    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --source, --flavor, --build-config, --keep-data, --untrusted-head, --base-option, --head-option, --shard, --help"],
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --tests, --source, --flavor, --build-config, --keep-data, --untrusted-head, --base-option, --head-option, --shard, --help"],
     [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],
@@ -62,6 +64,9 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--shard', '2'], "perfgate compare: --shard '2': not of the form K/N; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
     [[...ok, '--suite', 'full', '--shard', '1/9'], "perfgate compare: --shard '1/9': suite full splits into at most 8 shards (each shard needs one of the 8 writes that run before the reads after writes); expected N <= 8"],
     [[...ok, '--suite', 'quick', '--shard', '3/11'], "perfgate compare: --shard '3/11': suite quick splits into at most 10 shards (it has 10 microbenchmarks that can run apart); expected N <= 10"],
+    [[...ok, '--tests', 'point-query,no-such-test'], /^perfgate compare: --tests: 'no-such-test' not in suite quick; expected some of: point-query, .*insert_range=100$/],
+    [[...ok, '--tests', ','], "perfgate compare: --tests ',': no microbenchmark named; expected e.g. --tests update-index_range=100,point-query"],
+    [[...ok, '--suite', 'ahi', '--tests', 'point-select'], 'perfgate compare: --tests: suite ahi has no benchmark list; expected a suite that lists microbenchmarks'],
     [[...ok, '--rounds'], 'perfgate compare: --rounds: missing its value; expected --rounds <value> (see perfgate compare --help)'],
     [[...ok, 'extra'], "perfgate compare: unexpected argument 'extra'; expected only options (see perfgate compare --help)"],
     [['--head', prefix, '--out', out], 'perfgate compare: --base is missing; expected --base <basedir>'],
@@ -75,7 +80,8 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     await t.test(args.join(' '), async () => {
       const r = await compare(args);
       assert.equal(r.code, 2);
-      assert.equal(r.stderr, `${message}\n`);
+      if (message instanceof RegExp) assert.match(r.stderr.trimEnd(), message);
+      else assert.equal(r.stderr, `${message}\n`);
       assert.equal(r.stdout, '');
       assert.equal(fs.existsSync(out), false, 'nothing written');
     });
@@ -85,7 +91,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
 test('--help lists every option', async () => {
   const r = await compare(['--help']);
   assert.equal(r.code, 0);
-  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads', '--shard']) {
+  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads', '--tests', '--shard']) {
     assert.match(r.stdout, new RegExp(`  ${option} `));
   }
 });

@@ -24,7 +24,7 @@ test('a head that does not compile: exit 4, results with status error, both comm
   const out = path.join(s.root, 'run');
   fs.mkdirSync(out);
   fs.writeFileSync(path.join(out, 'verdict.json'), '{"stale": true}');
-  const r = await compare(s, out, '--base', 'base', '--head', 'broken');
+  const r = await compare(s, out, '--base', 'base', '--head', 'broken', '--tests', 'update-index_range=100,point-query');
   assert.equal(r.code, 4, r.stderr);
   assert.match(r.stderr, /perfgate compare: error: the head ref 'broken' did not build: compile \(ninja\) failed at .*plan\.cc\.o: .*error: 'this_does_not_compile'/);
   const results = readJson(path.join(out, 'results.json'));
@@ -37,6 +37,10 @@ test('a head that does not compile: exit 4, results with status error, both comm
   const plan = readJson(path.join(out, 'plan.json'));
   assert.equal(plan.sides.base.commit, gitIn(s.repo, 'rev-parse', 'base'));
   assert.equal(plan.sides.head.commit, gitIn(s.repo, 'rev-parse', 'broken'));
+  // --tests: only those microbenchmarks, in the suite's order.
+  assert.deepEqual(plan.benchmarks.map((b) => b.id), ['point-query', 'update-index_range=100']);
+  // The recipe's flavour goes with the built side: it names a Percona Server built from source.
+  assert.equal(plan.sides.base.flavor, 'mariadb');
   assert.equal(results.sides.head.commit, plan.sides.head.commit);
   assert.ok(fs.existsSync(path.join(out, 'build/base.log')));
   assert.match(fs.readFileSync(path.join(out, 'build/head.log'), 'utf8'), /FAILED: /);

@@ -27,19 +27,34 @@ test('the shipped MariaDB recipe uses the system fmt and turns the heavy plugins
   assert.deepEqual(r.required[0], ['bin/mariadbd', 'sbin/mariadbd']);
 });
 
-test('MySQL and Percona recipes download Boost into the cache and skip the unmeasured parts', () => {
+test('MySQL and Percona recipes build offline with system libraries and skip the unmeasured parts (as MySQL 9.7 built here)', () => {
   for (const flavor of ['mysql', 'percona']) {
-    const r = resolve({ flavor, cacheDir: '/var/cache/pg' });
-    assert.equal(r.cmakeFlags.DOWNLOAD_BOOST, 'ON', flavor);
-    assert.equal(r.cmakeFlags.WITH_BOOST, '/var/cache/pg/boost', flavor);
+    const r = resolve({ flavor });
+    // 8.4 and later bundle the Boost headers they need; a download fails on an offline runner.
+    assert.equal(r.cmakeFlags.DOWNLOAD_BOOST, undefined, flavor);
+    for (const lib of ['SSL', 'ZLIB', 'ZSTD', 'LZ4', 'ICU', 'PROTOBUF', 'EDITLINE']) assert.equal(r.cmakeFlags[`WITH_${lib}`], 'system', `${flavor} ${lib}`);
+    assert.equal(r.cmakeFlags.WITH_CURL, 'none', flavor);
+    assert.equal(r.cmakeFlags.WITH_FIDO, 'none', flavor);
+    // Without it by name, ndbcluster is compiled into mysqld even with WITH_NDB off.
+    assert.equal(r.cmakeFlags.WITH_NDBCLUSTER_STORAGE_ENGINE, 'OFF', flavor);
     assert.equal(r.cmakeFlags.WITH_ROUTER, 'OFF', flavor);
     assert.equal(r.cmakeFlags.WITH_UNIT_TESTS, 'OFF', flavor);
-    assert.ok(r.targets.includes('mysqld'), flavor);
+    // The sql directory's Server component installs locking_service.so beside mysqld.
+    assert.deepEqual(r.targets, ['mysqld', 'locking_service', 'GenError'], flavor);
+    assert.deepEqual(r.install, [{ dir: 'sql', component: 'Server' }, { dir: 'share', component: 'Server' }], flavor);
+    assert.deepEqual(r.required[2], ['share/charsets/Index.xml', 'share/mysql/charsets/Index.xml'], flavor);
   }
   const percona = resolve({ flavor: 'percona' });
   assert.equal(percona.cmakeFlags.WITH_ROCKSDB, 'OFF');
   assert.equal(percona.cmakeFlags.WITH_KEYRING_VAULT, 'OFF');
   assert.equal(resolve({ flavor: 'mysql' }).cmakeFlags.WITH_ROCKSDB, undefined);
+});
+
+test('${cache} in a flag value is the perfgate cache folder (a fork pinning Boost for MySQL 8.0)', () => {
+  const fork = parseBuildConfig('flavors:\n  mysql:\n    cmake_flags: {DOWNLOAD_BOOST: "ON", WITH_BOOST: "${cache}/boost"}\n', 'fork.yml', { partial: true });
+  const r = resolve({ flavor: 'mysql', overrides: [fork], cacheDir: '/var/cache/pg' });
+  assert.equal(r.cmakeFlags.WITH_BOOST, '/var/cache/pg/boost');
+  assert.equal(r.cmakeFlags.DOWNLOAD_BOOST, 'ON');
 });
 
 test('cmake arguments are sorted -DNAME=VALUE pairs', () => {

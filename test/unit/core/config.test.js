@@ -42,6 +42,32 @@ test('the shipped thresholds load into one typed config', () => {
   // profile: defaults sets only the buffer pool: every other variable is the build's own.
   assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
   assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
+  for (const suite of Object.values(config.suites)) {
+    assert.deepEqual(suite.profiles, { mariadb: 'mariadb', mysql: 'mysql', percona: 'mysql' }, `${suite.name}: the profile follows the server's flavour`);
+  }
+});
+
+test('the MySQL profile turns the binary log off and says what the adaptive hash index is', () => {
+  const { mysql, mariadb } = loadThresholds().profiles;
+  // Written bare, as my.cnf needs it: `disable_log_bin = ON` is not the same option.
+  assert.equal(mysql.options.disable_log_bin, null);
+  assert.equal(mysql.options.innodb_adaptive_hash_index, 'OFF');
+  assert.equal(mysql.options.innodb_redo_log_capacity, '1G');
+  assert.equal(mysql.options.innodb_log_file_size, undefined);
+  assert.equal(mariadb.options.innodb_adaptive_hash_index, 'OFF');
+  assert.equal(mariadb.options.disable_log_bin, undefined);
+});
+
+test('a suite may name one profile for every flavour, or one per flavour', () => {
+  const pinned = loadThresholds(thresholdsWith({ 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: mariadb\n') }));
+  assert.deepEqual(pinned.suites.quick.profiles, { mariadb: 'mariadb', mysql: 'mariadb', percona: 'mariadb' });
+  const dir = thresholdsWith({
+    'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: {mysql: mysql-binlog}\n'),
+    'profiles/mysql-binlog.cnf': () => '[mysqld]\nlog_bin = binlog\nsync_binlog = 1\n',
+  });
+  const perFlavour = loadThresholds(dir);
+  assert.deepEqual(perFlavour.suites.quick.profiles, { mariadb: 'mariadb', mysql: 'mysql-binlog', percona: 'mysql' });
+  assert.deepEqual(perFlavour.profiles['mysql-binlog'].options, { log_bin: 'binlog', sync_binlog: '1' });
 });
 
 test('per-microbenchmark limits inherit what they leave out from default', () => {
@@ -149,9 +175,27 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'a profile without a .cnf',
-      edits: { 'suites/quick.yml': replace('profile: mariadb ', 'profile: percona ') },
+      edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: percona\n') },
       file: 'suites/quick.yml', at: 'profile: percona',
       expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: defaults, mariadb, mysql`,
+    },
+    {
+      name: 'a flavour\'s profile without a .cnf',
+      edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: {mysql: mysql-binlog}\n') },
+      file: 'suites/quick.yml', at: 'profile: {mysql',
+      expect: (f, l) => `${f}:${l}: profile.mysql: 'mysql-binlog' has no profiles/mysql-binlog.cnf; expected one of: defaults, mariadb, mysql`,
+    },
+    {
+      name: 'a profile for a flavour perfgate does not know',
+      edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: {postgres: mysql}\n') },
+      file: 'suites/quick.yml', at: 'profile: {postgres',
+      expect: (f, l) => `${f}:${l}: profile.postgres: unknown server flavour; expected one of mariadb, mysql, percona`,
+    },
+    {
+      name: 'a profile that is a number',
+      edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: 8\n') },
+      file: 'suites/quick.yml', at: 'profile: 8',
+      expect: (f, l) => `${f}:${l}: profile: 8 is not valid; expected a profile name or a mapping of mariadb/mysql/percona to profile names`,
     },
     {
       name: 'one round',

@@ -16,8 +16,10 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
   assert.equal(plan.created, '2026-01-01T00:00:00Z');
   assert.deepEqual(plan.scale, { tables: 8, rows: 10000 });
   assert.deepEqual(plan.measure, { seconds: 2, warmup_seconds: 1, rounds: 5, signals: ['time', 'instructions'], instructions: { windows: 3, seed: 1 } });
-  assert.equal(plan.profile.name, 'mariadb');
-  assert.equal(plan.profile.options.innodb_adaptive_hash_index, 'OFF');
+  // Every flavour's profile: the harness picks a side's by what its server says it is.
+  assert.deepEqual(Object.fromEntries(Object.entries(plan.profiles).map(([f, p]) => [f, p.name])), { mariadb: 'mariadb', mysql: 'mysql', percona: 'mysql' });
+  assert.deepEqual(plan.profiles.mysql, { name: 'mysql', file: 'thresholds/profiles/mysql.cnf', options: config.profiles.mysql.options });
+  assert.equal(plan.profiles.mariadb.options.innodb_adaptive_hash_index, 'OFF');
   assert.deepEqual(plan.benchmarks.map((b) => b.id), config.suites.quick.benchmarks);
   assert.deepEqual(plan.benchmarks[1], {
     id: 'random-points_range=1000',

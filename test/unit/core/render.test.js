@@ -144,3 +144,13 @@ test('the reproduce block derives prepare and the head socket from the recorded 
   ]);
   assert.deepEqual(commandLines({ command: 'sysbench x --time=1' }, sides), ['sysbench x --time=1']);
 });
+
+test('the details name each side\'s profile and show an option set without a value as set', () => {
+  const results = load('quick-tiny');
+  results.sides.head = { ...results.sides.head, flavor: 'mysql', version: '9.7.2', profile: 'mysql',
+    options: { ...results.sides.head.options, disable_log_bin: null } };
+  const md = renderComment(judge(results, CONFIG));
+  assert.ok(md.includes('Server options (profile mariadb / mysql):'), md);
+  assert.ok(md.includes('| **disable_log_bin** | – | (set, no value) |'));
+  assert.ok(renderComment(judge(load('quick-tiny'), CONFIG)).includes('Server options (profile mariadb):'));
+});

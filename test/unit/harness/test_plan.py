@@ -55,8 +55,9 @@ def edited(raw, edit):
      "plan.json: benchmarks[0].options.c: 'a\\nb' is not valid under any of the given schemas"),
     (lambda p: p["measure"].update(pin_cpus={"server": "zero"}),
      "plan.json: measure.pin_cpus.server: 'zero' does not match"),
-    (lambda p: p["profile"]["options"].update(socket="/tmp/x.sock"),
-     "plan.json: profile.options.socket: set by perfgate for each server"),
+    (lambda p: p["profiles"]["mysql"]["options"].update(socket="/tmp/x.sock"),
+     "plan.json: profiles.mysql.options.socket: set by perfgate for each server"),
+    (lambda p: p["profiles"].pop("percona"), "plan.json: profiles: 'percona' is a required property"),
 ])
 def test_bad_plans_name_the_key(raw, edit, message):
     with pytest.raises(PlanError) as e:
@@ -110,3 +111,21 @@ def test_bad_instruction_settings_name_the_key(raw, edit, message):
     with pytest.raises(PlanError) as e:
         parse_plan(edited(raw, edit))
     assert str(e.value).startswith(message), str(e.value)
+
+
+def test_each_side_runs_with_the_profile_of_its_own_flavour(raw, tmp_path):
+    """The flavour comes from the server (`mysqld --version`), not from the suite: a MySQL side
+    gets the MySQL profile (binary log off, innodb_redo_log_capacity), a MariaDB side MariaDB's,
+    and a side's own options still come last."""
+    from perfgate_harness.runner import Run
+    raw["sides"]["head"]["options"] = {"innodb_adaptive_hash_index": "ON"}
+    run = Run(parse_plan(raw), tmp_path / "run")
+    run.versions = {"base": ("mariadb", "10.11.18"), "head": ("mysql", "9.7.2")}
+    base, head = run._server_options("base"), run._server_options("head")
+    assert base["innodb_log_file_size"] == "48M" and "disable_log_bin" not in base
+    assert "innodb_redo_log_capacity" in head and "innodb_log_file_size" not in head
+    assert "disable_log_bin" in head and head["disable_log_bin"] is None  # written bare into my.cnf
+    assert head["innodb_adaptive_hash_index"] == "ON" and base["innodb_adaptive_hash_index"] == "OFF"
+    assert (run._side_record("base")["profile"], run._side_record("head")["profile"]) == ("mariadb-tiny", "mysql-tiny")
+    run.versions = {"base": ("percona", "8.4.3-3"), "head": ("percona", "8.4.3-3")}
+    assert run._server_options("base") == {**raw["profiles"]["percona"]["options"]}

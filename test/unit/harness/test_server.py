@@ -25,6 +25,28 @@ def test_flavor_and_version():
         server.parse_version("Segmentation fault")
 
 
+# What a server built from source says: no maker's name, whichever fork it is.
+PERCONA_FROM_SOURCE = "/p/bin/mysqld  Ver 8.4.3-3 for Linux on x86_64 (Source distribution)"
+
+
+def test_a_percona_server_built_from_source_is_named_by_its_build_recipe():
+    detected = server.parse_version(PERCONA_FROM_SOURCE)
+    assert detected == ("mysql", "8.4.3-3")
+    assert server.settle_flavor(detected, "percona") == ("percona", "8.4.3-3")
+    assert server.settle_flavor(detected, None) == ("mysql", "8.4.3-3")
+    assert server.settle_flavor(detected, "mysql") == ("mysql", "8.4.3-3")
+    # What --version says of itself stands: a recipe cannot turn MariaDB or Percona into another.
+    assert server.settle_flavor(server.parse_version(MARIADB), "percona")[0] == "mariadb"
+    assert server.settle_flavor(server.parse_version(PERCONA), "mysql")[0] == "percona"
+
+
+def test_the_plan_carries_the_flavour_a_side_was_built_as():
+    spec = {**PLAN, "sides": {**PLAN["sides"], "head": {**PLAN["sides"]["head"], "flavor": "percona"}}}
+    assert schema.schema_errors("plan", spec) == []
+    bad = {**PLAN, "sides": {**PLAN["sides"], "head": {**PLAN["sides"]["head"], "flavor": "postgres"}}}
+    assert schema.schema_errors("plan", bad)[0].startswith("sides.head.flavor: 'postgres' is not one of")
+
+
 def layout(tmp_path):
     return server.layout_for(tmp_path, "base")
 
@@ -71,9 +93,13 @@ def test_the_plan_schema_refuses_every_option_perfgate_writes_for_a_server(tmp_p
     written = server.server_options({}, layout(tmp_path), Path("/m"), 3307, run_as="root", flavor="mysql")
     for key in written:
         for spelling in (key, key.replace("_", "-")):
-            problems = schema.schema_errors("plan", {**PLAN, "profile": {"name": "p", "options": {spelling: "x"}}})
-            assert any(p.startswith(f"profile.options.{spelling}: set by perfgate for each server") for p in problems), (spelling, problems)
-    assert schema.schema_errors("plan", {**PLAN, "profile": {"name": "p", "options": {"innodb_buffer_pool_size": "1G"}}}) == []
+            problems = schema.schema_errors("plan", with_mysql_profile({spelling: "x"}))
+            assert any(p.startswith(f"profiles.mysql.options.{spelling}: set by perfgate for each server") for p in problems), (spelling, problems)
+    assert schema.schema_errors("plan", with_mysql_profile({"innodb_buffer_pool_size": "1G"})) == []
+
+
+def with_mysql_profile(options):
+    return {**PLAN, "profiles": {**PLAN["profiles"], "mysql": {"name": "p", "options": options}}}
 
 
 def test_mariadb_init_command(tmp_path):
@@ -176,3 +202,19 @@ def test_a_socket_moved_to_tmp_for_a_long_run_folder_takes_its_folder_along(tmp_
     short.dir.mkdir(parents=True)
     server.remove_private_socket_dir(short)  # its socket sits in the run folder: nothing removed
     assert short.dir.exists()
+
+
+@pytest.mark.parametrize("line", [
+    "2026-11-25  0:30:38 0 [ERROR] InnoDB: preallocating 50331648 bytes for file ./ib_logfile101 failed with error 28",
+    "[ERROR] [MY-012592] [InnoDB] Operating system error number 28 in a file operation.",
+    "[ERROR] [MY-012596] [InnoDB] Error number 28 means 'No space left on device'",
+    "mysqld: Disk is full writing './binlog.000001' (OS errno 28 - No space left on device). Waiting for someone to free space...",
+])
+def test_a_full_disk_in_the_server_log_is_named(tmp_path, line):
+    assert server.disk_full_note(f"starting\n{line}\n", tmp_path) == \
+        f"the disk holding {tmp_path} is full ({__import__('shutil').disk_usage(tmp_path).free // 2**20} MiB free now): free space there and run again"
+
+
+def test_other_failures_say_nothing_of_the_disk(tmp_path):
+    assert server.disk_full_note("[ERROR] unknown variable 'innodb_no_such_option=1'\nerror 280 in table", tmp_path) is None
+    assert server.disk_full_note("", tmp_path) is None
