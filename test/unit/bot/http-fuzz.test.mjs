@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sign } from '@octokit/webhooks-methods';
 import {
-  botEnvironment, commentEvent, postComment, published, sleep, spawnBot, startDouble, stopSpawnedBot, waitFor, WEBHOOK_SECRET,
+  botEnvironment, commentEvent, openPulls, postComment, published, sleep, spawnBot, startDouble, stopSpawnedBot, waitFor, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
 
 const SEED = Number(process.env.PERFGATE_FUZZ_SEED || 20261124);
@@ -125,6 +125,8 @@ describe('perfgate bot under a storm of malformed, oversized and slow requests',
     });
     port = Number(new URL(botProcess.url).port);
     host = `127.0.0.1:${port}`;
+    // The bot approves the head its deliveries showed before a command: both pull requests open.
+    await openPulls(botProcess, [7, 8]);
     const body = JSON.stringify(published('ping', undefined));
     ping = { body, signature: await sign(WEBHOOK_SECRET, body) };
   });
