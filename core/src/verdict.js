@@ -33,6 +33,7 @@ function decide(interval, limits) {
 }
 
 const f2 = (x) => x.toFixed(2);
+const limitText = (x) => (Number(x.toFixed(2)) === x ? x.toFixed(2) : String(Number(x.toFixed(4))));
 const range = (i) => `[${f2(i.low)}, ${f2(i.high)}]`;
 
 // Limits come from the loaded suite (config.limits = {default, byName, ahi_gain}, see
@@ -117,8 +118,9 @@ function clause(kind, interval, limits, span, what = SIGNAL_TERMS[kind].what) {
   const bad = higherIsWorse ? 'above' : 'below';
   const good = higherIsWorse ? 'below' : 'above';
   const at = `${what} ${n(interval.estimate)} [${n(interval.low)}, ${n(interval.high)}]`;
-  const W = f2(limits.warn);
-  const F = f2(limits.fail);
+  // A limit shown with the digits it was set with (instr/o limits such as 1.015).
+  const W = limitText(limits.warn);
+  const F = limitText(limits.fail);
   const after = ` after ${plural(interval.n, unit)}`;
   switch (`${span.best}-${span.worst}`) {
     case 'fail-fail': return `${at} lies wholly ${bad} the fail limit ${F}`;
@@ -180,7 +182,7 @@ function figures(signal, limitWord) {
   const { what, digits } = SIGNAL_TERMS[signal.kind];
   const n = (x) => x.toFixed(digits);
   const shown = i.low === null ? `${what} ${n(i.estimate)}` : `${what} ${n(i.estimate)} [${n(i.low)}, ${n(i.high)}]`;
-  return `(${shown}, ${limitWord} limit ${f2(signal.limits[limitWord])})`;
+  return `(${shown}, ${limitWord} limit ${limitText(signal.limits[limitWord])})`;
 }
 
 /**
