@@ -274,8 +274,9 @@ describe('/perf bisect', () => {
 
     const closed = await running.deliver('pull_request', pushEvent({ pr, headSha: sha('pushed'), action: 'closed', at: new Date(Date.now() + 120_000) }));
     assert.equal(closed.status, 202, closed.text);
-    await waitFor('the bisection to be recorded as cancelled', async () => (await bot.getBisection(running.store, request.id)).status === 'cancelled', { timeoutMs: 10_000 });
-    assert.ok(cancelledRuns().includes(String(run.id)));
+    // The bisection is recorded cancelled before its run's cancel reaches GitHub: wait for both.
+    await waitFor('the bisection to be recorded as cancelled and its run cancelled', async () => (await bot.getBisection(running.store, request.id)).status === 'cancelled'
+      && cancelledRuns().includes(String(run.id)), { timeoutMs: 10_000 });
   });
 
   it("sent nothing that breaks GitHub's description", () => {
