@@ -73,8 +73,7 @@ def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_
     assert "| instr/o | 95% interval |" in comment
     assert "<details><summary>Where the instructions went</summary>" in comment
     assert "psi_" in comment, "performance schema's own functions grew"
-    assert r.stdout.splitlines()[-1 - sum(1 for l in r.stdout.splitlines() if l.startswith("runner warning"))] \
-        .startswith("  update-index_range=100: instructions grew most in ")
+    assert any(line.startswith("  update-index_range=100: instructions grew most in ") for line in r.stdout.splitlines()), r.stdout
 
 
 def test_a_regression_that_only_waits_still_fails_on_time(basedirs, tmp_path):
