@@ -23,6 +23,9 @@ The sizes are aims: what a variant really changes is measured and printed next t
 
 Usage: python3 bench/regression-variants.py [--runs 5] [--aa-runs 10] [--variants read-4,sleep-15]
        [--out runs/variants]   (hold /tmp/perfgate-measure.lock while recording figures)
+
+Runs go round by round (every variant, then one A/A run), and a finished run is kept: run it
+again with the same --out and it goes on where it stopped.
 """
 import argparse
 import collections
@@ -116,7 +119,21 @@ def thresholds_with(tests, out):
     return target
 
 
+def commit_of(fork, ref):
+    return subprocess.run(["git", "-C", fork, "rev-parse", f"{ref}^{{commit}}"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def compare(fork, head, tests, out):
+    """One comparison's rows by id. A run folder that already holds a finished comparison of the
+    same commits and rows (its `<out>.done` record) is read, not measured again: the benchmark
+    takes hours, and a stopped one goes on where it stopped."""
+    done = out.parent / f"{out.name}.done"
+    key = {"base": commit_of(fork, "base"), "head": commit_of(fork, head), "tests": sorted(tests)}
+    if done.exists() and json.loads(done.read_text()).get("key") == key and (out / "verdict.json").exists():
+        verdict = json.loads((out / "verdict.json").read_text())
+        return {b["id"]: b for b in verdict["benchmarks"]}
+    done.unlink(missing_ok=True)
     cmd = [*PERFGATE, "compare", "--source", fork, "--base", "base", "--head", head, "--suite", "quick",
            "--thresholds", str(thresholds_with(tests, out)), "--out", str(out)]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -125,6 +142,7 @@ def compare(fork, head, tests, out):
         sys.stderr.write(r.stderr[-3000:])
         raise SystemExit(f"regression-variants: {' '.join(cmd)} exited {r.returncode} (log: {out}.stderr)")
     verdict = json.loads((out / "verdict.json").read_text())
+    done.write_text(json.dumps({"key": key, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}) + "\n")
     return {b["id"]: b for b in verdict["benchmarks"]}
 
 
@@ -156,28 +174,32 @@ def main():
                           capture_output=True, text=True).stdout.strip()
     variant_commits(fork)
     summary = {"date": datetime.date.today().isoformat(), "runs": a.runs, "variants": {}, "aa": None}
-    for name in names:
-        _, _, _, slowed, untouched = VARIANTS[name]
-        tally = collections.defaultdict(collections.Counter)
-        changes = collections.defaultdict(list)
-        for k in range(a.runs):
+    tally = {name: collections.defaultdict(collections.Counter) for name in names}
+    changes = {name: collections.defaultdict(list) for name in names}
+    aa_tally = collections.Counter()
+    # Round by round, every variant and one A/A run each round: a benchmark stopped part way
+    # has figures for every variant, and the machine's drift over hours hits them all alike.
+    for k in range(max(a.runs, a.aa_runs)):
+        for name in names if k < a.runs else []:
+            _, _, _, slowed, untouched = VARIANTS[name]
             rows = compare(fork, f"variant-{name}", slowed + untouched, out / f"{name}-{k + 1}")
             for rid, row in rows.items():
-                tally[rid][label(row)] += 1
-                changes[rid].append(figure(row))
+                tally[name][rid][label(row)] += 1
+                changes[name][rid].append(figure(row))
             print(f"{name} run {k + 1}: " + ", ".join(f"{rid} {label(r)}" for rid, r in rows.items()), flush=True)
-        summary["variants"][name] = {
-            rid: {"slowed": rid in slowed, "verdicts": dict(tally[rid]),
-                  "instr_median": median([c["instr"] for c in changes[rid]]),
-                  "rqps_median": median([c["rqps"] for c in changes[rid]])}
-            for rid in tally}
-    if a.aa_runs:
-        tally = collections.Counter()
-        for k in range(a.aa_runs):
+        if k < a.aa_runs:
             rows = compare(fork, "base", QUICK, out / f"aa-{k + 1}")
-            tally.update(label(r) for r in rows.values())
+            aa_tally.update(label(r) for r in rows.values())
             print(f"A/A run {k + 1}: " + ", ".join(f"{rid} {label(r)}" for rid, r in rows.items()), flush=True)
-        summary["aa"] = {"rows": sum(tally.values()), "verdicts": dict(tally)}
+    for name in names:
+        _, _, _, slowed, _ = VARIANTS[name]
+        summary["variants"][name] = {
+            rid: {"slowed": rid in slowed, "verdicts": dict(tally[name][rid]),
+                  "instr_median": median([c["instr"] for c in changes[name][rid]]),
+                  "rqps_median": median([c["rqps"] for c in changes[name][rid]])}
+            for rid in tally[name]}
+    if a.aa_runs:
+        summary["aa"] = {"rows": sum(aa_tally.values()), "verdicts": dict(aa_tally)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(render(summary))
 

@@ -33,15 +33,7 @@ install_missing "$WORK/apt.log" "${BUILD_DEPS[@]}"
 
 if ! git -C "$FORK" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
   if [ ! -f "$DSC" ] || [ ! -f "$DOWNLOAD/mysql-9.7_$UPSTREAM.orig.tar.gz" ]; then
-    mkdir -p "$APT_DIR/lists/partial" "$DOWNLOAD"
-    echo 'deb-src http://deb.debian.org/debian sid main' > "$APT_DIR/sid-src.list"
-    private=(-o "Dir::Etc::sourcelist=$APT_DIR/sid-src.list" -o Dir::Etc::sourceparts=/nonexistent
-             -o "Dir::State::Lists=$APT_DIR/lists")
-    say "apt-get source --download-only mysql-9.7=$VERSION (private source list $APT_DIR/sid-src.list)"
-    apt-get "${private[@]}" update > "$APT_DIR/update.log" 2>&1 \
-      || { tail -n 20 "$APT_DIR/update.log" >&2; say "apt-get update failed (log: $APT_DIR/update.log)"; exit 1; }
-    (cd "$DOWNLOAD" && apt-get "${private[@]}" source --download-only "mysql-9.7=$VERSION") > "$APT_DIR/source.log" 2>&1 \
-      || { tail -n 20 "$APT_DIR/source.log" >&2; say "apt-get source failed (log: $APT_DIR/source.log)"; exit 1; }
+    fetch_private_source sid "mysql-9.7=$VERSION" "$APT_DIR" "$DOWNLOAD"
   fi
   say "unpacking $(basename "$DSC") and committing it into $FORK (tag: base); git add of ~60,000 files takes minutes"
   rm -rf "$FORK.tmp"

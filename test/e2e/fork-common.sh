@@ -40,3 +40,20 @@ commit_base() {
   rm -rf "$fork"
   mv "$tree" "$fork"
 }
+
+# fetch_private_source <suite> <package=version> <apt dir> <download dir>: downloads a Debian
+# source package of another suite (sid, trixie) through a source list of its own
+# (<apt dir>/<suite>-src.list and <apt dir>/lists), so the host's own package lists stay those
+# of its release. Files already in <download dir> are reused by apt-get.
+fetch_private_source() {
+  local suite=$1 wanted=$2 apt_dir=$3 download=$4
+  mkdir -p "$apt_dir/lists/partial" "$download"
+  echo "deb-src http://deb.debian.org/debian $suite main" > "$apt_dir/$suite-src.list"
+  local private=(-o "Dir::Etc::sourcelist=$apt_dir/$suite-src.list" -o Dir::Etc::sourceparts=/nonexistent
+                 -o "Dir::State::Lists=$apt_dir/lists")
+  say "apt-get source --download-only $wanted (private source list $apt_dir/$suite-src.list)"
+  apt-get "${private[@]}" update > "$apt_dir/update.log" 2>&1 \
+    || { tail -n 20 "$apt_dir/update.log" >&2; say "apt-get update failed (log: $apt_dir/update.log)"; exit 1; }
+  (cd "$download" && apt-get "${private[@]}" source --download-only "$wanted") > "$apt_dir/source.log" 2>&1 \
+    || { tail -n 20 "$apt_dir/source.log" >&2; say "apt-get source failed (log: $apt_dir/source.log)"; exit 1; }
+}
