@@ -92,6 +92,12 @@ def insert_after(function, anchor, code):
     return edit
 
 
+def variant_tag(name):
+    """The variant's tag names its code too: a resized variant is a commit of its own."""
+    import hashlib
+    return f"variant-{name}-{hashlib.sha256(VARIANTS[name][2].encode()).hexdigest()[:8]}"
+
+
 def variant_commits(fork):
     """One tagged commit on `base` per variant (fixed dates: the same SHA on every machine)."""
     import importlib.util
@@ -99,7 +105,7 @@ def variant_commits(fork):
     pr = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(pr)
     for name, (path, (function, anchor), code, _, _) in VARIANTS.items():
-        tag = f"variant-{name}"
+        tag = variant_tag(name)
         if pr.exists(fork, tag):
             continue
         sha = pr.commit_edit(fork, "base", path, insert_after(function, anchor, code), f"Regression variant {name}",
@@ -184,7 +190,7 @@ def main():
     for k in range(max(a.runs, a.aa_runs)):
         for name in names if k < a.runs else []:
             _, _, _, slowed, untouched = VARIANTS[name]
-            rows = compare(fork, f"variant-{name}", slowed + untouched, out / f"{name}-{k + 1}")
+            rows = compare(fork, variant_tag(name), slowed + untouched, out / f"{name}-{k + 1}")
             for rid, row in rows.items():
                 tally[name][rid][label(row)] += 1
                 changes[name][rid].append(figure(row))
