@@ -16,7 +16,7 @@ function sideBySide(scaling) {
   for (const row of scaling.rows) {
     const cells = row.cells.map(({ threads, benchmark: b }) => {
       if (!b) return `<td data-threads="${threads}"></td>${td('–', 'n')}${td('–', 'n')}`;
-      return `<td class="mark ${esc(b.verdict)}" data-threads="${threads}" title="${esc(b.reason)}">${esc(F.wordOf(b))}</td>${td(F.estimate(b.rqps), `n ${b.verdict}`)}${td(F.interval(b.rqps), 'n')}`;
+      return `<td class="mark ${esc(b.verdict)}" data-threads="${threads}" style="color:${COLOR[b.verdict] || COLOR.error}" title="${esc(b.reason)}">${esc(F.wordOf(b))}</td>${td(F.estimate(b.rqps), `n ${b.verdict}`)}${td(F.interval(b.rqps), 'n')}`;
     });
     parts.push(`<tr data-row="${esc(row.label)}">${td(row.label)}${cells.join('')}</tr>`);
   }

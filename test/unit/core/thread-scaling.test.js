@@ -143,7 +143,7 @@ test('report.html: a table with a column group per thread count and each cell\'s
   for (const b of VERDICT.benchmarks) {
     const name = b.name;
     const rowHtml = table.slice(table.indexOf(`<tr data-row="${name}">`));
-    assert.match(rowHtml, new RegExp(`<td class="mark ${b.verdict}" data-threads="${b.threads}" title="[^"]*">${b.verdict}</td><td class="n ${b.verdict}">${b.rqps.estimate.toFixed(2)}</td>`), b.id);
+    assert.match(rowHtml, new RegExp(`<td class="mark ${b.verdict}" data-threads="${b.threads}" style="color:#[0-9a-f]{6}" title="[^"]*">${b.verdict}</td><td class="n ${b.verdict}">${b.rqps.estimate.toFixed(2)}</td>`), b.id);
   }
   const s = threadScaling(VERDICT.benchmarks);
   for (const r of s.rows) {
