@@ -38,6 +38,8 @@
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
+ *                                client thread counts side by side, each side's QPS against threads
  *   phaseOf(event, stage), phaseClock(now), formatPhaseProfile(totals): where a run's time went
  *   calibrate([results], suite) → calibration (A/A noise of each signal, suggested limits per
  *                                microbenchmark); suggestedSuiteText(suite file, calibration, {date}),
@@ -100,6 +102,7 @@ const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
+const { threadScaling } = require('./thread-scaling');
 const {
   calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
 } = require('./calibration');
@@ -133,6 +136,7 @@ module.exports = {
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
   nextStep, planIdsFor, phaseOf, phaseClock, formatPhaseProfile,
+  threadScaling,
   calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
   statistics,
   diagnose, warnings, describeMachine,

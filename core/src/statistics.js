@@ -54,6 +54,13 @@ function mean(xs) {
   return xs.reduce((s, x) => s + x, 0) / xs.length;
 }
 
+// Geometric mean of positive numbers (null for none): the typical QPS of one side's rounds,
+// on the same multiplicative scale as the ratios below.
+function geometricMean(xs) {
+  if (!xs.length) return null;
+  return Math.exp(mean(xs.map(Math.log)));
+}
+
 // Sample standard deviation (n - 1 in the denominator).
 function sampleSd(xs) {
   if (xs.length < 2) return NaN;
@@ -111,5 +118,5 @@ function binomialUpperBound(x, n, confidence = 0.95) {
 
 module.exports = {
   binomialUpperBound,
-  studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd, ratioInterval, pairedRatios,
+  studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, pairedRatios,
 };

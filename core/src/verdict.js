@@ -3,7 +3,7 @@
 // results.json, or several runs of the same plan to merge) and the limits, to the decision
 // and every figure a renderer shows. Renderers read only the verdict.
 const { EXIT, UsageError } = require('./errors');
-const { ratioInterval, pairedRatios } = require('./statistics');
+const { ratioInterval, pairedRatios, geometricMean } = require('./statistics');
 const { mergeResults } = require('./merge-results');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { diagnose, warnings } = require('./runner-checks');
@@ -43,7 +43,9 @@ function limitsFor(config, bench, { ahiGain = false } = {}) {
   const byName = table.byName || table;
   // An AHI gain cell is judged by `ahi_gain`, else `default`: a workload's own limits are on
   // the rQPS of its cells, not on how the head's AHI gain compares with the base's.
-  let l = ahiGain ? table.ahi_gain : (byName[bench.id] || byName[bench.name]);
+  // A row's own id first, then its microbenchmark at its thread count (also when a run of one
+  // thread count names its rows without it), then the microbenchmark.
+  let l = ahiGain ? table.ahi_gain : (byName[bench.id] || byName[`${bench.name} threads=${bench.threads}`] || byName[bench.name]);
   if (!l) l = table.default;
   if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
@@ -314,6 +316,11 @@ function judgeInstructions(out, instructions, limits) {
   return signal;
 }
 
+/** The typical QPS of one side of a judged benchmark: the geometric mean of its rounds (null when none). */
+function sideQps(judged, side) {
+  return geometricMean(judged.qps.filter((r) => r.side === side).map((r) => r.qps));
+}
+
 // AHI suite: the benchmarks come in on/off pairs per cell (workload × threads). Each side's
 // AHI gain is QPS(on)/QPS(off); the head's gain relative to the base's is, round by round,
 // rQPS(on)_i / rQPS(off)_i, so it is judged from paired ratios like any other ratio.
@@ -329,12 +336,8 @@ function ahiCells(judged, config) {
   for (const [key, c] of cells) {
     if (!c.on || !c.off) continue;
     const gainOf = (side) => {
-      const mean = (b) => {
-        const q = b.qps.filter((r) => r.side === side).map((r) => r.qps);
-        return q.length ? Math.exp(q.reduce((s, x) => s + Math.log(x), 0) / q.length) : null;
-      };
-      const on = mean(c.on);
-      const off = mean(c.off);
+      const on = sideQps(c.on, side);
+      const off = sideQps(c.off, side);
       return on && off ? on / off : null;
     };
     const limits = limitsFor(config, { id: `${key}:ahi-gain`, name: c.name }, { ahiGain: true });
@@ -485,4 +488,4 @@ function judge(results, config = {}, options = {}) {
   };
 }
 
-module.exports = { judge, decide, clause, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };
+module.exports = { judge, sideQps, decide, clause, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };

@@ -19,7 +19,7 @@
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
 //             ahi: {states, workloads: [{name, update_percent, update}]} | null,
 //             names: [name],                      what `limits` keys may name
-//             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name>: Limit}},
+//             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name> | '<name> threads=<n>': Limit}},
 //             budget: {extra_rounds, confirm_rounds, step_rounds, extra_windows, step_windows,
 //                      confirm_windows} }
 //   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null,
@@ -250,18 +250,30 @@ function loadLimit(src, at, inherit, { perQuery = true } = {}) {
   return limit;
 }
 
+// A limit of one microbenchmark at one client thread count is keyed as that row's id,
+// `<name> threads=<n>` (what `perfgate calibrate` writes for a suite of several thread counts):
+// A/A noise differs between 1 thread and 4 on a 2-core runner. It inherits what it leaves out
+// from `<name>`, then `default`. Any thread count is accepted, so that limits calibrated with
+// --threads still load.
+const THREAD_KEY = /^(.+) threads=([1-9][0-9]*)$/;
+
 function loadLimits(src, names, isAhi) {
   const at = ['limits'];
   const reserved = ['default', ...(isAhi ? ['ahi_gain'] : [])];
   const raw = check.mapping(src, at, {
     optional: [...reserved, ...names],
     what: 'limits per microbenchmark',
-    unknown: (key) => `${show(key)} is not a microbenchmark of suite ${src.data.suite}; expected ${reserved.join(', ')} or one of: ${names.join(', ')}`,
+    unknown: (key) => `${show(key)} is not a microbenchmark of suite ${src.data.suite}; expected ${reserved.join(', ')}, one of: ${names.join(', ')}, or one of those followed by ' threads=<n>' (e.g. '${names[0]} threads=4')`,
+    known: (key) => names.includes((THREAD_KEY.exec(key) || [])[1]),
   });
   if (!('default' in raw)) src.fail(at, `missing key 'default'; expected limits with default: {warn, fail}`);
   const def = loadLimit(src, [...at, 'default'], null);
   const byName = {};
   for (const name of names) if (name in raw) byName[name] = loadLimit(src, [...at, name], def);
+  for (const key of Object.keys(raw)) {
+    const perThreads = THREAD_KEY.exec(key);
+    if (perThreads && names.includes(perThreads[1])) byName[key] = loadLimit(src, [...at, key], byName[perThreads[1]] || def);
+  }
   // AHI gain (ON/OFF QPS of one side) compared head against base: a ratio like rQPS.
   const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { perQuery: false }) : null;
   return { default: def, ahi_gain: ahiGain, byName };

@@ -2,6 +2,7 @@
 // comment.md: the sticky pull-request comment. Pure: verdict in, markdown out.
 const F = require('./format');
 const M = require('./markdown');
+const { threadsMarkdown } = require('./threads');
 
 const { LIMITS, fitCharacters } = require('../github-limits');
 // Two different majors differ in hundreds of variables: the comment lists this many.
@@ -66,6 +67,8 @@ function detailsBlock(verdict) {
 function renderWith(verdict, shown, options) {
   const omitted = verdict.benchmarks.length - shown.length;
   const parts = [marker(verdict.suite), ...M.opening(verdict, shown, { heading: '###', boldHeadline: true, thresholdsFrom: options.thresholdsFrom })];
+  const byThreads = threadsMarkdown(shown, { collapsed: true });
+  if (byThreads.length) parts.push('', ...byThreads);
   const ahiRows = shown.filter((b) => b.ahi);
   if (ahiRows.length) parts.push('', '**AHI cells (each state measured on both sides)**', '', M.benchmarkTable(ahiRows));
   if (verdict.ahi.length) parts.push('', '**AHI gain (QPS with AHI on / off) of each side**', '', M.ahiTable(verdict.ahi));

@@ -3,8 +3,8 @@
 // offline from an artifact. Pure: verdict in, HTML out.
 const F = require('./format');
 
-const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-const COLOR = { pass: '#1a7f37', warn: '#9a6700', inconclusive: '#6e7781', fail: '#cf222e', error: '#8250df', base: '#0969da', head: '#d1242f' };
+const { esc, COLOR } = require('./html-base');
+const { threadsHtml } = require('./threads-html');
 
 // rQPS of every benchmark with its interval (a forest plot), with the 1.00, warn and fail lines.
 function rqpsChart(rows, limits) {
@@ -172,6 +172,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   const legend = F.figureLegend(verdict.benchmarks);
   const device = figures.some((c) => c.key === 'device_read_kb_per_query') ? ' The device\'s rKB/o and wKB/o count everyone\'s I/O on it, the other side\'s background flushing included.' : '';
   if (legend.length) parts.push(`<p class="muted">${esc(`${legend.join('. ')}.${device} Hover a cell for each side's figure.`)}</p>`);
+  const byThreads = threadsHtml(verdict.benchmarks);
+  if (byThreads) parts.push(byThreads);
   const went = instructionsSection(verdict.benchmarks);
   if (went) parts.push(went);
   if (verdict.ahi.length) {

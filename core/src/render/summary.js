@@ -2,6 +2,7 @@
 // summary.md: the job summary of a workflow run. Every row, no size games (GitHub allows 1 MiB).
 const F = require('./format');
 const M = require('./markdown');
+const { threadsMarkdown } = require('./threads');
 
 /** Why each row that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
 function renderReasons(verdict) {
@@ -15,6 +16,8 @@ function renderReasons(verdict) {
  */
 function renderSummary(verdict, options = {}) {
   const parts = M.opening(verdict, verdict.benchmarks, { heading: '##', boldHeadline: false, thresholdsFrom: options.thresholdsFrom });
+  const byThreads = threadsMarkdown(verdict.benchmarks);
+  if (byThreads.length) parts.push('', ...byThreads);
   const ahiRows = verdict.benchmarks.filter((b) => b.ahi);
   if (ahiRows.length) parts.push('', '**AHI cells**', '', M.benchmarkTable(ahiRows));
   if (verdict.ahi.length) parts.push('', '**AHI gain (on/off) of each side**', '', M.ahiTable(verdict.ahi));

@@ -233,3 +233,26 @@ test('the limits alone print as a limits block that loads in place of a suite\'s
   const suite = loadWritten(text);
   assert.deepEqual(core.limitsFor(suite, 'scan_range=100').instructions, cal.suggested['scan_range=100'].instructions);
 });
+
+test('a suite of two thread counts: calibrate keys each row as `<name> threads=<n>`, the file loads, judge uses each row\'s own limits', () => {
+  // A real run of point-query and update-index_range=100 at 1 and 2 client threads (3 pairs of
+  // 2 s each): calibrate only reads the noise of the rounds, so an A/B run serves as well.
+  const results = loadResults(path.join(FIXTURES, 'results', 'threads-tiny', 'results.json'));
+  const source = [
+    'suite: quick', 'scale: {tables: 2, rows: 2000}', 'measure: {threads: [1, 2], seconds: 2, warmup_seconds: 1, rounds: 3}',
+    'limits:', '  default: {warn: 0.97, fail: 0.93}', 'budget: {extra_rounds: 0, confirm_rounds: 0}',
+    'benchmarks:', '  - point-query', '  - update-index_range=100', '',
+  ].join('\n');
+  const suite = loadWritten(source);
+  const cal = calibrate([results], suite);
+  const ids = ['point-query threads=1', 'point-query threads=2', 'update-index_range=100 threads=1', 'update-index_range=100 threads=2'];
+  assert.deepEqual(Object.keys(cal.suggested), ids);
+  const calibrated = loadWritten(suggestedSuiteText(source, cal, { date: '2026-11-25' }));
+  const verdict = core.judge(results, calibrated);
+  for (const id of ids) {
+    const { warn, fail } = cal.suggested[id];
+    const judged = verdict.benchmarks.find((b) => b.id === id);
+    assert.deepEqual({ warn: judged.limits.warn, fail: judged.limits.fail }, { warn, fail }, id);
+  }
+  assert.notDeepEqual(calibrated.limits.default, { warn: verdict.benchmarks[0].limits.warn, fail: verdict.benchmarks[0].limits.fail });
+});

@@ -79,6 +79,26 @@ test('per-microbenchmark limits inherit what they leave out from default', () =>
   assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
 });
 
+test('a limit at one thread count inherits from its microbenchmark, then default; judge picks it for that row only', () => {
+  const dir = thresholdsWith({
+    'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n  update-index_range=100 threads=4: {warn: 0.85, fail: 0.80}\n  point-query threads=1: {warn: 0.95}\n'),
+  });
+  const quick = loadThresholds(dir).suites.quick;
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100 threads=4'), { warn: 0.85, fail: 0.8, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(limitsFor(quick, 'point-query threads=1'), { ...quick.limits.default, warn: 0.95 });
+  const { judge } = require('../../../core/src/verdict');
+  const rounds = [0, 1].flatMap((index) => [{ index, side: 'base', qps: 1000 }, { index, side: 'head', qps: 1000 }]);
+  const row = (name, threads, id = `${name} threads=${threads}`) => ({ id, name, group: 'write', threads, status: 'ok', rounds });
+  const v = judge({
+    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [], sides: {},
+    benchmarks: [row('update-index_range=100', 1), row('update-index_range=100', 4), row('point-query', 1, 'point-query')],
+  }, quick);
+  const limitsOf = (id) => v.benchmarks.find((b) => b.id === id).limits;
+  assert.deepEqual([limitsOf('update-index_range=100 threads=1').fail, limitsOf('update-index_range=100 threads=4').fail], [0.9, 0.8]);
+  // A run of one thread count names its rows without it, and still gets that thread count's limit.
+  assert.equal(limitsOf('point-query').warn, 0.95);
+});
+
 test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherited from default', () => {
   const dir = thresholdsWith({
     'suites/quick.yml': (text) => text
@@ -128,7 +148,25 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a limit for a name outside the suite',
       edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  delete_range=100: {fail: 0.9}\n') },
       file: 'suites/quick.yml', at: 'delete_range=100:',
-      expect: (f, l) => `${f}:${l}: limits.delete_range=100: 'delete_range=100' is not a microbenchmark of suite quick; expected default or one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100`,
+      expect: (f, l) => `${f}:${l}: limits.delete_range=100: 'delete_range=100' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+    },
+    {
+      name: 'a per-thread limit of a name outside the suite',
+      edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  delete_range=100 threads=4: {fail: 0.9}\n') },
+      file: 'suites/quick.yml', at: 'delete_range=100 threads=4:',
+      expect: (f, l) => `${f}:${l}: limits.delete_range=100 threads=4: 'delete_range=100 threads=4' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+    },
+    {
+      name: 'a per-thread limit at 0 threads',
+      edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  point-query threads=0: {fail: 0.9}\n') },
+      file: 'suites/quick.yml', at: 'point-query threads=0:',
+      expect: (f, l) => `${f}:${l}: limits.point-query threads=0: 'point-query threads=0' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+    },
+    {
+      name: 'a per-thread limit with warn below fail',
+      edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  point-query threads=4: {warn: 0.80}\n') },
+      file: 'suites/quick.yml', at: 'point-query threads=4:',
+      expect: (f, l) => `${f}:${l}: limits.point-query threads=4.warn: warn 0.8 is below fail 0.93; expected warn >= fail (rQPS below fail fails, below warn warns)`,
     },
     {
       name: 'a misspelt limit key',
@@ -237,7 +275,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'ahi_gain outside the ahi suite',
       edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  ahi_gain: {warn: 0.97, fail: 0.93}\n') },
       file: 'suites/quick.yml', at: 'ahi_gain',
-      expect: (f, l) => `${f}:${l}: limits.ahi_gain: 'ahi_gain' is not a microbenchmark of suite quick; expected default or one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100`,
+      expect: (f, l) => `${f}:${l}: limits.ahi_gain: 'ahi_gain' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
     },
     {
       name: 'a catalogue entry with a bad group',

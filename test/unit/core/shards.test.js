@@ -40,14 +40,27 @@ function checkSplit(plan, count) {
   return shards;
 }
 
-test('the full suite: every count from 1 to 8 keeps every rule', () => {
-  const plan = planOf('full');
+// The shipped full suite runs two thread counts; the split of its 42 microbenchmarks at one
+// thread count is pinned on a plan of one (--threads 2).
+const oneThreadCount = { threads: [2] };
+
+test('the full suite at one thread count: every count from 1 to 8 keeps every rule', () => {
+  const plan = planOf('full', oneThreadCount);
   assert.equal(plan.benchmarks.length, 42);
   for (let n = 1; n <= 8; n += 1) checkSplit(plan, n);
 });
 
-test('the full suite in four shards: balanced, two writes before the reads after writes in each', () => {
+test('the shipped full suite (threads 1 and 4): 84 rows, every count from 1 to 16 keeps every rule, 17 is too many', () => {
   const plan = planOf('full');
+  assert.equal(plan.benchmarks.length, 84);
+  for (let n = 1; n <= 16; n += 1) checkSplit(plan, n);
+  assert.deepEqual(shardPlan(plan.benchmarks, 4).map((s) => s.length), [21, 21, 21, 21]);
+  assert.throws(() => shardOf(plan.benchmarks, 2, 17, 'full'), (err) => err instanceof UsageError
+    && err.message === "--shard '2/17': suite full splits into at most 16 shards (each shard needs one of the 16 writes that run before the reads after writes); expected N <= 16");
+});
+
+test('the full suite in four shards: balanced, two writes before the reads after writes in each', () => {
+  const plan = planOf('full', oneThreadCount);
   const shards = checkSplit(plan, 4);
   assert.deepEqual(shards.map((s) => s.length), [11, 11, 10, 10]);
   const kind = new Map(plan.benchmarks.map((b) => [b.id, b.kind]));
@@ -96,7 +109,7 @@ test('ahi: the AHI on and off cells of one workload and thread count run in one 
 });
 
 test('too many shards for the full suite: one line naming --shard and the most it takes', () => {
-  assert.throws(() => shardOf(planOf('full').benchmarks, 2, 9, 'full'), (err) => err instanceof UsageError
+  assert.throws(() => shardOf(planOf('full', oneThreadCount).benchmarks, 2, 9, 'full'), (err) => err instanceof UsageError
     && err.message === "--shard '2/9': suite full splits into at most 8 shards (each shard needs one of the 8 writes that run before the reads after writes); expected N <= 8");
 });
 
@@ -113,10 +126,10 @@ test('parseShard: K/N with 1 <= K <= N; anything else one line naming --shard an
 });
 
 test('a shard plan records its place in the suite, is valid by the plan schema, and extensions keep it', () => {
-  const plan = planOf('full', { shard: { index: 2, count: 4 } });
+  const plan = planOf('full', { ...oneThreadCount, shard: { index: 2, count: 4 } });
   assert.equal(schemaProblem('plan', plan), null);
   assert.deepEqual(plan.shard, { index: 2, count: 4, suite_benchmarks: config.suites.full.benchmarks });
-  assert.deepEqual(plan.benchmarks.map((b) => b.id), shardPlan(planOf('full').benchmarks, 4)[1]);
+  assert.deepEqual(plan.benchmarks.map((b) => b.id), shardPlan(planOf('full', oneThreadCount).benchmarks, 4)[1]);
   const more = extensionPlan(plan, [plan.benchmarks[0].id], 2, 6);
   assert.deepEqual(more.shard, plan.shard);
   assert.match(schemaProblem('plan', { ...plan, shard: { index: 0, count: 4, suite_benchmarks: ['a'] } }), /shard\.index/);
