@@ -38,6 +38,12 @@
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ * Chains (one base, several heads measured in the same interleaved rounds; see chain.js)
+ *   chainSides(base, heads, key), headSides(sides), isChain(sides), MAX_HEADS
+ *   judgeChain(results, suite) → perfgate.chain/v1 (each head judged by judge() on its view)
+ *   chainStep(chain, budget, spent, plan): nextStep of every head, joined into one step
+ *   chainTable(chain), renderChainReports(chain) → {'comment.md', 'summary.md', 'report.html',
+ *   'chain.csv', 'chain.tsv'}: the posts' layout, one column per version
  *   phaseOf(event, stage), phaseClock(now), formatPhaseProfile(totals): where a run's time went
  *   calibrate([results], suite) → calibration (A/A noise of each signal, suggested limits per
  *                                microbenchmark); suggestedSuiteText(suite file, calibration, {date}),
@@ -99,6 +105,7 @@ const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
+const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
 const {
   calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
@@ -132,7 +139,10 @@ module.exports = {
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  nextStep, planIdsFor, phaseOf, phaseClock, formatPhaseProfile,
+  nextStep, planIdsFor,
+  MAX_HEADS: chain.MAX_HEADS, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
+  judgeChain: chain.judgeChain, chainStep: chain.chainStep,
+  phaseOf, phaseClock, formatPhaseProfile,
   calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
   statistics,
   diagnose, warnings, describeMachine,
