@@ -17,6 +17,7 @@ const { UsageError } = require('./errors');
 const { assertValid } = require('./schemas');
 const { judge: judgeTwoSides, worst, EXIT_OF } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
+const { mergeResults } = require('./merge-results');
 
 // Every head is a running server with its own buffer pool and datadir (about 1 GB each at the
 // smallest scale), and every round runs on every side: six servers on a 2-core runner is
@@ -77,9 +78,11 @@ function headView(results, side) {
 
 /**
  * Every head judged against the base: perfgate.chain/v1 {verdict (the worst head's),
- * exit_code, headline, heads: [{side, verdict: perfgate.verdict/v1}]}.
+ * exit_code, headline, heads: [{side, verdict: perfgate.verdict/v1}]}. `results`: one
+ * results document, or several of one chain to merge (perfgate judge --results).
  */
-function judgeChain(results, config = {}, options = {}) {
+function judgeChain(docs, config = {}, options = {}) {
+  const results = Array.isArray(docs) ? mergeResults(docs, { allowDifferentMachines: options.allowDifferentMachines }) : docs;
   const sides = headSides(results.sides);
   const heads = sides.map((side) => ({ side, verdict: judgeTwoSides(headView(results, side), config, options) }));
   const overall = worst(heads.map((h) => h.verdict.verdict));

@@ -39,7 +39,7 @@
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
  * Chains (one base, several heads measured in the same interleaved rounds; see chain.js)
- *   chainSides(base, heads, key), headSides(sides), isChain(sides), MAX_HEADS
+ *   chainSides(base, heads, key), headSide(k), headSides(sides), isChain(sides), MAX_HEADS
  *   judgeChain(results, suite) → perfgate.chain/v1 (each head judged by judge() on its view)
  *   chainStep(chain, budget, spent, plan): nextStep of every head, joined into one step
  *   chainTable(chain), renderChainReports(chain) → {'comment.md', 'summary.md', 'report.html',
@@ -140,7 +140,7 @@ module.exports = {
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
   nextStep, planIdsFor,
-  MAX_HEADS: chain.MAX_HEADS, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
+  MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
   judgeChain: chain.judgeChain, chainStep: chain.chainStep,
   phaseOf, phaseClock, formatPhaseProfile,
   calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
