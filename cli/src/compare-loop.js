@@ -126,7 +126,10 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param budget     the suite's budget, or an override of it
  * @param sides      {base: {basedir, label}, head: {basedir, label}} with checked basedirs
  * @param outDir     run folder
- * @param judge      (results, suite) -> perfgate.verdict/v1, or null to measure only
+ * @param judge      (results, suite) -> perfgate.verdict/v1 (a chain: core.judgeChain, perfgate.chain/v1),
+ *                   or null to measure only
+ * @param nextStep   (verdict, budget, spent, plan) -> the next adaptive step (a chain:
+ *                   core.chainStep, whose steps name their plan_ids)
  * @param io         {stdout, stderr}
  * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
  * @param sandbox    sandboxFor() of the run (whether the harness, its servers and sysbench run
@@ -141,7 +144,7 @@ async function runComparison(args) {
     if (signal) {
       // Whatever was measured before the signal is not a result: say so and nothing else.
       for (const entry of fs.readdirSync(args.outDir)) {
-        if (/^(results|plan)\.extra-\d+\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html)$/.test(entry)) fs.rmSync(path.join(args.outDir, entry), { force: true });
+        if (/^(results|plan)\.extra-\d+\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html|chain\.json|chain\.csv|chain\.tsv|heads)$/.test(entry)) fs.rmSync(path.join(args.outDir, entry), { recursive: true, force: true });
       }
       writeDocument(path.join(args.outDir, 'results.json'), 'results',
         cancelledResults({ plan: outcome.plan, signal, started: outcome.started, earlier: outcome.results }));
@@ -165,7 +168,7 @@ function spend(spent, step) {
   }
 }
 
-async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, io, env = process.env, sandbox = sandboxFor({ env }) }) {
+async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, nextStep = core.nextStep, io, env = process.env, sandbox = sandboxFor({ env }) }) {
   const started = new Date().toISOString();
   const { sandboxed } = sandbox;
   const plan = core.resolvePlan(config, suiteName, overrides, sides, started);
@@ -185,10 +188,10 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
   let verdict = judge(results, suite);
   const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
   for (;;) {
-    const step = core.nextStep(verdict, budget || suite.budget, spent);
+    const step = nextStep(verdict, budget || suite.budget, spent, plan);
     if (step.action === 'done') break;
     const n = steps.length + 1;
-    const ids = core.planIdsFor(step.ids, verdict, plan);
+    const ids = step.plan_ids || core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
     io.stderr.write(`perfgate compare: ${describeStep(step, ids)}\n`);
     clock.mark(STAGE[step.action]);

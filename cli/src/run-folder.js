@@ -4,7 +4,7 @@
 // is written: a reader never sees half a file or a document that breaks its schema.
 const fs = require('node:fs');
 const path = require('node:path');
-const { assertValid, schemaProblem, renderReports, UsageError } = require('@perfgate/core');
+const { assertValid, schemaProblem, renderReports, renderChainReports, UsageError } = require('@perfgate/core');
 
 let counter = 0;
 
@@ -49,20 +49,34 @@ function readDocument(file, kind, { option = null } = {}) {
   return data;
 }
 
-/** verdict.json and the reports rendered from it. */
+/**
+ * verdict.json and the reports rendered from it; for a chain (perfgate.chain/v1), chain.json,
+ * the chain's reports, and each head's own verdict and reports under heads/<side>/.
+ */
 function writeReports(dir, verdict, options = {}) {
+  if (verdict.schema === 'perfgate.chain/v1') {
+    writeDocument(path.join(dir, 'chain.json'), 'chain', verdict);
+    for (const [name, text] of Object.entries(renderChainReports(verdict, options))) writeText(path.join(dir, name), text);
+    for (const { side, verdict: head } of verdict.heads) {
+      fs.mkdirSync(path.join(dir, 'heads', side), { recursive: true });
+      writeReports(path.join(dir, 'heads', side), head, options);
+    }
+    return;
+  }
   writeDocument(path.join(dir, 'verdict.json'), 'verdict', verdict);
   for (const [name, text] of Object.entries(renderReports(verdict, options))) writeText(path.join(dir, name), text);
 }
 
 // Files a run folder may hold from an earlier run; removed before measuring so that nothing
 // stale is ever read as this run's output.
-const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html|results\.csv|results\.tsv)$/;
+const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html|results\.csv|results\.tsv|chain\.json|chain\.csv|chain\.tsv)$/;
 
 function clearRunOutputs(outDir) {
   for (const entry of fs.readdirSync(outDir)) {
     if (RUN_OUTPUTS.test(entry)) fs.rmSync(path.join(outDir, entry), { force: true });
   }
+  // A chain's per-head reports.
+  fs.rmSync(path.join(outDir, 'heads'), { recursive: true, force: true });
 }
 
 /** Creates the run folder, or a UsageError naming --out. */
@@ -78,7 +92,10 @@ function makeRunFolder(outDir) {
 // buffer pool files), and nothing reads it once the comparison is over: a runner serving many
 // pull requests would fill its disk. The server logs and my.cnf stay beside the results.
 function removeServerData(outDir) {
-  for (const side of ['base', 'head']) {
+  // base, head and a chain's further heads (head2, ...).
+  const servers = path.join(outDir, 'servers');
+  const sides = fs.existsSync(servers) ? fs.readdirSync(servers).filter((entry) => /^(base|head\d*)$/.test(entry)) : [];
+  for (const side of sides) {
     const serverDir = path.join(outDir, 'servers', side);
     fs.rmSync(path.join(serverDir, 'data'), { recursive: true, force: true });
     // The copy of the loaded tables kept while instructions are counted (a run cut short).

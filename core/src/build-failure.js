@@ -135,7 +135,7 @@ function buildErrorResults({ plan, failure, built, refs, flavor, machine, starte
     started,
     finished,
     machine,
-    sides: { base: server('base'), head: server('head') },
+    sides: Object.fromEntries(Object.keys(refs).map((s) => [s, server(s)])),
     benchmarks: [],
   };
 }

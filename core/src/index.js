@@ -40,6 +40,12 @@
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
  *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
  *                                client thread counts side by side, each side's QPS against threads
+ * Chains (one base, several heads measured in the same interleaved rounds; see chain.js)
+ *   chainSides(base, heads, key), headSide(k), headSides(sides), isChain(sides), MAX_HEADS
+ *   judgeChain(results, suite) → perfgate.chain/v1 (each head judged by judge() on its view)
+ *   chainStep(chain, budget, spent, plan): nextStep of every head, joined into one step
+ *   chainTable(chain), renderChainReports(chain) → {'comment.md', 'summary.md', 'report.html',
+ *   'chain.csv', 'chain.tsv'}: the posts' layout, one column per version
  *   phaseOf(event, stage), phaseClock(now), formatPhaseProfile(totals): where a run's time went
  *   calibrate([results], suite) → calibration (A/A noise of each signal, suggested limits per
  *                                microbenchmark); suggestedSuiteText(suite file, calibration, {date}),
@@ -101,6 +107,7 @@ const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
+const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
 const { threadScaling } = require('./thread-scaling');
 const {
@@ -137,6 +144,8 @@ module.exports = {
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
   nextStep, planIdsFor, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
+  MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
+  judgeChain: chain.judgeChain, chainStep: chain.chainStep,
   calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
   statistics,
   diagnose, warnings, describeMachine,

@@ -80,10 +80,9 @@ function mergeBenchmark(into, more, docName) {
   if (more.instructions) into.instructions = mergeInstructions(into.instructions, more.instructions);
   if (!into.command && more.command) into.command = more.command;
   if (more.ahi_counters) {
-    into.ahi_counters = {
-      base: addCounters(into.ahi_counters && into.ahi_counters.base, more.ahi_counters.base),
-      head: addCounters(into.ahi_counters && into.ahi_counters.head, more.ahi_counters.head),
-    };
+    // Every side's counters: a chain's further heads (head2, ...) count theirs too.
+    const sides = [...new Set(['base', 'head', ...Object.keys(into.ahi_counters || {}), ...Object.keys(more.ahi_counters)])];
+    into.ahi_counters = Object.fromEntries(sides.map((side) => [side, addCounters(into.ahi_counters && into.ahi_counters[side], more.ahi_counters[side])]));
   }
 }
 

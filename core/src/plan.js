@@ -90,11 +90,17 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
   const signals = pick('signals', suite.measure.signals);
   const countsInstructions = signals.includes('instructions');
   if (countsInstructions && suite.ahi) throw new UsageError(`--metric: instructions are not counted for AHI cells (suite ${suite.name}); expected --metric time`);
+  // Callgrind windows pair one base with one head, side by side on the runner's two cores.
+  const heads = Object.keys(sides).filter((side) => side !== 'base').length;
+  if (countsInstructions && heads > 1) {
+    throw new UsageError(`--metric: a chain of ${heads} heads measures time only, but suite ${suite.name} counts instructions too (measure.signals); expected --metric time`);
+  }
   const plan = {
     schema: 'perfgate.plan/v1',
     suite: suite.name,
     ...(created ? { created } : {}),
-    sides: { base: { ...sides.base }, head: { ...sides.head } },
+    // base and head, and a chain's further heads (head2, ...) in their order.
+    sides: Object.fromEntries(Object.entries(sides).map(([side, spec]) => [side, { ...spec }])),
     // Every flavour's profile: which one a side runs with is known once its server says what it
     // is (the harness asks it), so the choice is made there, per side.
     profiles: Object.fromEntries(FLAVORS.map((flavor) => {

@@ -15,6 +15,13 @@ from . import schema, server, sysbench
 SIDES = ("base", "head")
 
 
+def side_names(sides: dict) -> tuple:
+    """The plan's sides in chain order: base, head, then head2, head3, ... (a chain of heads,
+    each measured against the same base in the same interleaved rounds)."""
+    extra = sorted((name for name in sides if name not in SIDES), key=lambda name: int(name[len("head"):]))
+    return SIDES + tuple(extra)
+
+
 class PlanError(Exception):
     """The plan cannot be run as written; the message is one line for the user."""
 
@@ -56,7 +63,7 @@ class Profile:
 class Plan:
     raw: dict
     suite: str
-    sides: dict  # side name -> Side
+    sides: dict  # side name -> Side, in chain order (base, head, head2, ...)
     profiles: dict  # server flavour (mariadb, mysql, percona) -> Profile
     tables: int
     rows: int
@@ -103,7 +110,7 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         raise PlanError(f"{source}: {problems[0]}")
 
     sides = {}
-    for name in SIDES:
+    for name in side_names(raw["sides"]):
         spec = raw["sides"][name]
         basedir = Path(spec["basedir"]).expanduser()
         if not basedir.is_dir():
@@ -117,6 +124,9 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
                            spec.get("flavor"))
 
     measure = raw["measure"]
+    if len(sides) > len(SIDES) and "instructions" in measure.get("signals", ["time"]):
+        raise PlanError(f"{source}: measure.signals: a chain of {len(sides) - 1} heads counts no instructions "
+                        "(the callgrind windows pair one base with one head); expected [\"time\"]")
     pin = measure.get("pin_cpus") or {}
     benchmarks = []
     for i, b in enumerate(raw["benchmarks"]):

@@ -77,14 +77,15 @@ def can_reuse(marker_text: str | None, expected: dict) -> bool:
 
 
 def shares_data(versions: dict) -> bool:
-    """Whether head can start from a copy of base's loaded datadir: servers of one flavor and one
-    major.minor series read each other's files. A copy gives both sides the same rows, which
-    two `sysbench prepare` runs never do (sysbench 1.0.20's prepare ignores --rand-seed), and
-    instruction counts follow the rows: two separate loads counted 0.8% apart on
-    range-notcovered-si and 6% on update-index."""
-    (flavor_b, version_b), (flavor_h, version_h) = versions["base"], versions["head"]
+    """Whether every head can start from a copy of base's loaded datadir: servers of one flavor
+    and one major.minor series read each other's files. A copy gives both sides the same rows,
+    which two `sysbench prepare` runs never do (sysbench 1.0.20's prepare ignores --rand-seed),
+    and instruction counts follow the rows: two separate loads counted 0.8% apart on
+    range-notcovered-si and 6% on update-index. In a chain one head of another series makes
+    every side load its own, so that all heads' tables are loaded the same way."""
     series = lambda v: tuple(v.split("-", 1)[0].split(".")[:2])  # noqa: E731
-    return flavor_b == flavor_h and series(version_b) == series(version_h)
+    flavor_b, version_b = versions["base"]
+    return all(flavor == flavor_b and series(version) == series(version_b) for flavor, version in versions.values())
 
 
 def counter_delta(before: dict, after: dict) -> dict:
@@ -96,6 +97,7 @@ def counter_delta(before: dict, after: dict) -> dict:
 class Run:
     def __init__(self, plan: Plan, out_dir: Path, reuse_data: bool = False):
         self.plan = plan
+        self.sides = tuple(plan.sides)  # base, head, then a chain's further heads, in order
         self.out = Path(out_dir).resolve()
         self.reuse_data = reuse_data
         self.servers: dict[str, server.Server] = {}
@@ -155,7 +157,7 @@ class Run:
             "started": started,
             "finished": now(),
             "machine": fingerprint.collect(data_dir=str(self.out)),
-            "sides": {side: self._side_record(side) for side in schedule.SIDES},
+            "sides": {side: self._side_record(side) for side in self.sides},
             "benchmarks": benchmarks,
         }
         if self.data is not None:
@@ -194,35 +196,34 @@ class Run:
 
     def _setup_servers(self) -> None:
         """Each side's datadir loaded (or an earlier one kept), servers stopped."""
-        for side in schedule.SIDES:
+        for side in self.sides:
             spec = self.plan.sides[side]
             flavor, version = self.versions[side]
             self.servers[side] = server.Server(side, spec.basedir, spec.binary, flavor, version,
                                                server.layout_for(self.out, side), self._server_options(side),
                                                self.plan.pin_server)
-        reused = {side: self._reusable(side) for side in schedule.SIDES}
+        reused = {side: self._reusable(side) for side in self.sides}
         self.data = "shared" if shares_data(self.versions) else "per-side"
         if all(reused.values()):
             return
+        heads = self.sides[1:]
         if self.data == "shared":
             failure = self._load_side("base")
             if failure is None:
-                failure = self._copy_data("base", "head")
-                if failure is None:
-                    return
-                self._side_failed("head", failure)
+                self._copy_to_heads()
                 return
-            # The base could not be loaded: the head loads its own, so that each side's own
+            # The base could not be loaded: the heads load their own, so that each side's own
             # problems are found and reported; the run is an error either way.
             self._side_failed("base", failure)
             self.data = "per-side"
-            failure = self._load_side("head")
-            if failure is not None:
-                self._side_failed("head", failure)
+            for head in heads:
+                failure = self._load_side(head)
+                if failure is not None:
+                    self._side_failed(head, failure)
             return
         with ThreadPoolExecutor(max_workers=2) as pool:
-            failures = list(pool.map(self._load_side, schedule.SIDES))
-        for side, failure in zip(schedule.SIDES, failures):
+            failures = list(pool.map(self._load_side, self.sides))
+        for side, failure in zip(self.sides, failures):
             if failure is not None:
                 self._side_failed(side, failure)
 
@@ -291,7 +292,7 @@ class Run:
 
     def _snapshot_sides(self) -> list[str]:
         # With shared data the head is a copy of the base: one snapshot serves both.
-        return ["base"] if self.data == "shared" else list(schedule.SIDES)
+        return ["base"] if self.data == "shared" else list(self.sides)
 
     def _snapshot_loaded_data(self) -> None:
         for side in self._snapshot_sides():
@@ -320,9 +321,14 @@ class Run:
                                          "log_tail": ""})
                 return
         if sides == ["base"]:
-            failure = self._copy_data("base", "head")
+            self._copy_to_heads()
+
+    def _copy_to_heads(self) -> None:
+        """Every head's datadir a copy of the base's (shared data)."""
+        for head in self.sides[1:]:
+            failure = self._copy_data("base", head)
             if failure is not None:
-                self._side_failed("head", failure)
+                self._side_failed(head, failure)
 
     def _start_all(self, wrapper_for=None) -> None:
         """Both servers started (under `wrapper_for(side)` when given), side by side."""
@@ -337,8 +343,8 @@ class Run:
             except server.ServerError as e:
                 return {"step": e.step, "message": e.message, "log_tail": e.log_tail}
         with ThreadPoolExecutor(max_workers=2) as pool:
-            failures = list(pool.map(start, schedule.SIDES))
-        for side, failure in zip(schedule.SIDES, failures):
+            failures = list(pool.map(start, self.sides))
+        for side, failure in zip(self.sides, failures):
             if failure is not None:
                 self._side_failed(side, failure)
             elif side not in self.dead:
@@ -430,14 +436,14 @@ class Run:
             return self._skip(record)
         try:
             if bench.ahi:
-                for side in schedule.SIDES:
+                for side in self.sides:
                     self._set_ahi(side, bench.ahi)
             if self.plan.warmup_seconds > 0:
-                for side in schedule.SIDES:
+                for side in self.sides:
                     progress.emit("phase", phase="warmup", benchmark=bench.id, side=side)
                     self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
-            counters = {side: {} for side in schedule.SIDES} if bench.ahi else None
-            order = schedule.round_order(self.plan.rounds, self.plan.first_round)
+            counters = {side: {} for side in self.sides} if bench.ahi else None
+            order = schedule.round_order(self.plan.rounds, self.plan.first_round, self.sides)
             for n, (index, side) in enumerate(order):
                 progress.emit("round", benchmark=bench.id, side=side, round=index, rounds=self.plan.rounds,
                               eta_seconds=self._eta(len(order) - n, later))
@@ -462,12 +468,12 @@ class Run:
         started = time.monotonic()
         reason = callgrind.unavailable_reason()
         if reason:
-            for side in schedule.SIDES:
+            for side in self.sides:
                 self._side_failed(side, {"step": "instructions", "message": reason, "log_tail": ""})
             return None
         normal = dict(self.servers)
-        dirs = {side: self.servers[side].layout.dir / "callgrind" for side in schedule.SIDES}
-        for side in schedule.SIDES:
+        dirs = {side: self.servers[side].layout.dir / "callgrind" for side in self.sides}
+        for side in self.sides:
             dirs[side].mkdir(parents=True, exist_ok=True)
             srv = normal[side]
             self.servers[side] = server.Server(side, srv.basedir, srv.binary, srv.flavor, srv.version, srv.layout,
@@ -476,7 +482,7 @@ class Run:
         controls = {}
         try:
             self._start_all(wrapper_for=True)
-            controls = {side: callgrind.Control(self.servers[side].pid, dirs[side]) for side in schedule.SIDES
+            controls = {side: callgrind.Control(self.servers[side].pid, dirs[side]) for side in self.sides
                         if side not in self.dead}
             benches = self.plan.benchmarks
             for i, bench in enumerate(benches):
@@ -524,17 +530,17 @@ class Run:
                 return None, {"side": side, "step": "instructions", "message": f"{side}: {e}",
                               "log_tail": srv.log_tail(30 if state != "running" else 5)}
         with ThreadPoolExecutor(max_workers=2) as pool:
-            outcomes = dict(zip(schedule.SIDES, pool.map(side_windows, schedule.SIDES)))
+            outcomes = dict(zip(self.sides, pool.map(side_windows, self.sides)))
         failure = next((error for _, error in outcomes.values() if error), None)
         if failure:
             self._fail(record, failure)
             return
         record["instructions"] = {"events": bench.instructions_events, "seed": self.plan.instruction_seed,
-                                  **{side: outcomes[side][0] for side in schedule.SIDES}}
+                                  **{side: outcomes[side][0] for side in self.sides}}
 
     def _eta(self, runs_left_here: int, later: list) -> int:
-        per_side = 2 * self.plan.rounds
-        warmups = 2 if self.plan.warmup_seconds > 0 else 0
+        per_side = len(self.sides) * self.plan.rounds
+        warmups = len(self.sides) if self.plan.warmup_seconds > 0 else 0
         return schedule.eta_seconds(runs_left_here + per_side * len(later), self.plan.seconds,
                                     warmups * len(later), self.plan.warmup_seconds)
 

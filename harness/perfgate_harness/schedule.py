@@ -3,13 +3,17 @@
 SIDES = ("base", "head")
 
 
-def round_order(rounds: int, first_round: int = 0) -> list[tuple[int, str]]:
+def round_order(rounds: int, first_round: int = 0, sides: tuple = SIDES) -> list[tuple[int, str]]:
     """(round index, side) pairs; the A B / B A alternation follows the round index, so an
-    extension run (first_round > 0) continues the pattern of the run it extends."""
+    extension run (first_round > 0) continues the pattern of the run it extends.
+
+    A chain (base, head, head2, ...) alternates the same way, A B C / C B A: over each two
+    rounds every side sits at the same mean position, so a linear drift of the machine moves
+    every side alike and every head's ratio to the base is paired within one round index."""
     order = []
     for index in range(first_round, first_round + rounds):
-        pair = SIDES if index % 2 == 0 else SIDES[::-1]
-        order.extend((index, side) for side in pair)
+        group = sides if index % 2 == 0 else sides[::-1]
+        order.extend((index, side) for side in group)
     return order
 
 

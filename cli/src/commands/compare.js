@@ -14,7 +14,7 @@ const { UsageError, EXIT } = core;
 
 const OPTIONS = {
   base: { type: 'string' },
-  head: { type: 'string' },
+  head: { type: 'string', multiple: true },
   out: { type: 'string' },
   ...MEASURE_OPTIONS,
   tests: { type: 'string' },
@@ -29,7 +29,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 };
 
-const HELP = `usage: perfgate compare --base <basedir> --head <basedir> --out <dir> [options]
+const HELP = `usage: perfgate compare --base <basedir> --head <basedir> [--head <basedir> …] --out <dir> [options]
 
 Measures the head server against the base server on one suite of thresholds/suites/, measures
 more rounds where the answer is open (budget in the suite file), confirms fails, and writes
@@ -37,7 +37,12 @@ plan.json, results.json, verdict.json, comment.md, summary.md, report.html, resu
 results.tsv and servers/<side>/error.log into <dir>.
 
   --base <basedir>        installed server prefix of the base (holds bin/ or sbin/ and share/)
-  --head <basedir>        installed server prefix of the head
+  --head <basedir>        installed server prefix of the head. Repeat it for a chain of versions
+                          against one base (at most ${core.MAX_HEADS}): every head is measured in the same
+                          interleaved rounds (A B C / C B A), judged against the base on its own,
+                          and the reports hold one column per version (chain.json, chain.csv,
+                          chain.tsv; each head's own reports under <dir>/heads/<side>/). The exit
+                          code is the worst head's. A chain measures time only (--metric time)
   --source <git checkout> build --base and --head from this checkout first: they are then git
                           refs (branch, tag or SHA); see perfgate build --help. Build logs go
                           to <dir>/build/; a failed build makes the run an error (exit 4)
@@ -48,7 +53,8 @@ ${MEASURE_HELP}
   --tests <a,b,…>         only these microbenchmarks of the suite (default: all of them)
   --base-option, --head-option NAME=VALUE
                           a [mysqld] option of that side only, after the profile's (repeatable),
-                          e.g. --head-option innodb_flush_log_at_trx_commit=1
+                          e.g. --head-option innodb_flush_log_at_trx_commit=1 (in a chain: of
+                          every head)
   --shard K/N             run only shard K of N of the suite (1 <= K <= N): a part that loads
                           its own tables and keeps the suite's order; each runner of a matrix
                           runs one, and perfgate merge joins their run folders into one report
@@ -75,10 +81,18 @@ function readSettings(argv, env = {}) {
   if (!values.source && (values.flavor || values['build-config'])) {
     throw new UsageError(`--${values.flavor ? 'flavor' : 'build-config'} applies only with --source <git checkout>`);
   }
+  const heads = values.head;
+  if (heads.length > 1) {
+    // Refs name versions as given; basedirs as the folders they are.
+    const named = (x) => (values.source ? { ref: x } : { basedir: path.resolve(x) });
+    core.chainSides(named(values.base), heads.map(named), values.source ? 'ref' : 'basedir');
+    if (values.shard !== undefined) throw new UsageError(`--shard '${values.shard}': a chain of ${heads.length} heads runs whole; expected one --head with --shard`);
+  }
   return {
     help: false,
     base: values.base,
-    head: values.head,
+    head: heads[0],
+    heads,
     out: path.resolve(values.out),
     suite: values.suite,
     tests: values.tests !== undefined ? testList(values.tests) : null,
@@ -93,10 +107,22 @@ function readSettings(argv, env = {}) {
   };
 }
 
+// --base-option to the base, --head-option to every head (of a chain too).
 function withSideOptions(sides, options) {
   const out = { ...sides };
-  for (const side of ['base', 'head']) if (Object.keys(options[side]).length) out[side] = { ...sides[side], options: options[side] };
+  for (const side of Object.keys(sides)) {
+    const own = options[side === 'base' ? 'base' : 'head'];
+    if (Object.keys(own).length) out[side] = { ...sides[side], options: own };
+  }
   return out;
+}
+
+// The sides to measure from checked basedirs: base and head, or base and a chain of heads.
+function basedirSides(settings) {
+  const base = { basedir: checkBasedir('--base', settings.base), label: 'base' };
+  const heads = settings.heads.map((h) => checkBasedir('--head', h));
+  if (heads.length === 1) return { base, head: { basedir: heads[0], label: 'head' } };
+  return core.chainSides(base, heads.map((basedir, k) => ({ basedir, label: core.headSide(k) })), 'basedir');
 }
 
 function describeSteps(steps) {
@@ -123,7 +149,10 @@ async function execute(settings, io) {
   let sides;
   if (settings.source) {
     // --base/--head are refs: build what is missing first; a failed build is an error run.
-    const built = await sidesFromSource({ settings, config, io, env, sandbox });
+    const refs = settings.heads.length > 1
+      ? Object.fromEntries(Object.entries(core.chainSides({ ref: settings.base }, settings.heads.map((ref) => ({ ref })), 'ref')).map(([side, s]) => [side, s.ref]))
+      : null;
+    const built = await sidesFromSource({ settings: refs ? { ...settings, refs } : settings, config, io, env, sandbox });
     if (built.cancelled) {
       io.stderr.write(`perfgate compare: cancelled by ${built.cancelled} while building; run folder ${settings.out}\n`);
       return EXIT_ON_SIGNAL[built.cancelled];
@@ -135,11 +164,9 @@ async function execute(settings, io) {
     }
     sides = withSideOptions(built.sides, settings.sideOptions);
   } else {
-    sides = withSideOptions({
-      base: { basedir: checkBasedir('--base', settings.base), label: 'base' },
-      head: { basedir: checkBasedir('--head', settings.head), label: 'head' },
-    }, settings.sideOptions);
+    sides = withSideOptions(basedirSides(settings), settings.sideOptions);
   }
+  const chain = core.isChain(sides);
   const outcome = await runComparison({
     config,
     suiteName: settings.suite,
@@ -147,7 +174,9 @@ async function execute(settings, io) {
     sides,
     outDir: settings.out,
     keepData: settings.keepData,
-    judge: core.judge,
+    // A chain is judged head by head, and its next step joined from each head's (core/src/chain.js).
+    judge: chain ? core.judgeChain : core.judge,
+    nextStep: chain ? core.chainStep : core.nextStep,
     io,
     env,
     sandbox,
@@ -162,7 +191,9 @@ async function execute(settings, io) {
   if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);
   io.stderr.write(`perfgate compare: run folder ${settings.out}\n`);
   // The table comes last: it is what people read when the run is over.
-  if (outcome.verdict) {
+  if (outcome.verdict && chain) {
+    outcome.verdict.heads.forEach(({ verdict }, k) => io.stdout.write(`\ncol-${k + 1}: ${core.renderVerdictTable(verdict)}`));
+  } else if (outcome.verdict) {
     io.stdout.write(`\n${core.renderVerdictTable(outcome.verdict)}`);
   } else if (outcome.results) {
     // Measured but not judged (the run broke off): still show what was measured.

@@ -94,7 +94,16 @@ function limitsConfig(settings, results) {
 
 async function execute(settings, io) {
   const results = settings.resultsFiles.map((file) => readDocument(file, 'results', { option: settings.resultsOption }));
-  const verdict = core.judge(results, limitsConfig(settings, results), { allowDifferentMachines: settings.allowDifferentMachines });
+  const options = { allowDifferentMachines: settings.allowDifferentMachines };
+  if (core.isChain(results[0].sides)) {
+    // A chain's results (perfgate compare --head A --head B ...): every head judged again.
+    const chain = core.judgeChain(results, limitsConfig(settings, results), options);
+    writeReports(settings.dir, chain, { reportLink: settings.reportLink });
+    chain.heads.forEach(({ verdict }, k) => io.stdout.write(`${k ? '\n' : ''}col-${k + 1}: ${core.renderVerdictTable(verdict)}`));
+    io.stderr.write(`perfgate judge: wrote chain.json, comment.md, summary.md, report.html, chain.csv, chain.tsv and heads/<side>/ in ${settings.dir}\n`);
+    return chain.exit_code;
+  }
+  const verdict = core.judge(results, limitsConfig(settings, results), options);
   writeReports(settings.dir, verdict, { reportLink: settings.reportLink });
   io.stdout.write(core.renderVerdictTable(verdict));
   io.stderr.write(`perfgate judge: wrote verdict.json, comment.md, summary.md, report.html, results.csv, results.tsv in ${settings.dir}\n`);

@@ -11,8 +11,6 @@ const { machineFingerprint } = require('../harness-process');
 const { writeDocument, writeText, writeReports, clearRunOutputs, makeRunFolder } = require('../run-folder');
 const { Cancelled, sandboxFor } = require('../processes');
 
-const SIDES = ['base', 'head'];
-
 function copyLog(from, to, header) {
   let text;
   try {
@@ -24,8 +22,8 @@ function copyLog(from, to, header) {
 }
 
 /**
- * Builds refs.base then refs.head (in that order: the head build then reuses the base's tree
- * and objects). Logs go to <outDir>/build/<side>.log, a summary to <outDir>/build/builds.json;
+ * Builds refs.base, then refs.head and a chain's further heads (head2, ...) in that order: each
+ * build then reuses the tree and objects of the one before. Logs go to <outDir>/build/<side>.log, a summary to <outDir>/build/builds.json;
  * progress lines to io.stderr, after `who` (the command speaking). `sandbox`: sandboxFor() of the
  * run (by default, cmake and ninja run in the sandbox when this host has it).
  * @returns {sides, failure: null} or {sides, failure: {side, error: BuildError}}; sides holds
@@ -39,7 +37,7 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who
   const sides = {};
   const summary = { schema: 'perfgate.builds/v1', source, flavor: recipe.flavor, cmake_flags: recipe.cmakeFlags, recipe: recipe.flagsHash.slice(0, 16), sides: {} };
   const writeSummary = () => writeDocument(path.join(buildDir, 'builds.json'), 'builds', summary);
-  for (const side of SIDES) {
+  for (const side of Object.keys(refs)) {
     const logFile = path.join(buildDir, `${side}.log`);
     const due = core.progressThrottle(15);
     try {
@@ -62,7 +60,7 @@ async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who
 }
 
 /**
- * @param settings  {source, base, head, flavor, buildConfigs, thresholds, suite, overrides, out}
+ * @param settings  {source, base, head, refs?, flavor, buildConfigs, thresholds, suite, overrides, out}
  * @param sandbox   sandboxFor() of the run
  * @returns {sides} ready for runComparison; {exitCode, results, verdict} when a build failed;
  *          {cancelled: signal} when a signal stopped the build
@@ -72,7 +70,8 @@ async function sidesFromSource({ settings, config, io, env, sandbox = sandboxFor
   const recipe = core.loadRecipe({ thresholdsDir: settings.thresholds, buildConfigs: settings.buildConfigs || [],
     flavor: settings.flavor || 'mariadb', cacheDir });
   makeRunFolder(settings.out);
-  const refs = { base: settings.base, head: settings.head };
+  // A chain names every head's ref (settings.refs: {base, head, head2, ...}).
+  const refs = settings.refs || { base: settings.base, head: settings.head };
   const started = new Date().toISOString();
   let built;
   try {
@@ -86,7 +85,7 @@ async function sidesFromSource({ settings, config, io, env, sandbox = sandboxFor
 
   clearRunOutputs(settings.out);
   const planSides = {};
-  for (const side of SIDES) {
+  for (const side of Object.keys(refs)) {
     planSides[side] = sides[side] || { basedir: '', label: side, commit: failure.side === side ? failure.error.commit : null, ref: refs[side] };
   }
   const plan = core.resolvePlan(config, settings.suite, settings.overrides || {}, planSides, started);
@@ -94,7 +93,7 @@ async function sidesFromSource({ settings, config, io, env, sandbox = sandboxFor
   const results = core.buildErrorResults({ plan, failure, built: sides, refs, flavor: recipe.flavor,
     machine: machineFingerprint({ env, fallback: true }).fingerprint, started, finished: new Date().toISOString() });
   writeDocument(path.join(settings.out, 'results.json'), 'results', results);
-  const verdict = core.judge(results, config.suites[settings.suite]);
+  const verdict = (core.isChain(planSides) ? core.judgeChain : core.judge)(results, config.suites[settings.suite]);
   writeReports(settings.out, verdict);
   // A build failure is an error whatever the judge would make of it: never a verdict.
   return { exitCode: core.EXIT.error, results, verdict };

@@ -22,9 +22,10 @@ function tableRows(verdict) {
 
 // The results come from a run folder, which anyone may hand in: a cell that starts like a
 // formula (=, +, -, @) is written with a leading ' so that a spreadsheet shows it as text.
-const render = (verdict, delimiter) => stringify(tableRows(verdict), { delimiter, escape_formulas: true, record_delimiter: 'unix' });
+// The one writer of every delimited table (the chain's too).
+const delimited = (rows, delimiter) => stringify(rows, { delimiter, escape_formulas: true, record_delimiter: 'unix' });
 
-const renderCsv = (verdict) => render(verdict, ',');
-const renderTsv = (verdict) => render(verdict, '\t');
+const renderCsv = (verdict) => delimited(tableRows(verdict), ',');
+const renderTsv = (verdict) => delimited(tableRows(verdict), '\t');
 
-module.exports = { renderCsv, renderTsv };
+module.exports = { renderCsv, renderTsv, delimited };

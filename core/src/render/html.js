@@ -134,14 +134,12 @@ function instructionsSection(rows) {
   return parts.join('\n');
 }
 
-function renderReport(verdict) {
-  const sides = verdict.run.sides || {};
-  const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
-  const groups = F.groupsOf(verdict.benchmarks);
-  const head = `<!doctype html>
+// The opening of every report page, up to <body>: one style for all of them.
+function pageHead(title) {
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>perfgate ${esc(verdict.suite || '')}: ${esc(verdict.verdict)}</title>
+<title>${esc(title)}</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;max-width:1100px;margin:24px auto;padding:0 16px}
 h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
@@ -156,7 +154,13 @@ td.mark{font-weight:600}.badge{display:inline-block;color:#fff;border-radius:10p
 .badge.pass{background:${COLOR.pass}}.badge.warn{background:${COLOR.warn}}.badge.inconclusive{background:${COLOR.inconclusive}}.badge.fail{background:${COLOR.fail}}.badge.error{background:${COLOR.error}}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{border-left:4px solid ${COLOR.warn};background:#fff8c5;padding:6px 10px}
 </style></head><body>`;
-  const parts = [head];
+}
+
+function renderReport(verdict) {
+  const sides = verdict.run.sides || {};
+  const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
+  const groups = F.groupsOf(verdict.benchmarks);
+  const parts = [pageHead(`perfgate ${verdict.suite || ''}: ${verdict.verdict}`)];
   parts.push(`<h1><span class="badge ${esc(verdict.verdict)}">${esc(verdict.verdict)}</span> perfgate ${esc(verdict.suite || '')}: <span data-verdict="${esc(verdict.verdict)}">${esc(verdict.verdict)}</span></h1>`);
   parts.push(`<p class="headline">${esc(verdict.headline)}</p>`);
   parts.push(`<p>head <b>${esc(F.sideLine(sides.head))}</b> against base <b>${esc(F.sideLine(sides.base))}</b>: ${esc(F.countsLine(verdict))}. Limits: ${esc(F.limitsLine(verdict))}; ${esc(F.roundsLine(verdict))}.</p>`);
@@ -223,4 +227,4 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{borde
   return parts.join('\n');
 }
 
-module.exports = { renderReport, rqpsChart, esc };
+module.exports = { renderReport, rqpsChart, pageHead, esc, td };

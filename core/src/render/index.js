@@ -7,6 +7,7 @@ const { renderReport } = require('./html');
 const { renderVerdictTable } = require('./table');
 const { renderTerminal } = require('./terminal');
 const { renderCsv, renderTsv } = require('./delimited');
+const chain = require('./chain');
 const checkRun = require('./check-run');
 const signoff = require('./signoff');
 const limits = require('../github-limits');
@@ -30,7 +31,7 @@ function renderReports(verdict, options = {}) {
 
 module.exports = {
   renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv, commentMarker: marker, GITHUB_COMMENT_LIMIT,
-  ...checkRun, ...signoff,
+  ...chain, ...checkRun, ...signoff,
   GITHUB_LIMITS: limits.LIMITS, fitCharacters: limits.fitCharacters, fitBytes: limits.fitBytes, fitComment: limits.fitComment, fitCheckRunOutput: limits.fitCheckRunOutput,
   markdownText, markdownCode, markdownFence,
 };

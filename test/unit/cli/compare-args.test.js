@@ -95,3 +95,35 @@ test('--help lists every option', async () => {
     assert.match(r.stdout, new RegExp(`  ${option} `));
   }
 });
+
+test('a chain: --head repeated, in order; a single --head stays as it was', () => {
+  const s = readSettings(['--base', 'b', '--head', 'h1', '--head', 'h2', '--head', 'h3', '--out', 'o']);
+  assert.deepEqual(s.heads, ['h1', 'h2', 'h3']);
+  assert.equal(s.head, 'h1');
+  const one = readSettings(['--base', 'b', '--head', 'h', '--out', 'o']);
+  assert.deepEqual([one.head, one.heads], ['h', ['h']]);
+  // One head may be the base itself (an A/A run), as before.
+  assert.equal(readSettings(['--base', 'b', '--head', 'b', '--out', 'o']).head, 'b');
+});
+
+test('a bad chain exits 2 with one line naming --head (or what it cannot go with) and writes nothing', async () => {
+  const [a, b, c] = [fakePrefix(), fakePrefix(), fakePrefix()];
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-out-')), 'run');
+  const cases = [
+    [['--base', a, '--head', b, '--head', a, '--out', out], `perfgate compare: --head '${a}': the same basedir as --base; expected a version other than the base`],
+    [['--base', a, '--head', b, '--head', `${b}/`, '--out', out], `perfgate compare: --head '${b}': given twice (head 1 and head 2); expected each version once`],
+    [['--base', a, ...Array.from({ length: 6 }, () => ['--head', fakePrefix()]).flat(), '--out', out],
+      'perfgate compare: --head: 6 heads given; expected at most 5 (every head is a server running beside the others, and every round runs on each of them)'],
+    [['--source', '.', '--base', 'v1', '--head', 'v2', '--head', 'v2', '--out', out], "perfgate compare: --head 'v2': given twice (head 1 and head 2); expected each version once"],
+    [['--base', a, '--head', b, '--head', c, '--shard', '1/2', '--out', out], "perfgate compare: --shard '1/2': a chain of 2 heads runs whole; expected one --head with --shard"],
+    [['--base', a, '--head', b, '--head', '/nonexistent', '--out', out], "perfgate compare: --head '/nonexistent': no such directory; expected an installed server prefix holding bin/ or sbin/ and share/"],
+    // The quick suite counts instructions; a chain measures time only.
+    [['--base', a, '--head', b, '--head', c, '--out', out], 'perfgate compare: --metric: a chain of 2 heads measures time only, but suite quick counts instructions too (measure.signals); expected --metric time'],
+  ];
+  for (const [args, message] of cases) {
+    const r = await compare(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr.trim().split('\n').pop(), message);
+    assert.ok(!fs.existsSync(path.join(out, 'plan.json')), 'nothing written');
+  }
+});

@@ -116,3 +116,13 @@ test('an extension plan keeps the plan but only the given benchmarks and continu
   assert.deepEqual(extra.measure, { seconds: 2, warmup_seconds: 1, rounds: 2, first_round: 6, signals: ['time'] });
   assert.throws(() => extensionPlan(plan, ['nope'], 2, 4), /not in the plan: nope/);
 });
+
+test('a chain\'s plan names every head in order; it measures time only', () => {
+  const chain = { ...sides, head2: { basedir: '/srv/head2', label: 'head2' }, head3: { basedir: '/srv/head3', label: 'head3' } };
+  const plan = resolvePlan(config, 'quick', { signals: ['time'] }, chain);
+  assert.equal(schemaProblem('plan', plan), null);
+  assert.deepEqual(Object.keys(plan.sides), ['base', 'head', 'head2', 'head3']);
+  assert.equal(plan.sides.head3.basedir, '/srv/head3');
+  assert.throws(() => resolvePlan(config, 'quick', {}, chain),
+    { name: 'UsageError', message: '--metric: a chain of 3 heads measures time only, but suite quick counts instructions too (measure.signals); expected --metric time' });
+});

@@ -129,3 +129,29 @@ def test_each_side_runs_with_the_profile_of_its_own_flavour(raw, tmp_path):
     assert (run._side_record("base")["profile"], run._side_record("head")["profile"]) == ("mariadb-tiny", "mysql-tiny")
     run.versions = {"base": ("percona", "8.4.3-3"), "head": ("percona", "8.4.3-3")}
     assert run._server_options("base") == {**raw["profiles"]["percona"]["options"]}
+
+
+def chain(raw, basedir, heads):
+    raw = copy.deepcopy(raw)
+    for name in heads:
+        raw["sides"][name] = {"basedir": basedir, "label": name}
+    raw["measure"]["signals"] = ["time"]
+    return raw
+
+
+def test_a_chain_keeps_its_heads_in_order(raw, basedir):
+    # head10 is not a side name the schema allows; head2..head5 are, listed in any order.
+    plan = parse_plan(chain(raw, basedir, ["head3", "head2"]))
+    assert list(plan.sides) == ["base", "head", "head2", "head3"]
+    with pytest.raises(PlanError, match=r"sides: .*head6"):
+        parse_plan(chain(raw, basedir, ["head6"]))
+
+
+def test_a_chain_counts_no_instructions(raw, basedir):
+    bad = chain(raw, basedir, ["head2"])
+    bad["measure"]["signals"] = ["time", "instructions"]
+    bad["measure"]["instructions"] = {"windows": 2, "seed": 1}
+    for b in bad["benchmarks"]:
+        b["instructions_events"] = 100
+    with pytest.raises(PlanError, match=r'measure.signals: a chain of 2 heads counts no instructions .*expected \["time"\]'):
+        parse_plan(bad)

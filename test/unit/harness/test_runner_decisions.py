@@ -77,3 +77,8 @@ def test_head_starts_from_a_copy_of_the_base_data_only_within_one_server_series(
     assert shares_data({"base": ("mysql", "8.0.36"), "head": ("mysql", "8.0.40")})
     assert not shares_data({"base": ("mariadb", "10.11.18-MariaDB"), "head": ("mariadb", "11.4.2-MariaDB")})
     assert not shares_data({"base": ("mysql", "8.0.36"), "head": ("percona", "8.0.36-28")})
+    # A chain shares the base's tables only when every head is of the base's series.
+    assert shares_data({"base": ("mariadb", "10.11.18-MariaDB"), "head": ("mariadb", "10.11.19-MariaDB"),
+                        "head2": ("mariadb", "10.11.19-MariaDB")})
+    assert not shares_data({"base": ("mariadb", "10.11.18-MariaDB"), "head": ("mariadb", "10.11.19-MariaDB"),
+                            "head2": ("mariadb", "11.8.9-MariaDB")})

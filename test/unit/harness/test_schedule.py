@@ -19,3 +19,18 @@ def test_each_side_gets_each_position_equally_often():
 def test_eta():
     assert schedule.eta_seconds(rounds_left=4, seconds=7, warmups_left=2, warmup_seconds=3) == 4 * 7 + 2 * 3 + 6
     assert schedule.eta_seconds(0, 7, 0, 3) == 0
+
+
+def test_a_chain_alternates_abc_cba():
+    sides = ("base", "head", "head2")
+    assert schedule.round_order(2, sides=sides) == [
+        (0, "base"), (0, "head"), (0, "head2"), (1, "head2"), (1, "head"), (1, "base")]
+
+
+def test_in_a_chain_every_side_sits_at_the_same_mean_position_over_two_rounds():
+    sides = ("base", "head", "head2", "head3")
+    order = schedule.round_order(4, sides=sides)
+    position = {side: sum(i for i, (_, s) in enumerate(order) if s == side) / 4 for side in sides}
+    assert len(set(position.values())) == 1
+    # Every head's rounds share their index with one base round: paired within the same round.
+    assert all(sum(1 for index, s in order if s == side and index == k) == 1 for side in sides for k in range(4))
