@@ -46,10 +46,12 @@ function listedBenchmarks(config, suite, threads, countsInstructions) {
   return out;
 }
 
-// ahi: one benchmark per cell workload × AHI state × thread count, in that order.
+// ahi: one benchmark per cell workload × AHI state × thread count, in that order, and with
+// partition counts (`ahi.parts`) all cells of one count before the next: the harness restarts
+// both servers with innodb_adaptive_hash_index_parts when it changes.
 function ahiBenchmarks(suite, threads) {
   const out = [];
-  for (const workload of suite.ahi.workloads) {
+  for (const workload of suite.ahi.variants) {
     const options = { update_percent: workload.update_percent };
     if (workload.update) options.update = workload.update;
     for (const state of suite.ahi.states) {
@@ -64,6 +66,7 @@ function ahiBenchmarks(suite, threads) {
           threads: t,
           shape: ahiShape(workload),
           ahi: state,
+          ...(workload.parts === null ? {} : { ahi_parts: workload.parts }),
         });
       }
     }

@@ -50,6 +50,7 @@ class Benchmark:
     shape: str | None
     ahi: str | None
     instructions_events: int | None = None
+    ahi_parts: int | None = None  # innodb_adaptive_hash_index_parts the servers run this cell with
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         benchmarks.append(Benchmark(
             id=b["id"], name=b["name"], group=b["group"], kind=b["kind"], script=b["script"],
             script_path=script_path, options=dict(b["options"]), threads=b["threads"],
-            shape=b.get("shape"), ahi=b.get("ahi"), instructions_events=b.get("instructions_events")))
+            shape=b.get("shape"), ahi=b.get("ahi"), instructions_events=b.get("instructions_events"),
+            ahi_parts=b.get("ahi_parts")))
 
     return Plan(
         raw=raw, suite=raw["suite"], sides=sides,

@@ -88,6 +88,19 @@ def shares_data(versions: dict) -> bool:
     return all(flavor == flavor_b and series(version) == series(version_b) for flavor, version in versions.values())
 
 
+AHI_PARTS = "innodb_adaptive_hash_index_parts"
+
+
+def ahi_parts_problem(side: str, flavor: str, version: str, variables: dict) -> str | None:
+    """Why `side` cannot run a cell at a chosen AHI partition count, or None. Decided from the
+    server's own variables (SHOW GLOBAL VARIABLES of its start): MariaDB 10.2+ and MySQL 5.7+
+    have the variable, older servers and builds without the AHI do not."""
+    if AHI_PARTS in variables:
+        return None
+    return (f"{side}: {flavor} {version} has no {AHI_PARTS} (not in SHOW GLOBAL VARIABLES), so this cell's "
+            f"AHI partition count cannot be set; expected a suite without ahi.parts for this server, e.g. ahi-quick")
+
+
 def counter_delta(before: dict, after: dict) -> dict:
     return {name: after[name] - before.get(name, 0) for name in after}
 
@@ -407,6 +420,8 @@ class Run:
                   "options": bench.options, "status": "ok", "rounds": []}
         if bench.shape:
             record["shape"] = bench.shape
+        if bench.ahi_parts is not None:
+            record["ahi_parts"] = bench.ahi_parts
         return record
 
     def _invocation(self, bench: Benchmark, side: str, seconds: float) -> sysbench.Invocation:
@@ -435,6 +450,8 @@ class Run:
         if self.dead:
             return self._skip(record)
         try:
+            if bench.ahi_parts is not None:
+                self._use_ahi_parts(bench.ahi_parts)
             if bench.ahi:
                 for side in self.sides:
                     self._set_ahi(side, bench.ahi)
@@ -581,6 +598,35 @@ class Run:
         if int(rows[0][0]) != (1 if state == "on" else 0):
             raise BenchmarkFailed(side, "ahi", f"{side}: innodb_adaptive_hash_index stayed {rows[0][0]} "
                                                f"after SET GLOBAL ... = {value}")
+
+    def _use_ahi_parts(self, parts: int) -> None:
+        """Both servers running with innodb_adaptive_hash_index_parts = `parts`. It is read at
+        startup only: when it differs, both restart with it (the plan groups the cells of one
+        count, so this happens once per count). A server without the variable refuses the cell."""
+        for side in schedule.SIDES:
+            flavor, version = self.versions[side]
+            problem = ahi_parts_problem(side, flavor, version, self.variables.get(side, {}))
+            if problem:
+                raise BenchmarkFailed(side, "ahi", problem)
+        wanted = str(parts)
+        if all(self.variables[side].get(AHI_PARTS) == wanted for side in schedule.SIDES):
+            return
+        for side in schedule.SIDES:
+            srv = self.servers[side]
+            srv.profile_options = {**srv.profile_options, AHI_PARTS: wanted}
+            progress.emit("phase", phase="shutdown", side=side)
+            problem = srv.shutdown()
+            if problem:
+                self.warnings.append(problem)
+        self._start_all()
+        # A restarted server has its AHI monitor counters off again.
+        self.ahi_monitor_enabled.clear()
+        for side in schedule.SIDES:
+            if side in self.dead:
+                raise BenchmarkFailed(side, "ahi", self.dead[side], self.servers[side].log_tail())
+            now_parts = self.variables.get(side, {}).get(AHI_PARTS)
+            if now_parts != wanted:
+                raise BenchmarkFailed(side, "ahi", f"{side}: {AHI_PARTS} is {now_parts} after a restart with {wanted}")
 
     def _ahi_counters(self, side: str) -> dict:
         rows = self._sql(side, "ahi", [AHI_COUNTERS_SQL])

@@ -12,13 +12,16 @@ import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
 import {
   BASE_BASEDIR, HEAD_BASEDIR, REPOSITORY, doublePullRequest, exportPerfgate, killServerWhenUp, makeFork,
-  pinnedAction, pullRequestEvent, serversUnder, tinySuite, workflowDispatchEvent,
+  pinnedAction, pullRequestEvent, serversUnder, tinyAhiSuite, tinySuite, workflowDispatchEvent,
 } from '../support/action-fork.mjs';
 import { ciTool } from '../support/ci-tools.mjs';
 import { secondaryRateLimit, startGitHubDouble } from '../support/github-api/index.mjs';
 
 const GITHUB_TOKEN = 'ghs_perfgateActionTestTokenForTheDouble01';
 const MARKER = '<!-- perfgate:comment suite=quick -->';
+const AHI_MARKER = '<!-- perfgate:comment suite=ahi-quick -->';
+// perf-pr.yml's two suites: one check run, one sticky comment and one artifact each.
+const PR_SUITES = ['quick', 'ahi-quick'];
 const CONCLUSION = { pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' };
 // Loose enough that the same two servers pass on a noisy machine at 3 rounds of 1 s.
 const BASE_LIMITS = { warn: 0.5, fail: 0.2 };
@@ -110,8 +113,8 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
 
   before(async () => {
     s = await scenario('trusted', {
-      baseSuites: { quick: tinySuite({ limits: BASE_LIMITS }) },
-      headSuites: { quick: tinySuite({ limits: HEAD_LIMITS }) },
+      baseSuites: { quick: tinySuite({ limits: BASE_LIMITS }), 'ahi-quick': tinyAhiSuite({ limits: BASE_LIMITS }) },
+      headSuites: { quick: tinySuite({ limits: HEAD_LIMITS }), 'ahi-quick': tinyAhiSuite({ limits: HEAD_LIMITS }) },
       pulls: (fork) => [{ number, baseSha: fork.baseSha, headSha: fork.headSha, author: 'maintainer', association: 'MEMBER' }],
     });
     const payload = pullRequestEvent({ number, baseSha: s.fork.baseSha, headSha: s.fork.headSha, author: 'maintainer', association: 'MEMBER' });
@@ -119,19 +122,57 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
     first.comments = structuredClone(s.gh.state.comments(REPOSITORY, number));
     // The re-run uploads its run folder under the same name: keep this attempt's verdict.
     first.verdict = verdictIn(s.artifactsDir, runId, 'perfgate-quick');
+    first.ahiVerdict = verdictIn(s.artifactsDir, runId, 'perfgate-ahi-quick');
+    first.checkRuns = structuredClone(s.gh.state.checkRuns(REPOSITORY));
     // GitHub's "re-run all jobs": the same run id, the same event.
     rerun = await s.run('perf-pr.yml', 'pull_request_target', payload, { runId });
   });
   after(async () => { await s?.gh.close(); });
 
-  it('runs gate, measure and report to success', () => {
+  it('runs gate, then measure and report once per suite, to success', () => {
     assert.equal(first.exitCode, 0, explain(first));
     assert.deepEqual(first.jobs, { gate: 'success', measure: 'success', report: 'success' }, explain(first));
+    assert.deepEqual(first.legs, {
+      'measure (quick)': 'success', 'measure (ahi-quick)': 'success', 'report (quick)': 'success', 'report (ahi-quick)': 'success',
+    }, explain(first));
+  });
+
+  it('measures both suites on the one pull request: an artifact each, the AHI slice off and on at 2% updates', () => {
+    assert.deepEqual(artifactsOf(s.artifactsDir, runId), ['perfgate-ahi-quick', 'perfgate-quick']);
+    assert.equal(first.verdict.suite, 'quick');
+    assert.equal(first.ahiVerdict.suite, 'ahi-quick');
+    assert.deepEqual(first.ahiVerdict.benchmarks.map((b) => b.id), [
+      'point-select ahi=off threads=1', 'point-select ahi=on threads=1',
+      'point-select+2%update-index ahi=off threads=1', 'point-select+2%update-index ahi=on threads=1',
+    ]);
+    assert.deepEqual(first.ahiVerdict.ahi.map((cell) => cell.id), ['point-select@1:ahi-gain', 'point-select+2%update-index@1:ahi-gain']);
+    assert.ok(first.ahiVerdict.ahi.every((cell) => cell.gain.base > 0 && cell.gain.head > 0), JSON.stringify(first.ahiVerdict.ahi));
+    assert.equal(first.ahiVerdict.limits.default.warn, BASE_LIMITS.warn, 'the AHI slice is judged by the base commit\'s limits too');
+  });
+
+  it('delivers each suite in its own check run and its own sticky comment', () => {
+    const runs = first.checkRuns;
+    assert.deepEqual(runs.map((run) => run.name).sort(), ['perfgate ahi-quick', 'perfgate quick']);
+    for (const [suite, verdict] of [['quick', first.verdict], ['ahi-quick', first.ahiVerdict]]) {
+      const run = runs.find((entry) => entry.name === `perfgate ${suite}`);
+      assert.equal(run.headSha, s.fork.headSha);
+      assert.equal(run.status, 'completed');
+      assert.equal(run.conclusion, CONCLUSION[verdict.verdict], `${suite}: ${verdict.verdict}`);
+      assert.match(run.output.title, new RegExp(`^perfgate ${suite}: ${verdict.verdict} — `));
+    }
+    const creates = s.gh.callsTo('checks/create').slice(0, 2);
+    assert.deepEqual(creates.map((call) => [call.requestBody.name, call.requestBody.status]), [['perfgate quick', 'in_progress'], ['perfgate ahi-quick', 'in_progress']], 'both started by the gate');
+    const [quick, ahi] = ['quick', 'ahi-quick'].map((suite) => first.comments.find((comment) => comment.body.startsWith(`<!-- perfgate:comment suite=${suite} -->\n`)));
+    assert.ok(quick && ahi, first.comments.map((comment) => comment.body.slice(0, 80)).join('\n'));
+    assert.notEqual(quick.id, ahi.id);
+    assert.match(ahi.body, new RegExp(`perfgate ahi-quick: ${first.ahiVerdict.verdict}`));
+    assert.match(ahi.body, /point-select\+2%update-index/);
+    assert.doesNotMatch(quick.body, /update-index ahi=/, 'each comment holds its own suite only');
   });
 
   it('completes the check run on the head with the conclusion of the verdict, the table as summary', () => {
     const { verdict } = first;
-    const runs = s.gh.state.checkRuns(REPOSITORY);
+    const runs = s.gh.state.checkRuns(REPOSITORY).filter((run) => run.name === 'perfgate quick');
     assert.equal(runs.length, 2, 'one check run per attempt');
     const [run] = runs;
     assert.equal(run.name, 'perfgate quick');
@@ -145,9 +186,11 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
     assert.equal(create.requestBody.status, 'in_progress', 'started in_progress by the gate, before measuring');
   });
 
-  it('makes one comment, by github-actions[bot], starting with the marker, with the limits of the base commit', () => {
-    assert.equal(first.comments.length, 1);
-    const [comment] = first.comments;
+  it('makes one comment per suite, by github-actions[bot], starting with the marker, with the limits of the base commit', () => {
+    assert.equal(first.comments.length, 2);
+    assert.ok(first.comments.every((comment) => comment.user.login === 'github-actions[bot]'));
+    const comment = first.comments.find((entry) => entry.body.startsWith(`${MARKER}\n`));
+    assert.ok(first.comments.some((entry) => entry.body.startsWith(`${AHI_MARKER}\n`)));
     assert.equal(comment.user.login, 'github-actions[bot]');
     assert.ok(comment.body.startsWith(`${MARKER}\n`), comment.body.slice(0, 200));
     assert.match(comment.body, /point-query/);
@@ -162,21 +205,20 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
   });
 
   it('writes the job summary and sets the report step\'s outputs', () => {
-    const reportSummary = first.summaries.find((entry) => entry.job === 'report');
-    assert.ok(reportSummary, JSON.stringify(first.summaries.map((entry) => entry.job)));
-    assert.match(reportSummary.content, /^## .* perfgate quick: /);
+    const reportSummaries = first.summaries.filter((entry) => entry.job === 'report').map((entry) => entry.content);
+    assert.equal(reportSummaries.length, 2, JSON.stringify(first.summaries.map((entry) => entry.job)));
+    for (const suite of PR_SUITES) assert.ok(reportSummaries.some((content) => new RegExp(`^## .* perfgate ${suite}: `).test(content)), suite);
     const outputs = Object.values(first.outputs).find((values) => values['comment-url']);
     assert.ok(outputs, JSON.stringify(first.outputs));
-    assert.equal(outputs['comment-url'], commentUrl(number, first.comments[0].id));
+    assert.ok(first.comments.some((comment) => outputs['comment-url'] === commentUrl(number, comment.id)), outputs['comment-url']);
     assert.match(outputs.verdict, /^(pass|warn|inconclusive|fail)$/);
   });
 
-  it('a re-run of the workflow edits the same comment and adds none', () => {
+  it('a re-run of the workflow edits the same comments and adds none', () => {
     assert.equal(rerun.exitCode, 0, explain(rerun));
     const comments = s.gh.state.comments(REPOSITORY, number);
-    assert.equal(comments.length, 1);
-    assert.equal(comments[0].id, first.comments[0].id);
-    assert.equal(s.gh.callsTo('issues/create-comment').length, 1);
+    assert.deepEqual(comments.map((comment) => comment.id).sort(), first.comments.map((comment) => comment.id).sort());
+    assert.equal(s.gh.callsTo('issues/create-comment').length, 2);
     const runs = s.gh.state.checkRuns(REPOSITORY);
     assert.ok(runs.every((run) => run.status === 'completed'), JSON.stringify(runs.map((run) => run.status)));
   });
@@ -221,9 +263,11 @@ describe('pull requests from a fork (perf-pr.yml and perf-command.yml)', () => {
   it('without approval: refused at the gate, before any checkout or build', () => {
     assert.equal(refused.exitCode, 0, explain(refused));
     assert.deepEqual(refused.jobs, { gate: 'success' }, 'measure and report never started');
-    assert.deepEqual(refused.outputs.gate, { allowed: 'false', 'base-sha': s.fork.baseSha, 'head-sha': s.fork.headSha, 'check-run-id': String(s.gh.state.checkRuns(REPOSITORY)[0].id), 'comment-url': commentUrl(21, s.gh.state.comments(REPOSITORY, 21)[0].id), verdict: 'refused' });
+    assert.deepEqual(refused.outputs.quick, { allowed: 'false', 'base-sha': s.fork.baseSha, 'head-sha': s.fork.headSha, 'check-run-id': String(s.gh.state.checkRuns(REPOSITORY)[0].id), 'comment-url': commentUrl(21, s.gh.state.comments(REPOSITORY, 21)[0].id), verdict: 'refused' });
     assert.deepEqual(artifactsOf(s.artifactsDir, 5201), [], 'no run folder');
     assert.ok(!refused.entries.some((entry) => entry.jobID === 'measure'), 'no step of the measure job ran');
+    assert.equal(refused.outputs['ahi-quick'], undefined, 'the AHI slice\'s gate did not run');
+    assert.ok(!s.gh.state.checkRuns(REPOSITORY).some((run) => run.name === 'perfgate ahi-quick'), 'one check run, the quick suite\'s, asks for a maintainer');
   });
 
   it('without approval: the check run asks for a maintainer and the comment says how to approve', () => {
@@ -281,7 +325,7 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
   before(async () => {
     s = await scenario('faults', {
       // Long enough that the head server is killed in the middle of the rounds.
-      baseSuites: { quick: tinySuite({ limits: BASE_LIMITS, rounds: 4, seconds: 2 }) },
+      baseSuites: { quick: tinySuite({ limits: BASE_LIMITS, rounds: 4, seconds: 2 }), 'ahi-quick': tinyAhiSuite({ limits: BASE_LIMITS }) },
       pulls: (fork) => [{ number, baseSha: fork.baseSha, headSha: fork.headSha, author: 'maintainer', association: 'MEMBER' }],
     });
     // A pass from an earlier push is on the pull request: the error must replace it.
@@ -289,7 +333,7 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
       id: 1, issueNumber: number, onPull: true, body: `${MARKER}\n### ✅ perfgate quick: pass\n`, user: s.gh.state.user('github-actions[bot]') || s.gh.state.addUser({ login: 'github-actions[bot]', id: 41898282, type: 'Bot' }), reactions: [], createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
     });
     s.gh.failNext('checks/update', secondaryRateLimit({ retryAfterSeconds: 1 }));
-    const watcher = killServerWhenUp({ marker: s.folder, side: 'head', afterMs: 4000 });
+    const watcher = killServerWhenUp({ marker: s.folder, side: 'head', run: 'perfgate-quick', afterMs: 4000 });
     try {
       killed = await s.run('perf-pr.yml', 'pull_request_target',
         pullRequestEvent({ number, baseSha: s.fork.baseSha, headSha: s.fork.headSha, author: 'maintainer', association: 'MEMBER' }), { runId: 5301 });
@@ -306,25 +350,32 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
   });
 
   it('the check run reports an error, after backing off from the secondary rate limit', () => {
-    const [run] = s.gh.state.checkRuns(REPOSITORY);
+    const run = s.gh.state.checkRuns(REPOSITORY).find((entry) => entry.name === 'perfgate quick');
     assert.equal(run.status, 'completed');
     assert.equal(run.conclusion, 'failure');
     assert.match(run.output.title, /^perfgate quick: error/);
+    // Both suites' report jobs complete their check runs, in either order: the first update
+    // answered 403 and was retried on the same check run.
     const updates = s.gh.callsTo('checks/update');
-    assert.deepEqual(updates.map((call) => call.status), [403, 200]);
+    assert.deepEqual(updates.map((call) => call.status).sort(), [200, 200, 403]);
+    const limited = updates.findIndex((call) => call.status === 403);
+    assert.equal(updates.slice(limited + 1).find((call) => call.path === updates[limited].path)?.status, 200);
   });
 
-  it('no comment claims a pass: the one comment now says error', () => {
+  it('no comment claims a pass: the quick suite\'s comment now says error, the AHI slice has its own', () => {
     const comments = s.gh.state.comments(REPOSITORY, number);
-    assert.equal(comments.length, 1);
-    assert.equal(comments[0].id, 1);
-    assert.match(comments[0].body, /perfgate quick: error/);
-    assert.doesNotMatch(comments[0].body, /perfgate quick: pass/);
+    assert.equal(comments.length, 2);
+    const quick = comments.find((comment) => comment.body.startsWith(MARKER));
+    assert.equal(quick.id, 1);
+    assert.match(quick.body, /perfgate quick: error/);
+    assert.doesNotMatch(quick.body, /perfgate quick: pass/);
+    assert.ok(comments.some((comment) => comment.body.startsWith(AHI_MARKER) && comment.id !== 1));
   });
 
-  it('fails the report job (fail-on: fail)', () => {
-    assert.equal(killed.jobs.report, 'failure', explain(killed));
-    assert.equal(killed.jobs.measure, 'success', 'the measure job delivered an error run folder');
+  it('fails the quick suite\'s report job (fail-on: fail), not the AHI slice\'s', () => {
+    assert.equal(killed.legs['report (quick)'], 'failure', explain(killed));
+    assert.equal(killed.legs['measure (quick)'], 'success', 'the measure job delivered an error run folder');
+    assert.equal(killed.legs['report (ahi-quick)'], 'success', explain(killed));
   });
 });
 

@@ -45,6 +45,8 @@ export function readActLog(stdout) {
   const summaries = [];
   const steps = {};
   const jobs = {};
+  // A matrix job's legs, each by itself: "<job> (<matrix values>)".
+  const legs = {};
   for (const entry of entries) {
     const stepId = Array.isArray(entry.stepID) ? entry.stepID[0] : undefined;
     if (entry.command === 'set-output') {
@@ -55,8 +57,10 @@ export function readActLog(stdout) {
     }
     if (entry.stepResult && stepId !== undefined && entry.stage === 'Main') steps[stepId] = entry.stepResult;
     if (entry.jobResult) jobs[entry.jobID] = entry.jobResult;
+    const values = Object.values(entry.matrix || {});
+    if (entry.jobResult && values.length) legs[`${entry.jobID} (${values.join(', ')})`] = entry.jobResult;
   }
-  return { entries, outputs, summaries, steps, jobs };
+  return { entries, outputs, summaries, steps, jobs, legs };
 }
 
 /**
@@ -77,7 +81,8 @@ export function readActLog(stdout) {
  *                run from the folder (act --local-repository), so nothing is fetched
  *   scratchParent folder for act's scratch (action cache, RUNNER_TEMP); default the system's temp
  *   timeoutMs    act is killed after this (default 180 s)
- * Returns { exitCode, durationMs, stdout, stderr, entries, outputs, summaries, steps, jobs }.
+ * Returns { exitCode, durationMs, stdout, stderr, entries, outputs, summaries, steps, jobs, legs }
+ * (jobs: the last result of each job; legs: each leg of a matrix job, "<job> (<values>)").
  */
 export async function runAct(options) {
   const act = ciTool('act');

@@ -85,6 +85,36 @@ ${benchmarks.map((name) => `  - ${name}`).join('\n')}
 `;
 }
 
+/**
+ * A tiny AHI suite (`ahi-quick` as perf-pr.yml runs it): point selects alone and with 2%
+ * indexed updates, AHI off and on, one client thread, rounds of `seconds`.
+ */
+export function tinyAhiSuite({ suite = 'ahi-quick', limits = { warn: 0.5, fail: 0.2 }, rounds = 3, seconds = 1 } = {}) {
+  return `suite: ${suite}
+description: A tiny AHI suite for the action's act tests
+scale:
+  tables: 1
+  rows: 1000
+measure:
+  threads: [1]
+  seconds: ${seconds}
+  warmup_seconds: 0
+  rounds: ${rounds}
+ahi:
+  states: ["off", "on"]
+  workloads:
+    - {name: point-select, update_percent: 0}
+    - {name: point-select+2%update-index, update_percent: 2, update: index}
+limits:
+  default: {warn: ${limits.warn}, fail: ${limits.fail}}
+  ahi_gain: {warn: ${limits.warn}, fail: ${limits.fail}}
+budget:
+  extra_rounds: 0
+  step_rounds: 2
+  confirm_rounds: 0
+`;
+}
+
 const GIT_IDENTITY = ['-c', 'user.name=perfgate test', '-c', 'user.email=test@perfgate.invalid'];
 
 /**
@@ -199,15 +229,17 @@ export function serversUnder(marker) {
 
 /**
  * Kills (SIGKILL) the first server whose command line holds both `marker` and `side`'s
- * folder, once it has run for `afterMs`. Resolves to what it killed, or null when stopped first.
+ * folder (of the run folder `run`, e.g. perfgate-quick, when given), once it has run for
+ * `afterMs`. Resolves to what it killed, or null when stopped first.
  */
-export function killServerWhenUp({ marker, side = 'head', afterMs = 3000, pollMs = 100 }) {
+export function killServerWhenUp({ marker, side = 'head', run = '', afterMs = 3000, pollMs = 100 }) {
+  const folder = `${run ? `/${run}` : ''}/servers/${side}/`;
   let stopped = false;
   const done = new Promise((resolve) => {
     let seenAt = null;
     const tick = () => {
       if (stopped) return resolve(null);
-      const server = serversUnder(marker).find((entry) => entry.cmdline.includes(`/servers/${side}/`));
+      const server = serversUnder(marker).find((entry) => entry.cmdline.includes(folder));
       if (server) {
         seenAt ??= Date.now();
         if (Date.now() - seenAt >= afterMs) {

@@ -17,7 +17,11 @@
 //             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions']},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
-//             ahi: {states, workloads: [{name, update_percent, update}]} | null,
+//             ahi: {states, parts: [int] | null, workloads: [{name, update_percent, update}],
+//                   variants: [{name, workload, update_percent, update, parts}]} | null,
+//                                                 variants: the workloads, each once per AHI
+//                                                 partition count (innodb_adaptive_hash_index_parts,
+//                                                 name '<workload> parts=<n>') when `parts` is set
 //             names: [name],                      what `limits` keys may name
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name> | '<name> threads=<n>': Limit}},
 //             budget: {extra_rounds, confirm_rounds, step_rounds, extra_windows, step_windows,
@@ -158,9 +162,26 @@ function loadMeasure(src) {
   return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']) };
 }
 
+// innodb_adaptive_hash_index_parts accepts 1 to 512 on every server that has it (MariaDB 10.2+,
+// MySQL 5.7+).
+const AHI_PARTS = { min: 1, max: 512 };
+
+function ahiVariantName(workloadName, parts) {
+  return parts === null ? workloadName : `${workloadName} parts=${parts}`;
+}
+
+function loadAhiParts(src, at) {
+  const raw = check.get(src.data, at);
+  if (raw === undefined) return null;
+  const parts = check.list(src, at, { what: 'a non-empty list of partition counts such as [1, 8]' });
+  parts.forEach((_, i) => check.number(src, [...at, i], { integer: true, ...AHI_PARTS }));
+  if (new Set(parts).size !== parts.length) src.fail(at, `${show(parts)} repeats a count; expected each partition count once`);
+  return [...parts];
+}
+
 function loadAhi(src) {
   const at = ['ahi'];
-  check.mapping(src, at, { required: ['states', 'workloads'], what: 'a mapping with states and workloads' });
+  check.mapping(src, at, { required: ['states', 'workloads'], optional: ['parts'], what: 'a mapping with states, workloads and optionally parts' });
   const states = check.list(src, [...at, 'states']);
   states.forEach((_, i) => check.oneOf(src, [...at, 'states', i], ['off', 'on']));
   if (new Set(states).size !== states.length) src.fail([...at, 'states'], `${show(states)} repeats a state; expected off, on or both`);
@@ -182,7 +203,10 @@ function loadAhi(src) {
     if (seen.has(wl.name)) src.fail([...at, 'workloads', i, 'name'], `${show(wl.name)} is listed twice; expected unique workload names`);
     seen.add(wl.name);
   });
-  return { states: [...states], workloads };
+  const parts = loadAhiParts(src, [...at, 'parts']);
+  // Partition count outermost: the servers restart when it changes (it is read at startup).
+  const variants = (parts || [null]).flatMap((p) => workloads.map((wl) => ({ ...wl, name: ahiVariantName(wl.name, p), workload: wl.name, parts: p })));
+  return { states: [...states], parts, workloads, variants };
 }
 
 function loadBenchmarkList(src, catalogue, catalogueName) {
@@ -257,7 +281,8 @@ function loadLimit(src, at, inherit, { perQuery = true } = {}) {
 // --threads still load.
 const THREAD_KEY = /^(.+) threads=([1-9][0-9]*)$/;
 
-function loadLimits(src, names, isAhi) {
+function loadLimits(src, names, ahi) {
+  const isAhi = ahi !== null;
   const at = ['limits'];
   const reserved = ['default', ...(isAhi ? ['ahi_gain'] : [])];
   const raw = check.mapping(src, at, {
@@ -273,6 +298,10 @@ function loadLimits(src, names, isAhi) {
   for (const key of Object.keys(raw)) {
     const perThreads = THREAD_KEY.exec(key);
     if (perThreads && names.includes(perThreads[1])) byName[key] = loadLimit(src, [...at, key], byName[perThreads[1]] || def);
+  }
+  // A workload's limits hold for it at every partition count.
+  if (ahi && ahi.parts) {
+    for (const variant of ahi.variants) if (byName[variant.workload]) byName[variant.name] = byName[variant.workload];
   }
   // AHI gain (ON/OFF QPS of one side) compared head against base: a ratio like rQPS.
   const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { perQuery: false }) : null;
@@ -345,7 +374,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const benchmarks = isAhi ? null : loadBenchmarkList(src, catalogue, catalogueName);
   const ahi = isAhi ? loadAhi(src) : null;
   const names = isAhi ? ahi.workloads.map((w) => w.name) : benchmarks;
-  const limits = loadLimits(src, names, isAhi);
+  const limits = loadLimits(src, names, ahi);
   if (measure.signals.includes('instructions')) {
     if (isAhi) src.fail(['measure', 'signals'], 'instructions are not counted for AHI cells; expected [time]');
     benchmarks.forEach((b, i) => {

@@ -22,7 +22,7 @@ const replace = (from, to) => (text) => text.replace(from, to);
 
 test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
-  assert.deepEqual(Object.keys(config.suites), ['ahi', 'full', 'quick']);
+  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'full', 'quick']);
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
@@ -36,8 +36,18 @@ test('the shipped thresholds load into one typed config', () => {
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
-  assert.equal(ahi.ahi.workloads.length, 7);
+  assert.equal(ahi.ahi.workloads.length, 9);
+  // The ticket's break-even share, with indexed and non-indexed updates.
+  assert.deepEqual(ahi.ahi.workloads.filter((w) => w.update_percent === 2).map((w) => w.update), ['index', 'nonindex']);
+  assert.deepEqual(ahi.ahi.parts, [1, 8]);
+  assert.deepEqual(ahi.ahi.variants.slice(0, 2).map((v) => [v.name, v.workload, v.parts]), [['point-select parts=1', 'point-select', 1], ['point-select+1%update-index parts=1', 'point-select+1%update-index', 1]]);
+  assert.equal(ahi.ahi.variants.length, 18);
   assert.ok(ahi.limits.ahi_gain);
+  // The pull request's slice: point selects alone and at 2% indexed updates, no partitions.
+  const slice = config.suites['ahi-quick'].ahi;
+  assert.deepEqual(slice.workloads.map((w) => w.update_percent), [0, 2]);
+  assert.equal(slice.parts, null);
+  assert.deepEqual(slice.variants.map((v) => v.name), ['point-select', 'point-select+2%update-index']);
   assert.equal(config.profiles.mariadb.options.innodb_buffer_pool_size, '1G');
   // profile: defaults sets only the buffer pool: every other variable is the build's own.
   assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
@@ -263,13 +273,31 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'an AHI workload with updates but no update column',
       edits: { 'suites/ahi.yml': replace('{name: point-select+5%update-index, update_percent: 5, update: index}', '{name: point-select+5%update-index, update_percent: 5}') },
       file: 'suites/ahi.yml', at: 'point-select+5%update-index,',
-      expect: (f, l) => `${f}:${l}: ahi.workloads[2]: update_percent 5 needs 'update'; expected update: index or update: nonindex`,
+      expect: (f, l) => `${f}:${l}: ahi.workloads[3]: update_percent 5 needs 'update'; expected update: index or update: nonindex`,
     },
     {
       name: 'a bad AHI state',
       edits: { 'suites/ahi.yml': replace('states: ["off", "on"]', 'states: ["off", "yes"]') },
       file: 'suites/ahi.yml', at: 'states:',
       expect: (f, l) => `${f}:${l}: ahi.states[1]: 'yes' is not valid; expected one of: off, on`,
+    },
+    {
+      name: 'an AHI partition count the server does not take',
+      edits: { 'suites/ahi.yml': replace('parts: [1, 8]', 'parts: [1, 1024]') },
+      file: 'suites/ahi.yml', at: 'parts: [1, 1024]',
+      expect: (f, l) => `${f}:${l}: ahi.parts[1]: 1024 is not valid; expected an integer >= 1 and <= 512`,
+    },
+    {
+      name: 'an AHI partition count twice',
+      edits: { 'suites/ahi.yml': replace('parts: [1, 8]', 'parts: [8, 8]') },
+      file: 'suites/ahi.yml', at: 'parts: [8, 8]',
+      expect: (f, l) => `${f}:${l}: ahi.parts: [8,8] repeats a count; expected each partition count once`,
+    },
+    {
+      name: 'an empty list of AHI partition counts',
+      edits: { 'suites/ahi.yml': replace('parts: [1, 8]', 'parts: []') },
+      file: 'suites/ahi.yml', at: 'parts: []',
+      expect: (f, l) => `${f}:${l}: ahi.parts: [] is not valid; expected a non-empty list`,
     },
     {
       name: 'ahi_gain outside the ahi suite',

@@ -67,20 +67,24 @@ test('overrides replace scale, timing and threads; several thread counts make on
   assert.equal(plan.created, undefined);
 });
 
-test('ahi resolves to one cell per workload × AHI state × thread count', () => {
+test('ahi resolves to one cell per partition count × workload × AHI state × thread count', () => {
   const plan = resolvePlan(config, 'ahi', {}, sides);
   assert.equal(schemaProblem('plan', plan), null);
-  assert.equal(plan.benchmarks.length, 7 * 2 * 2);
+  assert.equal(plan.benchmarks.length, 2 * 9 * 2 * 2);
   assert.deepEqual(plan.benchmarks.slice(0, 4).map((b) => b.id), [
-    'point-select ahi=off threads=1',
-    'point-select ahi=off threads=4',
-    'point-select ahi=on threads=1',
-    'point-select ahi=on threads=4',
+    'point-select parts=1 ahi=off threads=1',
+    'point-select parts=1 ahi=off threads=4',
+    'point-select parts=1 ahi=on threads=1',
+    'point-select parts=1 ahi=on threads=4',
   ]);
-  const cell = plan.benchmarks.find((b) => b.id === 'point-select+5%update-index ahi=on threads=4');
+  // Every cell of one partition count before the next: one restart of the servers between them.
+  const parts = plan.benchmarks.map((b) => b.ahi_parts);
+  assert.deepEqual(parts, [...Array(36).fill(1), ...Array(36).fill(8)]);
+  assert.ok(plan.benchmarks.some((b) => b.id === 'point-select+2%update-nonindex parts=8 ahi=on threads=4'));
+  const cell = plan.benchmarks.find((b) => b.id === 'point-select+5%update-index parts=8 ahi=on threads=4');
   assert.deepEqual(cell, {
-    id: 'point-select+5%update-index ahi=on threads=4',
-    name: 'point-select+5%update-index',
+    id: 'point-select+5%update-index parts=8 ahi=on threads=4',
+    name: 'point-select+5%update-index parts=8',
     group: 'ahi',
     kind: 'write',
     script: 'perfgate_ahi_mix',
@@ -88,22 +92,42 @@ test('ahi resolves to one cell per workload × AHI state × thread count', () =>
     threads: 4,
     shape: 'SELECT c FROM sbtestN WHERE id = ?; 5% of events: UPDATE sbtestN SET k = k + 1 WHERE id = ?',
     ahi: 'on',
+    ahi_parts: 8,
   });
   const readOnly = plan.benchmarks[0];
   assert.deepEqual(readOnly.options, { update_percent: 0 });
   assert.equal(readOnly.kind, 'read');
 });
 
+test('the pull request\'s AHI slice: 2% indexed updates, AHI off and on, the servers\' own partitions', () => {
+  const plan = resolvePlan(config, 'ahi-quick', {}, sides);
+  assert.equal(schemaProblem('plan', plan), null);
+  assert.deepEqual(plan.benchmarks.map((b) => b.id), [
+    'point-select ahi=off threads=4',
+    'point-select ahi=on threads=4',
+    'point-select+2%update-index ahi=off threads=4',
+    'point-select+2%update-index ahi=on threads=4',
+  ]);
+  assert.ok(plan.benchmarks.every((b) => !('ahi_parts' in b)));
+  assert.deepEqual(plan.benchmarks[3].options, { update_percent: 2, update: 'index' });
+});
+
+test('a plan with an AHI partition count outside 1..512 breaks the plan schema', () => {
+  const plan = resolvePlan(config, 'ahi', {}, sides);
+  plan.benchmarks[0].ahi_parts = 0;
+  assert.match(schemaProblem('plan', plan), /ahi_parts/);
+});
+
 test('ahi threads override', () => {
   const plan = resolvePlan(config, 'ahi', { threads: [2] }, sides);
-  assert.equal(plan.benchmarks.length, 14);
+  assert.equal(plan.benchmarks.length, 36);
   assert.ok(plan.benchmarks.every((b) => b.threads === 2 && b.id.endsWith(' threads=2')));
 });
 
 test('an unknown suite names --suite, the folder and the known suites', () => {
   assert.throws(() => resolvePlan(config, 'nightly', {}, sides), (err) => {
     assert.ok(err instanceof UsageError);
-    assert.equal(err.message, `--suite 'nightly': no suites/nightly.yml in ${config.dir}; expected one of: ahi, full, quick`);
+    assert.equal(err.message, `--suite 'nightly': no suites/nightly.yml in ${config.dir}; expected one of: ahi-quick, ahi, full, quick`);
     return true;
   });
 });

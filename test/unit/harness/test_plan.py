@@ -31,6 +31,9 @@ def test_fixture_plans_parse(raw, fixture_text, basedir):
     ahi["sides"]["base"]["basedir"] = ahi["sides"]["head"]["basedir"] = basedir
     cells = parse_plan(ahi).benchmarks
     assert {b.ahi for b in cells} == {"on", "off"} and all(b.script == "perfgate_ahi_mix" for b in cells)
+    assert all(b.ahi_parts is None for b in cells)
+    ahi["benchmarks"][0]["ahi_parts"] = 1
+    assert parse_plan(ahi).benchmarks[0].ahi_parts == 1
 
 
 def edited(raw, edit):

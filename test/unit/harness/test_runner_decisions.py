@@ -82,3 +82,11 @@ def test_head_starts_from_a_copy_of_the_base_data_only_within_one_server_series(
                         "head2": ("mariadb", "10.11.19-MariaDB")})
     assert not shares_data({"base": ("mariadb", "10.11.18-MariaDB"), "head": ("mariadb", "10.11.19-MariaDB"),
                             "head2": ("mariadb", "11.8.9-MariaDB")})
+
+
+def test_an_ahi_partition_count_needs_the_servers_variable():
+    # MariaDB 10.11's SHOW GLOBAL VARIABLES has it (default 8); MariaDB 10.1 and MySQL 5.6 do not.
+    assert runner.ahi_parts_problem("base", "mariadb", "10.11.19-MariaDB", {"innodb_adaptive_hash_index_parts": "8"}) is None
+    assert runner.ahi_parts_problem("head", "mysql", "5.6.51", {"innodb_adaptive_hash_index": "ON"}) == (
+        "head: mysql 5.6.51 has no innodb_adaptive_hash_index_parts (not in SHOW GLOBAL VARIABLES), so this cell's "
+        "AHI partition count cannot be set; expected a suite without ahi.parts for this server, e.g. ahi-quick")
