@@ -111,11 +111,14 @@ def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
     results = json.loads((out / "results.json").read_text())
     jsonschema.validate(results, schema("results"))
     ids = [b["id"] for b in results["benchmarks"]]
-    assert len(ids) == 7 * 2
-    assert ids[:2] == ["point-select ahi=off threads=2", "point-select ahi=on threads=2"]
-    cell = next(b for b in results["benchmarks"] if b["id"] == "point-select+5%update-index ahi=on threads=2")
-    assert cell["status"] == "ok" and cell["ahi"] == "on"
-    assert cell["ahi_counters"]["base"], "AHI counters recorded per side"
+    # 9 workloads x AHI off/on x 2 partition counts (the servers restart between the counts).
+    assert len(ids) == 9 * 2 * 2
+    assert ids[:2] == ["point-select parts=1 ahi=off threads=2", "point-select parts=1 ahi=on threads=2"]
+    for parts in (1, 8):
+        cell = next(b for b in results["benchmarks"] if b["id"] == f"point-select+5%update-index parts={parts} ahi=on threads=2")
+        assert cell["status"] == "ok" and cell["ahi"] == "on"
+        assert cell["ahi_counters"]["base"], "AHI counters recorded per side"
+        assert cell["ahi_parts"] == parts
 
 
 def test_undecided_microbenchmarks_get_extra_rounds_merged_into_results(tmp_path):
