@@ -10,6 +10,10 @@
 #               fails on instructions, with row_upd_sec_index_entry_low among the three
 #               functions that grew most; point-query's instructions pass
 #   A/A         base against itself                     -> no fail
+#   AHI         the pull-request AHI slice (ahi-quick: point selects alone and with 2% indexed
+#               updates, AHI off and on) on base and pr-comment: every cell measured with the
+#               setting it names (MySQL turned the AHI off by default in 8.4), the AHI counters
+#               moving only with it on
 #   bisect-tip  six commits on base, one of which adds work to every secondary-index update
 #               (tagged bisect-slow) -> perfgate bisect --good base --bad bisect-tip names it
 #
@@ -95,6 +99,23 @@ for name in point-query update-index_range=100; do
   check "A/A: $name is not a fail" passes "$(verdict_of "$OUT/aa" "$name")"
 done
 
+say "AHI: the ahi-quick suite, AHI off and on"
+T=$(now); CODE_AHI=0
+"${PERFGATE[@]}" compare --source "$FORK" --flavor mysql --base base --head pr-comment --suite ahi-quick \
+  --out "$OUT/ahi" > "$OUT/ahi.stdout" 2> >(tee "$OUT/ahi.stderr" >&2) || CODE_AHI=$?
+T_AHI=$(since "$T")
+check "AHI: an answer (exit 0, 1 or 3), got $CODE_AHI" test "$CODE_AHI" = 0 -o "$CODE_AHI" = 1 -o "$CODE_AHI" = 3
+check "AHI: every cell measured, AHI off and on, its counters moving only with it on" python3 - "$OUT/ahi/results.json" <<'PY'
+import json, sys
+cells = json.load(open(sys.argv[1]))["benchmarks"]
+assert sorted({c["ahi"] for c in cells}) == ["off", "on"], [c["id"] for c in cells]
+for c in cells:
+    assert c["status"] == "ok", (c["id"], c["status"])
+    for side in ("base", "head"):
+        searches = c["ahi_counters"][side].get("adaptive_hash_searches", 0)
+        assert (searches > 0) == (c["ahi"] == "on"), (c["id"], side, searches)
+PY
+
 say "bisect: base .. bisect-tip (six commits, one slow)"
 T=$(now)
 CODE_BISECT=0
@@ -117,8 +138,8 @@ python3 - "$OUT" <<PY
 import json, sys
 out = sys.argv[1]
 summary = {
-    "seconds": {"lifecycle": $T_LIFECYCLE, "pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "aa": $T_AA, "bisect": $T_BISECT, "total": $TOTAL},
-    "exit_codes": {"lifecycle": $CODE_LIFECYCLE, "pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "aa": $CODE_AA, "bisect": $CODE_BISECT},
+    "seconds": {"lifecycle": $T_LIFECYCLE, "pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "aa": $T_AA, "ahi": $T_AHI, "bisect": $T_BISECT, "total": $TOTAL},
+    "exit_codes": {"lifecycle": $CODE_LIFECYCLE, "pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "aa": $CODE_AA, "ahi": $CODE_AHI, "bisect": $CODE_BISECT},
     "failures": $failures,
 }
 json.dump(summary, open(f"{out}/mysql-summary.json", "w"), indent=2)
