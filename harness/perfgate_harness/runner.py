@@ -281,6 +281,12 @@ class Run:
             return {k: v for k, v in e.error.items() if k != "side"}
         except pymysql.err.MySQLError as e:
             return {"step": step, "message": f"{side}: {e}", "log_tail": srv.log_tail()}
+        except OSError as e:
+            # perfgate's own files of the side (its option file, the marker) could not be
+            # written, e.g. on a full disk: the side failed, in the OS's words where the server
+            # has none yet.
+            said = f"{e.strerror or e}: {e.filename}" if e.filename else str(e)
+            return {"step": step, "message": f"{side}: {said}", "log_tail": srv.log_tail() or said}
 
     def _copy_data(self, source: str, target: str) -> dict | None:
         src, dst = self.servers[source].layout, self.servers[target].layout

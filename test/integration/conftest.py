@@ -38,7 +38,10 @@ def basedirs():
 
 
 def is_server(cmdline: str) -> bool:
-    return SERVER_PROGRAM[FLAVOR] in cmdline
+    """Whether a command line (as processes_mentioning gives it) is the server's own: its
+    program, not any process that names it (sysbench's --mysql-socket=.../mysqld.sock does)."""
+    words = cmdline.split()
+    return bool(words) and Path(words[0]).name == SERVER_PROGRAM[FLAVOR]
 
 
 def load_plan(name: str, basedirs: dict, **measure) -> dict:

@@ -51,11 +51,18 @@ def test_quick_suite_end_to_end(harness, basedirs):
         assert record["options"]["datadir"] == str(harness.out / "servers" / side / "data")
         assert (harness.out / record["error_log"]).is_file()
         assert record["io_device"]["name"] and results["warnings"] == []
-        # Debian's packages: the version line says which build; the compiler is stripped away.
-        assert record["build"]["version_line"] == (f"mariadbd  Ver {record['version']} for debian-linux-gnu "
-                                                   "on x86_64 (Debian 12)")
-        assert record["build"]["compiler"] is None and record["build"]["cmake_options"] is None
-        assert record["build"]["unknown"].startswith("the compiler (.comment section stripped")
+        if FLAVOR == "mariadb":
+            # Debian's packages: the version line says which build; the compiler is stripped away.
+            assert record["build"]["version_line"] == (f"mariadbd  Ver {record['version']} for debian-linux-gnu "
+                                                       "on x86_64 (Debian 12)")
+            assert record["build"]["compiler"] is None and record["build"]["cmake_options"] is None
+            assert record["build"]["unknown"].startswith("the compiler (.comment section stripped")
+        else:
+            # `perfgate build`'s prefix: the compiler from the binary, the cmake options from build.json.
+            assert record["build"]["version_line"] == f"mysqld  Ver {record['version']} for Linux on x86_64 (Source distribution)"
+            assert record["build"]["compiler"].startswith("GCC: ") and record["build"]["compiler_from"] == ".comment section"
+            assert record["build"]["cmake_options"]["CMAKE_BUILD_TYPE"] == "RelWithDebInfo"
+            assert record["build"]["cmake_from"] == "build.json"
     assert results["machine"]["sysbench"] == "1.0.20"
     assert results["machine"]["cores"] == os.cpu_count() and results["machine"]["cpu_model"]
 
