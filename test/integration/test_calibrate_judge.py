@@ -73,7 +73,13 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     jsonschema.validate(verdict, json.loads((REPO / "schema" / "verdict.schema.json").read_text()))
     assert verdict["verdict"] == "pass"
     assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01, "instructions": quick["limits"]["default"]["instructions"]}}
-    assert "PASS: Nothing got slower than the warn limit: all 2 comparisons pass." in r.stdout
+    # The instruction limits stay the suite's: two processes of one build may leave an instr/o
+    # interval reaching its warn limit, a pass marked open, whose headline must not claim that
+    # nothing got slower.
+    if any(b.get("open") for b in verdict["benchmarks"]):
+        assert "PASS: Nothing is beyond its fail limit, but" in r.stdout and "Nothing got slower" not in r.stdout
+    else:
+        assert "PASS: Nothing got slower than the warn limit: all 2 comparisons pass." in r.stdout
     # The datadirs take about a gigabyte; pytest keeps its last temporary folders.
     for pair in ("pair-1", "pair-2"):
         shutil.rmtree(out / pair / "servers", ignore_errors=True)
