@@ -123,6 +123,10 @@ class Run:
         self.data: str | None = None  # "shared" or "per-side", once the datadirs are loaded
         self.io_devices: dict[str, iostat.Device | None] = {}  # side -> the device holding its datadir
         self.variables: dict[str, dict] = {}  # side -> SHOW GLOBAL VARIABLES of its last start
+        # side -> the options of that start, recorded with the variables: the reports read each
+        # side's paths and port in them as its own (in an instructions-only run the last start
+        # is under valgrind, on a port of its own).
+        self.variable_options: dict[str, dict] = {}
 
     # --- entry ---------------------------------------------------------------------------
     def execute(self, versions: dict) -> dict:
@@ -195,8 +199,11 @@ class Run:
         if side in self.io_devices:
             device = self.io_devices[side]
             record["io_device"] = None if device is None else {"name": device.name, "dev": device.dev}
-        if srv is not None and srv.options is not None:
-            record["options"] = srv.options
+        # The options of the start the variables were read from (its paths and port), else the
+        # side's server as it is now.
+        options = self.variable_options.get(side) or (srv.options if srv is not None else None)
+        if options is not None:
+            record["options"] = options
             record["error_log"] = str(srv.layout.error_log.relative_to(self.out))
         return record
 
@@ -379,6 +386,7 @@ class Run:
             self._warn_once(f"{side}: SHOW GLOBAL VARIABLES failed, the server variables are not recorded: {e}")
             return
         self.variables[side] = {str(name): None if value is None else str(value) for name, value in rows}
+        self.variable_options[side] = self.servers[side].options
 
     def _load(self, srv: server.Server) -> None:
         conn = srv.connect()

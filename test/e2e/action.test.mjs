@@ -97,7 +97,10 @@ function commentUrl(number, id) {
 }
 
 function explain(result) {
-  return `act exit ${result.exitCode}, jobs ${JSON.stringify(result.jobs)}\n${stepLog(result).slice(-12000)}\n${result.stderr.slice(-2000)}`;
+  // What failed first (the step's ::error:: lines, each leg by name), then the log's tail.
+  const log = stepLog(result);
+  const failures = log.split('\n').filter((line) => /::error::|Failure - |❌/.test(line)).slice(0, 20).join('\n');
+  return `act exit ${result.exitCode}, jobs ${JSON.stringify(result.jobs)}, legs ${JSON.stringify(result.legs)}\n${failures}\n${log.slice(-12000)}\n${result.stderr.slice(-2000)}`;
 }
 
 function problemsOf(gh) {

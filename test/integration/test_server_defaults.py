@@ -19,7 +19,7 @@ from conftest import BASE, HEAD, REPO
 
 pytestmark = pytest.mark.usefixtures("basedirs")
 
-TINY = ["--seconds", "1", "--warmup-seconds", "0", "--rounds", "2", "--tables", "2", "--rows", "1000", "--metric", "time"]
+TINY = ["--seconds", "1", "--warmup-seconds", "0", "--rounds", "2", "--tables", "2", "--rows", "1000"]
 
 
 def copy_prefix(source: Path, target: Path) -> None:
@@ -59,18 +59,28 @@ def thresholds_with_profile(tmp_path: Path, profile: str) -> Path:
     (folder / "suites" / "tiny.yml").write_text("\n".join([
         "suite: tiny", f"profile: {profile}", "scale: {tables: 2, rows: 1000}",
         "measure: {threads: 1, seconds: 1, warmup_seconds: 0, rounds: 2}",
-        "limits: {default: {warn: 0.97, fail: 0.93}}", "budget: {extra_rounds: 0, confirm_rounds: 0}",
+        "instructions: {windows: 2, seed: 1}",
+        "limits: {default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.02, fail: 1.04}}}",
+        "budget: {extra_rounds: 0, confirm_rounds: 0, extra_windows: 0, confirm_windows: 0}",
         "benchmarks:", "  - point-query"]) + "\n")
     return folder
 
 
-def compare(tmp_path, head, profile):
-    out = tmp_path / f"run-{profile}"
+def compare(tmp_path, head, profile, metric="time"):
+    out = tmp_path / f"run-{profile}-{metric}"
     r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", BASE, "--head", str(head),
                         "--out", str(out), "--suite", "tiny", "--thresholds", str(thresholds_with_profile(tmp_path, profile)),
-                        *TINY], capture_output=True, text=True, timeout=600, cwd=REPO)
+                        *TINY, "--metric", metric], capture_output=True, text=True, timeout=900, cwd=REPO)
     assert r.returncode in (0, 1, 3), r.stderr
     return out, r.stdout
+
+
+PATH_VARIABLES = ("datadir", "socket", "port", "pid_file", "basedir", "tmpdir", "log_error", "lc_messages_dir",
+                  "aria_log_dir_path", "character_sets_dir", "plugin_dir")
+
+
+def differing_variables_table(comment: str) -> str:
+    return comment.split("Server variables that differ")[1].split("</details>")[0]
 
 
 def test_a_changed_default_is_measured_and_named_with_profile_defaults(tmp_path):
@@ -90,8 +100,8 @@ def test_a_changed_default_is_measured_and_named_with_profile_defaults(tmp_path)
     assert f"<summary>Server variables that differ (SHOW GLOBAL VARIABLES): {line}" in comment
     assert "| innodb_adaptive_hash_index | OFF | ON |" in comment
     assert f"server variables that differ: {line}" in stdout
-    for name in ("datadir", "socket", "port", "pid_file", "basedir", "tmpdir", "log_error", "lc_messages_dir"):
-        assert f"| {name} |" not in comment.split("Server variables that differ")[1].split("</details>")[0], name
+    for name in PATH_VARIABLES:
+        assert f"| {name} |" not in differing_variables_table(comment), name
     assert "<table data-table=\"variables\">" in (out / "report.html").read_text()
 
 
@@ -102,3 +112,18 @@ def test_a_profile_that_sets_the_option_hides_the_changed_default(tmp_path):
     results = json.loads((out / "results.json").read_text())
     assert results["sides"]["head"]["variables"]["innodb_adaptive_hash_index"] == "OFF"
     assert "innodb_adaptive_hash_index (" not in (out / "comment.md").read_text()
+
+
+def test_instructions_only_each_sides_paths_are_its_own(tmp_path):
+    # Counting instructions only, neither server runs outside valgrind and the head's datadir is
+    # a copy of the base's: each side's paths in its variables are still read as its own. Between
+    # 10.11.18 and 10.11.19 only the version variables differ.
+    out, stdout = compare(tmp_path, Path(HEAD), "defaults", metric="instructions")
+    results = json.loads((out / "results.json").read_text())
+    assert results["sides"]["head"]["options"]["datadir"].endswith("/servers/head/data")
+    comment = (out / "comment.md").read_text()
+    table = differing_variables_table(comment)
+    for name in PATH_VARIABLES:
+        assert f"| {name} |" not in table, name
+    assert "| version |" in table
+    assert "server variables that differ: 2 version variables" in stdout, stdout

@@ -169,6 +169,11 @@ export async function runAct(options) {
 export function stepLog(result) {
   return result.entries
     .filter((entry) => entry.msg)
-    .map((entry) => `[${entry.jobID ?? '-'}${entry.stepID ? `/${entry.stepID[0]}` : ''}] ${String(entry.msg).trimEnd()}`)
+    .map((entry) => {
+      // A matrix job's legs share their job id: the leg's values tell them apart.
+      const values = Object.values(entry.matrix || {});
+      const leg = values.length ? ` (${values.join(', ')})` : '';
+      return `[${entry.jobID ?? '-'}${leg}${entry.stepID ? `/${entry.stepID[0]}` : ''}] ${String(entry.msg).trimEnd()}`;
+    })
     .join('\n');
 }
