@@ -117,7 +117,9 @@ function chainStep(chain, budget, spent, plan) {
     return { action: 'done', why };
   }
   const chosen = steps.filter(({ step }) => step.action === action);
-  const ids = [...new Set(chosen.flatMap(({ step }) => step.ids))];
+  // In plan order, whichever head asked first (AHI cell ids, not in the plan, after them).
+  const order = (id) => { const at = plan.benchmarks.findIndex((b) => b.id === id); return at < 0 ? Infinity : at; };
+  const ids = [...new Set(chosen.flatMap(({ step }) => step.ids))].sort((a, b) => order(a) - order(b));
   const wanted = new Set(chosen.flatMap(({ head, step }) => planIdsFor(step.ids, head.verdict, plan)));
   const { rounds, windows } = chosen[0].step;
   return {

@@ -6,13 +6,34 @@
 //            starts its servers anew), so that a fail is confirmed on processes other than
 //            the ones that saw it (two processes of one build can count about 1% apart);
 //   extend   more timed rounds of the rows whose time could still change the verdict, up to
-//            budget.extra_rounds per side;
+//            budget.extra_rounds per side: only where the rounds left could narrow the interval
+//            past a limit it now straddles, were the spread measured so far to hold (on a
+//            noisy runner, an interval of ±20% does not close on a limit 3% away in six more
+//            rounds: the row stays open, and says so, without the wait);
 //   confirm  a time fail re-measured once (budget.confirm_rounds) on fresh processes;
 //   done.
 // Each signal is decided by more of its own measurement, never by another signal: a row's
 // `needs` (see row-verdict.js) names the signals that could still move its verdict.
 
+const { projectedInterval } = require('./statistics');
+const { signalRange } = require('./row-verdict');
+
 const needing = (rows, signal) => rows.filter((b) => (b.needs || []).includes(signal)).map((b) => b.id);
+
+/**
+ * Whether `rounds` more pairs could move a row's time interval to another span of verdicts:
+ * the interval as it would be after them, with the centre and spread measured so far, against
+ * the row's limits. Rows (rQPS) and AHI cells (their gain ratio) alike; a row with too few
+ * pairs to know its spread could always change.
+ */
+function timeCouldChange(row, rounds) {
+  const interval = row.gain_ratio || row.rqps;
+  const projected = projectedInterval(interval, rounds);
+  if (!projected || !row.limits) return true;
+  const now = signalRange(interval, row.limits, { higherIsWorse: false });
+  const then = signalRange(projected, row.limits, { higherIsWorse: false });
+  return now.best !== then.best || now.worst !== then.worst;
+}
 
 /**
  * @param verdict  perfgate.verdict/v1 of everything measured so far
@@ -37,7 +58,8 @@ function nextStep(verdict, budget, spent) {
     return { action: 'recount', ids: recount, windows: budget.confirm_windows };
   }
   const roundsLeft = budget.extra_rounds - spent.extra_rounds;
-  const extend = [...needing(rows, 'time'), ...needing(verdict.ahi || [], 'time')];
+  const timeOpen = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).includes('time'));
+  const extend = timeOpen.filter((b) => timeCouldChange(b, roundsLeft)).map((b) => b.id);
   if (extend.length > 0 && roundsLeft > 0) {
     return { action: 'extend', ids: extend, rounds: Math.min(budget.step_rounds, roundsLeft) };
   }
@@ -55,9 +77,12 @@ function nextStep(verdict, budget, spent) {
   if (open.length > 0) {
     const spentOn = [
       needing(rows, 'instructions').length ? `extra-window budget of ${extraWindows}` : null,
-      needing(rows, 'time').length || needing(verdict.ahi || [], 'time').length ? `extra-round budget of ${budget.extra_rounds}` : null,
+      timeOpen.length && roundsLeft <= 0 ? `extra-round budget of ${budget.extra_rounds}` : null,
     ].filter(Boolean).join(' and ');
-    return { action: 'done', why: `${spentOn} spent` };
+    const futile = timeOpen.length && roundsLeft > 0
+      ? `the ${roundsLeft} extra round${roundsLeft === 1 ? '' : 's'} left could not close ${timeOpen.length === 1 ? 'the open time interval' : `the ${timeOpen.length} open time intervals`} at the spread measured`
+      : null;
+    return { action: 'done', why: [spentOn ? `${spentOn} spent` : null, futile].filter(Boolean).join('; ') };
   }
   return { action: 'done', why: 'every microbenchmark is decided' };
 }

@@ -85,6 +85,18 @@ function ratioInterval(ratios, confidence = 0.95) {
   return { n, estimate: Math.exp(m), low: Math.exp(m - halfWidth), high: Math.exp(m + halfWidth), sd_log: sd };
 }
 
+// The interval `ratioInterval` would give after `extra` more pairs, were their spread and
+// centre those measured so far: whether more rounds could still narrow an interval enough to
+// decide is a question of this width, not of luck. null when no spread is known yet (n < 2).
+function projectedInterval(interval, extra, confidence = 0.95) {
+  const { n, estimate, sd_log: sd } = interval || {};
+  if (!(n >= 2) || !(sd >= 0) || !(estimate > 0) || !(extra >= 0)) return null;
+  const m = Math.log(estimate);
+  const size = n + extra;
+  const halfWidth = studentTQuantile(0.5 + confidence / 2, size - 1) * (sd / Math.sqrt(size));
+  return { n: size, estimate, low: Math.exp(m - halfWidth), high: Math.exp(m + halfWidth), sd_log: sd };
+}
+
 // Paired ratios head/base of one metric. Rounds pair by index: plans interleave A B B A, so
 // base i and head i always run back to back, and which side goes first alternates from pair to
 // pair; a position effect (the second of two runs being warmer or hotter) therefore cancels
@@ -118,5 +130,5 @@ function binomialUpperBound(x, n, confidence = 0.95) {
 
 module.exports = {
   binomialUpperBound,
-  studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, pairedRatios,
+  studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, projectedInterval, pairedRatios,
 };

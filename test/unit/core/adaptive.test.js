@@ -99,3 +99,34 @@ test('a fail on instructions alone is not re-timed: more timed rounds cannot cha
   assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['a'] }), { action: 'confirm', ids: ['b'], rounds: 4 });
   assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['a'], confirmed: ['b'] }), { action: 'done', why: 'every microbenchmark is decided' });
 });
+
+// A row of the quick suite's limits whose rQPS interval comes from n pairs of this spread.
+const timed = (id, estimate, sdLog, n) => {
+  const { ratioInterval } = require('../../../core/src/statistics');
+  // n ratios with exactly this geometric mean and log spread (sample sd).
+  const half = Math.floor(n / 2);
+  const offsets = Array.from({ length: n }, (_, i) => (i < half ? -1 : i >= n - half ? 1 : 0));
+  const scale = sdLog / Math.sqrt(offsets.reduce((s, x) => s + x * x, 0) / (n - 1));
+  const rqps = ratioInterval(offsets.map((x) => estimate * Math.exp(x * scale)));
+  return { ...row(id, 'inconclusive', ['time'], 'inconclusive', 'pass'), rqps, limits: { warn: 0.97, fail: 0.93 } };
+};
+
+test('extra rounds go only where they could close the interval at the spread measured so far', () => {
+  // An A/A row on a noisy runner: ±19% after 5 pairs; six more pairs of that spread leave it
+  // straddling both limits: no rounds, the row stays open and the step says why.
+  const noisy = timed('point-query', 1.0, 0.15, 5);
+  assert.ok(noisy.rqps.low < 0.85 && noisy.rqps.high > 1.15, JSON.stringify(noisy.rqps));
+  // A 15% slower row of the same spread: six more pairs would prove at least a warn.
+  const slower = timed('update-index_range=100', 0.85, 0.12, 5);
+  // A quiet row near the limits: six more pairs would settle it.
+  const quiet = timed('scan_range=100', 0.995, 0.03, 5);
+  const v = verdictOf('inconclusive', [noisy, slower, quiet]);
+  assert.deepEqual(nextStep(v, budget, fresh), { action: 'extend', ids: ['update-index_range=100', 'scan_range=100'], rounds: 2 });
+  assert.deepEqual(nextStep(verdictOf('inconclusive', [noisy]), budget, fresh),
+    { action: 'done', why: 'the 6 extra rounds left could not close the open time interval at the spread measured' });
+  // Fewer rounds left narrow less: two more pairs would leave the quiet row where it is.
+  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 4 }).ids, ['update-index_range=100']);
+  // Too few pairs to know a spread: rounds, as before.
+  const one = { ...row('insert_range=100', 'inconclusive', ['time'], 'inconclusive', 'pass'), rqps: { n: 1, estimate: 0.9, low: null, high: null, sd_log: null }, limits: { warn: 0.97, fail: 0.93 } };
+  assert.deepEqual(nextStep(verdictOf('inconclusive', [one]), budget, fresh).ids, ['insert_range=100']);
+});

@@ -19,3 +19,19 @@ test('the quantiles are symmetric where their distributions are, and a bound rea
   assert.equal(s.binomialUpperBound(5, 5), 1);
   assert.ok(s.binomialUpperBound(0, 100) < 0.03);
 });
+
+test('projectedInterval: no more pairs is the interval itself; more pairs of the same spread narrow it around the same centre', () => {
+  const { ratioInterval, projectedInterval } = require('../../../core/src/statistics');
+  const measured = ratioInterval([0.91, 1.04, 0.97, 1.12, 0.88]);
+  const same = projectedInterval(measured, 0);
+  assert.ok(Math.abs(same.low - measured.low) < 1e-12 && Math.abs(same.high - measured.high) < 1e-12);
+  const later = projectedInterval(measured, 6);
+  assert.equal(later.n, 11);
+  assert.equal(later.estimate, measured.estimate);
+  assert.ok(later.low > measured.low && later.high < measured.high);
+  // Six more pairs narrow a t interval of 5 pairs by t(10)/t(4) * sqrt(5/11) on the log scale.
+  const { studentTQuantile } = require('../../../core/src/statistics');
+  const shrink = (studentTQuantile(0.975, 10) / studentTQuantile(0.975, 4)) * Math.sqrt(5 / 11);
+  assert.ok(Math.abs(Math.log(later.high / later.estimate) - shrink * Math.log(measured.high / measured.estimate)) < 1e-12);
+  assert.equal(projectedInterval({ n: 1, estimate: 1, low: null, high: null, sd_log: null }, 6), null);
+});
