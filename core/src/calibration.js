@@ -16,12 +16,17 @@
 //            a limit from the within spread alone would fail unchanged builds.
 //   Both are taken at their upper 90% confidence bound (chi-square on their degrees of
 //   freedom), so that a calibration from few pairs comes out wide, not lucky.
-//   At the suite's own size n (rounds per side, instruction windows) an A/A estimate spreads
-//   by σ_e = √(between² + s_w²/n), and its 95% interval reaches h = t(0.975, n−1)·s_w/√n either
-//   side of the estimate.
-//   warn  the interval's far edge lies beyond warn in at most 1% of A/A rows:
-//         distance z(0.99)·σ_e + h, and never inside a far edge the A/A pairs produced;
-//   fail  at most 0.1% of A/A rows reach it: z(0.999)·σ_e + h, and at least a gap beyond warn.
+//   An A/A estimate after n rounds (or windows) spreads by σ_e(n) = √(between² + s_w²/n), and
+//   its 95% interval reaches h(n) = t(0.975, n−1)·s_w/√n either side of it. A row is judged
+//   warn only when its whole interval lies beyond warn (docs/usage.md, "How a row is
+//   decided"): an A/A row does so when its estimate lies beyond warn by more than h(n). The
+//   within spread is what the interval already covers; the between spread is what it cannot
+//   (every round of a run measures the same two processes), and it does not shrink as rounds
+//   are added. So, for every size n a row can reach under the suite's budget (its planned
+//   rounds or windows up to those plus every extra and confirming one):
+//   warn  A/A rows judged warn at most 1% of the time: distance max_n z(0.99)·σ_e(n) − h(n),
+//         and never where one of the A/A pairs' own intervals lay wholly beyond it;
+//   fail  at most 0.1%: max_n z(0.999)·σ_e(n) − h(n), and at least a gap beyond warn.
 //   Floors keep limits from resting on a calibration that happened to look quiet; caps keep a
 //   gate a gate where a signal is too noisy to judge (the row says so; the other signal
 //   decides there). Limits are rounded outward (rQPS down to 2 decimals, instr/o up to 3).
@@ -61,12 +66,16 @@ function pooledWithin(groups) {
   return { sd: Math.sqrt(ss / df), df };
 }
 
+const tHalf = (n) => studentTQuantile(0.5 + METHOD.interval_confidence / 2, n - 1);
+
 /**
  * The A/A spread of one signal of one microbenchmark, from the log paired ratios of each pair
- * of server processes, projected onto the suite's size n. Null when no pair measured two
- * ratios (a spread needs them).
+ * of server processes, for rows of n to nMax rounds or windows (the suite's size, and that
+ * size with its whole budget spent). Null when no pair measured two ratios (a spread needs
+ * them).
+ * @param worse  -1 where lower is worse (rQPS), +1 where higher is (instr/o)
  */
-function aaSpread(groups, n) {
+function aaSpread(groups, n, nMax, worse) {
   const pairs = groups.filter((g) => g.length > 0);
   const { sd: within, df: dfWithin } = pooledWithin(pairs);
   if (within === null || n < 2) return null;
@@ -75,11 +84,12 @@ function aaSpread(groups, n) {
   const ofMeans = sq(within) * mean(pairs.map((g) => 1 / g.length));
   const withinUp = Math.sqrt(upperVariance(sq(within), dfWithin));
   const betweenUp = Math.sqrt(Math.max(0, upperVariance(meanSquare, pairs.length) - ofMeans));
-  const spread = Math.sqrt(sq(betweenUp) + sq(withinUp) / n);
-  const halfWidth = studentTQuantile(0.5 + METHOD.interval_confidence / 2, n - 1) * withinUp / Math.sqrt(n);
-  // How far each pair's own interval reached from 1 (its far edge), at its own size.
-  const farEdges = pairs.filter((g) => g.length >= 2).map((g) => Math.abs(mean(g))
-    + studentTQuantile(0.5 + METHOD.interval_confidence / 2, g.length - 1) * sampleSd(g) / Math.sqrt(g.length));
+  const spreadAt = (m) => Math.sqrt(sq(betweenUp) + sq(withinUp) / m);
+  const halfWidthAt = (m) => tHalf(m) * withinUp / Math.sqrt(m);
+  // How far beyond 1, the worse way, each pair's own interval lay as a whole (its better end),
+  // at its own size: a limit inside that would have judged an unchanged build beyond it.
+  const wholeBeyond = pairs.filter((g) => g.length >= 2)
+    .map((g) => worse * mean(g) - tHalf(g.length) * sampleSd(g) / Math.sqrt(g.length));
   return {
     pairs: pairs.length,
     measured: pairs.map((g) => g.length),
@@ -88,9 +98,17 @@ function aaSpread(groups, n) {
     max: Math.exp(Math.max(...pairs.flat())),
     within_sd: within,
     between_sd: Math.sqrt(Math.max(0, meanSquare - ofMeans)),
-    spread,
-    half_width: halfWidth,
-    far_edge: farEdges.length ? Math.max(...farEdges) : 0,
+    sizes: { from: n, to: Math.max(n, nMax) },
+    spread: spreadAt(n),
+    half_width: halfWidthAt(n),
+    aa_edge: Math.max(0, ...wholeBeyond),
+    // The distance from 1 beyond which at most a share 1 − q of A/A rows is judged, at the
+    // worst size a row can reach.
+    beyond: (z) => {
+      let worst = -Infinity;
+      for (let m = n; m <= Math.max(n, nMax); m++) worst = Math.max(worst, z * spreadAt(m) - halfWidthAt(m));
+      return worst;
+    },
   };
 }
 
@@ -107,13 +125,13 @@ const toDistance = (ratio, rule) => rule.worse * Math.log(ratio);
 function limitsFromSpread(s, rule) {
   const zWarn = normalQuantile(METHOD.warn_quantile);
   const zFail = normalQuantile(METHOD.fail_quantile);
-  const modelWarn = zWarn * s.spread + s.half_width;
-  let warnDistance = Math.max(modelWarn, s.far_edge);
-  let warnBound = s.far_edge > modelWarn ? 'observed' : null;
+  const modelWarn = s.beyond(zWarn);
+  let warnDistance = Math.max(modelWarn, s.aa_edge);
+  let warnBound = s.aa_edge > modelWarn ? 'observed' : null;
   if (warnDistance < toDistance(rule.warnFloor, rule)) [warnDistance, warnBound] = [toDistance(rule.warnFloor, rule), 'floor'];
   if (warnDistance > toDistance(rule.warnCap, rule)) [warnDistance, warnBound] = [toDistance(rule.warnCap, rule), 'cap'];
   const warn = roundOut(toRatio(warnDistance, rule), rule);
-  let failDistance = zFail * s.spread + s.half_width;
+  let failDistance = s.beyond(zFail);
   let failBound = null;
   const gapped = toDistance(warn + rule.worse * rule.gap, rule);
   if (failDistance < gapped) [failDistance, failBound] = [gapped, 'gap'];
@@ -129,9 +147,11 @@ function limitsFromSpread(s, rule) {
   };
 }
 
-function signalCalibration(groups, n, rule) {
-  const s = n ? aaSpread(groups, n) : null;
-  return s ? { ...s, ...limitsFromSpread(s, rule) } : null;
+function signalCalibration(groups, n, nMax, rule) {
+  const s = n ? aaSpread(groups, n, nMax, rule.worse) : null;
+  if (!s) return null;
+  const { beyond, ...figures } = s;
+  return { ...figures, ...limitsFromSpread(s, rule) };
 }
 
 const logs = (ratios) => ratios.map(Math.log);
@@ -163,7 +183,7 @@ function measuredSettings(results) {
 }
 
 /**
- * calibrate(runs, suite) -> perfgate.calibration/v2
+ * calibrate(runs, suite) -> perfgate.calibration/v3
  *   runs   A/A results documents, one per pair of freshly started servers (the same plan)
  *   suite  the loaded suite (config.suites[name]): its limits judge the A/A runs as they stand,
  *          its measure.rounds and instructions.windows are the sizes the limits are made for
@@ -172,6 +192,12 @@ function calibrate(runs, suite) {
   if (!Array.isArray(runs) || !runs.length) throw new Error('calibrate: expected a list of A/A results documents, one per pair of servers');
   const verdicts = runs.map((r) => judge(r, suite));
   const at = { rounds: suite.measure.rounds, windows: suite.instructions ? suite.instructions.windows : null };
+  // The largest size a row reaches: every extra and confirming round or window spent on it.
+  const budget = suite.budget || {};
+  const upTo = {
+    rounds: at.rounds + (budget.extra_rounds || 0) + (budget.confirm_rounds || 0),
+    windows: at.windows === null ? null : at.windows + (budget.extra_windows || 0) + (budget.confirm_windows || 0),
+  };
   const ids = [];
   for (const r of runs) for (const b of r.benchmarks) if (!ids.includes(b.id)) ids.push(b.id);
   const benchmarks = ids.map((id) => {
@@ -181,9 +207,9 @@ function calibrate(runs, suite) {
       id,
       aa_verdicts: rows.map((b) => (b ? b.verdict : 'error')),
       limits: judged ? judged.limits : null,
-      time: signalCalibration(timeGroups(runs, id, 'qps'), at.rounds, RULES.time),
+      time: signalCalibration(timeGroups(runs, id, 'qps'), at.rounds, upTo.rounds, RULES.time),
       cpu_per_query_sd: pooledWithin(timeGroups(runs, id, 'cpu_per_query_us')).sd,
-      instructions: signalCalibration(instructionGroups(runs, id), at.windows, RULES.instructions),
+      instructions: signalCalibration(instructionGroups(runs, id), at.windows, upTo.windows, RULES.instructions),
     };
   });
   const suggested = {};
@@ -195,7 +221,7 @@ function calibrate(runs, suite) {
   }
   const first = verdicts[0];
   return {
-    schema: 'perfgate.calibration/v2',
+    schema: 'perfgate.calibration/v3',
     suite: first.suite,
     machine: first.run.machine,
     server: first.run.sides.base,
@@ -255,10 +281,10 @@ function renderCalibration(cal) {
   out.push(
     '',
     'within: spread (sd of log ratios) of one pair\'s rounds or windows; between: of the pairs\' estimates beyond that (two processes of one build).',
-    `±95%: reach of an A/A interval at the suite's size. warn: A/A rows reach it at most ${pct(1 - METHOD.warn_quantile, 0)} of the time, fail ${pct(1 - METHOD.fail_quantile, 1)}`,
-    `(spreads at their upper ${pct(METHOD.bound_confidence, 0)} confidence bound). caught as warn / fail: a change this large is judged so in ${pct(METHOD.power, 0)} of runs.`,
+    `±95%: reach of an A/A interval at the suite's size. warn: A/A rows are judged warn (the whole interval beyond it) at most ${pct(1 - METHOD.warn_quantile, 0)} of the time, fail ${pct(1 - METHOD.fail_quantile, 1)},`,
+    `at every size the suite's budget lets a row reach (spreads at their upper ${pct(METHOD.bound_confidence, 0)} confidence bound). caught as warn / fail: a change this large is judged so in ${pct(METHOD.power, 0)} of runs.`,
     `limited by: floor (rQPS warn ${RULES.time.warnFloor}, instr/o warn ${RULES.instructions.warnFloor}), cap (rQPS warn ${RULES.time.warnCap} / fail ${RULES.time.failCap}, instr/o ${RULES.instructions.warnCap} / ${RULES.instructions.failCap}: the signal is too noisy here to judge less),`,
-    `gap (fail at least ${RULES.time.gap} / ${RULES.instructions.gap} beyond warn), A/A edge (an A/A pair's own interval reached further).`,
+    `gap (fail at least ${RULES.time.gap} / ${RULES.instructions.gap} beyond warn), A/A edge (an A/A pair's whole interval lay further).`,
   );
   if (Object.keys(cal.suggested).length) out.push('', 'Suggested limits per microbenchmark (suite file format):', '', suggestedLimitsText(cal).trimEnd());
   out.push('', 'A/A verdicts at the current limits:', ...cal.aa.map((a) => `  pair ${a.pair}: ${a.verdict}: ${a.headline}`));
