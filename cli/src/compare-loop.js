@@ -189,7 +189,12 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
   const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
   for (;;) {
     const step = nextStep(verdict, budget || suite.budget, spent, plan);
-    if (step.action === 'done') break;
+    if (step.action === 'done') {
+      // Why rows that are still open were measured no further (the budget, or rounds that
+      // could not decide them): the reports say they are open, this says why they stayed so.
+      if (step.why !== 'every microbenchmark is decided' && step.why !== 'the run has errors') io.stderr.write(`perfgate compare: no more measurement: ${step.why}\n`);
+      break;
+    }
     const n = steps.length + 1;
     const ids = step.plan_ids || core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
