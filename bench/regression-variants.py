@@ -19,10 +19,17 @@ variant and row, the measured change (median of the runs' estimates) and how oft
 failed, warned, passed or stayed inconclusive; and whether any row the variant does not touch
 ever failed. Figures and the date go to <out>/summary.json; docs/measurements.md keeps them.
 
+Every run is judged twice: live, with the shipped quick suite's limits (its adaptive steps
+follow them), and again (`perfgate judge`, no measurement of its own) with the limits
+`perfgate calibrate` suggests for this runner: `--calibrate-pairs N` first runs calibrate on
+the base build (A/A, both signals, N pairs of fresh servers, the rows the benchmark uses), or
+`--calibrated DIR` names a thresholds folder calibrate wrote earlier.
+
 The sizes are aims: what a variant really changes is measured and printed next to it.
 
 Usage: python3 bench/regression-variants.py [--runs 5] [--aa-runs 10] [--variants read-4,sleep-15]
-       [--out runs/variants]   (hold /tmp/perfgate-measure.lock while recording figures)
+       [--calibrate-pairs 5 | --calibrated DIR] [--out runs/variants]
+       (hold /tmp/perfgate-measure.lock while recording figures)
 
 Runs go round by round (every variant, then one A/A run), and a finished run is kept: run it
 again with the same --out and it goes on where it stopped.
@@ -154,6 +161,43 @@ def compare(fork, head, tests, out):
     return {b["id"]: b for b in verdict["benchmarks"]}
 
 
+def rejudge(run, thresholds):
+    """The rows of a finished run folder judged with another thresholds folder's limits, into
+    <run>.calibrated/ (the run folder itself keeps its live verdict)."""
+    target = run.parent / f"{run.name}.calibrated"
+    target.mkdir(exist_ok=True)
+    r = subprocess.run([*PERFGATE, "judge", str(target), "--results", str(run / "results.json"),
+                        "--thresholds", str(thresholds), "--suite", "quick"], capture_output=True, text=True)
+    if r.returncode not in (0, 1, 3):
+        raise SystemExit(f"regression-variants: perfgate judge of {run} with {thresholds} exited {r.returncode}: {r.stderr[-2000:]}")
+    verdict = json.loads((target / "verdict.json").read_text())
+    return {b["id"]: b for b in verdict["benchmarks"]}
+
+
+def base_prefix(fork):
+    r = subprocess.run([*PERFGATE, "build", "--source", fork, "--ref", "base"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"regression-variants: perfgate build of base exited {r.returncode}: {r.stderr[-2000:]}")
+    return r.stdout.strip()
+
+
+def calibrated_thresholds(fork, pairs, rows, out):
+    """perfgate calibrate on the base build (A/A, time and instructions) for `rows`: the thresholds
+    folder it writes. A finished calibration in `out` is reused."""
+    folder = out / "calibration"
+    written = folder / "thresholds"
+    if (folder / "calibration.json").exists() and (written / "suites" / "quick.yml").exists():
+        return written
+    cmd = [*PERFGATE, "calibrate", "--base", base_prefix(fork), "--pairs", str(pairs), "--suite", "quick",
+           "--metric", "both", "--benchmarks", ",".join(rows), "--out", str(folder)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    (out / "calibration.stdout").write_text(r.stdout)
+    (out / "calibration.stderr").write_text(r.stderr)
+    if r.returncode != 0:
+        raise SystemExit(f"regression-variants: {' '.join(cmd)} exited {r.returncode} (log: {out}/calibration.stderr)")
+    return written
+
+
 def figure(row):
     """The signal that the variant changes, as measured: instr/o, else rQPS."""
     i = row.get("instructions_per_query") or {}
@@ -171,6 +215,8 @@ def main():
     p.add_argument("--aa-runs", type=int, default=10)
     p.add_argument("--variants", default=",".join(VARIANTS))
     p.add_argument("--out", default=str(REPO / "runs" / "variants"))
+    p.add_argument("--calibrate-pairs", type=int, default=0)
+    p.add_argument("--calibrated", default=None, help="a thresholds folder written by perfgate calibrate")
     a = p.parse_args()
     names = [v for v in a.variants.split(",") if v]
     unknown = [v for v in names if v not in VARIANTS]
@@ -181,33 +227,54 @@ def main():
     fork = subprocess.run(["bash", str(REPO / "test" / "e2e" / "fetch-mariadb-source.sh")], check=True,
                           capture_output=True, text=True).stdout.strip()
     variant_commits(fork)
-    summary = {"date": datetime.date.today().isoformat(), "runs": a.runs, "variants": {}, "aa": None}
+    used = [t for t in QUICK if any(t in VARIANTS[n][3] + VARIANTS[n][4] for n in names)] if not a.aa_runs else QUICK
+    calibrated = Path(a.calibrated) if a.calibrated else (
+        calibrated_thresholds(fork, a.calibrate_pairs, used, out) if a.calibrate_pairs else None)
+    summary = {"date": datetime.date.today().isoformat(), "runs": a.runs, "variants": {}, "aa": None,
+               "calibrated": str(calibrated) if calibrated else None}
     tally = {name: collections.defaultdict(collections.Counter) for name in names}
+    tally_cal = {name: collections.defaultdict(collections.Counter) for name in names}
     changes = {name: collections.defaultdict(list) for name in names}
     aa_tally = collections.Counter()
+    aa_tally_cal = collections.Counter()
     # Round by round, every variant and one A/A run each round: a benchmark stopped part way
     # has figures for every variant, and the machine's drift over hours hits them all alike.
     for k in range(max(a.runs, a.aa_runs)):
         for name in names if k < a.runs else []:
             _, _, _, slowed, untouched = VARIANTS[name]
-            rows = compare(fork, variant_tag(name), slowed + untouched, out / f"{name}-{k + 1}")
+            run = out / f"{name}-{k + 1}"
+            rows = compare(fork, variant_tag(name), slowed + untouched, run)
             for rid, row in rows.items():
                 tally[name][rid][label(row)] += 1
                 changes[name][rid].append(figure(row))
-            print(f"{name} run {k + 1}: " + ", ".join(f"{rid} {label(r)}" for rid, r in rows.items()), flush=True)
+            said = ", ".join(f"{rid} {label(r)}" for rid, r in rows.items())
+            if calibrated:
+                cal_rows = rejudge(run, calibrated)
+                for rid, row in cal_rows.items():
+                    tally_cal[name][rid][label(row)] += 1
+                said += "; calibrated: " + ", ".join(f"{rid} {label(r)}" for rid, r in cal_rows.items())
+            print(f"{name} run {k + 1}: {said}", flush=True)
         if k < a.aa_runs:
-            rows = compare(fork, "base", QUICK, out / f"aa-{k + 1}")
+            run = out / f"aa-{k + 1}"
+            rows = compare(fork, "base", QUICK, run)
             aa_tally.update(label(r) for r in rows.values())
-            print(f"A/A run {k + 1}: " + ", ".join(f"{rid} {label(r)}" for rid, r in rows.items()), flush=True)
+            said = ", ".join(f"{rid} {label(r)}" for rid, r in rows.items())
+            if calibrated:
+                cal_rows = rejudge(run, calibrated)
+                aa_tally_cal.update(label(r) for r in cal_rows.values())
+                said += "; calibrated: " + ", ".join(f"{rid} {label(r)}" for rid, r in cal_rows.items())
+            print(f"A/A run {k + 1}: {said}", flush=True)
     for name in names:
         _, _, _, slowed, _ = VARIANTS[name]
         summary["variants"][name] = {
             rid: {"slowed": rid in slowed, "verdicts": dict(tally[name][rid]),
+                  "calibrated_verdicts": dict(tally_cal[name][rid]) if calibrated else None,
                   "instr_median": median([c["instr"] for c in changes[name][rid]]),
                   "rqps_median": median([c["rqps"] for c in changes[name][rid]])}
             for rid in tally[name]}
     if a.aa_runs:
-        summary["aa"] = {"rows": sum(aa_tally.values()), "verdicts": dict(aa_tally)}
+        summary["aa"] = {"rows": sum(aa_tally.values()), "verdicts": dict(aa_tally),
+                         "calibrated_verdicts": dict(aa_tally_cal) if calibrated else None}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(render(summary))
 
@@ -217,21 +284,34 @@ def median(values):
     return round(statistics.median(values), 4) if values else None
 
 
+VERDICT_COLUMNS = ("fail", "warn", "inconclusive", "pass (open)", "pass")
+
+
+def counts(v):
+    """fail/warn/inconclusive/pass (open)/pass counts as one cell: 5/0/0/0/0."""
+    return "/".join(str((v or {}).get(k, 0)) for k in VERDICT_COLUMNS)
+
+
 def render(summary):
-    lines = [f"regression variants, {summary['date']}, {summary['runs']} runs each",
-             "| variant | row | touched | instr/o (median) | rQPS (median) | fail | warn | pass (open) | pass | inconclusive |",
-             "|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]
+    calibrated = bool(summary.get("calibrated"))
+    lines = [f"regression variants, {summary['date']}, {summary['runs']} runs each; verdict counts as "
+             + "/".join(VERDICT_COLUMNS),
+             "| variant | row | touched | instr/o (median) | rQPS (median) | shipped limits |"
+             + (" calibrated limits |" if calibrated else ""),
+             "|---|---|---|--:|--:|--:|" + ("--:|" if calibrated else "")]
     for name, rows in summary["variants"].items():
         for rid, r in rows.items():
-            v = r["verdicts"]
             fmt = lambda x: "–" if x is None else f"{x:.3f}"
             lines.append(f"| {name} | {rid} | {'yes' if r['slowed'] else 'no'} | {fmt(r['instr_median'])} | {fmt(r['rqps_median'])} | "
-                         f"{v.get('fail', 0)} | {v.get('warn', 0)} | {v.get('pass (open)', 0)} | {v.get('pass', 0)} | {v.get('inconclusive', 0)} |")
-    untouched_fails = sum(r["verdicts"].get("fail", 0) for rows in summary["variants"].values() for r in rows.values() if not r["slowed"])
-    lines.append(f"rows a variant does not touch that failed: {untouched_fails}")
-    if summary["aa"]:
-        v = summary["aa"]["verdicts"]
-        lines.append(f"A/A: {summary['aa']['rows']} row verdicts: " + ", ".join(f"{k} {n}" for k, n in sorted(v.items())))
+                         f"{counts(r['verdicts'])} |" + (f" {counts(r.get('calibrated_verdicts'))} |" if calibrated else ""))
+    for key, words in (("verdicts", "shipped limits"), ("calibrated_verdicts", "calibrated limits")):
+        if key == "calibrated_verdicts" and not calibrated:
+            continue
+        untouched_fails = sum((r.get(key) or {}).get("fail", 0) for rows in summary["variants"].values()
+                              for r in rows.values() if not r["slowed"])
+        lines.append(f"rows a variant does not touch that failed ({words}): {untouched_fails}")
+        if summary["aa"]:
+            lines.append(f"A/A ({words}): {summary['aa']['rows']} row verdicts: {counts(summary['aa'][key])}")
     return "\n".join(lines)
 
 
