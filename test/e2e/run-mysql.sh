@@ -4,7 +4,10 @@
 #
 #   lifecycle   the integration tests that start, crash, cancel and starve real servers
 #               (test_run_quick, test_faults, test_cancel, test_full_disk) on base and
-#               pr-comment, with the MySQL profile (binary log off)
+#               pr-comment, with the MySQL profile (binary log off); and test_shapes: every
+#               microbenchmark of the catalogue sends the SQL its name promises, on mysqld
+#   full        the full suite (42 microbenchmarks) base against itself at a tiny scale, time
+#               only: every row measured and judged, none an error
 #   pr-comment  changes only a comment                  -> compare passes (exit 0)
 #   pr-slow     spins in every secondary-index update   -> compare fails (exit 1): update-index
 #               fails on instructions, with row_upd_sec_index_entry_low among the three
@@ -71,10 +74,28 @@ T=$(now)
 CODE_LIFECYCLE=0
 PERFGATE_FLAVOR=mysql PERFGATE_BASE=$BASE_PREFIX PERFGATE_HEAD=$COMMENT_PREFIX \
   python3 -m pytest -q test/integration/test_run_quick.py test/integration/test_faults.py \
-  test/integration/test_cancel.py test/integration/test_full_disk.py > "$OUT/lifecycle.log" 2>&1 || CODE_LIFECYCLE=$?
+  test/integration/test_cancel.py test/integration/test_full_disk.py test/integration/test_shapes.py \
+  > "$OUT/lifecycle.log" 2>&1 || CODE_LIFECYCLE=$?
 T_LIFECYCLE=$(since "$T")
-check "lifecycle: initialise, start, crash, cancel, full disk on real mysqld ($(tail -n 1 "$OUT/lifecycle.log"); log: $OUT/lifecycle.log)" \
+check "lifecycle: initialise, start, crash, cancel, full disk, every shape on real mysqld ($(tail -n 1 "$OUT/lifecycle.log"); log: $OUT/lifecycle.log)" \
   test "$CODE_LIFECYCLE" = 0
+
+say "full: the 42 microbenchmarks of the full suite, base against itself, tiny scale, time only"
+T=$(now); CODE_FULL=0
+"${PERFGATE[@]}" compare --base "$BASE_PREFIX" --head "$BASE_PREFIX" --suite full --metric time --threads 1 \
+  --tables 2 --rows 1000 --seconds 1 --warmup-seconds 0 --rounds 2 \
+  --out "$OUT/full" > "$OUT/full.stdout" 2> >(tee "$OUT/full.stderr" >&2) || CODE_FULL=$?
+T_FULL=$(since "$T")
+check "full: an answer (exit 0, 1 or 3), got $CODE_FULL" test "$CODE_FULL" = 0 -o "$CODE_FULL" = 1 -o "$CODE_FULL" = 3
+check "full: all 42 microbenchmarks measured on mysqld, none an error" python3 - "$OUT/full/verdict.json" <<'PY'
+import json, sys
+verdict = json.load(open(sys.argv[1]))
+rows = verdict["benchmarks"]
+assert len(rows) == 42, len(rows)
+errors = [(r["id"], r["reason"]) for r in rows if r["verdict"] == "error"]
+assert not errors, errors
+assert verdict["run"]["sides"]["base"]["flavor"] == "mysql", verdict["run"]["sides"]["base"]
+PY
 
 compare() { # compare <base ref> <head ref> <run name> -> exit code
   local code=0
@@ -138,8 +159,8 @@ python3 - "$OUT" <<PY
 import json, sys
 out = sys.argv[1]
 summary = {
-    "seconds": {"lifecycle": $T_LIFECYCLE, "pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "aa": $T_AA, "ahi": $T_AHI, "bisect": $T_BISECT, "total": $TOTAL},
-    "exit_codes": {"lifecycle": $CODE_LIFECYCLE, "pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "aa": $CODE_AA, "ahi": $CODE_AHI, "bisect": $CODE_BISECT},
+    "seconds": {"lifecycle": $T_LIFECYCLE, "full": $T_FULL, "pr-comment": $T_COMMENT, "pr-slow": $T_SLOW, "aa": $T_AA, "ahi": $T_AHI, "bisect": $T_BISECT, "total": $TOTAL},
+    "exit_codes": {"lifecycle": $CODE_LIFECYCLE, "full": $CODE_FULL, "pr-comment": $CODE_COMMENT, "pr-slow": $CODE_SLOW, "aa": $CODE_AA, "ahi": $CODE_AHI, "bisect": $CODE_BISECT},
     "failures": $failures,
 }
 json.dump(summary, open(f"{out}/mysql-summary.json", "w"), indent=2)
