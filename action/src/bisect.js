@@ -62,13 +62,40 @@ export function bisectSummary(text) {
   return perfgateCore.fitBytes(perfgateCore.markdownFence([text.trimEnd()]), perfgateCore.GITHUB_LIMITS.jobSummaryBytes, 'cut to fit the job summary; bisect.json in the perfgate-bisect artifact holds all of it');
 }
 
-export async function bisect(settings, octokit, env) {
+/**
+ * Whether every commit of the search is this repository's own: `good` and `bad` each on one of
+ * its branches or tags in the checkout (then so is every commit between them, all ancestors of
+ * bad). A fork's commits, which only refs/pull/<n>/head holds, are not: no writer of this
+ * repository pushed them, and they are built only as the measure job builds an approved fork
+ * head, in the sandbox.
+ */
+export function searchesOwnCommits(source, shas) {
+  return shas.every((sha) => {
+    const found = perfgate.runProcessSync('git', ['-C', source, 'for-each-ref', '--count=1', '--format=%(refname)', '--contains', sha, 'refs/heads', 'refs/remotes/origin', 'refs/tags']);
+    return found.status === 0 && String(found.stdout).trim() !== '';
+  });
+}
+
+/**
+ * The sandbox of a bisection (cli's sandboxFor): a search of a fork's commits is untrusted code,
+ * built and measured only in the sandbox, or refused (UsageError) where there is none, unless
+ * the runner's owner turned it off. The builds and runs of the search take the same setting.
+ */
+export function bisectSandbox({ source, shas, env }) {
+  return perfgate.sandboxFor({ untrusted: !searchesOwnCommits(source, shas), env });
+}
+
+export async function bisect(settings, octokit, jobEnv) {
+  // The runner's settings (/etc/perfgate/runner.env, e.g. PERFGATE_SANDBOX), as perfgate reads them.
+  const env = perfgate.runnerSettings(jobEnv);
   // Where its artifacts could not be uploaded, nothing is built or measured.
   checkArtifactService(env);
   const { good, bad } = settings.bisect;
   for (const sha of [good.sha, bad.sha]) {
     ensureCommit({ source: settings.source, sha, pullRequest: settings.pullRequest, token: settings.token, serverUrl: settings.serverUrl });
   }
+  const sandbox = bisectSandbox({ source: settings.source, shas: [good.sha, bad.sha], env });
+  if (sandbox.note) core.warning(`perfgate bisect: ${sandbox.note}`);
   const outDir = path.join(settings.workDir, RESULT_ARTIFACT);
   fs.rmSync(settings.workDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
@@ -105,6 +132,7 @@ export async function bisect(settings, octokit, env) {
       outDir,
       io: { stdout: process.stdout, stderr: process.stderr },
       env,
+      sandbox,
       onProgress: uploader.onProgress,
     });
   } finally {

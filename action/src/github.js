@@ -16,7 +16,10 @@ export function makeOctokit({ token, apiUrl }) {
     auth: token,
     baseUrl: apiUrl,
     userAgent: 'perfgate-action',
-    log: { debug: () => {}, info: () => {}, warn: (message) => core.warning(message), error: (message) => core.error(message) },
+    // Octokit logs every failed attempt, also one the throttling retries to success (a
+    // secondary rate limit): as an annotation that would read as the job's failure. A request
+    // that fails for good throws, and main reports it once; the attempts are log lines.
+    log: { debug: () => {}, info: () => {}, warn: (message) => core.warning(message), error: (message) => core.info(`GitHub request failed: ${message}`) },
     throttle: {
       onRateLimit: (retryAfter, options, octokit, retryCount) => {
         core.warning(`GitHub rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`);

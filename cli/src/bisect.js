@@ -12,7 +12,7 @@ const { buildSides } = require('./source-build/build-sides');
 const { cacheDirFrom, openSource, resolveCommit } = require('./source-build/build-commit');
 const { runComparison } = require('./compare-loop');
 const { writeDocument, writeReports, readDocument, makeRunFolder } = require('./run-folder');
-const { runProcessSync, Cancelled, EXIT_ON_SIGNAL, throwIfCancelled } = require('./processes');
+const { runProcessSync, Cancelled, EXIT_ON_SIGNAL, throwIfCancelled, sandboxFor } = require('./processes');
 
 const { UsageError, BuildError, EXIT } = core;
 const short = (sha) => String(sha).slice(0, 12);
@@ -116,12 +116,15 @@ function buildCounts(steps) {
  * @param repeats     times an undecided commit is measured again
  * @param flavor, buildConfigs, thresholds   the build recipe, as for compare --source
  * @param outDir      the bisection's folder: bisect.json and steps/
+ * @param sandbox     sandboxFor() of the search: its builds and measurements run in it (a
+ *                    search of a fork's commits is untrusted: the action asks for it so)
  * @param onProgress  (event, doc) after every step: event for formatBisectProgress, doc = the
  *                    bisect.json written
  * @returns {doc, exitCode}; throws UsageError for bad input (before anything is built)
  */
 async function runBisection({ source, good, bad, tests = null, config, suiteName = 'quick', overrides = {}, repeats = core.DEFAULT_BISECT_REPEATS,
-  flavor = 'mariadb', buildConfigs = [], thresholds = core.SHIPPED_THRESHOLDS_DIR, outDir, io, env = process.env, onProgress = () => {} }) {
+  flavor = 'mariadb', buildConfigs = [], thresholds = core.SHIPPED_THRESHOLDS_DIR, outDir, io, env = process.env, onProgress = () => {},
+  sandbox = sandboxFor({ env }) }) {
   const started = Date.now();
   const prepared = prepareBisection({ source, good, bad, tests, suiteName, config, overrides });
   const { toplevel, commits, ids, allowed } = prepared;
@@ -195,7 +198,7 @@ async function runBisection({ source, good, bad, tests = null, config, suiteName
     save({ type: 'measure', step: n, kind, commit: head, against: base, position, commits: commits.length, attempt, signals: plan.signals });
     let built;
     try {
-      built = await buildSides({ source: toplevel, refs: { base, head }, recipe, cacheDir, outDir: stepDir, io, env, who: 'perfgate bisect' });
+      built = await buildSides({ source: toplevel, refs: { base, head }, recipe, cacheDir, outDir: stepDir, io, env, who: 'perfgate bisect', sandbox });
     } finally {
       step.builds = buildsOf(stepDir);
     }
@@ -211,7 +214,7 @@ async function runBisection({ source, good, bad, tests = null, config, suiteName
     const stepConfig = core.configForStep(prepared.config, suiteName, measureIds, { windows: plan.windows });
     const outcome = await runComparison({
       config: stepConfig, suiteName, overrides: { ...overrides, signals: plan.signals, rounds: plan.rounds },
-      budget: plan.budget, sides, outDir: stepDir, judge: core.judge, io, env,
+      budget: plan.budget, sides, outDir: stepDir, judge: core.judge, io, env, sandbox,
     });
     if (outcome.cancelled) throw new Cancelled(outcome.cancelled);
     if (outcome.verdict) writeReports(stepDir, outcome.verdict);

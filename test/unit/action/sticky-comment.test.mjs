@@ -74,7 +74,18 @@ describe('upsertStickyComment', () => {
     gh.failNext('issues/create-comment', { status: 502 });
     gh.failNext('issues/list-comments', secondaryRateLimit({ retryAfterSeconds: 1 }));
     const started = Date.now();
-    await upsertStickyComment(octokit, REPO, 4, { marker: MARKER, author: AUTHOR, body: `${MARKER}\nafter faults` });
+    // What the action prints meanwhile: a retried attempt is a log line, never an ::error::
+    // annotation (the runner would show it as the job's failure).
+    const printed = [];
+    const write = process.stdout.write;
+    process.stdout.write = (chunk, ...rest) => { printed.push(String(chunk)); return write.call(process.stdout, chunk, ...rest); };
+    try {
+      await upsertStickyComment(octokit, REPO, 4, { marker: MARKER, author: AUTHOR, body: `${MARKER}\nafter faults` });
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.deepEqual(printed.filter((line) => line.startsWith('::error')), []);
+    assert.ok(printed.some((line) => line.startsWith('GitHub request failed: GET /repos/')), printed.join(''));
     assert.ok(Date.now() - started >= 1000, 'waited for retry-after');
     assert.deepEqual(bodies(4), [`${MARKER}\nafter faults`]);
     const statuses = gh.calls.filter((call) => call.path.includes('/issues/4/')).map((call) => `${call.operationId} ${call.status}`);
