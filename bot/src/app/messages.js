@@ -37,7 +37,8 @@ function who(teams) {
 const REPLIES = {
   refused: ({ author, line, repo, teams }) =>
     `Sorry @${author}, ${code(line)} needs write access to ${repo}${who(teams)}. Nothing was started.`,
-  invalid: ({ author, error }) => `@${author} ${error}\n\n${code('/perf help')} lists the commands and their arguments.`,
+  // The error quotes what the author typed (tests=@team): text, never a mention or markup.
+  invalid: ({ author, error }) => `@${author} ${core.markdownText(error, { max: HEADLINE_SHOWN })}\n\n${code('/perf help')} lists the commands and their arguments.`,
   help: ({ author }) => `@${author} here is what I understand:\n\n${helpText().trimEnd()}`,
   closed: ({ author, prNumber, line }) => `@${author} pull request #${prNumber} is closed: ${code(line)} was not started.`,
   notServed: ({ author, name }) => `@${author} ${code(`/perf ${name}`)} is not served by this bot yet; ${code('/perf quick')}, ${code('/perf full')}, ${code('/perf ahi')}, ${code('/perf rerun')}, ${code('/perf cancel')}, ${code('/perf waive')}, ${code('/perf bisect')}, ${code('/perf signoff')} and ${code('/perf help')} are.`,

@@ -1,7 +1,8 @@
 'use strict';
 // What a verified webhook delivery means for the bot, decided from the delivery alone: pure,
 // no database, no GitHub. Either {ignore: reason} (answered 200, nothing written, nothing
-// called) or {work}: what the webhook handler records and queues.
+// called), {malformed: reason} (a field the bot acts on is not of the form GitHub sends:
+// answered 400, nothing written), or {work}: what the webhook handler records and queues.
 //
 //   issue_comment.created on a pull request, by a person, holding a /perf command (on an
 //   issue: only /perf signoff and /perf waive, a release sign-off's conversation)
@@ -23,6 +24,32 @@ const { starterOf } = require('./dispatch');
 
 const ISSUE_COMMANDS = Object.freeze(['signoff', 'waive', 'cancel']);
 
+// The fields the bot takes from a delivery, each with the form GitHub sends it in. A signed
+// delivery is GitHub's, but a field of another form would otherwise reach the store or the
+// API as it is (and fail there, as a 500 GitHub shows with no reason).
+const FORMS = {
+  id: { test: (v) => Number.isSafeInteger(v) && v > 0, expected: 'a positive integer' },
+  login: { test: (v) => typeof v === 'string' && v !== '', expected: 'a login' },
+  text: { test: (v) => v === null || typeof v === 'string', expected: 'text or null' },
+  sha: { test: (v) => typeof v === 'string' && /^[0-9a-f]{40}$/.test(v), expected: '40 hex digits' },
+  optionalId: { test: (v) => v === undefined || v === null || (Number.isSafeInteger(v) && v > 0), expected: 'a positive integer or nothing' },
+  action: { test: (v) => v === undefined || typeof v === 'string', expected: 'an action name' },
+  // A comment's time is what its approval is pinned to (approval.js), and what a later push
+  // cancels it by: a command of unknown time could be neither.
+  time: { test: (v) => typeof v === 'string' && Number.isFinite(Date.parse(v)), expected: 'a time such as 2026-11-25T12:00:00Z' },
+};
+
+/** The first of `fields` ([name, value, form]) not of its form, as a reason; else null. */
+function malformed(fields) {
+  for (const [name, value, form] of fields) {
+    if (!FORMS[form].test(value)) {
+      const shown = JSON.stringify(value);
+      return `the delivery's ${name} is ${shown === undefined ? 'missing' : (shown.length > 60 ? `${shown.slice(0, 60)}…` : shown)}; expected ${FORMS[form].expected}`;
+    }
+  }
+  return null;
+}
+
 const timeOf = (iso) => {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : null;
@@ -42,6 +69,11 @@ function commandComment(payload, context) {
   const { comment, issue } = payload;
   if (!comment || !issue) return { ignore: 'the delivery has no comment' };
   if (comment.user && comment.user.type === 'Bot') return { ignore: "a bot's comment" };
+  const wrong = malformed([
+    ['comment.id', comment.id, 'id'], ['comment.body', comment.body ?? null, 'text'], ['comment.user.login', comment.user && comment.user.login, 'login'],
+    ['comment.created_at', comment.created_at, 'time'], ['issue.number', issue.number, 'id'],
+  ]);
+  if (wrong) return { malformed: wrong };
   const parsed = parseCommand(comment.body, { benchmarks: context.benchmarks });
   if (parsed === null) return { ignore: 'no /perf command in the comment' };
   // In an issue (e.g. a release tracking issue) only a release sign-off, its waivers and its
@@ -71,6 +103,8 @@ function commandComment(payload, context) {
 function pullHead(payload, action, kind, stampOf) {
   const pull = payload.pull_request;
   if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
+  const wrong = malformed([['pull_request.number', pull.number, 'id'], ['pull_request.head.sha', pull.head.sha, 'sha']]);
+  if (wrong) return { malformed: wrong };
   return { work: { kind, action, prNumber: pull.number, headSha: pull.head.sha, at: timeOf(stampOf(pull)) } };
 }
 
@@ -80,6 +114,8 @@ function workflowRun(payload, context) {
   const watched = context.watch && context.watch.enabled ? [context.watch.workflow] : [];
   const dispatched = [...new Set([...Object.values(context.workflows), ...watched])].map(workflowPath);
   if (!dispatched.includes(String(run.path || '').split('@')[0])) return { ignore: `a run of ${run.path}, not of ${dispatched.join(' or ')}` };
+  const wrong = malformed([['workflow_run.id', run.id, 'id'], ['workflow_run.run_attempt', run.run_attempt, 'optionalId']]);
+  if (wrong) return { malformed: wrong };
   return {
     work: {
       kind: 'run',
@@ -118,12 +154,14 @@ function triage(name, payload, context) {
   if (name === 'ping') return { ignore: 'ping', pong: true };
   if (!EVENTS.includes(name)) return { ignore: `perfgate does not act on ${name} events` };
   const action = payload && payload.action;
+  const wrongAction = malformed([['action', action, 'action']]);
+  if (wrongAction) return { malformed: wrongAction };
   const handle = name === 'push' ? (p) => mainPush(p, context.watch || { enabled: false }) : HANDLED[`${name}.${action}`];
   if (!handle) return { ignore: `perfgate does not act on ${name}.${action}` };
   const repo = repositoryOf(payload);
   if (!repo || !context.repositories.includes(repo.toLowerCase())) return { ignore: `repository ${repo} is not one this bot serves` };
   const decided = handle(payload, context);
-  if (decided.ignore) return decided;
+  if (decided.ignore || decided.malformed) return decided;
   return { work: { ...decided.work, repo, installationId: installationOf(payload) } };
 }
 

@@ -142,6 +142,10 @@ function webhookHandler(ctx) {
       event.answer = { status: 200, body: decided.pong ? 'pong' : `ignored: ${decided.ignore}` };
       return;
     }
+    if (decided.malformed) {
+      event.answer = { status: 400, body: decided.malformed };
+      return;
+    }
     const result = await record(ctx.store, { deliveryId: event.id, name: event.name, action: event.payload.action, work: decided.work });
     event.answer = { status: result.jobId && !result.outcome.startsWith('duplicate') ? 202 : 200, body: result.outcome };
     if (event.answer.status === 202) ctx.onQueued();

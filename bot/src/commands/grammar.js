@@ -11,6 +11,11 @@ const LIMITS = Object.freeze({
   minRounds: 2,
   maxRounds: 50,
   maxReason: 500,
+  // A comment longer than this, or opening more quotes and lists than this on one line, is not
+  // read for a command (commands/markdown.js): its markdown could take the bot seconds to lex,
+  // or overflow the lexer's stack. A command and a few paragraphs fit.
+  maxCommentLength: 4000,
+  maxNesting: 32,
 });
 
 // Positional value types: what the help text calls them and what a bad one is told to be.

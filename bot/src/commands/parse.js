@@ -10,7 +10,7 @@
 // caller applies the suite's defaults.
 const { PREFIX, LIMITS, OPTIONS, COMMAND_NAMES, findCommand, usage } = require('./grammar');
 const { quote, listed, OPTION_PARSERS, POSITIONAL_PARSERS } = require('./values');
-const { commandLines } = require('./markdown');
+const { readCommandLines } = require('./markdown');
 
 function knownBenchmarks(context, command) {
   const b = context && context.benchmarks;
@@ -101,8 +101,9 @@ function parseLine(line, context) {
 }
 
 function parseCommand(commentBody, context) {
-  const lines = commandLines(commentBody ?? '');
+  const { lines, unreadable } = readCommandLines(commentBody);
   if (!lines.length) return null;
+  if (unreadable) return { error: `${unreadable}: post ${quote(lines[0])} in a comment of its own` };
   if (lines.length > 1) {
     return { error: `one command per comment: found ${quote(lines[0])} and ${quote(lines[1])}; post each in its own comment` };
   }

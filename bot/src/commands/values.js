@@ -22,11 +22,19 @@ function listed(items, last = 'or') {
 // would interpret (spaces, ';', '$', quotes, backticks) is outside the character set.
 const REF = /^([A-Za-z0-9._/-]{1,200})((?:[~^][0-9]{0,4})*)$/;
 
+// A pull request's refs (pull/7/head, refs/pull/7/merge) are moved by its author's pushes, and
+// the bot resolves a ref when it takes the command, not when the comment was written: a push in
+// between would have code built that the maintainer never saw. Its commits are named by SHA.
+const PULL_REF = /^(refs\/)?pull\//;
+
 function parseRef(text, name) {
   const m = REF.exec(text);
   const base = m && m[1];
   const ok = base && !/^[-/]/.test(base) && !base.includes('..') && !base.includes('//')
     && !/(^|\/)\./.test(base) && !/(\/|\.|\.lock)$/.test(base);
+  if (ok && PULL_REF.test(base)) {
+    return { problem: `bad <${name}> ${quote(text)}: a pull request's ref moves with every push to it; name the commit you mean by its SHA` };
+  }
   if (ok) return { value: text };
   return { problem: `bad <${name}> ${quote(text)}: expected ${TYPES.ref.describe}` };
 }

@@ -114,12 +114,15 @@ describe('/perf commands in pull requests', () => {
       '/perf quick tests=point-query,nope',
       '/perf quick\n/perf full',
       '/perf waive scan_range=100',
+      '/perf quick tests=@perfgate-test/perf-team',
     ];
     for (const body of bodies) {
       const r = await say('maintainer', body);
       const { error } = bot.parseCommand(body, { benchmarks: BENCHMARKS });
       assert.ok(error, body);
-      assert.deepEqual(r.replies, [`@maintainer ${error}${HINT}`], body);
+      // The error quotes what was typed: as text, so a name like @team mentions nobody.
+      assert.deepEqual(r.replies, [`@maintainer ${core.markdownText(error, { max: 1000 })}${HINT}`], body);
+      assert.doesNotMatch(r.replies[0].slice('@maintainer '.length), /(^|[^\w\u200d])@[A-Za-z0-9]/, body);
       assert.deepEqual([r.dispatches, r.reactions, r.sticky, r.request.status], [[], [], [], 'invalid'], body);
     }
   });
@@ -206,6 +209,24 @@ describe('/perf commands in pull requests', () => {
     // A maintainer asking the same pull request many times is answered every time.
     const help = [await say('maintainer', '/perf help', { pr }), await say('maintainer', '/perf help', { pr }), await say('maintainer', '/perf cancel', { pr })];
     assert.deepEqual(help.map((r) => r.replies.length), [1, 1, 1]);
+  });
+
+  it('a comment of 64 KiB that marked is slow to read, or nesting quotes past its stack: taken at once, answered as any command', async () => {
+    // Anyone who may comment can post these; they are read in the webhook's request.
+    const fill = (unit) => `/perf quick\n${unit.repeat(Math.ceil(65_000 / unit.length)).slice(0, 65_000 - 12)}`;
+    for (const unit of ['_a_', '>']) {
+      const pr = nextPr++;
+      const comment = await postComment(gh, 'reader', fill(unit), { pr });
+      const answer = await running.deliver('issue_comment', commentEvent({ comment, pr }));
+      assert.deepEqual([answer.status, answer.text], [202, 'queued'], unit);
+      assert.ok(answer.ms < 1500, `${unit}: answered in ${answer.ms} ms`);
+    }
+    await settled(running);
+    const readers = botComments(gh, nextPr - 1).map((c) => c.body.split('\n').slice(1).join('\n').trimEnd());
+    assert.deepEqual(readers, ['Sorry @reader, `/perf quick` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    const r = await say('maintainer', fill('*a'));
+    assert.deepEqual(r.replies, [`@maintainer the comment is 65000 characters long, and commands are read only in comments of up to 4000: post '/perf quick' in a comment of its own${HINT}`]);
+    assert.deepEqual([r.dispatches, r.request.status], [[], 'invalid']);
   });
 
   it("sent nothing that breaks GitHub's description", () => {

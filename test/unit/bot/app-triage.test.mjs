@@ -83,4 +83,28 @@ describe('triage of webhook deliveries', () => {
       starter: { event: 'workflow_dispatch', actor: 'Codertocat', triggeredBy: 'Codertocat' },
     });
   });
+
+  it('a field the bot takes, not of the form GitHub sends, is malformed, named with its value and the form expected', () => {
+    const edit = (payload, change) => { change(payload); return payload; };
+    const onComment = (change) => edit(commentEvent({ comment: comment('/perf quick') }), change);
+    const run = { id: 9000000001, display_title: 'perfgate quick on pull request 7 (c1)', html_url: 'https://github.com/x' };
+    const cases = [
+      ['issue_comment', onComment((p) => { p.comment.body = { toString: 1 }; }), 'the delivery\'s comment.body is {"toString":1}; expected text or null'],
+      ['issue_comment', onComment((p) => { p.comment.body = ['/perf quick']; }), 'the delivery\'s comment.body is ["/perf quick"]; expected text or null'],
+      ['issue_comment', onComment((p) => { p.comment.id = 'x'; }), 'the delivery\'s comment.id is "x"; expected a positive integer'],
+      ['issue_comment', onComment((p) => { p.comment.id = 1e300; }), 'the delivery\'s comment.id is 1e+300; expected a positive integer'],
+      ['issue_comment', onComment((p) => { delete p.comment.user; }), "the delivery's comment.user.login is missing; expected a login"],
+      ['issue_comment', onComment((p) => { p.issue.number = '7'; }), 'the delivery\'s issue.number is "7"; expected a positive integer'],
+      ['issue_comment', onComment((p) => { p.comment.created_at = 'yesterday'; }), 'the delivery\'s comment.created_at is "yesterday"; expected a time such as 2026-11-25T12:00:00Z'],
+      ['issue_comment', onComment((p) => { delete p.comment.created_at; }), "the delivery's comment.created_at is missing; expected a time such as 2026-11-25T12:00:00Z"],
+      ['issue_comment', onComment((p) => { p.action = ['created']; }), 'the delivery\'s action is ["created"]; expected an action name'],
+      ['pull_request', edit(pushEvent({ headSha: HEAD_SHA }), (p) => { p.pull_request.head.sha = 'zz'; }), 'the delivery\'s pull_request.head.sha is "zz"; expected 40 hex digits'],
+      ['pull_request', edit(openedEvent({}), (p) => { p.pull_request.number = 7.5; }), "the delivery's pull_request.number is 7.5; expected a positive integer"],
+      ['workflow_run', edit(workflowRunEvent({ run }), (p) => { p.workflow_run.id = 'abc'; }), 'the delivery\'s workflow_run.id is "abc"; expected a positive integer'],
+      ['workflow_run', edit(workflowRunEvent({ run }), (p) => { p.workflow_run.run_attempt = -1; }), "the delivery's workflow_run.run_attempt is -1; expected a positive integer or nothing"],
+    ];
+    for (const [name, payload, reason] of cases) assert.deepEqual(triage(name, payload, context), { malformed: reason }, reason);
+    // A comment body of 'null' (GitHub sends one for an empty comment) is no command.
+    assert.deepEqual(triage('issue_comment', onComment((p) => { p.comment.body = null; }), context), { ignore: 'no /perf command in the comment' });
+  });
 });

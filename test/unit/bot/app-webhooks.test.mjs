@@ -95,6 +95,18 @@ describe('webhook deliveries', () => {
     await nothingHappened();
   });
 
+  it('a signed delivery with a field not of the form GitHub sends: 400 naming it, no row, no call', async () => {
+    const comment = await postComment(gh, 'maintainer', '/perf quick');
+    callsBefore = gh.calls.length;
+    const odd = commentEvent({ comment });
+    odd.comment.body = { toString: 1 };
+    assert.deepEqual(await pick(deliver(running.url, 'issue_comment', odd)), [400, 'the delivery\'s comment.body is {"toString":1}; expected text or null']);
+    const pushed = pushEvent({ headSha: 'c'.repeat(40) });
+    pushed.pull_request.number = '7';
+    assert.deepEqual(await pick(deliver(running.url, 'pull_request', pushed)), [400, 'the delivery\'s pull_request.number is "7"; expected a positive integer']);
+    await nothingHappened();
+  });
+
   it('the same delivery sent 20 times at once: one 202, one dispatch, one reaction, one sticky comment', async () => {
     const comment = await postComment(gh, 'maintainer', '/perf quick rounds=4');
     const payload = commentEvent({ comment });
