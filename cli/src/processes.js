@@ -137,7 +137,20 @@ function setprivPath() {
 function handOver(folders) {
   if (!folders.length || process.getuid() !== 0) return;
   const r = runProcessSync('find', [...folders, '!', '-uid', String(SANDBOX_ID), '-exec', 'chown', '-h', `${SANDBOX_ID}:${SANDBOX_ID}`, '{}', '+']);
-  if (r.error || r.status !== 0) throw new Error(`cannot hand ${folders.join(', ')} over to uid ${SANDBOX_ID} for the sandbox: ${r.error ? r.error.message : r.stderr.trim()}`);
+  if (r.error || (r.status !== 0 && !onlyVanished(r.stderr))) {
+    throw new Error(`cannot hand ${folders.join(', ')} over to uid ${SANDBOX_ID} for the sandbox: ${r.error ? r.error.message : r.stderr.trim()}`);
+  }
+}
+
+/**
+ * Whether find's and chown's complaints are all about files that went away while they walked:
+ * a folder shared with other builds (ccache's lock and temporary files) changes under them, and
+ * a file that is gone needs no owner. Anything else (a permission, a read-only file system) is
+ * a failure.
+ */
+function onlyVanished(stderr) {
+  const lines = String(stderr || '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.length > 0 && lines.every((l) => /: No such file or directory$/.test(l));
 }
 
 /**
@@ -260,5 +273,5 @@ function runProcessSync(command, args, { env = process.env, extraEnv = {}, cwd, 
 
 module.exports = {
   childEnvironment, isPassedOn, startProcess, runProcess, runProcessSync, sandboxFor, probeSandbox,
-  cancel, cancelOnSignals, cancellation, throwIfCancelled, Cancelled, EXIT_ON_SIGNAL,
+  cancel, cancelOnSignals, cancellation, throwIfCancelled, Cancelled, EXIT_ON_SIGNAL, onlyVanished,
 };

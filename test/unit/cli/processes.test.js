@@ -106,3 +106,11 @@ test('a command that is not there fails as a missing command, wrapped or not', a
     assert.equal(runProcessSync('perfgate-no-such-command', [], { sandbox }).error.code, 'ENOENT');
   }
 });
+
+test('handing a folder to the sandbox: files that vanished while find walked it (a shared ccache\'s locks) are not a failure; anything else is', () => {
+  const { onlyVanished } = require('../../../cli/src/processes');
+  assert.equal(onlyVanished("find: '/c/ccache/f/stats.lock': No such file or directory\nchown: cannot access '/c/ccache/f/stats.lock': No such file or directory\n"), true);
+  assert.equal(onlyVanished("chown: changing ownership of '/ro/x': Read-only file system\n"), false);
+  assert.equal(onlyVanished("find: '/c/x': No such file or directory\nchown: changing ownership of '/c/y': Operation not permitted\n"), false);
+  assert.equal(onlyVanished(''), false);
+});
