@@ -83,8 +83,11 @@ VARIANTS = {
     "write-1": (UPDATE, UPDATE_AT, busy_loop(420), WRITES, ["point-query", "update-nonindex_range=100"]),
     "write-2": (UPDATE, UPDATE_AT, busy_loop(830), WRITES, ["point-query", "update-nonindex_range=100"]),
     "write-4": (UPDATE, UPDATE_AT, busy_loop(1660), WRITES, ["point-query", "update-nonindex_range=100"]),
-    "sleep-5": (UPDATE, UPDATE_AT, short_sleep(50, 8), WRITES, ["point-query"]),
-    "sleep-15": (UPDATE, UPDATE_AT, short_sleep(100, 4), WRITES, ["point-query"]),
+    # A short sleep costs far more than it asks for on a busy 2-core runner (timer slack and the
+    # wait for a CPU to wake on): 50 us on one call in 8 measured update-index 24% slower, so
+    # the calls are spaced out further for about 5% and 15%.
+    "sleep-5": (UPDATE, UPDATE_AT, short_sleep(50, 40), WRITES, ["point-query"]),
+    "sleep-15": (UPDATE, UPDATE_AT, short_sleep(100, 12), WRITES, ["point-query"]),
 }
 QUICK = ["point-query", "random-points_range=1000", "points-covered-pk_range=100", "range-notcovered-si_range=100",
          "read-only_range=10000", "scan_range=100", "update-index_range=100", "update-inlist_range=100",
@@ -206,7 +209,13 @@ def figure(row):
 
 
 def label(row):
-    return "pass (open)" if row["verdict"] == "pass" and row.get("open") else row["verdict"]
+    """The row's verdict; a pass still open and an undecided row that one signal already proves
+    at least a warn are told apart (the reason says so in the reports)."""
+    if row["verdict"] == "pass" and row.get("open"):
+        return "pass (open)"
+    if row["verdict"] == "inconclusive" and row.get("reason", "").startswith("at least a warn"):
+        return "inconclusive (at least warn)"
+    return row["verdict"]
 
 
 def main():
@@ -284,7 +293,7 @@ def median(values):
     return round(statistics.median(values), 4) if values else None
 
 
-VERDICT_COLUMNS = ("fail", "warn", "inconclusive", "pass (open)", "pass")
+VERDICT_COLUMNS = ("fail", "warn", "inconclusive (at least warn)", "inconclusive", "pass (open)", "pass")
 
 
 def counts(v):
