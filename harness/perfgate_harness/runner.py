@@ -137,6 +137,12 @@ class Run:
         instructions = None
         try:
             self._setup_servers()
+            if self.reuse_data and self.plan.measures_instructions and not self.dead and self._has_loaded_copy():
+                # More windows after the timed rounds: each side's tables were changed by its
+                # own rounds, as many as its speed allowed, so the sides no longer hold the same
+                # rows and pages, and window i of base and of head would not run the same work.
+                # They count on the tables as loaded again, as the first windows did.
+                self._restore_loaded_data()
             if self.plan.measures_instructions and not self.dead:
                 keep = self._keeps_loaded_data()
                 if keep:
@@ -332,16 +338,22 @@ class Run:
                 self._side_failed(side, {"step": "prepare", "message": f"{side}: keeping a copy of the loaded datadir failed: {e}",
                                          "log_tail": ""})
 
+    def _has_loaded_copy(self) -> bool:
+        return all(self.servers[side].layout.loaded_copy.is_dir() for side in self._snapshot_sides())
+
     def _restore_loaded_data(self) -> None:
-        """The datadirs replaced by the copies kept before the instruction windows."""
+        """The datadirs replaced by copies of the tables as loaded, kept before the first
+        instruction windows; the copy stays for the windows of later steps (removed with the
+        run's server data)."""
         sides = self._snapshot_sides()
         for side in sides:
             layout = self.servers[side].layout
             progress.emit("phase", phase="restore loaded data", side=side)
             try:
                 server.clean_stale_files(layout)
-                shutil.rmtree(layout.datadir)
-                layout.loaded_copy.rename(layout.datadir)
+                if layout.datadir.exists():
+                    shutil.rmtree(layout.datadir)
+                shutil.copytree(layout.loaded_copy, layout.datadir, symlinks=True)
             except OSError as e:
                 self._side_failed(side, {"step": "prepare", "message": f"{side}: restoring the loaded datadir failed: {e}",
                                          "log_tail": ""})
