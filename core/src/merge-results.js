@@ -66,6 +66,18 @@ function mergeInstructions(earlier, later) {
   return { ...later, runs: (earlier.runs || 1) + (later.runs || 1), base: side(earlier.base, later.base), head: side(earlier.head, later.head) };
 }
 
+// Windows carry no index (they pair by position), so a count merged twice would pass the
+// round check and pair every window twice: an interval as narrow as twice the windows counted.
+// Real windows never repeat exactly (each records its own wall-clock seconds): the same run of
+// windows on both sides is the same count.
+function holdsWindows(earlier, later) {
+  const contains = (a, b) => {
+    const [as, bs] = [a || [], b || []].map((ws) => ws.map((w) => JSON.stringify(w)));
+    return bs.length > 0 && as.some((_, k) => bs.every((w, i) => as[k + i] === w));
+  };
+  return contains(earlier.base.windows, later.base.windows) && contains(earlier.head.windows, later.head.windows);
+}
+
 function mergeBenchmark(into, more, docName) {
   for (const r of more.rounds || []) {
     if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
@@ -76,6 +88,9 @@ function mergeBenchmark(into, more, docName) {
   if (more.status === 'error') {
     into.status = 'error';
     if (more.error) into.error = more.error;
+  }
+  if (more.instructions && into.instructions && holdsWindows(into.instructions, more.instructions)) {
+    throw new UsageError(`${docName}: benchmark '${more.id}' has instruction windows the results before it already hold: the same count merged twice (a run folder's results.json already holds its results.extra-N.json)`);
   }
   if (more.instructions) into.instructions = mergeInstructions(into.instructions, more.instructions);
   if (!into.command && more.command) into.command = more.command;

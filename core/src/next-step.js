@@ -12,6 +12,9 @@
 //            rounds: the row stays open, and says so, without the wait);
 //   confirm  a time fail re-measured once (budget.confirm_rounds) on fresh processes;
 //   done.
+// A fail that the fresh processes of a recount or confirm do not repeat is not cleared by them
+// either: judge keeps the signal open to a fail (verdict.js, `unconfirmed`), so the row ends
+// inconclusive unless all its rounds (or windows) together lie beyond the fail limit.
 // Each signal is decided by more of its own measurement, never by another signal: a row's
 // `needs` (see row-verdict.js) names the signals that could still move its verdict.
 

@@ -178,6 +178,27 @@ function timeSignal(out, limits) {
   return { ...lead, best, worst, parts: lead === cpu ? [cpu, rqps] : [rqps, cpu] };
 }
 
+// The first step that re-measured `ids` on fresh server processes to confirm a fail ('confirm':
+// timed rounds; 'recount': instruction windows), or null.
+function confirmation(extensions, purpose, ids) {
+  return extensions.find((e) => e.purpose === purpose && ids.every((id) => e.benchmarks.includes(id))) || null;
+}
+
+/**
+ * A signal as it stands after its confirmation on fresh server processes: `now` from every
+ * round (or window), `before` from those measured before the confirmation. What ties to a
+ * process (memory layout, where its threads ran, a cold cache of one side) repeats in every
+ * round of it, so the rounds of two pairs of processes are not one sample, and an interval
+ * that pools them as one cannot clear a fail one pair measured: a fail the fresh processes do
+ * not confirm stays possible (the row inconclusive, never a pass) until the pooled interval
+ * lies beyond the fail limit too.
+ */
+function unconfirmed(now, before, when) {
+  if (!before || before.best !== 'fail' || now.best === 'fail') return now;
+  const seen = { ...before, clause: `${before.clause} ${when}` };
+  return { ...now, worst: 'fail', unconfirmed: seen, parts: [...(now.parts || [now]), seen] };
+}
+
 // The row's figure a headline shows for a signal: "(instr/o 1.08 [1.08, 1.08], fail limit 1.04)".
 function figures(signal, limitWord) {
   const i = signal.interval;
@@ -206,9 +227,15 @@ function explain(row, signals) {
   } else if (row.verdict === 'inconclusive') {
     // At least a warn when some signal proves it (that one may not be the signal left open).
     const proving = row.best === 'warn' ? signals.find((s) => s.best === 'warn') : null;
+    // A fail measured on the first servers that fresh ones did not confirm: that is the news.
+    const seen = signals.find((s) => s.unconfirmed);
     summary = proving ? 'at least a warn, could be a fail' : 'could be slower than the fail limit';
     const atLeast = proving ? `${change(proving.kind, proving.interval) || 'beyond its warn limit'}, ` : '';
     phrase = `${atLeast}could be beyond its fail limit ${figures(lead, 'fail')}`;
+    if (seen) {
+      summary = `failed on its first servers, not on fresh ones: ${summary}`;
+      phrase = `${atLeast}failed on its first servers, not on fresh ones ${figures(seen.unconfirmed, 'fail')}`;
+    }
   } else if (row.open) {
     summary = 'within the fail limit, could be beyond the warn limit';
     phrase = `could be beyond its warn limit ${figures(lead, 'warn')}`;
@@ -219,7 +246,7 @@ function explain(row, signals) {
   return { reason: `${summary}: ${clauses}`, phrase };
 }
 
-function judgeBenchmark(bench, limits, runErrors) {
+function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   const rounds = bench.rounds || [];
   const count = (side) => rounds.filter((r) => r.side === side).length;
   const benchErrors = runErrors.filter((e) => e.benchmark === bench.id);
@@ -251,13 +278,35 @@ function judgeBenchmark(bench, limits, runErrors) {
     out.reason = `${r.side} round ${r.index}: sysbench reported ${r.errors} query error${r.errors === 1 ? '' : 's'}`;
     return out;
   }
+  // A round that completed no query is the largest slowdown there is, not a missing figure:
+  // left out of the pairs (as a null cpu/o is), it would let the other rounds pass a head
+  // that stalled.
+  const stalled = rounds.find((r) => !(r.qps > 0));
+  if (stalled) {
+    out.reason = `${stalled.side} round ${stalled.index}: ${stalled.qps} QPS: no query completed in the round`;
+    return out;
+  }
   const signals = [];
   let time = null;
   if (rounds.length > 0) {
     const ratios = pairedRatios(rounds, 'qps');
+    if (!ratios.length) {
+      // Rounds of one side only (or of no common index): nothing to compare, and no interval
+      // to show.
+      const indicesOf = (side) => rounds.filter((r) => r.side === side).map((r) => r.index).sort((a, b) => a - b).join(', ') || 'none';
+      out.reason = `no paired rounds: base rounds ${indicesOf('base')}; head rounds ${indicesOf('head')}`;
+      return out;
+    }
     out.rounds.pairs = ratios.length;
     out.rqps = intervalOf(ratios);
     time = timeSignal(out, limits);
+    const confirm = confirmation(extensions, 'confirm', [bench.id]);
+    const before = confirm ? rounds.filter((r) => r.index < confirm.first_round) : [];
+    const ratiosBefore = pairedRatios(before, 'qps');
+    if (ratiosBefore.length) {
+      const earlier = timeSignal({ rqps: intervalOf(ratiosBefore), cpu_per_query: metricInterval(before, 'cpu_per_query_us') }, limits);
+      time = unconfirmed(time, earlier, 'before the confirming rounds on fresh servers');
+    }
     out.time_verdict = settledVerdict(time);
     signals.push(time);
     // I/O per query where the suite limits it: decided and recorded beside its figure (it does
@@ -275,6 +324,18 @@ function judgeBenchmark(bench, limits, runErrors) {
   let instructions = null;
   if (bench.instructions) {
     instructions = judgeInstructions(out, bench.instructions, limits);
+    const recount = confirmation(extensions, 'recount', [bench.id]);
+    if (recount && !instructions.error) {
+      // Windows pair by position and every step counts as many on each side: those of the
+      // recount and of the steps after it that counted this row are the last ones.
+      const after = extensions.slice(extensions.indexOf(recount)).filter((e) => e.windows && e.benchmarks.includes(bench.id)).reduce((n, e) => n + e.windows, 0);
+      const first = (side) => ({ ...side, windows: side.windows.slice(0, Math.max(0, side.windows.length - after)) });
+      const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) }).connection;
+      if (earlier) {
+        instructions = unconfirmed(instructions, signalOf('instructions', earlier, limits.instructions), 'before the recount on fresh servers');
+        out.instructions_verdict = settledVerdict(instructions);
+      }
+    }
     if (!instructions.error) signals.push(instructions);
   }
   if (!time && !instructions) {
@@ -324,7 +385,7 @@ function sideQps(judged, side) {
 // AHI suite: the benchmarks come in on/off pairs per cell (workload × threads). Each side's
 // AHI gain is QPS(on)/QPS(off); the head's gain relative to the base's is, round by round,
 // rQPS(on)_i / rQPS(off)_i, so it is judged from paired ratios like any other ratio.
-function ahiCells(judged, config) {
+function ahiCells(judged, config, extensions = []) {
   const cells = new Map();
   for (const b of judged) {
     if (!b.ahi) continue;
@@ -361,12 +422,16 @@ function ahiCells(judged, config) {
         .map((index, k) => ({ index, ratio: c.on.rqps.ratios[k] / offByIndex.get(index) }))
         .filter((r) => offByIndex.has(r.index));
       cell.gain_ratio = intervalOf(ratios);
-      const gain = signalOf('gain', cell.gain_ratio, limits);
+      let gain = signalOf('gain', cell.gain_ratio, limits);
+      const confirm = confirmation(extensions, 'confirm', [c.on.id, c.off.id]);
+      const before = confirm ? ratios.filter((r) => r.index < confirm.first_round) : [];
+      if (before.length) gain = unconfirmed(gain, signalOf('gain', intervalOf(before), limits), 'before the confirming rounds on fresh servers');
       const row = rowVerdict({ time: gain });
       cell.verdict = row.verdict;
       cell.open = row.open;
       cell.needs = row.needs;
-      cell.reason = gain.clause;
+      cell.reason = (gain.parts || [gain]).map((part) => part.clause).join('; ');
+      if (gain.unconfirmed) cell.headline_phrase = `failed on its first servers, not on fresh ones ${figures(gain.unconfirmed, 'fail')}`;
     }
     out.push(cell);
   }
@@ -386,10 +451,10 @@ function headline(overall, items, runError) {
   const total = items.length;
   const by = (v) => items.filter((b) => b.verdict === v);
   const said = (b) => {
-    if (b.headline_phrase) return `${b.id}: ${b.headline_phrase}`;
+    const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
+    if (b.headline_phrase) return `${what}: ${b.headline_phrase}`;
     // AHI gain cells: one ratio, judged like rQPS.
     const i = b.gain_ratio || b.rqps;
-    const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
     const word = b.verdict === 'fail' ? 'fail' : 'warn';
     const limit = b.verdict === 'inconclusive' ? 'fail' : word;
     const fig = i && i.low !== null ? `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)}, ${limit} limit ${f2(b.limits[limit])})` : '';
@@ -419,9 +484,16 @@ function headline(overall, items, runError) {
     }
     case 'warn':
       return `Slightly slower, within the fail limit: ${listed(by('warn'), said)}.${openNote}`;
-    default:
+    default: {
       if (open.length) return `Nothing is beyond its fail limit, but ${open.length} of ${total} ${total === 1 ? 'comparison' : 'comparisons'} could still be beyond the warn limit (interval open after the budget): ${listed(open, said)}.`;
-      return `Nothing got slower than the warn limit: all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}.`;
+      const all = `all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}`;
+      // Instructions miss what waits (locks, I/O, fsync, sleeps): rows that were not timed
+      // cannot say that nothing got slower.
+      const untimed = items.filter((b) => !b.rqps && !b.gain_ratio).length;
+      if (untimed === total) return `No more instructions per query than the warn limit: ${all} (time was not measured: waits, locks and I/O run no instructions).`;
+      const note = untimed ? ` (${untimed} of them on instructions alone: not timed)` : '';
+      return `Nothing got slower than the warn limit: ${all}${note}.`;
+    }
   }
 }
 
@@ -439,11 +511,11 @@ function judge(results, config = {}, options = {}) {
   const runErrors = run.errors || [];
   const sideFailure = failedSide(run);
   const judged = run.benchmarks.map((b) => {
-    const j = judgeBenchmark(b, limitsFor(config, b), runErrors);
+    const j = judgeBenchmark(b, limitsFor(config, b), runErrors, run.extensions || []);
     if (sideFailure && j.verdict !== 'error') { j.verdict = 'error'; j.reason = sideFailure; j.rqps = null; }
     return j;
   });
-  const ahi = ahiCells(judged, config);
+  const ahi = ahiCells(judged, config, run.extensions || []);
   const items = [...judged.filter((b) => !b.ahi), ...judged.filter((b) => b.ahi), ...ahi];
   let runError = sideFailure;
   if (!runError && run.status === 'error' && !judged.some((b) => b.verdict === 'error')) {

@@ -264,3 +264,38 @@ test('what cpu/o proves counts; what it leaves open never narrows rQPS', () => {
   assert.equal(b.cpu_verdict, 'pass');
   assert.equal(b.verdict, 'inconclusive');
 });
+
+// A round in which one side completed no query is the largest slowdown there is, not a gap:
+// left out of the pairs, it let the other rounds pass a head that stalled.
+test('a round with no query completed makes the benchmark "error", never a pass', () => {
+  const r = results([['point-query', pairsOf([1, 1, 1, 1, 1, 1])]]);
+  r.benchmarks[0].rounds.find((x) => x.side === 'head' && x.index === 1).qps = 0;
+  r.benchmarks[0].rounds.find((x) => x.side === 'head' && x.index === 3).qps = 0;
+  const v = judge(r, CONFIG);
+  assert.equal(v.benchmarks[0].verdict, 'error');
+  assert.equal(v.benchmarks[0].reason, 'head round 1: 0 QPS: no query completed in the round');
+  assert.equal(v.verdict, 'error');
+  const base = results([['point-query', pairsOf([1, 1, 1, 1])]]);
+  base.benchmarks[0].rounds.find((x) => x.side === 'base' && x.index === 2).qps = 0;
+  assert.equal(judge(base, CONFIG).benchmarks[0].reason, 'base round 2: 0 QPS: no query completed in the round');
+});
+
+test('timed rounds of which none pair make the benchmark "error", with the sides named', () => {
+  const r = results([['point-query', pairsOf([1, 1, 1])]]);
+  r.benchmarks[0].rounds = r.benchmarks[0].rounds.filter((x) => x.side === 'base');
+  const v = judge(r, CONFIG);
+  assert.equal(v.benchmarks[0].verdict, 'error');
+  assert.equal(v.benchmarks[0].reason, 'no paired rounds: base rounds 0, 1, 2; head rounds none');
+  assert.equal(v.headline, 'No verdict for point-query (no paired rounds: base rounds 0, 1, 2; head rounds none): the measurement failed.');
+});
+
+// Instructions miss what waits (locks, I/O, fsync, sleeps): a run that counted them and timed
+// nothing cannot say that nothing got slower.
+test('a run judged on instructions alone says so in its headline', () => {
+  const windows = (q) => q.map((x) => ({ events: 1000, queries: 1000, seconds: 1, connection: { instructions: x * 1000, threads: 1, per_query: x }, background: { instructions: 0, threads: 8, per_query: 0 } }));
+  const counted = (id, head) => [id, [], { instructions: { events: 1000, seed: 1, base: { windows: windows([41000, 41010, 40990]) }, head: { windows: windows(head) } } }];
+  const r = results([counted('point-query', [41000, 41010, 40990]), counted('scan_range=100', [41010, 41000, 40995])]);
+  const v = judge(r, { limits: { default: { ...LIMITS, instructions: { warn: 1.015, fail: 1.03 } } } });
+  assert.equal(v.verdict, 'pass');
+  assert.equal(v.headline, 'No more instructions per query than the warn limit: all 2 comparisons pass (time was not measured: waits, locks and I/O run no instructions).');
+});

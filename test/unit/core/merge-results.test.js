@@ -81,3 +81,20 @@ test('instruction windows of a later count join the earlier ones, still paired b
   assert.deepEqual(ins.base.windows.map((w) => w.connection.per_query), [100, 101, 99, 100, 100, 100]);
   assert.deepEqual(ins.head.windows.map((w) => w.connection.per_query), [110, 111, 109, 112, 112, 112]);
 });
+
+// Timed rounds carry an index and a repeated one is refused; windows pair by position and carry
+// none. A count merged twice (a run folder's results.json, which already holds its
+// results.extra-N.json, judged with that file) doubled every window: an interval as narrow as
+// twice the windows counted, which can decide a row the windows leave open.
+test('the same instruction windows merged twice are refused', () => {
+  const window = (q, seconds) => ({ events: 10, queries: 10, seconds, connection: { instructions: q * 10, threads: 1, per_query: q }, background: { instructions: 0, threads: 1, per_query: 0 } });
+  const doc = (base, head) => results([bench('p', [], {
+    instructions: { events: 10, seed: 1, base: { windows: base.map((q, k) => window(q, 1.1 + k)), functions: { connection: [] } }, head: { windows: head.map((q, k) => window(q, 1.2 + k)), functions: { connection: [] } } },
+  })]);
+  const counted = doc([100, 101, 99], [102, 103, 101]);
+  const more = doc([100, 100, 101], [102, 102, 103]);
+  const once = mergeResults([counted, more], { extension: { file: 'results.extra-1.json', purpose: 'count', first_round: 0, rounds: 0, windows: 3, benchmarks: ['p'] } });
+  assert.equal(once.benchmarks[0].instructions.base.windows.length, 6);
+  assert.throws(() => mergeResults([once, more]), { message: `results #2: benchmark 'p' has instruction windows the results before it already hold: the same count merged twice (a run folder's results.json already holds its results.extra-N.json)` });
+  assert.throws(() => mergeResults([counted, counted]), /results #2: benchmark 'p' has instruction windows the results before it already hold/);
+});

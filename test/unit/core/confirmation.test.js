@@ -1,0 +1,133 @@
+'use strict';
+// A fail confirmed on fresh server processes: the compare loop's steps (judge, nextStep, the
+// merge of each step's results) run here on drawn rounds and windows, as `perfgate compare`
+// runs them. What ties to a process (memory layout, where its threads ran, a cold cache of one
+// side) repeats in every round of that process, so the rounds of two pairs of processes are not
+// one sample: pooled, a fail seen on one pair and not on the other could read as a pass.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { judge } = require('../../../core/src/verdict');
+const { nextStep } = require('../../../core/src/next-step');
+const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-results');
+
+const LIMITS = { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.015, fail: 1.03 } } };
+const BUDGET = { extra_rounds: 6, step_rounds: 2, confirm_rounds: 4, extra_windows: 6, step_windows: 3, confirm_windows: 3 };
+
+function doc(benchmarks) {
+  return {
+    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [],
+    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
+    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '2' } },
+    benchmarks,
+  };
+}
+const rounds = (ratios, from) => ratios.flatMap((r, k) => [
+  { index: from + k, side: 'base', qps: 1000, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
+  { index: from + k, side: 'head', qps: 1000 * r, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
+]);
+// Every window records its own wall-clock seconds (`run`: which harness run counted it).
+const windows = (perQuery, run) => perQuery.map((q, k) => ({ events: 1000, queries: 1000, seconds: 1 + run / 10 + k / 100, connection: { instructions: Math.round(q * 1000), threads: 1, per_query: q }, background: { instructions: 0, threads: 8, per_query: 0 } }));
+const side = (perQuery, run) => ({ windows: windows(perQuery, run), functions: { connection: [], background: [] } });
+const counted = (ratios, run = 0) => ({ events: 1000, seed: 1, base: side(ratios.map(() => 40000), run), head: side(ratios.map((r) => 40000 * r), run) });
+
+/**
+ * The compare loop on one microbenchmark: `first` measures the planned run; `later(step, k)`
+ * what the k-th extra step's fresh processes measure ({ratios} for rounds, {windows} for
+ * instruction windows). Returns the last verdict and the steps taken.
+ */
+function compare(first, later) {
+  let results = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', ...first }]);
+  let verdict = judge(results, { limits: LIMITS });
+  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
+  const steps = [];
+  for (;;) {
+    const step = nextStep(verdict, BUDGET, spent);
+    if (step.action === 'done') break;
+    const from = nextRoundIndex(results);
+    const m = later(step, steps.length);
+    const bench = { id: 'a', name: 'a', group: 'point', status: 'ok', rounds: m.ratios ? rounds(m.ratios, from) : [] };
+    if (m.windows) bench.instructions = counted(m.windows, steps.length + 1);
+    const extension = { file: `results.extra-${steps.length + 1}.json`, purpose: step.action, first_round: from, rounds: step.rounds ?? 0, ...(step.windows ? { windows: step.windows } : {}), benchmarks: step.ids };
+    results = mergeResults([results, doc([bench])], { extension });
+    steps.push(step.action);
+    if (step.action === 'extend') spent.extra_rounds += step.rounds;
+    if (step.action === 'confirm') spent.confirmed.push(...step.ids);
+    if (step.action === 'count') { spent.extra_windows += step.windows; spent.recounted.push(...step.ids); }
+    if (step.action === 'recount') spent.recounted.push(...step.ids);
+    verdict = judge(results, { limits: LIMITS });
+  }
+  return { verdict, row: verdict.benchmarks[0], steps };
+}
+
+test('a time fail that fresh servers do not confirm ends inconclusive, never a pass', () => {
+  // Five pairs wholly below the fail limit on the first servers; every fresh pair of servers
+  // after them measures no slowdown. Pooled as one sample, the rounds read 0.96 [0.93, 0.99]:
+  // a pass marked open, exit 0, a fail the gate had measured gone.
+  const { verdict, row, steps } = compare(
+    { rounds: rounds([0.915, 0.925, 0.92, 0.918, 0.922], 0) },
+    (step) => ({ ratios: Array.from({ length: step.rounds }, (_, k) => [1.0, 1.01, 0.99, 1.005][k % 4]) }),
+  );
+  assert.deepEqual(steps, ['confirm', 'extend']);
+  assert.equal(row.verdict, 'inconclusive');
+  assert.equal(verdict.exit_code, 3);
+  assert.equal(row.reason, 'failed on its first servers, not on fresh ones: could be slower than the fail limit: rQPS 0.96 [0.94, 0.99] reaches below the warn limit 0.97, not the fail limit 0.93, after 11 pairs; rQPS 0.92 [0.92, 0.92] lies wholly below the fail limit 0.93 before the confirming rounds on fresh servers');
+  assert.equal(verdict.headline, 'Undecided: a: failed on its first servers, not on fresh ones (rQPS 0.92 [0.92, 0.92], fail limit 0.93); its interval stays open after the budget: more rounds would decide.');
+});
+
+test('a time fail that fresh servers confirm stays a fail', () => {
+  const { row, steps } = compare(
+    { rounds: rounds([0.915, 0.925, 0.92, 0.918, 0.922], 0) },
+    (step) => ({ ratios: Array.from({ length: step.rounds }, (_, k) => [0.92, 0.91, 0.925, 0.915][k % 4]) }),
+  );
+  assert.deepEqual(steps, ['confirm']);
+  assert.equal(row.verdict, 'fail');
+});
+
+test('an instruction fail that a recount on fresh processes does not confirm ends inconclusive, never a pass', () => {
+  // 4% more instructions in every window of the first processes; the recount and every later
+  // count on fresh processes count no change.
+  const { verdict, row, steps } = compare(
+    { instructions: counted([1.041, 1.042, 1.040]) },
+    (step) => ({ windows: Array.from({ length: step.windows }, (_, k) => [1.0, 1.001, 0.999][k % 3]) }),
+  );
+  assert.deepEqual(steps, ['recount', 'count', 'count']);
+  assert.equal(row.verdict, 'inconclusive');
+  assert.equal(verdict.exit_code, 3);
+  assert.equal(row.reason, 'failed on its first servers, not on fresh ones: could be slower than the fail limit: instr/o 1.010 [0.998, 1.022] reaches above the warn limit 1.015, not the fail limit 1.03, after 12 windows; instr/o 1.041 [1.039, 1.043] lies wholly above the fail limit 1.03 before the recount on fresh servers');
+  assert.equal(verdict.headline, 'Undecided: a: failed on its first servers, not on fresh ones (instr/o 1.041 [1.039, 1.043], fail limit 1.03); its interval stays open after the budget: more rounds would decide.');
+});
+
+test('an instruction fail that a recount confirms stays a fail', () => {
+  const { row, steps } = compare(
+    { instructions: counted([1.041, 1.042, 1.040]) },
+    (step) => ({ windows: Array.from({ length: step.windows }, (_, k) => [1.043, 1.041, 1.042][k % 3]) }),
+  );
+  assert.deepEqual(steps, ['recount']);
+  assert.equal(row.verdict, 'fail');
+});
+
+test('an AHI gain that fails on the first servers and not on fresh ones is inconclusive, never a pass', () => {
+  // On the first servers the head's AHI gain was 0.92 of the base's; on the fresh servers of the
+  // confirmation and of the extra rounds after it, the same as the base's. Pooled as one
+  // sample: 0.98 [0.96, 1.00], a pass marked open.
+  const cell = (ahi, ratios) => ({
+    id: `point-select@4:${ahi}`, name: 'point-select', threads: 4, ahi, group: 'ahi', status: 'ok',
+    rounds: ratios.flatMap((r, index) => [
+      { index, side: 'base', qps: 1000, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
+      { index, side: 'head', qps: 1000 * r, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 }]),
+  });
+  const fresh = [1, 1.01, 0.99, 1, 1, 1.01, 0.99, 1, 1, 1.01, 0.99, 1];
+  const results = doc([cell('off', [1, 1, 1, 1, ...fresh]), cell('on', [0.92, 0.921, 0.919, 0.92, ...fresh.map((r) => r * 1.001)])]);
+  results.plan.suite = 'ahi';
+  const ids = ['point-select@4:off', 'point-select@4:on'];
+  results.extensions = [
+    { file: 'results.extra-1.json', purpose: 'confirm', first_round: 4, rounds: 4, benchmarks: ids },
+    { file: 'results.extra-2.json', purpose: 'extend', first_round: 8, rounds: 8, benchmarks: ids },
+  ];
+  const v = judge(results, { limits: LIMITS });
+  const c = v.ahi[0];
+  assert.equal(c.verdict, 'inconclusive');
+  // The on cell's own rQPS was confirmed with the same rounds, and fared alike.
+  assert.equal(v.headline, 'Undecided: point-select@4:on: failed on its first servers, not on fresh ones (rQPS 0.92 [0.92, 0.92], fail limit 0.93) and point-select (4 threads) AHI gain: failed on its first servers, not on fresh ones (AHI gain ratio 0.92 [0.92, 0.92], fail limit 0.93); their intervals stay open after the budget: more rounds would decide.');
+  assert.equal(c.reason, 'AHI gain ratio 0.98 [0.96, 1.00] reaches below the warn limit 0.97, not the fail limit 0.93, after 16 pairs; AHI gain ratio 0.92 [0.92, 0.92] lies wholly below the fail limit 0.93 before the confirming rounds on fresh servers');
+});
