@@ -148,9 +148,9 @@ test('limits stop at their floors where A/A is steady, at their caps where it is
   assert.deepEqual(steady.time.suggested, { warn: 0.99, fail: 0.97 });
   assert.deepEqual(steady.time.bound, { warn: 'floor', fail: 'gap' });
   const noisy = row(calibrate([drawnRun(draw, { within: 0.05, between: 0.05, rounds: 8, qpsWithin: 0.3 })], POINT_ONLY), 'point-query');
-  assert.deepEqual(noisy.time.suggested, { warn: 0.8, fail: 0.7 });
+  assert.deepEqual(noisy.time.suggested, { warn: 0.9, fail: 0.85 });
   assert.deepEqual(noisy.time.bound, { warn: 'cap', fail: 'cap' });
-  assert.deepEqual(noisy.instructions.suggested, { warn: 1.05, fail: 1.1 });
+  assert.deepEqual(noisy.instructions.suggested, { warn: 1.02, fail: 1.04 });
 });
 
 test('ten real A/A pairs: tight instr/o limits on reads, wider on the writes whose processes differ', () => {
@@ -174,14 +174,14 @@ test('ten real A/A pairs: tight instr/o limits on reads, wider on the writes who
   assert.deepEqual(cal.suggested['point-query'], { instructions: instr['point-query'].suggested });
 });
 
-test('a real noisy A/A run gives wide rQPS limits, capped where time cannot judge on this machine', () => {
+test('a real noisy A/A run gives wide rQPS limits, capped so that a 15% slowdown still fails', () => {
   const cal = calibrate([AA_TIME], QUICK);
   const time = Object.fromEntries(cal.benchmarks.map((b) => [b.id, b.time]));
   assert.equal(time['insert_range=100'].pairs, 1);
   assert.ok(time['point-query'].within_sd > 0.25);
   for (const [id, t] of Object.entries(time)) {
-    assert.ok(t.suggested.warn <= 0.9 && t.suggested.fail < t.suggested.warn, id);
-    assert.ok(t.suggested.warn >= 0.8 && t.suggested.fail >= 0.7, id);
+    assert.ok(t.suggested.warn <= 0.97 && t.suggested.fail < t.suggested.warn, id);
+    assert.ok(t.suggested.warn >= 0.9 && t.suggested.fail >= 0.85, id);
   }
   assert.deepEqual(time['point-query'].bound, { warn: 'cap', fail: 'cap' });
 });
@@ -205,7 +205,7 @@ test('what calibrate prints: both tables, the method in one legend, the limits a
   assert.match(text, /\ninstr\/o \(connection threads, paired windows\):\n/);
   assert.match(text, /\npoint-query +1\.001 1\.001 +0\.999–1\.002 .* 1\.0\d\d +1\.0\d\d +\+\d\.\d\d% \/ \+\d\.\d\d% +(warn floor, )?fail gap\n/);
   assert.ok(text.includes('±95%: reach of an A/A interval at the suite\'s size. warn: A/A rows are judged warn (the whole interval beyond it) at most 1% of the time, fail 0.1%,\nat every size the suite\'s budget lets a row reach'));
-  assert.ok(text.includes('\nSuggested limits per microbenchmark (suite file format):\n\nlimits:\n  point-query: {warn: 0.80, fail: 0.70, instructions: {warn: '));
+  assert.ok(text.includes('\nSuggested limits per microbenchmark (suite file format):\n\nlimits:\n  point-query: {warn: 0.90, fail: 0.85, instructions: {warn: '));
   assert.ok(text.includes('\nA/A verdicts at the current limits:\n  pair 1: pass: No more instructions per query than the warn limit: all 10 comparisons pass (time was not measured: waits, locks and I/O run no instructions).\n'));
   assert.equal(METHOD.warn_quantile, 0.99);
 });
@@ -235,7 +235,7 @@ test('the suggested suite file loads with the config loader and gives each micro
   assert.deepEqual(suite.limits.default, QUICK.limits.default);
   for (const key of ['measure', 'scale', 'benchmarks', 'budget', 'instructions', 'profile']) assert.deepEqual(suite[key], QUICK[key], key);
   assert.ok(text.startsWith('# Limits per microbenchmark from `perfgate calibrate` on vm, AMD EPYC, 2 CPUs, 2026-11-25:\n# 10.11.18-MariaDB-0+deb12u1 against itself on 11 pairs of freshly started servers.\n# Measured at 8 tables × 10,000 rows, 6 rounds per side of 3 s, 3 instruction windows.\n'));
-  assert.match(text, /\n {2}# rQPS: A\/A on 1 pair of servers, within 28\.8%, between 3\.3%; capped: rQPS is too noisy here to judge smaller changes\n {2}# instr\/o: A\/A on 10 pairs of servers, within 0\.12%, between 0\.00%\n {2}point-query: \{warn: 0\.80, fail: 0\.70, instructions: \{warn: 1\.005, fail: 1\.010\}\}\n/);
+  assert.match(text, /\n {2}# rQPS: A\/A on 1 pair of servers, within 28\.8%, between 3\.3%; capped: rQPS is noisier here than its limits, so more of its rows stay open\n {2}# instr\/o: A\/A on 10 pairs of servers, within 0\.12%, between 0\.00%\n {2}point-query: \{warn: 0\.90, fail: 0\.85, instructions: \{warn: 1\.005, fail: 1\.010\}\}\n/);
   // Calibrating the calibrated file again replaces the earlier calibration's words, not adds to them.
   assert.equal(suggestedSuiteText(text, cal, { date: '2026-11-25' }), text);
 });
@@ -254,7 +254,7 @@ test('an entry the suite already had keeps the keys calibration does not set, an
 test('the limits alone print as a limits block that loads in place of a suite\'s limits', () => {
   const cal = calibrate([AA_TIME, ...aaInstructions(3)], QUICK);
   const fragment = suggestedLimitsText(cal);
-  assert.ok(fragment.startsWith('limits:\n  point-query: {warn: 0.80, fail: 0.70, instructions: {warn: 1.0'));
+  assert.ok(fragment.startsWith('limits:\n  point-query: {warn: 0.90, fail: 0.85, instructions: {warn: 1.0'));
   const withDefault = fragment.replace('limits:\n', 'limits:\n  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.02, fail: 1.04}}\n');
   const text = QUICK_TEXT.replace(/\nlimits:\n(?: {2}.*\n)+/, `\n${withDefault}`);
   const suite = loadWritten(text);
