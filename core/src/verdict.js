@@ -43,9 +43,11 @@ function limitsFor(config, bench, { ahiGain = false } = {}) {
   const byName = table.byName || table;
   // An AHI gain cell is judged by `ahi_gain`, else `default`: a workload's own limits are on
   // the rQPS of its cells, not on how the head's AHI gain compares with the base's.
-  // A row's own id first, then its microbenchmark at its thread count (also when a run of one
-  // thread count names its rows without it), then the microbenchmark.
-  let l = ahiGain ? table.ahi_gain : (byName[bench.id] || byName[`${bench.name} threads=${bench.threads}`] || byName[bench.name]);
+  // The microbenchmark at its thread count first (also when a run of one thread count names
+  // its rows without it: its id is then the bare name, whose entry must not hide the
+  // thread count's), then the row's own id, then the microbenchmark.
+  const atThreads = bench.threads === undefined ? undefined : byName[`${bench.name} threads=${bench.threads}`];
+  let l = ahiGain ? table.ahi_gain : (atThreads || byName[bench.id] || byName[bench.name]);
   if (!l) l = table.default;
   if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);

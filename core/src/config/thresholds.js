@@ -299,9 +299,15 @@ function loadLimits(src, names, ahi) {
     const perThreads = THREAD_KEY.exec(key);
     if (perThreads && names.includes(perThreads[1])) byName[key] = loadLimit(src, [...at, key], byName[perThreads[1]] || def);
   }
-  // A workload's limits hold for it at every partition count.
+  // A workload's limits, and its limits at a thread count, hold for it at every partition count.
   if (ahi && ahi.parts) {
-    for (const variant of ahi.variants) if (byName[variant.workload]) byName[variant.name] = byName[variant.workload];
+    for (const variant of ahi.variants) {
+      for (const key of Object.keys(byName)) {
+        const perThreads = THREAD_KEY.exec(key);
+        if (key === variant.workload) byName[variant.name] = byName[key];
+        else if (perThreads && perThreads[1] === variant.workload) byName[`${variant.name} threads=${perThreads[2]}`] = byName[key];
+      }
+    }
   }
   // AHI gain (ON/OFF QPS of one side) compared head against base: a ratio like rQPS.
   const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { perQuery: false }) : null;

@@ -109,6 +109,32 @@ test('a limit at one thread count inherits from its microbenchmark, then default
   assert.equal(limitsOf('point-query').warn, 0.95);
 });
 
+test('the limit of a thread count is not hidden by the entry of its microbenchmark when the run has one thread count', () => {
+  // The row of a one-thread-count run is named `point-query`, the key of the plain entry too:
+  // a 3.5% slowdown wholly below the threads=1 fail limit passed under the plain 0.95 / 0.90.
+  const dir = thresholdsWith({
+    'suites/quick.yml': replace(/limits:\n/, 'limits:\n  point-query: {warn: 0.95, fail: 0.90}\n  point-query threads=1: {warn: 0.99, fail: 0.98}\n'),
+  });
+  const quick = loadThresholds(dir).suites.quick;
+  const { judge } = require('../../../core/src/verdict');
+  const rounds = [0, 1, 2, 3].flatMap((index) => [{ index, side: 'base', qps: 1000 }, { index, side: 'head', qps: 965 + index }]);
+  const v = judge({
+    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [], sides: {},
+    benchmarks: [{ id: 'point-query', name: 'point-query', group: 'read', threads: 1, status: 'ok', rounds }],
+  }, quick);
+  assert.deepEqual([v.benchmarks[0].limits.fail, v.benchmarks[0].verdict, v.verdict], [0.98, 'fail', 'fail']);
+});
+
+test('the limits of an AHI workload at a thread count hold at every partition count', () => {
+  const dir = thresholdsWith({
+    'suites/ahi.yml': replace(/limits:\n/, 'limits:\n  point-select threads=4: {warn: 0.99, fail: 0.98}\n'),
+  });
+  const ahi = loadThresholds(dir).suites.ahi;
+  for (const parts of ahi.ahi.parts) {
+    assert.deepEqual(limitsFor(ahi, `point-select parts=${parts} threads=4`).fail, 0.98, `parts=${parts}`);
+  }
+});
+
 test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherited from default', () => {
   const dir = thresholdsWith({
     'suites/quick.yml': (text) => text
