@@ -47,7 +47,8 @@ function signoffDecision({ verdict, waivers = [], runFailed = null }) {
     return { state: 'error', description: cut(`The sign-off run failed: ${why}`, STATUS_DESCRIPTION_LIMIT), within: [], waived: [], blocking: [], unknownWaivers: [] };
   }
   const waived = waiverIndex(waivers);
-  const rows = verdict.benchmarks;
+  // Every judged item: the rows, and the AHI gain cells (judged on their own, like a row).
+  const rows = [...verdict.benchmarks, ...(verdict.ahi || []).map((c) => ({ name: `${c.name} (${c.threads} threads) AHI gain`, verdict: c.verdict }))];
   const names = new Set(rows.map((b) => b.name));
   const within = rows.filter((b) => isWithinLimits(b.verdict)).map((b) => b.name);
   const waivedRows = rows.filter((b) => !isWithinLimits(b.verdict) && waived.has(b.name)).map((b) => b.name);
@@ -65,9 +66,17 @@ function signoffDecision({ verdict, waivers = [], runFailed = null }) {
   } else if (blocking.some((b) => b.verdict === 'error')) {
     state = 'error';
     description = `${plural(blocking.filter((b) => b.verdict === 'error').length, 'microbenchmark')} failed to run: ${listNames(blocking.filter((b) => b.verdict === 'error').map((b) => b.id))}`;
+  } else if (verdict.verdict === 'error' && !blocking.length) {
+    // The run failed outside any row (a server, the harness): its rows are not the whole answer.
+    state = 'error';
+    description = `The sign-off run has errors: ${(verdict.errors && verdict.errors[0]) || verdict.headline}`;
   } else if (blocking.length) {
     state = 'failure';
     description = `${blocking.length} of ${total} not within limits (${listNames(blocking.map((b) => `${b.id} ${b.verdict}`), 2)})${waivedText}`;
+  } else if (!isWithinLimits(verdict.verdict) && !waivedRows.length) {
+    // Nothing above explains a run verdict beyond the limits: never sign off on it.
+    state = 'error';
+    description = `The run's verdict is ${verdict.verdict} though no row is beyond its limits: ${verdict.headline}`;
   } else {
     state = 'success';
     description = `All ${total} microbenchmarks within limits${waivedText}`;

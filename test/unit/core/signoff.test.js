@@ -17,10 +17,13 @@ const FULL = readVerdict('full-4-shards');
 const NAMES = FULL.benchmarks.map((b) => b.name);
 const SIDES = { candidate: { ref: 'mariadb-10.11.19', sha: 'a'.repeat(40) }, previous: { ref: 'mariadb-10.11.18', sha: 'b'.repeat(40) } };
 
-// The captured verdict with some rows' verdicts set: the rest keep their measured numbers.
+// The captured verdict with some rows' verdicts set: the rest keep their measured numbers, and
+// the run's verdict is their worst, as judge makes it.
+const ORDER = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
 function withVerdicts(verdict, set) {
   const copy = structuredClone(verdict);
   for (const b of copy.benchmarks) if (Object.hasOwn(set, b.name)) b.verdict = set[b.name];
+  copy.verdict = ORDER[Math.max(...copy.benchmarks.map((b) => ORDER.indexOf(b.verdict)))];
   return copy;
 }
 const allPass = () => withVerdicts(FULL, Object.fromEntries(NAMES.map((n) => [n, 'pass'])));
@@ -88,6 +91,31 @@ test('error: a run that failed, a microbenchmark that errored, a merge with shar
   const p = signoffDecision({ verdict: partial });
   assert.equal(p.state, 'error');
   assert.equal(p.description, 'Partial run: 2 microbenchmarks not measured (scan_range=100, delete_range=100)');
+});
+
+test('a run verdict of error with every row within limits is an error, never a success', () => {
+  // The harness failed after the rounds: the rows read pass, the run does not.
+  const broken = allPass();
+  broken.verdict = 'error';
+  broken.errors = ['internal: harness fault after the rounds'];
+  const d = signoffDecision({ verdict: broken });
+  assert.equal(d.state, 'error');
+  assert.equal(d.description, 'The sign-off run has errors: internal: harness fault after the rounds');
+  // Any run verdict beyond the limits that no row explains is not signed off either.
+  const odd = allPass();
+  odd.verdict = 'fail';
+  assert.equal(signoffDecision({ verdict: odd }).state, 'error');
+});
+
+test('an AHI gain cell beyond its limits blocks the sign-off like a row, and can be waived by its name', () => {
+  const withAhi = allPass();
+  withAhi.verdict = 'fail';
+  withAhi.ahi = [{ id: 'point-select@4:ahi-gain', name: 'point-select', threads: 4, verdict: 'fail' }];
+  const d = signoffDecision({ verdict: withAhi });
+  assert.equal(d.state, 'failure');
+  assert.deepEqual(d.blocking, [{ id: 'point-select (4 threads) AHI gain', verdict: 'fail' }]);
+  const w = signoffDecision({ verdict: withAhi, waivers: [waiver('point-select (4 threads) AHI gain')] });
+  assert.equal(w.state, 'success');
 });
 
 test('signoff.md: the decision, every row once under the posts\' groups, charts, the waivers', () => {
