@@ -186,6 +186,25 @@ function confirmation(extensions, purpose, ids) {
   return extensions.find((e) => e.purpose === purpose && ids.every((id) => e.benchmarks.includes(id))) || null;
 }
 
+// What each timed step re-measures on fresh server processes is called in a clause.
+const TIMED_STEP_WORDS = { extend: 'before the extra rounds on fresh servers', confirm: 'before the confirming rounds on fresh servers' };
+
+/**
+ * The time signal of the rounds measured before the first timed step on fresh servers after
+ * which they had shown a fail (`signalAt(index)` judges the rounds below a first round), with
+ * the words that say when; or null. Extra rounds come after open rows, confirming rounds after
+ * fails, but in a chain or an AHI matrix a fail of one head or cell can be measured again
+ * because another was open: its first servers' fail must not be pooled away either.
+ */
+function failBeforeFreshRounds(extensions, ids, signalAt) {
+  for (const e of extensions) {
+    if (!TIMED_STEP_WORDS[e.purpose] || !ids.every((id) => e.benchmarks.includes(id))) continue;
+    const before = signalAt(e.first_round);
+    if (before && before.best === 'fail') return { before, when: TIMED_STEP_WORDS[e.purpose] };
+  }
+  return null;
+}
+
 /**
  * A signal as it stands after its confirmation on fresh server processes: `now` from every
  * round (or window), `before` from those measured before the confirmation. What ties to a
@@ -302,13 +321,12 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
     out.rounds.pairs = ratios.length;
     out.rqps = intervalOf(ratios);
     time = timeSignal(out, limits);
-    const confirm = confirmation(extensions, 'confirm', [bench.id]);
-    const before = confirm ? rounds.filter((r) => r.index < confirm.first_round) : [];
-    const ratiosBefore = pairedRatios(before, 'qps');
-    if (ratiosBefore.length) {
-      const earlier = timeSignal({ rqps: intervalOf(ratiosBefore), cpu_per_query: metricInterval(before, 'cpu_per_query_us') }, limits);
-      time = unconfirmed(time, earlier, 'before the confirming rounds on fresh servers');
-    }
+    const seen = failBeforeFreshRounds(extensions, [bench.id], (firstRound) => {
+      const before = rounds.filter((r) => r.index < firstRound);
+      const ratiosBefore = pairedRatios(before, 'qps');
+      return ratiosBefore.length ? timeSignal({ rqps: intervalOf(ratiosBefore), cpu_per_query: metricInterval(before, 'cpu_per_query_us') }, limits) : null;
+    });
+    if (seen) time = unconfirmed(time, seen.before, seen.when);
     out.time_verdict = settledVerdict(time);
     signals.push(time);
     // I/O per query where the suite limits it: decided and recorded beside its figure (it does
@@ -425,9 +443,11 @@ function ahiCells(judged, config, extensions = []) {
         .filter((r) => offByIndex.has(r.index));
       cell.gain_ratio = intervalOf(ratios);
       let gain = signalOf('gain', cell.gain_ratio, limits);
-      const confirm = confirmation(extensions, 'confirm', [c.on.id, c.off.id]);
-      const before = confirm ? ratios.filter((r) => r.index < confirm.first_round) : [];
-      if (before.length) gain = unconfirmed(gain, signalOf('gain', intervalOf(before), limits), 'before the confirming rounds on fresh servers');
+      const seen = failBeforeFreshRounds(extensions, [c.on.id, c.off.id], (firstRound) => {
+        const before = ratios.filter((r) => r.index < firstRound);
+        return before.length ? signalOf('gain', intervalOf(before), limits) : null;
+      });
+      if (seen) gain = unconfirmed(gain, seen.before, seen.when);
       const row = rowVerdict({ time: gain });
       cell.verdict = row.verdict;
       cell.open = row.open;

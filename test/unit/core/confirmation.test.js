@@ -131,3 +131,18 @@ test('an AHI gain that fails on the first servers and not on fresh ones is incon
   assert.equal(v.headline, 'Undecided: point-select@4:on: failed on its first servers, not on fresh ones (rQPS 0.92 [0.92, 0.92], fail limit 0.93) and point-select (4 threads) AHI gain: failed on its first servers, not on fresh ones (AHI gain ratio 0.92 [0.92, 0.92], fail limit 0.93); their intervals stay open after the budget: more rounds would decide.');
   assert.equal(c.reason, 'AHI gain ratio 0.98 [0.96, 1.00] reaches below the warn limit 0.97, not the fail limit 0.93, after 16 pairs; AHI gain ratio 0.92 [0.92, 0.92] lies wholly below the fail limit 0.93 before the confirming rounds on fresh servers');
 });
+
+test('a fail on the first servers is not pooled away by extra rounds another row or cell asked for', () => {
+  // In a chain, or an AHI matrix whose cells are open, a failing row can be measured again by
+  // an `extend` step (fresh servers) meant for the others. Pooled as one sample the rounds read
+  // 0.97 [0.94, 0.99], a pass marked open; the first servers' fail must keep the row open.
+  const fresh = [1, 1.01, 0.99, 1, 1, 1.01, 0.99, 1];
+  const results = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', rounds: [...rounds([0.92, 0.921, 0.919, 0.92, 0.92], 0), ...rounds(fresh, 5)] }]);
+  results.extensions = [{ file: 'results.extra-1.json', purpose: 'extend', first_round: 5, rounds: 8, benchmarks: ['a'] }];
+  const v = judge(results, { limits: LIMITS });
+  assert.equal(v.benchmarks[0].verdict, 'inconclusive');
+  assert.match(v.benchmarks[0].reason, /^failed on its first servers, not on fresh ones: .* lies wholly below the fail limit 0\.93 before the extra rounds on fresh servers$/);
+  // The same rounds without the step that put them on fresh servers are one sample of one pair.
+  const pooled = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', rounds: results.benchmarks[0].rounds }]);
+  assert.notEqual(judge(pooled, { limits: LIMITS }).benchmarks[0].reason.startsWith('failed on its first servers'), true);
+});
