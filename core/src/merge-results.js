@@ -75,7 +75,43 @@ function holdsWindows(earlier, later) {
     const [as, bs] = [a || [], b || []].map((ws) => ws.map((w) => JSON.stringify(w)));
     return bs.length > 0 && as.some((_, k) => bs.every((w, i) => as[k + i] === w));
   };
-  return contains(earlier.base.windows, later.base.windows) && contains(earlier.head.windows, later.head.windows);
+  const either = (a, b) => contains(a, b) || contains(b, a);
+  return either(earlier.base.windows, later.base.windows) && either(earlier.head.windows, later.head.windows);
+}
+
+// A round is one side's at one index: a document that has one twice would pair by whichever
+// came last.
+function refuseRepeatedRounds(doc, docName) {
+  for (const b of doc.benchmarks || []) {
+    const seen = new Set();
+    for (const r of b.rounds || []) {
+      const key = `${r.side}\u0000${r.index}`;
+      if (seen.has(key)) throw new UsageError(`${docName}: benchmark '${b.id}' has ${r.side} round ${r.index} twice; expected each side's round index once`);
+      seen.add(key);
+    }
+  }
+}
+
+/**
+ * The record of a document's rounds and windows of benchmarks that earlier documents already
+ * hold, when nothing else records them (`perfgate judge --results` of two runs): another run
+ * is other server processes, so its rounds are judged like extra rounds on fresh servers, and
+ * a fail of the earlier ones is not pooled away (verdict.js). Its rounds must continue the
+ * earlier numbering: rounds pair by index, and "before" is "below its first index".
+ */
+function rerunRecord(doc, docName, seen) {
+  const again = doc.benchmarks.filter((b) => seen.has(b.id));
+  if (!again.length) return null;
+  let last = -1;
+  for (const b of seen.values()) for (const r of b.rounds) last = Math.max(last, r.index);
+  const indices = again.flatMap((b) => (b.rounds || []).map((r) => r.index));
+  const first = indices.length ? Math.min(...indices) : last + 1;
+  if (first <= last) {
+    throw new UsageError(`${docName}: its rounds of '${again[0].id}' start at index ${first}, not after the last index ${last} of the results before it; expected another run's rounds to continue the numbering (plan.measure.first_round)`);
+  }
+  const perSide = (b) => Math.max(...['base', 'head'].map((side) => (b.rounds || []).filter((r) => r.side === side).length));
+  const windows = Math.max(0, ...again.map((b) => (b.instructions && b.instructions.base ? (b.instructions.base.windows || []).length : 0)));
+  return { file: docName, purpose: 'rerun', first_round: first, rounds: Math.max(...again.map(perSide)), ...(windows ? { windows } : {}), benchmarks: again.map((b) => b.id) };
 }
 
 function mergeBenchmark(into, more, docName) {
@@ -116,6 +152,7 @@ function mergeResults(docs, { allowDifferentMachines = false, extension = null, 
   refuseMismatch(docs, { allowDifferentMachines, byClass: shards });
   const layout = shards ? shardLayout(docs, docs.map(nameOf), { allowPartial }) : null;
   const [first] = docs;
+  docs.forEach((d, i) => refuseRepeatedRounds(d, nameOf(d, i)));
   if (docs.length === 1 && !extension && !layout) return first;
   if (extension) {
     const earlier = new Set(docs.slice(0, -1).flatMap((d) => d.benchmarks.map((b) => b.id)));
@@ -123,7 +160,15 @@ function mergeResults(docs, { allowDifferentMachines = false, extension = null, 
     if (unknown) throw new Error(`internal: ${extension.file} has '${unknown}', which the results it extends do not`);
   }
   const benchmarks = new Map();
+  // Per document, in order: the record of its rounds when nothing else records them, then the
+  // steps it recorded itself.
+  const extensions = [];
   docs.forEach((d, i) => {
+    const recorded = extension && i === docs.length - 1;
+    const rerun = layout || recorded ? null : rerunRecord(d, nameOf(d, i), benchmarks);
+    if (rerun) extensions.push(rerun);
+    extensions.push(...(d.extensions || []).map((e) => (layout ? { ...e, file: `${nameOf(d, i)}/${e.file}` } : e)));
+    if (recorded) extensions.push(extension);
     for (const b of d.benchmarks) {
       const seen = benchmarks.get(b.id);
       if (seen) mergeBenchmark(seen, b, nameOf(d, i));
@@ -137,7 +182,7 @@ function mergeResults(docs, { allowDifferentMachines = false, extension = null, 
     warnings: docs.flatMap((d) => d.warnings || []),
     finished: docs[docs.length - 1].finished ?? first.finished,
     benchmarks: [...benchmarks.values()],
-    extensions: [...docs.flatMap((d, i) => (d.extensions || []).map((e) => (layout ? { ...e, file: `${nameOf(d, i)}/${e.file}` } : e))), ...(extension ? [extension] : [])],
+    extensions,
   };
   if (layout) Object.assign(merged, shardFields(layout, docs, docs.map(nameOf), merged));
   return assertValid('results', merged, 'the merged results');

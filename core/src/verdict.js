@@ -180,14 +180,10 @@ function timeSignal(out, limits) {
   return { ...lead, best, worst, parts: lead === cpu ? [cpu, rqps] : [rqps, cpu] };
 }
 
-// The first step that re-measured `ids` on fresh server processes to confirm a fail ('confirm':
-// timed rounds; 'recount': instruction windows), or null.
-function confirmation(extensions, purpose, ids) {
-  return extensions.find((e) => e.purpose === purpose && ids.every((id) => e.benchmarks.includes(id))) || null;
-}
-
-// What each timed step re-measures on fresh server processes is called in a clause.
-const TIMED_STEP_WORDS = { extend: 'before the extra rounds on fresh servers', confirm: 'before the confirming rounds on fresh servers' };
+// What each step re-measures on fresh server processes is called in a clause. `rerun`: the
+// rounds or windows of another run of the comparison, joined by perfgate judge.
+const TIMED_STEP_WORDS = { extend: 'before the extra rounds on fresh servers', confirm: 'before the confirming rounds on fresh servers', rerun: 'before the rounds of another run' };
+const WINDOW_STEP_WORDS = { count: 'before the extra windows on fresh servers', recount: 'before the recount on fresh servers', rerun: 'before the windows of another run' };
 
 /**
  * The time signal of the rounds measured before the first timed step on fresh servers after
@@ -344,16 +340,22 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   let instructions = null;
   if (bench.instructions) {
     instructions = judgeInstructions(out, bench.instructions, limits);
-    const recount = confirmation(extensions, 'recount', [bench.id]);
-    if (recount && !instructions.error) {
-      // Windows pair by position and every step counts as many on each side: those of the
-      // recount and of the steps after it that counted this row are the last ones.
-      const after = extensions.slice(extensions.indexOf(recount)).filter((e) => e.windows && e.benchmarks.includes(bench.id)).reduce((n, e) => n + e.windows, 0);
-      const first = (side) => ({ ...side, windows: side.windows.slice(0, Math.max(0, side.windows.length - after)) });
-      const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) }).connection;
-      if (earlier) {
-        instructions = unconfirmed(instructions, signalOf('instructions', earlier, limits.instructions), 'before the recount on fresh servers');
-        out.instructions_verdict = settledVerdict(instructions);
+    if (!instructions.error) {
+      // Every step that counted this row did so on fresh processes: the first of them after
+      // whose windows the earlier ones had shown a fail keeps that fail possible. Windows pair
+      // by position and every step counts as many on each side: a step's windows and those of
+      // the steps after it are the last ones.
+      const steps = extensions.filter((e) => WINDOW_STEP_WORDS[e.purpose] && e.windows && e.benchmarks.includes(bench.id));
+      for (const [k, e] of steps.entries()) {
+        const after = steps.slice(k).reduce((n, x) => n + x.windows, 0);
+        const first = (side) => ({ ...side, windows: side.windows.slice(0, Math.max(0, side.windows.length - after)) });
+        const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) }).connection;
+        const before = earlier && signalOf('instructions', earlier, limits.instructions);
+        if (before && before.best === 'fail') {
+          instructions = unconfirmed(instructions, before, WINDOW_STEP_WORDS[e.purpose]);
+          out.instructions_verdict = settledVerdict(instructions);
+          break;
+        }
       }
     }
     if (!instructions.error) signals.push(instructions);

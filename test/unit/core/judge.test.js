@@ -156,7 +156,24 @@ test('extra rounds merge into one interval; a repeated round index is refused', 
   const v = judge([a, b], CONFIG);
   assert.equal(v.benchmarks[0].rounds.pairs, 8);
   assert.equal(v.run.merged_from, 2);
-  assert.throws(() => judge([a, a], CONFIG), { message: `results #2: benchmark 'p' has base round 0 twice: extra rounds must continue the numbering (plan.measure.first_round)` });
+  assert.throws(() => judge([a, a], CONFIG), { message: `results #2: its rounds of 'p' start at index 0, not after the last index 3 of the results before it; expected another run's rounds to continue the numbering (plan.measure.first_round)` });
+  const twice = results([['p', pairsOf([0.9, 0.97, 1, 1])]]);
+  twice.benchmarks[0].rounds.forEach((r) => { r.index %= 2; });
+  assert.throws(() => judge(twice, CONFIG), { message: `results #1: benchmark 'p' has base round 0 twice; expected each side's round index once` });
+});
+
+test('another run joined by judge is other servers: a fail of the first run is not pooled away', () => {
+  // Five pairs at 0.92 (a fail) and six of another run at 1.00 read 0.96 [0.94, 0.99] as one
+  // sample: a pass marked open. Joined without a record of the step that measured them, the
+  // later rounds are recorded as a rerun and judged like extra rounds on fresh servers.
+  const first = results([['p', pairsOf([0.92, 0.921, 0.919, 0.92, 0.92])]]);
+  const other = results([['p', pairsOf([1, 1.01, 0.99, 1, 1.005, 0.995])]]);
+  other.benchmarks[0].rounds.forEach((r) => { r.index += 5; });
+  const v = judge([first, other], CONFIG);
+  assert.equal(v.benchmarks[0].verdict, 'inconclusive');
+  assert.match(v.benchmarks[0].reason, /before the rounds of another run$/);
+  const merged = require('../../../core/src/merge-results').mergeResults([first, other]);
+  assert.deepEqual(merged.extensions, [{ file: 'results #2', purpose: 'rerun', first_round: 5, rounds: 6, benchmarks: ['p'] }]);
 });
 
 test('bad limits name the benchmark and the expected form', () => {
