@@ -76,10 +76,17 @@ function watchDecisions({ repo, base, head, verdict, open = [], recorded = [], c
       if (evidence.remeasured || evidence.changePoint) {
         actions.push({ action: 'file', benchKey: b.id, signal, dedupeKey: key, confirmation: evidence });
       } else if (confirmation) {
-        const measured = again ? `${signalWord(signal)} ${intervalWords(again, signal)}, ${againWord}` : 'not measured again';
+        // Filed only when confirmed; what the re-measurement said decides the words. Kept as
+        // noise (nothing filed), the fail stays watched: a change point at it files it later.
+        const figure = again && again[signal] ? `${signalWord(signal)} ${intervalWords(again, signal)}, ${againWord}` : null;
+        const outcome = againWord === 'pass' || againWord === 'warn'
+          ? `was not reproduced by the re-measurement (${figure})`
+          : figure
+            ? `was neither confirmed nor ruled out by the re-measurement (${figure})`
+            : `was not measured again (the re-measurement has no ${signalWord(signal)})`;
         actions.push({
           action: 'noise', benchKey: b.id, signal, dedupeKey: key,
-          reason: `one noisy point: ${signalWord(signal)} ${intervalWords(b, signal)} at ${head} against ${base} was not reproduced by the re-measurement (${measured}) and no change point is there`,
+          reason: `not confirmed: ${signalWord(signal)} ${intervalWords(b, signal)} at ${head} against ${base} ${outcome}, and no change point is there`,
         });
       } else {
         actions.push({ action: 'confirm', benchKey: b.id, signal });

@@ -72,7 +72,7 @@ test('a fail is re-measured first; confirmed it files, unconfirmed it is noise; 
     ['file', 'point-query', 'instr/o 1.088 [1.071, 1.106]'], ['file', 'update-index_range=100', 'instr/o 1.049 [1.043, 1.055]']]);
   const noise = instr(core.watchDecisions({ ...run, confirmation: aa() }));
   assert.deepEqual(noise.map((a) => a.action), ['noise', 'noise']);
-  assert.equal(noise[0].reason, `one noisy point: instr/o 1.088 [1.071, 1.106] at ${BAD} against ${GOOD} was not reproduced by the re-measurement (instr/o 1.001 [0.999, 1.002], pass) and no change point is there`);
+  assert.equal(noise[0].reason, `not confirmed: instr/o 1.088 [1.071, 1.106] at ${BAD} against ${GOOD} was not reproduced by the re-measurement (instr/o 1.001 [0.999, 1.002], pass), and no change point is there`);
   const byPoint = instr(core.watchDecisions({ ...run, confirmation: aa(), changePoints: [{ benchKey: 'point-query', signal: 'instructions_per_query', sha: BAD, description: 'E-Divisive' }] }));
   assert.deepEqual(byPoint.map((a) => a.action), ['file', 'noise']);
   assert.deepEqual(byPoint[0].confirmation, { changePoint: 'E-Divisive' });
