@@ -231,7 +231,11 @@ function figures(signal, limitWord) {
  */
 function explain(row, signals) {
   const byKind = Object.fromEntries(signals.map((s) => [s.kind === 'cpu' || s.kind === 'rqps' ? 'time' : s.kind, s]));
-  const leading = row.decidedBy.map((name) => byKind[name]).filter(Boolean);
+  // Of the signals that leave a row open, the one that reaches the limit named leads: an
+  // inconclusive row's could-be fail is the signal that can reach the fail limit.
+  const reaching = row.verdict === 'inconclusive' ? 'fail' : row.open ? 'warn' : null;
+  const deciding = row.decidedBy.map((name) => byKind[name]).filter(Boolean);
+  const leading = reaching ? [...deciding.filter((s) => s.worst === reaching), ...deciding.filter((s) => s.worst !== reaching)] : deciding;
   const ordered = [...leading, ...signals.filter((s) => !leading.includes(s))];
   const clauses = ordered.flatMap((s) => s.parts || [s]).map((s) => s.clause).join('; ');
   const lead = leading[0] || null;
@@ -504,7 +508,10 @@ function headline(overall, items, runError) {
       const u = by('inconclusive');
       const w = by('warn');
       const warned = w.length ? ` Slightly slower: ${listed(w, said)}.` : '';
-      return `Undecided: ${listed(u, said)}; ${u.length === 1 ? 'its interval stays' : 'their intervals stay'} open after the budget: more rounds would decide.${warned}`;
+      // What more would decide: rounds for time, windows for instructions.
+      const needed = new Set(u.flatMap((b) => b.needs || []));
+      const more = needed.has('instructions') ? (needed.has('time') ? 'more rounds or instruction windows' : 'more instruction windows') : 'more rounds';
+      return `Undecided: ${listed(u, said)}; ${u.length === 1 ? 'its interval stays' : 'their intervals stay'} open after the budget: ${more} would decide.${warned}`;
     }
     case 'warn':
       return `Slightly slower, within the fail limit: ${listed(by('warn'), said)}.${openNote}`;
@@ -546,6 +553,12 @@ function judge(results, config = {}, options = {}) {
     runError = runErrors.length ? errorText(runErrors[0]) : 'the harness reported an error without details';
   }
   if (!runError && !judged.length) runError = 'the results hold no benchmarks';
+  // A planned row the results do not hold was never judged: what it hides could be a fail, and
+  // no headline may count the rows that are there as all of them. (A merge of some shards says
+  // what it lacks in its own words below.)
+  const planned = ((run.plan && run.plan.benchmarks) || []).map((b) => b.id);
+  const missing = run.shards ? [] : planned.filter((id) => !judged.some((b) => b.id === id));
+  if (!runError && missing.length) runError = `the results hold no rounds or windows of ${missing.length} planned microbenchmark${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''})`;
   const measured = runError ? 'error' : worst(items.map((b) => b.verdict));
   // A merge of some shards only: what was not measured may hide a fail, so at best undecided.
   const partial = run.shards ? partialSentence(run.shards) : '';

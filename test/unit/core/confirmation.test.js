@@ -94,7 +94,7 @@ test('an instruction fail that a recount on fresh processes does not confirm end
   assert.equal(row.verdict, 'inconclusive');
   assert.equal(verdict.exit_code, 3);
   assert.equal(row.reason, 'failed on its first servers, not on fresh ones: could be slower than the fail limit: instr/o 1.010 [0.998, 1.022] reaches above the warn limit 1.015, not the fail limit 1.03, after 12 windows; instr/o 1.041 [1.039, 1.043] lies wholly above the fail limit 1.03 before the recount on fresh servers');
-  assert.equal(verdict.headline, 'Undecided: a: failed on its first servers, not on fresh ones (instr/o 1.041 [1.039, 1.043], fail limit 1.03); its interval stays open after the budget: more rounds would decide.');
+  assert.equal(verdict.headline, 'Undecided: a: failed on its first servers, not on fresh ones (instr/o 1.041 [1.039, 1.043], fail limit 1.03); its interval stays open after the budget: more instruction windows would decide.');
 });
 
 test('an instruction fail that a recount confirms stays a fail', () => {

@@ -316,3 +316,13 @@ test('a run judged on instructions alone says so in its headline', () => {
   assert.equal(v.verdict, 'pass');
   assert.equal(v.headline, 'No more instructions per query than the warn limit: all 2 comparisons pass (time was not measured: waits, locks and I/O run no instructions).');
 });
+
+test('a planned microbenchmark the results do not hold makes the run an error, not a pass of the rest', () => {
+  const r = results([['p', pairsOf([1, 1.01, 0.99, 1])], ['q', pairsOf([1, 1.01, 0.99, 1])]]);
+  r.plan = { suite: 'quick', benchmarks: [{ id: 'p' }, { id: 'q' }, { id: 'insert_range=100' }] };
+  const v = judge(r, CONFIG);
+  assert.equal(v.verdict, 'error');
+  assert.equal(v.headline, 'No verdict: the results hold no rounds or windows of 1 planned microbenchmark (insert_range=100).');
+  r.plan.benchmarks.pop();
+  assert.equal(judge(r, CONFIG).verdict, 'pass');
+});
