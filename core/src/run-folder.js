@@ -27,6 +27,22 @@ const UNPACK_FACTOR = 4;
 // is the zip's limit, and the same number is its per-file limit).
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const COMMIT_SHA = /^[0-9a-f]{40}$/;
+// Each document's own ceiling, far above what a real run writes (a quick run with instruction
+// windows: results.json 2.6 MB, verdict.json 180 KB, about 8,000 objects and arrays) and far
+// below the artifact's: parsed whole, 64 MiB of `[{},{},…]` took a 3.4 GB heap and stopped
+// the bot. Objects and arrays are counted (every `{` and `[`, in strings too) before parsing.
+const DOCUMENT_MAX_BYTES = Object.freeze({ 'action-run.json': 64 * 1024, 'plan.json': 4 * 1024 * 1024, 'verdict.json': 16 * 1024 * 1024, 'results.json': 32 * 1024 * 1024 });
+const OTHER_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
+const MAX_JSON_CONTAINERS = 500_000;
+
+/** The most bytes a document of a run folder (or another artifact's, e.g. bisect.json) may hold. */
+const documentMaxBytes = (file, maxBytes) => Math.min(maxBytes, Object.hasOwn(DOCUMENT_MAX_BYTES, file) ? DOCUMENT_MAX_BYTES[file] : OTHER_DOCUMENT_MAX_BYTES);
+
+function containers(bytes) {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x7b || bytes[i] === 0x5b) n++;
+  return n;
+}
 
 const reject = (why) => { throw new RunFolderRejected(why); };
 
@@ -72,10 +88,14 @@ function runFolderListing({ maxBytes = DEFAULT_MAX_BYTES, documents = RUN_FOLDER
       entries.push(where.path);
       const kind = Object.hasOwn(documents, where.path) ? documents[where.path] : null;
       if (kind && Object.hasOwn(read, where.path)) reject(`the artifact holds ${where.path} twice`);
-      return { path: where.path, kind };
+      if (kind && size > documentMaxBytes(where.path, maxBytes)) reject(`${where.path} unpacks to ${size} bytes; at most ${documentMaxBytes(where.path, maxBytes)} are accepted for it`);
+      return { path: where.path, kind, maxBytes: kind ? documentMaxBytes(where.path, maxBytes) : maxBytes };
     },
     document(file, bytes) {
-      if (bytes.length > maxBytes) reject(`${file} unpacks to more than ${maxBytes} bytes`);
+      const limit = documentMaxBytes(file, maxBytes);
+      if (bytes.length > limit) reject(`${file} unpacks to more than ${limit} bytes`);
+      const count = containers(bytes);
+      if (count > MAX_JSON_CONTAINERS) reject(`${file} holds ${count} JSON objects and arrays; at most ${MAX_JSON_CONTAINERS} are accepted`);
       try {
         read[file] = JSON.parse(Buffer.from(bytes).toString('utf8'));
       } catch (err) {
@@ -163,6 +183,7 @@ function isRunArtifact(name, suite) {
 }
 
 module.exports = {
+  RUN_FOLDER_DOCUMENT_MAX_BYTES: DOCUMENT_MAX_BYTES, RUN_FOLDER_MAX_JSON_CONTAINERS: MAX_JSON_CONTAINERS,
   RunFolderRejected, RUN_FOLDER_DOCUMENTS, RUN_FOLDER_MAX_ENTRIES: MAX_ENTRIES, RUN_FOLDER_MAX_BYTES: DEFAULT_MAX_BYTES, COMMIT_SHA,
   entryPath, runFolderListing, checkRunFolder, isRunArtifact,
 };

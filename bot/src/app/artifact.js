@@ -89,7 +89,8 @@ async function readRunFolder(buffer, { maxBytes, documents = core.RUN_FOLDER_DOC
         symlink: ((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK,
         directory: name.endsWith('/'),
       });
-      if (added && added.kind) listing.document(added.path, await readEntry(zip, entry, maxBytes));
+      // Unpacked no further than the document's own ceiling: the zip's header may lie about it.
+      if (added && added.kind) listing.document(added.path, await readEntry(zip, entry, added.maxBytes));
     }
     return { entries: listing.entries(), documents: listing.documents() };
   } finally {

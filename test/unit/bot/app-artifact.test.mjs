@@ -76,6 +76,20 @@ describe('run folder artifacts', () => {
     await rejects(readRunFolder(Buffer.from('not a zip at all'), { maxBytes: MB }), 'the artifact is not a readable zip (End of central directory record signature not found. Either not a zip file, or file is truncated.)');
   });
 
+  it('rejects a document beyond its own ceiling, or with more objects than a run writes, before parsing it', async () => {
+    // A 255 KiB zip of four 64 MiB documents of `[{},{},…]`, each under the artifact's limit,
+    // took a 3.4 GB heap to parse and stopped the bot.
+    const files = runFolderFiles();
+    const { RUN_FOLDER_DOCUMENT_MAX_BYTES: ceiling, RUN_FOLDER_MAX_JSON_CONTAINERS: most } = require('@perfgate/core');
+    const flood = `[${'{},'.repeat(ceiling['action-run.json'] / 3)}{}]`;
+    await rejects(readRunFolder(zipOf({ ...files, 'action-run.json': flood }), { maxBytes: 64 * MB }), `action-run.json unpacks to ${flood.length} bytes; at most ${ceiling['action-run.json']} are accepted for it`);
+    const objects = `[${'{},'.repeat(most)}{}]`;
+    await rejects(readRunFolder(zipOf({ ...files, 'verdict.json': objects }), { maxBytes: 64 * MB }), `verdict.json holds ${most + 2} JSON objects and arrays; at most ${most} are accepted`);
+    // A log of the same size is not a document: only its bytes count.
+    const folder = await readRunFolder(zipOf({ ...files, 'servers/base/error.log': objects }), { maxBytes: 64 * MB });
+    assert.ok(folder.entries.includes('servers/base/error.log'));
+  });
+
   it('rejects documents that are not JSON or break their schema', async () => {
     const files = runFolderFiles();
     await rejects(readRunFolder(zipOf({ ...files, 'verdict.json': '{"schema": ' }), { maxBytes: MB }), 'verdict.json is not JSON (Unexpected end of JSON input)');
