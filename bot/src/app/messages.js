@@ -46,7 +46,7 @@ const REPLIES = {
     ? `@${author} cancelled ${count === 1 ? 'the queued or running measurement' : `${count} queued or running measurements`} of this pull request.`
     : `@${author} nothing to cancel: no measurement of this pull request is queued or running.`),
   nothingToRerun: ({ author }) => `@${author} nothing to run again: no ${code('/perf quick')}, ${code('/perf full')} or ${code('/perf ahi')} has been run on this pull request yet.`,
-  waived: ({ author, microbenchmark, reason }) => `@${author} waiver recorded for ${code(microbenchmark)} in this pull request: ${reason}`,
+  waived: ({ author, microbenchmark, reason }) => `@${author} waiver recorded for ${code(microbenchmark)} in this pull request: ${core.markdownText(reason)}`,
   dispatchFailed: ({ author, line, workflow, error }) =>
     `@${author} ${code(line)} could not be started: GitHub refused to run ${code(workflow)} (${error}). A maintainer of this repository needs to look at the workflow; nothing was started.`,
 };

@@ -40,7 +40,7 @@ const SIGNOFF_REPLIES = {
   noSignoff: ({ author }) => `@${author} there is no release sign-off in this issue to waive a microbenchmark of: start one with ${code('/perf signoff <candidate> [vs <previous>]')}.`,
   notInSuite: ({ author, microbenchmark, allowed }) => `@${author} ${code(microbenchmark)} is not a microbenchmark of the ${SIGNOFF_SUITE} suite a sign-off runs, so there is nothing to waive. Allowed: ${allowed.join(', ')}.`,
   waived: ({ author, microbenchmark, reason, candidate, decision, replaced }) =>
-    `@${author} ${replaced ? 'waiver replaced' : 'waiver recorded'} for ${code(microbenchmark)} in the sign-off of ${code(candidate.ref)}: ${reason}\n\n`
+    `@${author} ${replaced ? 'waiver replaced' : 'waiver recorded'} for ${code(microbenchmark)} in the sign-off of ${code(candidate.ref)}: ${core.markdownText(reason)}\n\n`
     + (decision ? `The sign-off is now **${decision.state}**: ${decision.description}. Status and report updated.` : 'It counts when the run completes.'),
 };
 

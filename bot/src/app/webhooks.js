@@ -105,9 +105,13 @@ async function record(db, { deliveryId, name, action, work }) {
     if (work.kind === 'head') return { outcome: head ? 'head recorded' : 'no head time' };
     if (work.kind === 'push') {
       const reason = messages.CANCEL_REASONS[work.action === 'closed' ? 'closed' : 'push']({ headSha: work.headSha });
-      // A push leaves a bisection running: it searches the pinned commits between good and
-      // bad, which a new head does not change. Closing the pull request stops it too.
-      const keep = work.action === 'closed' ? ['signoff'] : ['signoff', 'bisect'];
+      // A push cancels what measures the pull request's head. It leaves what does not: a
+      // release sign-off (pinned release refs), a maintainer's `/perf cancel`, `waive` and
+      // `help` (no measurement at all), and a bisection, which searches the pinned commits
+      // between good and bad that a new head does not change (closing the pull request stops
+      // that too).
+      const notMeasuringTheHead = ['signoff', 'cancel', 'waive', 'help'];
+      const keep = work.action === 'closed' ? notMeasuringTheHead : [...notMeasuringTheHead, 'bisect'];
       const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep, by: 'push' });
       if (!cancelled.length) return { outcome: 'nothing to cancel' };
       const job = await store.enqueue(tx, {

@@ -127,6 +127,13 @@ describe('/perf commands in pull requests', () => {
     }
   });
 
+  it('/perf waive echoes its reason as text: no mention, link, image or HTML', async () => {
+    const reason = 'cc @octocat ![x](https://evil.example/x.png) <img src="https://evil.example/y"> [click](https://evil.example) <!-- hidden -->';
+    const r = await say('maintainer', `/perf waive scan_range=100 -- ${reason}`);
+    assert.deepEqual(r.replies, [`@maintainer waiver recorded for \`scan_range=100\` in this pull request: ${core.markdownText(reason)}`]);
+    assert.doesNotMatch(r.replies[0].slice('@maintainer '.length), /(^|[^\w\u200d])@[A-Za-z0-9]|(^|[^\\])\]\(|(^|[^\\])</);
+  });
+
   it('/perf help: anyone may ask; the reply is the help text', async () => {
     const r = await say('reader', '/perf help');
     assert.deepEqual(r.replies, [`@reader here is what I understand:\n\n${bot.helpText().trimEnd()}`]);

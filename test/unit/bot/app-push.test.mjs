@@ -99,6 +99,30 @@ describe('a push after a command', () => {
     await waitFor('the cancelled sticky comment', () => sticky(pr)[0]?.includes('was cancelled: the pull request was closed.'));
   });
 
+  it('a push leaves a queued /perf cancel and /perf waive alone: they measure nothing, and are carried out', async () => {
+    // With the command job not started yet, a push cancelled every request written before it:
+    // the waiver was lost and the cancel never ran.
+    const pr = nextPr++;
+    const hold = gh.holdNext('repos/get-collaborator-permission-level');
+    const { comment } = await command(gh, running, 'maintainer', '/perf waive scan_range=100 -- known cost', { pr });
+    await hold.arrived;
+    const pushed = await push(pr);
+    assert.deepEqual([pushed.status, pushed.text], [200, 'nothing to cancel']);
+    hold.release();
+    await settled(running);
+    assert.equal((await bot.requestForComment(running.store, comment.id)).status, 'answered');
+    const waivers = await bot.waiversFor(running.store, { repo: REPOSITORY, prNumber: pr });
+    assert.deepEqual(waivers.map((w) => w.microbenchmark), ['scan_range=100']);
+    const second = nextPr++;
+    const holdCancel = gh.holdNext('repos/get-collaborator-permission-level');
+    const cancel = await command(gh, running, 'maintainer', '/perf cancel', { pr: second });
+    await holdCancel.arrived;
+    assert.deepEqual((await push(second)).text, 'nothing to cancel');
+    holdCancel.release();
+    await settled(running);
+    assert.notEqual((await bot.requestForComment(running.store, cancel.comment.id)).status, 'cancelled');
+  });
+
   it("sent nothing that breaks GitHub's description", () => {
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });
