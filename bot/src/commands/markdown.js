@@ -2,7 +2,7 @@
 // Finds the lines of a comment that start with /perf, as GitHub would show them: only lines
 // of top-level paragraphs count. Fenced and indented code, block quotes, lists, tables, HTML
 // blocks and headings are other people's text (quoted commands, examples, logs), and so is
-// anything inside an inline code span. The block structure comes from marked's GFM lexer;
+// anything inside an inline code span or inline HTML (a comment, a tag's attributes). The block structure comes from marked's GFM lexer;
 // the returned lines are the raw text the author typed.
 //
 // Reading a comment takes bounded time, whoever wrote it. Comments are read in the webhook's
@@ -28,9 +28,9 @@ const COMMAND_START = new RegExp(`^${PREFIX.replace('/', '\\/')}(?=\\s|$)`);
 const CANDIDATE = new RegExp(`^\\s*${PREFIX.replace('/', '\\/')}(?=\\s|$)`);
 // Emphasis, strikethrough and image delimiters as a character markdown gives no meaning (and
 // that no automatic link takes in), one for one, so that offsets into the text still hold.
-// ('!' also opens an inline HTML comment, `<!--`, whose backticks then count as code spans: a
-// corner worth it, since text such as `w!.` repeated took marked a third of a second.)
-const INERT = /[*_~!]/g;
+// ('!' is kept where it opens inline HTML, `<!--`: text such as `w!.` repeated took marked a
+// third of a second, but `<!` opens no image.)
+const INERT = /[*_~]|(?<!<)!/g;
 const INERT_CHAR = '\ufffd';
 // One level of a line's container prefix: a quote marker, or a list marker and its space.
 const CONTAINER = /[ \t]*(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))/y;
@@ -43,13 +43,14 @@ function nesting(line) {
   return depth;
 }
 
-// Offsets [start, end) of inline code spans in the paragraph's text, which is the
+// Offsets [start, end) of inline code spans and inline HTML (a comment, a tag and its
+// attributes: GitHub shows neither's text) in the paragraph's text, which is the
 // concatenation of its inline tokens' raw text.
 function codeRanges(tokens) {
   const ranges = [];
   let at = 0;
   for (const t of tokens) {
-    if (t.type === 'codespan') ranges.push([at, at + t.raw.length]);
+    if (t.type === 'codespan' || t.type === 'html') ranges.push([at, at + t.raw.length]);
     at += t.raw.length;
   }
   return ranges;
