@@ -51,6 +51,7 @@ function malformed(fields) {
 }
 
 const timeOf = (iso) => {
+  if (typeof iso !== 'string') return null;
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : null;
 };
@@ -113,7 +114,8 @@ function workflowRun(payload, context) {
   if (!run) return { ignore: 'the delivery has no workflow run' };
   const watched = context.watch && context.watch.enabled ? [context.watch.workflow] : [];
   const dispatched = [...new Set([...Object.values(context.workflows), ...watched])].map(workflowPath);
-  if (!dispatched.includes(String(run.path || '').split('@')[0])) return { ignore: `a run of ${run.path}, not of ${dispatched.join(' or ')}` };
+  const runPath = typeof run.path === 'string' ? run.path : '';
+  if (!dispatched.includes(runPath.split('@')[0])) return { ignore: `a run of ${runPath.slice(0, 200) || '(no path)'}, not of ${dispatched.join(' or ')}` };
   const wrong = malformed([['workflow_run.id', run.id, 'id'], ['workflow_run.run_attempt', run.run_attempt, 'optionalId']]);
   if (wrong) return { malformed: wrong };
   return {

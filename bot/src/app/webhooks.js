@@ -182,6 +182,9 @@ function webhookHandler(ctx) {
       throw new Refusal(400, `the body is not JSON (${err.message})`);
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new Refusal(400, 'the body is not a JSON object');
+    // The event's action names the handlers Octokit calls: anything but a string there breaks
+    // them before the delivery is triaged.
+    if (payload.action !== undefined && typeof payload.action !== 'string') throw new Refusal(400, `the delivery's action is ${Array.isArray(payload.action) ? 'an array' : typeof payload.action}; expected a string`);
     const event = { id: deliveryId, name, payload };
     await webhooks.receive(event);
     return { ...event.answer, name, deliveryId };

@@ -73,6 +73,12 @@ describe('webhook deliveries', () => {
     assert.deepEqual(await post({ ...good, 'x-github-event': 'issue_comment', 'x-hub-signature-256': await deliverSignature(broken) }, broken),
       { status: 400, text: "the body is not JSON (Expected double-quoted property name in JSON at position 22)" });
     assert.deepEqual(await post({ ...good, 'x-github-event': 'issue_comment', 'x-hub-signature-256': await deliverSignature('[1]') }, '[1]'), { status: 400, text: 'the body is not a JSON object' });
+    // An action that is no string broke Octokit's handlers before triage: 500 and an error.
+    for (const [action, said] of [[{ toString: null }, 'object'], [['created'], 'an array'], [7, 'number']]) {
+      const odd = JSON.stringify({ ...JSON.parse(body), action });
+      assert.deepEqual(await post({ ...good, 'x-github-event': 'issue_comment', 'x-hub-signature-256': await deliverSignature(odd) }, odd),
+        { status: 400, text: `the delivery's action is ${said}; expected a string` });
+    }
     const huge = JSON.stringify({ ...JSON.parse(body), padding: 'x'.repeat(running.config.maxWebhookBytes) });
     assert.deepEqual(await post({ ...good, 'x-hub-signature-256': await deliverSignature(huge) }, huge),
       { status: 413, text: `the body is ${Buffer.byteLength(huge)} bytes; at most ${running.config.maxWebhookBytes} are accepted` });
