@@ -88,8 +88,9 @@ function runFolderListing({ maxBytes = DEFAULT_MAX_BYTES, documents = RUN_FOLDER
       entries.push(where.path);
       const kind = Object.hasOwn(documents, where.path) ? documents[where.path] : null;
       if (kind && Object.hasOwn(read, where.path)) reject(`the artifact holds ${where.path} twice`);
-      if (kind && size > documentMaxBytes(where.path, maxBytes)) reject(`${where.path} unpacks to ${size} bytes; at most ${documentMaxBytes(where.path, maxBytes)} are accepted for it`);
-      return { path: where.path, kind, maxBytes: kind ? documentMaxBytes(where.path, maxBytes) : maxBytes };
+      const most = kind ? documentMaxBytes(where.path, maxBytes) : maxBytes;
+      if (size > most) reject(`${where.path} unpacks to ${size} bytes; at most ${most} are accepted for it`);
+      return { path: where.path, kind, maxBytes: most };
     },
     document(file, bytes) {
       const limit = documentMaxBytes(file, maxBytes);

@@ -186,17 +186,19 @@ const TIMED_STEP_WORDS = { extend: 'before the extra rounds on fresh servers', c
 const WINDOW_STEP_WORDS = { count: 'before the extra windows on fresh servers', recount: 'before the recount on fresh servers', rerun: 'before the windows of another run' };
 
 /**
- * The time signal of the rounds measured before the first timed step on fresh servers after
- * which they had shown a fail (`signalAt(index)` judges the rounds below a first round), with
- * the words that say when; or null. Extra rounds come after open rows, confirming rounds after
- * fails, but in a chain or an AHI matrix a fail of one head or cell can be measured again
- * because another was open: its first servers' fail must not be pooled away either.
+ * The signal measured before the first step on fresh server processes (`words`: the steps that
+ * count, and what each is called in a clause) after which that signal had shown a fail, with
+ * the words that say when; or null. `signalBefore(step, fromHere)` judges what came before
+ * `step` (`fromHere`: it and the later steps of these ids). Extra rounds come after open rows
+ * and confirming rounds after fails, but in a chain or an AHI matrix a fail of one head or
+ * cell can be measured again because another was open: its first servers' fail must not be
+ * pooled away either.
  */
-function failBeforeFreshRounds(extensions, ids, signalAt) {
-  for (const e of extensions) {
-    if (!TIMED_STEP_WORDS[e.purpose] || !ids.every((id) => e.benchmarks.includes(id))) continue;
-    const before = signalAt(e.first_round);
-    if (before && before.best === 'fail') return { before, when: TIMED_STEP_WORDS[e.purpose] };
+function failBeforeFreshStep(extensions, words, ids, signalBefore) {
+  const steps = extensions.filter((e) => words[e.purpose] && ids.every((id) => e.benchmarks.includes(id)));
+  for (const [k, e] of steps.entries()) {
+    const before = signalBefore(e, steps.slice(k));
+    if (before && before.best === 'fail') return { before, when: words[e.purpose] };
   }
   return null;
 }
@@ -321,8 +323,8 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
     out.rounds.pairs = ratios.length;
     out.rqps = intervalOf(ratios);
     time = timeSignal(out, limits);
-    const seen = failBeforeFreshRounds(extensions, [bench.id], (firstRound) => {
-      const before = rounds.filter((r) => r.index < firstRound);
+    const seen = failBeforeFreshStep(extensions, TIMED_STEP_WORDS, [bench.id], (step) => {
+      const before = rounds.filter((r) => r.index < step.first_round);
       const ratiosBefore = pairedRatios(before, 'qps');
       return ratiosBefore.length ? timeSignal({ rqps: intervalOf(ratiosBefore), cpu_per_query: metricInterval(before, 'cpu_per_query_us') }, limits) : null;
     });
@@ -345,21 +347,18 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   if (bench.instructions) {
     instructions = judgeInstructions(out, bench.instructions, limits);
     if (!instructions.error) {
-      // Every step that counted this row did so on fresh processes: the first of them after
-      // whose windows the earlier ones had shown a fail keeps that fail possible. Windows pair
-      // by position and every step counts as many on each side: a step's windows and those of
-      // the steps after it are the last ones.
-      const steps = extensions.filter((e) => WINDOW_STEP_WORDS[e.purpose] && e.windows && e.benchmarks.includes(bench.id));
-      for (const [k, e] of steps.entries()) {
-        const after = steps.slice(k).reduce((n, x) => n + x.windows, 0);
+      // Windows pair by position and every step counts as many on each side: a step's windows
+      // and those of the steps after it are the last ones.
+      const seen = failBeforeFreshStep(extensions, WINDOW_STEP_WORDS, [bench.id], (step, fromHere) => {
+        if (!step.windows) return null;
+        const after = fromHere.reduce((n, x) => n + (x.windows || 0), 0);
         const first = (side) => ({ ...side, windows: side.windows.slice(0, Math.max(0, side.windows.length - after)) });
         const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) }).connection;
-        const before = earlier && signalOf('instructions', earlier, limits.instructions);
-        if (before && before.best === 'fail') {
-          instructions = unconfirmed(instructions, before, WINDOW_STEP_WORDS[e.purpose]);
-          out.instructions_verdict = settledVerdict(instructions);
-          break;
-        }
+        return earlier && signalOf('instructions', earlier, limits.instructions);
+      });
+      if (seen) {
+        instructions = unconfirmed(instructions, seen.before, seen.when);
+        out.instructions_verdict = settledVerdict(instructions);
       }
     }
     if (!instructions.error) signals.push(instructions);
@@ -449,8 +448,8 @@ function ahiCells(judged, config, extensions = []) {
         .filter((r) => offByIndex.has(r.index));
       cell.gain_ratio = intervalOf(ratios);
       let gain = signalOf('gain', cell.gain_ratio, limits);
-      const seen = failBeforeFreshRounds(extensions, [c.on.id, c.off.id], (firstRound) => {
-        const before = ratios.filter((r) => r.index < firstRound);
+      const seen = failBeforeFreshStep(extensions, TIMED_STEP_WORDS, [c.on.id, c.off.id], (step) => {
+        const before = ratios.filter((r) => r.index < step.first_round);
         return before.length ? signalOf('gain', intervalOf(before), limits) : null;
       });
       if (seen) gain = unconfirmed(gain, seen.before, seen.when);
@@ -557,7 +556,8 @@ function judge(results, config = {}, options = {}) {
   // no headline may count the rows that are there as all of them. (A merge of some shards says
   // what it lacks in its own words below.)
   const planned = ((run.plan && run.plan.benchmarks) || []).map((b) => b.id);
-  const missing = run.shards ? [] : planned.filter((id) => !judged.some((b) => b.id === id));
+  const judgedIds = new Set(judged.map((b) => b.id));
+  const missing = run.shards ? [] : planned.filter((id) => !judgedIds.has(id));
   if (!runError && missing.length) runError = `the results hold no rounds or windows of ${missing.length} planned microbenchmark${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''})`;
   const measured = runError ? 'error' : worst(items.map((b) => b.verdict));
   // A merge of some shards only: what was not measured may hide a fail, so at best undecided.

@@ -2,8 +2,9 @@
 // Finds the lines of a comment that start with /perf, as GitHub would show them: only lines
 // of top-level paragraphs count. Fenced and indented code, block quotes, lists, tables, HTML
 // blocks and headings are other people's text (quoted commands, examples, logs), and so is
-// anything inside an inline code span or inline HTML (a comment, a tag's attributes). The block structure comes from marked's GFM lexer;
-// the returned lines are the raw text the author typed.
+// anything inside an inline code span or inline HTML (a comment, a tag's attributes). The
+// block structure comes from marked's GFM lexer; the returned lines are the raw text the
+// author typed.
 //
 // Reading a comment takes bounded time, whoever wrote it. Comments are read in the webhook's
 // request, before anyone's permission is known, and marked's lexer does work that grows faster
