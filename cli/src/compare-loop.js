@@ -81,7 +81,7 @@ function describeStep(step, ids) {
     extend: 'whose time is still open',
     confirm: 'failing on time, confirming on fresh servers',
     count: 'whose instructions are still open',
-    recount: 'failing on instructions, counting again on fresh servers',
+    recount: 'beyond an instructions limit, counting again on fresh servers',
   }[step.action];
   return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
 }

@@ -2,9 +2,10 @@
 // The adaptive part of a comparison, as pure decisions. After each judgement, in order:
 //   count    more instruction windows of the rows whose instructions could still change the
 //            verdict (they are cheap and steady), up to budget.extra_windows per side;
-//   recount  an instruction fail counted again on fresh server processes (every extension
-//            starts its servers anew), so that a fail is confirmed on processes other than
-//            the ones that saw it (two processes of one build can count about 1% apart);
+//   recount  an instruction fail or warn counted again on fresh server processes (every
+//            extension starts its servers anew), so that it is confirmed on processes other
+//            than the ones that saw it: two processes of one build can count about 1% apart,
+//            as far as a warn limit, and noise alone must not warn;
 //   extend   more timed rounds of the rows whose time could still change the verdict, up to
 //            budget.extra_rounds per side: only where the rounds left could narrow the interval
 //            past a limit it now straddles, were the spread measured so far to hold (on a
@@ -56,7 +57,7 @@ function nextStep(verdict, budget, spent) {
   if (count.length > 0 && windowsLeft > 0) {
     return { action: 'count', ids: count, windows: Math.min(budget.step_windows ?? windowsLeft, windowsLeft) };
   }
-  const recount = rows.filter((b) => b.instructions_verdict === 'fail' && !recounted.includes(b.id)).map((b) => b.id);
+  const recount = rows.filter((b) => ['fail', 'warn'].includes(b.instructions_verdict) && !recounted.includes(b.id)).map((b) => b.id);
   if (recount.length > 0 && (budget.confirm_windows ?? 0) > 0) {
     return { action: 'recount', ids: recount, windows: budget.confirm_windows };
   }

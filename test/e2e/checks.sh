@@ -7,13 +7,23 @@ now() { date +%s.%N; }
 since() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$1" "$(now)"; }
 say() { echo "$TIER: $*" >&2; }
 failures=0
+failed_checks=()
 check() { # check <description> <command...>
   local what=$1; shift
-  if "$@"; then say "ok   - $what"; else say "FAIL - $what"; failures=$((failures + 1)); fi
+  if "$@"; then say "ok   - $what"; else say "FAIL - $what"; failures=$((failures + 1)); failed_checks+=("$what"); fi
+}
+# The last lines a tier prints: which checks failed, by name, after the summary (a CI log
+# often keeps only its tail).
+report_failures() {
+  local what
+  for what in "${failed_checks[@]}"; do say "failed: $what"; done
+  say "$failures check(s) failed; run folders in $OUT"
 }
 # A change passes the check when perfgate says pass or warn (both exit 0): on a noisy shared
 # machine an unchanged microbenchmark's interval may reach below the warn limit, never the fail.
 passes() { [ "$1" = pass ] || [ "$1" = warn ]; }
+# A row that is not a fail, nor a failed measurement: pass, warn or inconclusive.
+not_fail() { [ "$1" = pass ] || [ "$1" = warn ] || [ "$1" = inconclusive ]; }
 verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run> [field, default verdict]
   python3 - "$1" "$2" "${3:-verdict}" <<'PY'
 import json, sys

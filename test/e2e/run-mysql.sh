@@ -166,5 +166,5 @@ summary = {
 json.dump(summary, open(f"{out}/mysql-summary.json", "w"), indent=2)
 print(json.dumps(summary, indent=2))
 PY
-if ((failures)); then say "$failures check(s) failed; run folders in $OUT"; exit 1; fi
+if ((failures)); then report_failures; exit 1; fi
 say "all checks passed in ${TOTAL}s; run folders in $OUT"

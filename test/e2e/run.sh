@@ -5,8 +5,8 @@
 #   pr-comment  changes only a comment                      -> perfgate compare must pass (exit 0)
 #   pr-slow     spins in every secondary-index update       -> must fail (exit 1): update-index
 #               fails, on instructions too, with the function it spins in named among the three
-#               that grew most in comment.md; point-query and update-nonindex pass (pass or
-#               warn: exit-0 verdicts)
+#               that grew most in comment.md; point-query and update-nonindex are no fail and
+#               count no more instructions
 #   pr-broken   does not compile                            -> must be an error (exit 4)
 #   bisect-tip  ten commits on base, one of which adds work to every secondary-index update
 #               (tagged bisect-slow) -> perfgate bisect --good base --bad bisect-tip must name
@@ -66,8 +66,14 @@ check "pr-comment: update-index_range=100 instructions unchanged (pass)" \
 
 T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
 check_slow_pr "$OUT/pr-slow" "$CODE_SLOW" row_upd_sec_index_entry
-check "pr-slow: point-query passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" point-query)"
-check "pr-slow: update-nonindex_range=100 passes (pass or warn)" passes "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)"
+# The rows the spin does not touch: never a fail, and no more instructions. Their time may stay
+# open (inconclusive) on a loaded machine: 4 pairs of 3 s have spanned 0.63-1.20 here, and an
+# interval that reaches the fail limit is an honest "undecided", which the exit code of this
+# run (1, for update-index) does not show.
+check "pr-slow: point-query is not a fail" not_fail "$(verdict_of "$OUT/pr-slow" point-query)"
+check "pr-slow: update-nonindex_range=100 is not a fail" not_fail "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100)"
+check "pr-slow: update-nonindex_range=100 instructions unchanged (pass)" \
+  test "$(verdict_of "$OUT/pr-slow" update-nonindex_range=100 instructions_verdict)" = pass
 
 T=$(now); CODE_BROKEN=$(compare pr-broken); T_BROKEN=$(since "$T")
 check "pr-broken: exit 4 (error), got $CODE_BROKEN" test "$CODE_BROKEN" = 4
@@ -183,5 +189,5 @@ summary = {
 json.dump(summary, open(f"{out}/e2e-summary.json", "w"), indent=2)
 print(json.dumps(summary, indent=2))
 PY
-if ((failures)); then say "$failures check(s) failed; run folders in $OUT"; exit 1; fi
+if ((failures)); then report_failures; exit 1; fi
 say "all checks passed in ${TOTAL}s; run folders in $OUT"

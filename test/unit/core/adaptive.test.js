@@ -42,6 +42,15 @@ test('an instruction fail is counted again on fresh processes once, and not re-t
   assert.deepEqual(nextStep(v, { ...budget, confirm_windows: 0 }, fresh), { action: 'done', why: 'every microbenchmark is decided' });
 });
 
+test('an instruction warn is counted again on fresh processes once too: a shift of one pair of processes must not warn', () => {
+  const v = verdictOf('warn', [row('update-index_range=100', 'warn', [], 'pass', 'warn'), row('point-query', 'pass', [], 'pass', 'pass')]);
+  assert.deepEqual(nextStep(v, budget, fresh), { action: 'recount', ids: ['update-index_range=100'], windows: 3 });
+  assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['update-index_range=100'] }), { action: 'done', why: 'every microbenchmark is decided' });
+  // A warn on time alone is no instruction warn: nothing to count again.
+  const timeWarn = verdictOf('warn', [row('update-index_range=100', 'warn', [], 'warn', 'pass')]);
+  assert.deepEqual(nextStep(timeWarn, budget, fresh), { action: 'done', why: 'every microbenchmark is decided' });
+});
+
 test('instructions first, then time: windows are cheap and steady', () => {
   const v = verdictOf('inconclusive', [
     row('a', 'inconclusive', ['instructions'], 'pass', 'inconclusive'),

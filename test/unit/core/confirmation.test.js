@@ -106,6 +106,27 @@ test('an instruction fail that a recount confirms stays a fail', () => {
   assert.equal(row.verdict, 'fail');
 });
 
+test('an instruction warn that only one pair of processes counted is not reported as a warn', () => {
+  // The first processes count 2% more in every window (heap state: a shift of the process,
+  // not of the code); the fresh processes of the recount and of the counts after it, none.
+  const { row, steps } = compare(
+    { instructions: counted([1.021, 1.022, 1.020]) },
+    (step) => ({ windows: Array.from({ length: step.windows }, (_, k) => [1.0, 1.001, 0.999][k % 3]) }),
+  );
+  assert.equal(steps[0], 'recount');
+  assert.notEqual(row.verdict, 'warn');
+  assert.equal(row.instructions_verdict, 'pass');
+});
+
+test('an instruction warn that fresh processes count again stays a warn', () => {
+  const { row, steps } = compare(
+    { instructions: counted([1.021, 1.022, 1.020]) },
+    (step) => ({ windows: Array.from({ length: step.windows }, (_, k) => [1.022, 1.021, 1.020][k % 3]) }),
+  );
+  assert.deepEqual(steps, ['recount']);
+  assert.equal(row.verdict, 'warn');
+});
+
 test('an AHI gain that fails on the first servers and not on fresh ones is inconclusive, never a pass', () => {
   // On the first servers the head's AHI gain was 0.92 of the base's; on the fresh servers of the
   // confirmation and of the extra rounds after it, the same as the base's. Pooled as one
