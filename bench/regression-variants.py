@@ -293,6 +293,7 @@ def main():
             rid: {"slowed": rid in slowed, "verdicts": dict(tally[name][rid]),
                   "calibrated_verdicts": dict(tally_cal[name][rid]) if calibrated else None,
                   "instr_median": median([c["instr"] for c in changes[name][rid]]),
+                  "instr_all_median": median([c["instr_all"] for c in changes[name][rid]]),
                   "rqps_median": median([c["rqps"] for c in changes[name][rid]])}
             for rid in tally[name]}
     if a.aa_runs:

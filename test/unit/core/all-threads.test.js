@@ -101,3 +101,12 @@ test('where all threads decided, the functions that grew are looked for in the b
   assert.equal(row.instructions_functions.grown[0].name, 'row_purge_remove_sec_if_poss(purge_node_t*, dict_index_t*, dtuple_t const*)');
   assert.equal(row.instructions_functions.grown[0].self_growth, 27300);
 });
+
+test('the comment leads with the figure of all threads where they decided', () => {
+  const { v } = judged(
+    [[95000, 91000], [95100, 91200], [94950, 90900]],
+    [[95010, 118300], [95090, 118500], [94960, 118200]],
+  );
+  const text = core.renderComment(v);
+  assert.match(text, /\*\*update-index_range=100\*\*: instr\/o of all threads 1\.14\d \(186\.0k → 213\.\dk instructions per query, functions of every thread\); the queries' own threads: instr\/o 1\.000/);
+});
