@@ -320,13 +320,13 @@ def render(summary):
     calibrated = bool(summary.get("calibrated"))
     lines = [f"regression variants, {summary['date']}, {summary['runs']} runs each; verdict counts as "
              + "/".join(VERDICT_COLUMNS),
-             "| variant | row | touched | instr/o (median) | rQPS (median) | shipped limits |"
+             "| variant | row | touched | instr/o (median) | all threads (median) | rQPS (median) | shipped limits |"
              + (" calibrated limits |" if calibrated else ""),
-             "|---|---|---|--:|--:|--:|" + ("--:|" if calibrated else "")]
+             "|---|---|---|--:|--:|--:|--:|" + ("--:|" if calibrated else "")]
     for name, rows in summary["variants"].items():
         for rid, r in rows.items():
             fmt = lambda x: "–" if x is None else f"{x:.3f}"
-            lines.append(f"| {name} | {rid} | {'yes' if r['slowed'] else 'no'} | {fmt(r['instr_median'])} | {fmt(r['rqps_median'])} | "
+            lines.append(f"| {name} | {rid} | {'yes' if r['slowed'] else 'no'} | {fmt(r['instr_median'])} | {fmt(r.get('instr_all_median'))} | {fmt(r['rqps_median'])} | "
                          f"{counts(r['verdicts'])} |" + (f" {counts(r.get('calibrated_verdicts'))} |" if calibrated else ""))
     for key, words in (("verdicts", "shipped limits"), ("calibrated_verdicts", "calibrated limits")):
         if key == "calibrated_verdicts" and not calibrated:

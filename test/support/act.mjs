@@ -45,8 +45,13 @@ export function readActLog(stdout) {
   const summaries = [];
   const steps = {};
   const jobs = {};
-  // A matrix job's legs, each by itself: "<job> (<matrix values>)".
+  // A matrix job's legs, each by itself: "<job> (<matrix values>)". act keeps one result per
+  // job: a leg that ends after another leg failed is logged "Job failed" though its own steps
+  // all succeeded. A leg's own result is therefore read from its steps (any step that failed
+  // and did not continue on error fails it), and from act's job result only where a leg ran
+  // no step.
   const legs = {};
+  const legSteps = {};
   for (const entry of entries) {
     const stepId = Array.isArray(entry.stepID) ? entry.stepID[0] : undefined;
     if (entry.command === 'set-output') {
@@ -58,7 +63,16 @@ export function readActLog(stdout) {
     if (entry.stepResult && stepId !== undefined && entry.stage === 'Main') steps[stepId] = entry.stepResult;
     if (entry.jobResult) jobs[entry.jobID] = entry.jobResult;
     const values = Object.values(entry.matrix || {});
-    if (entry.jobResult && values.length) legs[`${entry.jobID} (${values.join(', ')})`] = entry.jobResult;
+    if (!values.length) continue;
+    const leg = `${entry.jobID} (${values.join(', ')})`;
+    if (entry.jobResult) legs[leg] ??= entry.jobResult;
+    if (entry.stepResult && entry.stage === 'Main') {
+      legSteps[leg] ??= [];
+      legSteps[leg].push(entry.stepResult);
+    }
+  }
+  for (const [leg, results] of Object.entries(legSteps)) {
+    legs[leg] = results.includes('failure') ? 'failure' : 'success';
   }
   return { entries, outputs, summaries, steps, jobs, legs };
 }
