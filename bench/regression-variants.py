@@ -42,6 +42,7 @@ import argparse
 import collections
 import datetime
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -213,13 +214,28 @@ def calibrated_thresholds(fork, pairs, rows, out):
     return written
 
 
-def figure(row):
-    """The signal that the variant changes, as measured: instr/o (of the queries' own threads
-    and of all threads), else rQPS."""
+def all_threads_ratio(instructions):
+    """Head/base instructions per query of all threads (the queries' own and the background
+    work they left, drained after each window), the geometric mean of the paired windows. The
+    gate judges the queries' own threads only; this is measured here, beside it."""
+    if not instructions:
+        return None
+
+    def total(window):
+        own = window["connection"]["per_query"] or 0
+        return own + (window["background"]["per_query"] or 0) if own > 0 else None
+
+    pairs = [(total(b), total(h)) for b, h in zip(instructions["base"]["windows"], instructions["head"]["windows"])]
+    logs = [math.log(h / b) for b, h in pairs if b and h]
+    return round(math.exp(statistics.mean(logs)), 4) if logs else None
+
+
+def figure(row, instructions=None):
+    """The signal that the variant changes, as measured: instr/o (of the queries' own threads,
+    as judged, and of all threads, from the windows), else rQPS."""
     i = row.get("instructions_per_query") or {}
-    a = row.get("all_threads_per_query") or {}
     q = row.get("rqps") or {}
-    return {"instr": i.get("estimate"), "instr_all": a.get("estimate"), "rqps": q.get("estimate")}
+    return {"instr": i.get("estimate"), "instr_all": all_threads_ratio(instructions), "rqps": q.get("estimate")}
 
 
 def label(row):
@@ -267,9 +283,10 @@ def main():
             _, _, _, slowed, untouched = VARIANTS[name]
             run = out / f"{name}-{k + 1}"
             rows = compare(fork, variant_tag(name), slowed + untouched, run)
+            windows = {b["id"]: b.get("instructions") for b in json.loads((run / "results.json").read_text())["benchmarks"]}
             for rid, row in rows.items():
                 tally[name][rid][label(row)] += 1
-                changes[name][rid].append(figure(row))
+                changes[name][rid].append(figure(row, windows.get(rid)))
             said = ", ".join(f"{rid} {label(r)}" for rid, r in rows.items())
             if calibrated:
                 cal_rows = rejudge(run, calibrated)

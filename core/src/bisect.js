@@ -182,12 +182,7 @@ function searchProgress(state) {
 // --- what a measurement says ----------------------------------------------------------------
 
 const SIGNAL_VERDICT = { instructions: 'instructions_verdict', time: 'time_verdict' };
-// The interval a row was judged on for a signal: instructions of all threads where those
-// decided (a regression in purge), else the queries' own.
-const signalInterval = (row, signal) => {
-  if (signal === 'time') return row.rqps;
-  return row.instructions_threads === 'all' ? row.all_threads_per_query : row.instructions_per_query;
-};
+const SIGNAL_INTERVAL = { instructions: 'instructions_per_query', time: 'rqps' };
 const SIGNAL_NAME = { instructions: 'instr/o', time: 'rQPS' };
 
 function intervalText(i, digits = f2) {
@@ -223,7 +218,7 @@ function regressionAtBadEnd(verdict, ids) {
     }
     if (row.verdict === 'fail') {
       const signal = row.instructions_verdict === 'fail' ? 'instructions' : 'time';
-      watched.push({ id, signal, bad_end: pickInterval(signalInterval(row, signal)) });
+      watched.push({ id, signal, bad_end: pickInterval(row[SIGNAL_INTERVAL[signal]]) });
     } else if (row.verdict === 'inconclusive') {
       open.push(row);
     }
@@ -265,7 +260,7 @@ function decideStep(verdict, watched) {
       return { id, signal, verdict: 'error', decision: 'error', interval: null, partial: false, reason: `${id}: ${row ? row.reason : 'not measured'}` };
     }
     const v = row[SIGNAL_VERDICT[signal]] || 'error';
-    const interval = pickInterval(signalInterval(row, signal));
+    const interval = pickInterval(row[SIGNAL_INTERVAL[signal]]);
     const decision = { fail: 'bad', pass: 'good', warn: 'good', inconclusive: 'undecided' }[v] || 'error';
     const partial = decision === 'bad' && isPartial(signal, interval, badEnd);
     const limit = limitOf(row, signal);
@@ -344,8 +339,6 @@ function summarizeMeasurement(verdict, { functions = 0 } = {}) {
       instructions_verdict: b.instructions_verdict ?? null,
       rqps: pickInterval(b.rqps),
       instructions_per_query: pickInterval(b.instructions_per_query),
-      all_threads_per_query: pickInterval(b.all_threads_per_query),
-      instructions_threads: b.instructions_threads ?? null,
       reason: b.reason,
     };
     if (functions > 0) row.grown = grownFunctions(b, functions);
@@ -376,7 +369,7 @@ function describeCulprit(state, { verdict, watched, run }) {
   const measurements = summarizeMeasurement(verdict, { functions: TOP_FUNCTIONS });
   const share = watched.map(({ id, signal, bad_end: badEnd }) => {
     const row = measurements.find((m) => m.id === id);
-    const own = row && signalInterval(row, signal);
+    const own = row && row[SIGNAL_INTERVAL[signal]];
     if (!own || !badEnd || !(own.estimate > 0) || !(badEnd.estimate > 0) || Math.abs(Math.log(badEnd.estimate)) < 1e-9) return { id, signal, share: null };
     return { id, signal, share: Math.log(own.estimate) / Math.log(badEnd.estimate) };
   });

@@ -104,7 +104,6 @@ const SIGNAL_TERMS = {
   rqps: { what: 'rQPS', higherIsWorse: false, unit: 'pair', digits: 2 },
   cpu: { what: 'cpu/o', higherIsWorse: true, unit: 'pair', digits: 2 },
   instructions: { what: 'instr/o', higherIsWorse: true, unit: 'window', digits: 3 },
-  instructions_all: { what: 'instr/o of all threads', higherIsWorse: true, unit: 'window', digits: 3 },
   gain: { what: 'AHI gain ratio', higherIsWorse: false, unit: 'pair', digits: 2 },
   io: { what: 'I/O per query', higherIsWorse: true, unit: 'pair', digits: 2 },
 };
@@ -152,7 +151,6 @@ function change(kind, interval) {
   if (!interval || (higherIsWorse ? interval.estimate <= 1 : interval.estimate >= 1)) return null;
   switch (kind) {
     case 'instructions': return `${pct(interval.estimate)} more instructions per query`;
-    case 'instructions_all': return `${pct(interval.estimate)} more instructions per query, counting the background threads`;
     case 'cpu': return `${pct(interval.estimate)} more CPU time per query`;
     default: return `${pct(interval.estimate)} slower`;
   }
@@ -180,25 +178,6 @@ function timeSignal(out, limits) {
   const worst = LEVELS.indexOf(rqps.worst) >= LEVELS.indexOf(best) ? rqps.worst : best;
   const lead = cpu.best === best && rqps.best !== best ? cpu : rqps;
   return { ...lead, best, worst, parts: lead === cpu ? [cpu, rqps] : [rqps, cpu] };
-}
-
-/**
- * The instructions signal: instr/o of the queries' own threads, with that of all threads (the
- * background work the queries left, purge and flushing, drained after each window) where it
- * proves more. A regression placed in purge runs no instruction on a connection thread, and
- * on update-index_range=100 the purge the queries leave costs about as much as the queries
- * themselves; but the background threads also run work of their own that comes and goes
- * (statistics, flushing: one window in three of insert_range=100 counted 9% more on one side
- * of an unchanged build), so only what their interval proves counts: an open one does not
- * keep the row open.
- */
-function instructionsSignal(figures, limits) {
-  const own = signalOf('instructions', figures.connection, limits);
-  if (!figures.all) return { ...own, parts: [own] };
-  const all = signalOf('instructions_all', figures.all, limits);
-  if (LEVELS.indexOf(all.best) <= LEVELS.indexOf(own.best)) return { ...own, parts: [own] };
-  const worst = LEVELS.indexOf(own.worst) >= LEVELS.indexOf(all.best) ? own.worst : all.best;
-  return { ...all, best: all.best, worst, parts: [all, own] };
 }
 
 // What each step re-measures on fresh server processes is called in a clause. `rerun`: the
@@ -253,8 +232,7 @@ function figures(signal, limitWord) {
  * Leads with the signal that decided; names the limit it was held to. Pinned by tests.
  */
 function explain(row, signals) {
-  const rowSignal = { cpu: 'time', rqps: 'time', instructions_all: 'instructions' };
-  const byKind = Object.fromEntries(signals.map((s) => [rowSignal[s.kind] || s.kind, s]));
+  const byKind = Object.fromEntries(signals.map((s) => [s.kind === 'cpu' || s.kind === 'rqps' ? 'time' : s.kind, s]));
   // Of the signals that leave a row open, the one that reaches the limit named leads: an
   // inconclusive row's could-be fail is the signal that can reach the fail limit.
   const reaching = row.verdict === 'inconclusive' ? 'fail' : row.open ? 'warn' : null;
@@ -375,8 +353,8 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
         if (!step.windows) return null;
         const after = fromHere.reduce((n, x) => n + (x.windows || 0), 0);
         const first = (side) => ({ ...side, windows: side.windows.slice(0, Math.max(0, side.windows.length - after)) });
-        const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) });
-        return earlier.connection && instructionsSignal(earlier, limits.instructions);
+        const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) }).connection;
+        return earlier && signalOf('instructions', earlier, limits.instructions);
       });
       if (seen) {
         instructions = unconfirmed(instructions, seen.before, seen.when);
@@ -404,15 +382,14 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   return out;
 }
 
-// instr/o of the connection threads decides, and that of all threads where it proves more
-// (instructionsSignal); the background threads' (the purge and flushing the queries leave
-// behind) are reported beside it.
+// instr/o of the connection threads decides; the background threads' (the purge and flushing
+// the queries leave behind) are reported beside it.
 function judgeInstructions(out, instructions, limits) {
   const figures = instructionFigures(instructions);
   out.instructions_per_query = figures.connection;
   out.background_per_query = figures.background;
   out.instructions = { per_query: figures.per_query, events: figures.events, windows: figures.windows, runs: instructions.runs || 1 };
-  out.instructions_functions = null;
+  out.instructions_functions = whereInstructionsWent(instructions, figures.connection);
   if (!limits.instructions) {
     throw new UsageError(`limits for '${out.id}': instructions were counted but the suite sets no instructions limits; expected limits.default.instructions: {warn, fail}`);
   }
@@ -420,13 +397,8 @@ function judgeInstructions(out, instructions, limits) {
     out.instructions_verdict = 'error';
     return { error: 'no paired instruction windows' };
   }
-  out.all_threads_per_query = figures.all;
-  const signal = instructionsSignal(figures, limits.instructions);
-  out.instructions_verdict = settledVerdict(signal);
-  out.instructions_threads = signal.kind === 'instructions_all' ? 'all' : 'connection';
-  out.instructions_functions = out.instructions_threads === 'all'
-    ? whereInstructionsWent(instructions, figures.all, 10, ['connection', 'background'])
-    : whereInstructionsWent(instructions, figures.connection);
+  const signal = signalOf('instructions', figures.connection, limits.instructions);
+  out.instructions_verdict = settledVerdict(signal.span);
   return signal;
 }
 

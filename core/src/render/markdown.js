@@ -116,11 +116,7 @@ function instructionsSection(rows, top) {
     const w = b.instructions_functions;
     const i = b.instructions_per_query;
     const perQuery = b.instructions && b.instructions.per_query;
-    // Where the background work decided, its figure leads and the functions are every thread's.
-    const all = b.instructions_threads === 'all'
-      ? `instr/o of all threads ${F.estimate(b.all_threads_per_query, F.INSTR_DIGITS)} (${F.count(perQuery && perQuery.base + perQuery.base_background)} → ${F.count(perQuery && perQuery.head + perQuery.head_background)} instructions per query, functions of every thread); the queries' own threads: `
-      : '';
-    parts.push(`**${text(b.id, { max: NAME_MAX })}**: ${all}instr/o ${F.estimate(i, F.INSTR_DIGITS)} (${F.count(perQuery && perQuery.base)} → ${F.count(perQuery && perQuery.head)} instructions per query)`);
+    parts.push(`**${text(b.id, { max: NAME_MAX })}**: instr/o ${F.estimate(i, F.INSTR_DIGITS)} (${F.count(perQuery && perQuery.base)} → ${F.count(perQuery && perQuery.head)} instructions per query)`);
     if (!w.symbols) {
       parts.push('', `Functions not named: ${text(w.why)}.`, '');
       continue;
