@@ -110,7 +110,12 @@ function rerunRecord(doc, docName, seen) {
     throw new UsageError(`${docName}: its rounds of '${again[0].id}' start at index ${first}, not after the last index ${last} of the results before it; expected another run's rounds to continue the numbering (plan.measure.first_round)`);
   }
   const perSide = (b) => Math.max(...['base', 'head'].map((side) => (b.rounds || []).filter((r) => r.side === side).length));
-  const windows = Math.max(0, ...again.map((b) => (b.instructions && b.instructions.base ? (b.instructions.base.windows || []).length : 0)));
+  // The run's first windows only: the windows of the steps it recorded itself (count, recount)
+  // come after them and are recorded apart, after this record; counted here as well, they
+  // would push the start of the earlier run's windows back past its own.
+  const ownSteps = (b) => (doc.extensions || []).filter((e) => e.windows && e.benchmarks.includes(b.id)).reduce((n, e) => n + e.windows, 0);
+  const firstWindows = (b) => (b.instructions && b.instructions.base ? Math.max(0, (b.instructions.base.windows || []).length - ownSteps(b)) : 0);
+  const windows = Math.max(0, ...again.map(firstWindows));
   return { file: docName, purpose: 'rerun', first_round: first, rounds: Math.max(...again.map(perSide)), ...(windows ? { windows } : {}), benchmarks: again.map((b) => b.id) };
 }
 

@@ -167,3 +167,19 @@ test('a fail on the first servers is not pooled away by extra rounds another row
   const pooled = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', rounds: results.benchmarks[0].rounds }]);
   assert.notEqual(judge(pooled, { limits: LIMITS }).benchmarks[0].reason.startsWith('failed on its first servers'), true);
 });
+
+test('another run joined by judge that counted extra windows itself: the first run\'s instruction fail is not pooled away', () => {
+  // The first run counted 4% more in each of its 3 windows; the other run counted no change in
+  // its 3 windows and in the 3 of a count step it recorded itself. The rerun record must cover
+  // the other run's first windows only: counted with its own step's windows too, the guard
+  // looked for the first run's windows in the wrong place and the fail read as a pass.
+  const first = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', rounds: rounds([1, 1, 1, 1, 1], 0), instructions: counted([1.041, 1.042, 1.040]) }]);
+  const other = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', rounds: rounds([1, 1, 1, 1, 1], 5), instructions: counted([1.0, 1.002, 0.998, 1.001, 0.999, 1.0], 1) }]);
+  other.extensions = [{ file: 'results.extra-1.json', purpose: 'count', first_round: 10, rounds: 0, windows: 3, benchmarks: ['a'] }];
+  const merged = mergeResults([first, other]);
+  assert.deepEqual(merged.extensions.map((e) => [e.purpose, e.windows]), [['rerun', 3], ['count', 3]]);
+  const v = judge([first, other], { limits: LIMITS });
+  assert.equal(v.benchmarks[0].verdict, 'inconclusive');
+  assert.match(v.benchmarks[0].reason, /instr\/o 1\.041 \[1\.039, 1\.043\] lies wholly above the fail limit 1\.03 before the windows of another run/);
+  assert.equal(v.exit_code, 3);
+});
