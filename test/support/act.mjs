@@ -47,9 +47,8 @@ export function readActLog(stdout) {
   const jobs = {};
   // A matrix job's legs, each by itself: "<job> (<matrix values>)". act keeps one result per
   // job: a leg that ends after another leg failed is logged "Job failed" though its own steps
-  // all succeeded. A leg's own result is therefore read from its steps (any step that failed
-  // and did not continue on error fails it), and from act's job result only where a leg ran
-  // no step.
+  // all succeeded. A leg's own result is therefore read from its steps (any main step act
+  // logged as failed fails it), and from act's job result only where a leg ran no step.
   const legs = {};
   const legSteps = {};
   for (const entry of entries) {
@@ -65,7 +64,7 @@ export function readActLog(stdout) {
     const values = Object.values(entry.matrix || {});
     if (!values.length) continue;
     const leg = `${entry.jobID} (${values.join(', ')})`;
-    if (entry.jobResult) legs[leg] ??= entry.jobResult;
+    if (entry.jobResult) legs[leg] = entry.jobResult;
     if (entry.stepResult && entry.stage === 'Main') {
       legSteps[leg] ??= [];
       legSteps[leg].push(entry.stepResult);
