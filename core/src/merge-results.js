@@ -38,7 +38,13 @@ function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
     if (suiteOf(d) !== suiteOf(first)) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.suite' is ${JSON.stringify(suiteOf(d))} but ${nameOf(first, 0)} has ${JSON.stringify(suiteOf(first))}: different suites cannot be judged together`);
     }
-    for (const side of ['base', 'head']) {
+    // Rounds pair by side name: a chain's head2 joined to a comparison of two sides would be
+    // read as its head.
+    const names = (x) => Object.keys(x.sides || {}).join(', ');
+    if (names(d) !== names(first)) {
+      throw new UsageError(`${nameOf(d, i)}: key 'sides' holds ${names(d)} but ${nameOf(first, 0)} holds ${names(first)}: only runs of the same sides can be judged together`);
+    }
+    for (const side of Object.keys(first.sides)) {
       const x = first.sides[side];
       const y = d.sides[side];
       if (x.version !== y.version || (x.commit || null) !== (y.commit || null)) {

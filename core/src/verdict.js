@@ -182,40 +182,83 @@ function timeSignal(out, limits) {
 
 // What each step re-measures on fresh server processes is called in a clause. `rerun`: the
 // rounds or windows of another run of the comparison, joined by perfgate judge.
-const TIMED_STEP_WORDS = { extend: 'before the extra rounds on fresh servers', confirm: 'before the confirming rounds on fresh servers', rerun: 'before the rounds of another run' };
-const WINDOW_STEP_WORDS = { count: 'before the extra windows on fresh servers', recount: 'before the recount on fresh servers', rerun: 'before the windows of another run' };
+const TIMED_STEP_WORDS = { extend: 'extra rounds on fresh servers', confirm: 'confirming rounds on fresh servers', rerun: 'rounds of another run' };
+const WINDOW_STEP_WORDS = { count: 'extra windows on fresh servers', recount: 'recount on fresh servers', rerun: 'windows of another run' };
 
 /**
- * The signal measured before the first step on fresh server processes (`words`: the steps that
- * count, and what each is called in a clause) after which that signal had shown a fail, with
- * the words that say when; or null. `signalBefore(step, fromHere)` judges what came before
- * `step` (`fromHere`: it and the later steps of these ids). Extra rounds come after open rows
- * and confirming rounds after fails, but in a chain or an AHI matrix a fail of one head or
- * cell can be measured again because another was open: its first servers' fail must not be
- * pooled away either.
+ * What each pair of server processes measured of one signal on its own: the first servers'
+ * rounds (or windows), then each fresh step's own, as `judgeOwn({from, until})` judges them
+ * (`from`, `until`: the step that begins and the one that ends the stretch; null at the ends).
+ * Returns the worst a pair proved (a fail before a warn; the earliest of equals), with words
+ * saying which pair, or null when no pair proved a warn or fail or no fresh step measured the
+ * signal (its pooled interval is then all there is).
+ *
+ * Extra rounds come after open rows and confirming rounds after fails, but in a chain, an AHI
+ * matrix, or runs joined by perfgate judge, a row can be measured again whatever it showed,
+ * and a pair of fresh processes can see what the first did not: no pair's proof may be pooled
+ * away by the others.
  */
-function failBeforeFreshStep(extensions, words, ids, signalBefore) {
+function worstPairOfProcesses(extensions, words, ids, judgeOwn) {
   const steps = extensions.filter((e) => words[e.purpose] && ids.every((id) => e.benchmarks.includes(id)));
-  for (const [k, e] of steps.entries()) {
-    const before = signalBefore(e, steps.slice(k));
-    if (before && before.best === 'fail') return { before, when: words[e.purpose] };
+  if (!steps.length) return null;
+  const stretches = [
+    { from: null, until: steps[0], when: `before the ${words[steps[0].purpose]}`, where: 'on its first servers, not on fresh ones' },
+    ...steps.map((e, k) => ({ from: e, until: steps[k + 1] || null, when: `in the ${words[e.purpose]}`, where: `in the ${words[e.purpose]}, not on its other servers` })),
+  ];
+  let seen = null;
+  for (const stretch of stretches) {
+    const own = judgeOwn(stretch);
+    if (!own || own.best === 'pass') continue;
+    if (!seen || LEVELS.indexOf(own.best) > LEVELS.indexOf(seen.own.best)) seen = { own, when: stretch.when, where: stretch.where };
   }
-  return null;
+  return seen;
+}
+
+// Whether round `index` belongs to a stretch: from its first step's first round up to the next
+// step's (every step continues the numbering).
+function inStretch(index, { from, until }) {
+  return (!from || index >= from.first_round) && (!until || index < until.first_round);
+}
+
+// The windows of one side a stretch counted. Windows pair by position and every step counts
+// as many on each side, appended in order: the steps' windows are the last ones, the first
+// servers' those before them.
+function windowsOfStretch(windows, { from }, extensions, id) {
+  const steps = extensions.filter((e) => WINDOW_STEP_WORDS[e.purpose] && e.benchmarks.includes(id));
+  const firstEnd = Math.max(0, windows.length - steps.reduce((n, e) => n + (e.windows || 0), 0));
+  let start = firstEnd;
+  const bounds = new Map(steps.map((e) => {
+    const b = [start, start + (e.windows || 0)];
+    start = b[1];
+    return [e, b];
+  }));
+  const [begin, end] = from ? bounds.get(from) : [0, firstEnd];
+  return windows.slice(begin, end);
 }
 
 /**
- * A signal as it stands after its confirmation on fresh server processes: `now` from every
- * round (or window), `before` from those measured before the confirmation. What ties to a
- * process (memory layout, where its threads ran, a cold cache of one side) repeats in every
- * round of it, so the rounds of two pairs of processes are not one sample, and an interval
- * that pools them as one cannot clear a fail one pair measured: a fail the fresh processes do
- * not confirm stays possible (the row inconclusive, never a pass) until the pooled interval
- * lies beyond the fail limit too.
+ * A signal as it stands after measurement on more than one pair of server processes: `now`
+ * from every round (or window) pooled, `seen` the worst one pair proved on its own. What ties
+ * to a process (memory layout, where its threads ran, a cold cache of one side) repeats in
+ * every round of it, so the rounds of two pairs of processes are not one sample, and an
+ * interval that pools them as one cannot clear what one pair measured:
+ *   - a fail the other processes do not repeat stays possible (the row inconclusive, never a
+ *     pass) until the pooled interval lies beyond the fail limit too;
+ *   - a warn they do not repeat keeps the row open at the warn limit (a pass, marked open):
+ *     noise alone must not warn, nor may a measured warn read "within limits".
  */
-function unconfirmed(now, before, when) {
-  if (!before || before.best !== 'fail' || now.best === 'fail') return now;
-  const seen = { ...before, clause: `${before.clause} ${when}` };
-  return { ...now, worst: 'fail', unconfirmed: seen, parts: [...(now.parts || [now]), seen] };
+function unconfirmed(now, seen) {
+  if (!seen || LEVELS.indexOf(now.best) >= LEVELS.indexOf(seen.own.best)) return now;
+  const shown = { ...seen.own, clause: `${seen.own.clause} ${seen.when}`, where: seen.where };
+  const worst = LEVELS.indexOf(now.worst) >= LEVELS.indexOf(seen.own.best) ? now.worst : seen.own.best;
+  return { ...now, worst, unconfirmed: shown, parts: [...(now.parts || [now]), shown] };
+}
+
+// How a headline names a proof one pair of processes gave and the others did not:
+// "failed on its first servers, not on fresh ones (rQPS 0.90 [0.88, 0.92], fail limit 0.93)".
+function unconfirmedPhrase(seen) {
+  const word = seen.best === 'fail' ? 'failed' : 'beyond its warn limit';
+  return `${word} ${seen.where} ${figures(seen, seen.best)}`;
 }
 
 // The row's figure a headline shows for a signal: "(instr/o 1.08 [1.08, 1.08], fail limit 1.04)".
@@ -250,18 +293,23 @@ function explain(row, signals) {
   } else if (row.verdict === 'inconclusive') {
     // At least a warn when some signal proves it (that one may not be the signal left open).
     const proving = row.best === 'warn' ? signals.find((s) => s.best === 'warn') : null;
-    // A fail measured on the first servers that fresh ones did not confirm: that is the news.
-    const seen = signals.find((s) => s.unconfirmed);
+    // A fail one pair of server processes measured and the others did not: that is the news.
+    const seen = signals.find((s) => s.unconfirmed && s.unconfirmed.best === 'fail');
     summary = proving ? 'at least a warn, could be a fail' : 'could be slower than the fail limit';
     const atLeast = proving ? `${change(proving.kind, proving.interval) || 'beyond its warn limit'}, ` : '';
     phrase = `${atLeast}could be beyond its fail limit ${figures(lead, 'fail')}`;
     if (seen) {
-      summary = `failed on its first servers, not on fresh ones: ${summary}`;
-      phrase = `${atLeast}failed on its first servers, not on fresh ones ${figures(seen.unconfirmed, 'fail')}`;
+      summary = `failed ${seen.unconfirmed.where}: ${summary}`;
+      phrase = `${atLeast}${unconfirmedPhrase(seen.unconfirmed)}`;
     }
   } else if (row.open) {
+    const seen = signals.find((s) => s.unconfirmed);
     summary = 'within the fail limit, could be beyond the warn limit';
     phrase = `could be beyond its warn limit ${figures(lead, 'warn')}`;
+    if (seen) {
+      summary = `beyond its warn limit ${seen.unconfirmed.where}: ${summary}`;
+      phrase = unconfirmedPhrase(seen.unconfirmed);
+    }
   } else {
     summary = 'within limits';
     phrase = null;
@@ -323,12 +371,11 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
     out.rounds.pairs = ratios.length;
     out.rqps = intervalOf(ratios);
     time = timeSignal(out, limits);
-    const seen = failBeforeFreshStep(extensions, TIMED_STEP_WORDS, [bench.id], (step) => {
-      const before = rounds.filter((r) => r.index < step.first_round);
-      const ratiosBefore = pairedRatios(before, 'qps');
-      return ratiosBefore.length ? timeSignal({ rqps: intervalOf(ratiosBefore), cpu_per_query: metricInterval(before, 'cpu_per_query_us') }, limits) : null;
-    });
-    if (seen) time = unconfirmed(time, seen.before, seen.when);
+    time = unconfirmed(time, worstPairOfProcesses(extensions, TIMED_STEP_WORDS, [bench.id], (stretch) => {
+      const own = rounds.filter((r) => inStretch(r.index, stretch));
+      const ownRatios = pairedRatios(own, 'qps');
+      return ownRatios.length ? timeSignal({ rqps: intervalOf(ownRatios), cpu_per_query: metricInterval(own, 'cpu_per_query_us') }, limits) : null;
+    }));
     out.time_verdict = settledVerdict(time);
     signals.push(time);
     // I/O per query where the suite limits it: decided and recorded beside its figure (it does
@@ -347,17 +394,13 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   if (bench.instructions) {
     instructions = judgeInstructions(out, bench.instructions, limits);
     if (!instructions.error) {
-      // Windows pair by position and every step counts as many on each side: a step's windows
-      // and those of the steps after it are the last ones.
-      const seen = failBeforeFreshStep(extensions, WINDOW_STEP_WORDS, [bench.id], (step, fromHere) => {
-        if (!step.windows) return null;
-        const after = fromHere.reduce((n, x) => n + (x.windows || 0), 0);
-        const first = (side) => ({ ...side, windows: side.windows.slice(0, Math.max(0, side.windows.length - after)) });
-        const earlier = instructionFigures({ ...bench.instructions, base: first(bench.instructions.base), head: first(bench.instructions.head) }).connection;
-        return earlier && signalOf('instructions', earlier, limits.instructions);
+      const seen = worstPairOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id], (stretch) => {
+        const own = (side) => ({ ...side, windows: windowsOfStretch(side.windows, stretch, extensions, bench.id) });
+        const figure = instructionFigures({ ...bench.instructions, base: own(bench.instructions.base), head: own(bench.instructions.head) }).connection;
+        return figure && signalOf('instructions', figure, limits.instructions);
       });
       if (seen) {
-        instructions = unconfirmed(instructions, seen.before, seen.when);
+        instructions = unconfirmed(instructions, seen);
         out.instructions_verdict = settledVerdict(instructions);
       }
     }
@@ -448,17 +491,16 @@ function ahiCells(judged, config, extensions = []) {
         .filter((r) => offByIndex.has(r.index));
       cell.gain_ratio = intervalOf(ratios);
       let gain = signalOf('gain', cell.gain_ratio, limits);
-      const seen = failBeforeFreshStep(extensions, TIMED_STEP_WORDS, [c.on.id, c.off.id], (step) => {
-        const before = ratios.filter((r) => r.index < step.first_round);
-        return before.length ? signalOf('gain', intervalOf(before), limits) : null;
-      });
-      if (seen) gain = unconfirmed(gain, seen.before, seen.when);
+      gain = unconfirmed(gain, worstPairOfProcesses(extensions, TIMED_STEP_WORDS, [c.on.id, c.off.id], (stretch) => {
+        const own = ratios.filter((r) => inStretch(r.index, stretch));
+        return own.length ? signalOf('gain', intervalOf(own), limits) : null;
+      }));
       const row = rowVerdict({ time: gain });
       cell.verdict = row.verdict;
       cell.open = row.open;
       cell.needs = row.needs;
       cell.reason = (gain.parts || [gain]).map((part) => part.clause).join('; ');
-      if (gain.unconfirmed) cell.headline_phrase = `failed on its first servers, not on fresh ones ${figures(gain.unconfirmed, 'fail')}`;
+      if (gain.unconfirmed) cell.headline_phrase = unconfirmedPhrase(gain.unconfirmed);
     }
     out.push(cell);
   }
@@ -485,7 +527,10 @@ function headline(overall, items, runError) {
     const word = b.verdict === 'fail' ? 'fail' : 'warn';
     const limit = b.verdict === 'inconclusive' ? 'fail' : word;
     const fig = i && i.low !== null ? `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)}, ${limit} limit ${f2(b.limits[limit])})` : '';
-    const how = b.verdict === 'inconclusive' || b.open ? `could be beyond its ${limit} limit` : i && i.estimate < 1 ? `${pct(i.estimate)} slower` : `beyond its ${word} limit`;
+    // A gain ratio below 1 says the head gains less from AHI than the base, not that it is
+    // slower (both sides may be faster with AHI on and off alike).
+    const lower = b.gain_ratio ? `${pct(i.estimate)} lower` : `${pct(i.estimate)} slower`;
+    const how = b.verdict === 'inconclusive' || b.open ? `could be beyond its ${limit} limit` : i && i.estimate < 1 ? lower : `beyond its ${word} limit`;
     return `${what}: ${how} ${fig}`.trim();
   };
   const open = items.filter((b) => b.verdict === 'pass' && b.open);
@@ -542,7 +587,8 @@ function judge(results, config = {}, options = {}) {
   const sideFailure = failedSide(run);
   const judged = run.benchmarks.map((b) => {
     const j = judgeBenchmark(b, limitsFor(config, b), runErrors, run.extensions || []);
-    if (sideFailure && j.verdict !== 'error') { j.verdict = 'error'; j.reason = sideFailure; j.rqps = null; }
+    // Nothing of the row stands once a side failed as a whole: no interval and no signal's word.
+    if (sideFailure && j.verdict !== 'error') Object.assign(j, { verdict: 'error', reason: sideFailure, rqps: null, time_verdict: null, instructions_verdict: null });
     return j;
   });
   const ahi = ahiCells(judged, config, run.extensions || []);

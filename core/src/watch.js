@@ -52,6 +52,9 @@ function watchDecisions({ repo, base, head, verdict, open = [], recorded = [], c
   const seen = new Set(recorded);
   const actions = [];
   for (const b of verdict.benchmarks) {
+    // A row that ended in error (its server failed, a round errored) says nothing of its
+    // signals, whatever they read before: it neither files nor closes a regression.
+    if (b.verdict === 'error') continue;
     for (const signal of REGRESSION_SIGNALS) {
       const word = signalVerdict(b, signal);
       const same = (x) => x.benchKey === b.id && x.signal === signal;

@@ -116,6 +116,10 @@ test('an instruction warn that only one pair of processes counted is not reporte
   assert.equal(steps[0], 'recount');
   assert.notEqual(row.verdict, 'warn');
   assert.equal(row.instructions_verdict, 'pass');
+  // ...nor read "within limits": the first processes' warn keeps the row open at the warn limit.
+  assert.equal(row.open, true);
+  assert.match(row.reason, /^beyond its warn limit on its first servers, not on fresh ones: within the fail limit, could be beyond the warn limit: .*lies wholly above the warn limit 1\.015, below the fail limit 1\.03 before the recount on fresh servers$/);
+  assert.match(row.headline_phrase, /^beyond its warn limit on its first servers, not on fresh ones \(instr\/o 1\.021 \[1\.0\d\d, 1\.0\d\d\], warn limit 1\.015\)$/);
 });
 
 test('an instruction warn that fresh processes count again stays a warn', () => {
@@ -182,4 +186,52 @@ test('another run joined by judge that counted extra windows itself: the first r
   assert.equal(v.benchmarks[0].verdict, 'inconclusive');
   assert.match(v.benchmarks[0].reason, /instr\/o 1\.041 \[1\.039, 1\.043\] lies wholly above the fail limit 1\.03 before the windows of another run/);
   assert.equal(v.exit_code, 3);
+});
+
+// Three runs of the same comparison joined by `perfgate judge --results`, each numbering its
+// rounds after the one before.
+function joinedRuns(list) {
+  let from = 0;
+  return list.map((ratios) => {
+    const d = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', rounds: rounds(ratios, from) }]);
+    from += ratios.length;
+    return d;
+  });
+}
+
+test('a fail that only a later pair of processes measured is not pooled away either, whichever run comes first', () => {
+  // Two runs at 1.00 and a third whose own rounds lie wholly below the fail limit (0.90
+  // [0.89, 0.91]). Pooled as one sample: 0.97 [0.94, 0.99], a pass marked open.
+  const unchanged = [1.0, 1.01, 0.99, 1.005, 0.995];
+  const slower = [0.90, 0.91, 0.89, 0.905, 0.895];
+  for (const order of [[unchanged, unchanged, slower], [slower, unchanged, unchanged], [unchanged, slower, unchanged]]) {
+    const v = judge(joinedRuns(order), { limits: LIMITS });
+    assert.equal(v.benchmarks[0].verdict, 'inconclusive', v.headline);
+    assert.equal(v.exit_code, 3);
+  }
+  const v = judge(joinedRuns([unchanged, unchanged, slower]), { limits: LIMITS });
+  assert.match(v.benchmarks[0].reason, /^failed in the rounds of another run, not on its other servers: .*rQPS 0\.90 \[0\.89, 0\.91\] lies wholly below the fail limit 0\.93 in the rounds of another run$/);
+  assert.match(v.headline, /^Undecided: a: failed in the rounds of another run, not on its other servers \(rQPS 0\.90 \[0\.89, 0\.91\], fail limit 0\.93\)/);
+});
+
+test('a fail the fresh servers of an extra-rounds step measured keeps the row undecided', () => {
+  // The first servers leave the row open (0.99 [0.96, 1.02]); the fresh servers of the extra
+  // rounds measure 0.915 in both pairs, wholly below the fail limit on those processes.
+  const { row, verdict, steps } = compare(
+    { rounds: rounds([0.965, 1.015, 0.978, 1.002, 0.990], 0) },
+    (step, k) => ({ ratios: Array.from({ length: step.rounds }, (_, j) => (k === 0 ? [0.915, 0.9151][j % 2] : 1.0)) }),
+  );
+  assert.equal(steps[0], 'extend');
+  assert.equal(row.verdict, 'inconclusive', row.reason);
+  assert.equal(verdict.exit_code, 3);
+});
+
+test('a time warn one run measured and another did not ends a pass marked open, never "within limits"', () => {
+  // Run 1: 0.95 [0.949, 0.951], wholly below the warn limit 0.97; run 2: twenty pairs at 1.00.
+  const v = judge(joinedRuns([[0.95, 0.951, 0.949, 0.95, 0.95], Array.from({ length: 20 }, (_, k) => [1.0, 1.004, 0.996, 1.002, 0.998][k % 5])]), { limits: LIMITS });
+  const row = v.benchmarks[0];
+  assert.equal(row.verdict, 'pass');
+  assert.equal(row.open, true);
+  assert.match(row.reason, /^beyond its warn limit on its first servers, not on fresh ones: /);
+  assert.doesNotMatch(v.headline, /Nothing got slower/);
 });

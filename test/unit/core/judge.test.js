@@ -206,7 +206,17 @@ test('AHI cells: each side\'s gain and a regression of the gain judged like a ra
   assert.equal(c.reason, 'AHI gain ratio 0.80 [0.80, 0.80] lies wholly below the fail limit 0.93');
   assert.equal(v.verdict, 'fail');
   assert.deepEqual(v.failed, ['point-select@4:on', 'point-select@4:ahi-gain']);
-  assert.equal(v.headline, 'Slower: point-select@4:on: 20% slower (rQPS 0.80 [0.79, 0.81], fail limit 0.93) and point-select (4 threads) AHI gain: 20% slower (gain ratio 0.80 [0.80, 0.80], fail limit 0.93).');
+  assert.equal(v.headline, 'Slower: point-select@4:on: 20% slower (rQPS 0.80 [0.79, 0.81], fail limit 0.93) and point-select (4 threads) AHI gain: 20% lower (gain ratio 0.80 [0.80, 0.80], fail limit 0.93).');
+});
+
+test('a head faster in both AHI states whose gain fell is headlined "lower", not "slower"', () => {
+  // rQPS off 1.20, on 1.10: the head gains less from AHI than the base (ratio 0.92) while it
+  // is faster with AHI on and off.
+  const cell = (ahi, ratios) => [`point-select@4:${ahi}`, ratios.map((r) => [1000, 1000 * r]), { name: 'point-select', threads: 4, ahi, group: 'ahi' }];
+  const v = judge(results([cell('off', [1.20, 1.21, 1.19, 1.20]), cell('on', [1.10, 1.11, 1.09, 1.10])], { plan: { suite: 'ahi' } }), CONFIG);
+  assert.equal(v.ahi[0].verdict, 'fail');
+  assert.match(v.headline, /AHI gain: 8% lower \(gain ratio 0\.92/);
+  assert.doesNotMatch(v.headline, /% slower/);
 });
 
 test('an AHI gain is judged by ahi_gain, else default, never by the workload\'s own rQPS limits', () => {

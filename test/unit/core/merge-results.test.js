@@ -98,3 +98,11 @@ test('the same instruction windows merged twice are refused', () => {
   assert.throws(() => mergeResults([once, more]), { message: `results #2: benchmark 'p' has instruction windows the results before it already hold: the same count merged twice (a run folder's results.json already holds its results.extra-N.json)` });
   assert.throws(() => mergeResults([counted, counted]), /results #2: benchmark 'p' has instruction windows the results before it already hold/);
 });
+
+test('runs of other sides are refused: a chain\'s head2 is not read as the head of a comparison of two', () => {
+  const two = results([bench('a', pairs(0, 5))]);
+  const chain = results([bench('a', [...pairs(5, 5), round(5, 'head2', 1000)])]);
+  chain.sides = { ...chain.sides, head2: { basedir: '/h2', flavor: 'mariadb', version: '11.8.9' } };
+  assert.throws(() => mergeResults([two, chain]), /key 'sides' holds base, head, head2 but .* holds base, head: only runs of the same sides can be judged together/);
+  assert.throws(() => mergeResults([chain, two]), /key 'sides' holds base, head but .* holds base, head, head2/);
+});

@@ -5,7 +5,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const core = require('@perfgate/core');
 
-const { REPO, GOOD, BAD, NEXT, regressed, aa } = require('../../support/watch-runs');
+const { REPO, GOOD, BAD, NEXT, LIMITS, regressed, aa, aaRun } = require('../../support/watch-runs');
 
 test('the issue of a regression renders from a real run with every field filled', () => {
   const dedupeKey = core.dedupeKey({ repo: REPO, benchKey: 'point-query', signal: 'instructions_per_query', firstBad: BAD });
@@ -90,4 +90,20 @@ test('an open regression gets a sighting while it fails and is closed by the fir
     [{ action: 'close', benchKey: 'point-query', signal: 'instructions_per_query', dedupeKey: 'K', fixedBy: NEXT }]);
   // A run against another base (two commits after the regression compare equal) says nothing.
   assert.deepEqual(instr(core.watchDecisions({ repo: REPO, base: BAD, head: NEXT, verdict: aa(), open })), []);
+});
+
+test('a run whose head server failed neither closes nor files a regression', () => {
+  // The real A/A run, with the head server crashing after its rounds: the run is an error, and
+  // rows that would have passed must not read as "back within limits".
+  const results = JSON.parse(JSON.stringify(aaRun().results));
+  results.status = 'error';
+  results.errors = [{ side: 'head', benchmark: null, step: 'run', message: 'head: server exited (signal 11)' }];
+  const verdict = core.judge(results, LIMITS);
+  assert.equal(verdict.verdict, 'error');
+  assert.ok(verdict.benchmarks.every((b) => b.time_verdict === null && b.instructions_verdict === null));
+  const open = [{ dedupeKey: 'K', benchKey: 'point-query', signal: 'instructions_per_query', lastGood: GOOD, lastSeen: BAD }];
+  assert.deepEqual(core.watchDecisions({ repo: REPO, base: GOOD, head: NEXT, verdict, open }), []);
+  // A row's own error does the same, whatever its signals read.
+  const row = { ...aa().benchmarks.find((b) => b.id === 'point-query'), verdict: 'error' };
+  assert.deepEqual(core.watchDecisions({ repo: REPO, base: GOOD, head: NEXT, verdict: { ...aa(), benchmarks: [row] }, open }), []);
 });
