@@ -2,16 +2,22 @@
 // The one writer of perfgate's files. Each file is written whole or not at all (a temporary
 // file renamed into place), and every JSON document is checked against its schema before it
 // is written: a reader never sees half a file or a document that breaks its schema.
+//
+// Run folders and build folders are written by sandboxed code too (the harness, the servers,
+// an install step), so a name perfgate writes or reads there may be a symbolic link the
+// sandbox left, pointing anywhere on the machine. perfgate never writes through one: the
+// temporary file has a name nobody can guess and is created new ('wx': O_CREAT|O_EXCL, which
+// fails on any existing name, a link included), and the rename replaces a link rather than
+// following it. It reads its own files without following a final link either.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { assertValid, schemaProblem, renderReports, renderChainReports, UsageError } = require('@perfgate/core');
 
-let counter = 0;
-
 function writeText(file, text) {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${counter++}.tmp`);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(8).toString('hex')}.tmp`);
   try {
-    fs.writeFileSync(tmp, text);
+    fs.writeFileSync(tmp, text, { flag: 'wx' });
     fs.renameSync(tmp, file);
   } catch (err) {
     fs.rmSync(tmp, { force: true });
@@ -26,16 +32,35 @@ function writeDocument(file, kind, data) {
 }
 
 /**
+ * The text of a regular file, never of what a symbolic link in its place names: perfgate's own
+ * files are never links, so a link there was left by sandboxed code, e.g. results.json -> a
+ * secret whose text would reach an error message or an uploaded report. Throws ELOOP for a
+ * link, EINVAL for anything but a regular file (a FIFO would block).
+ */
+function readOwnText(file) {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Reads a perfgate.<kind>/v1 document written by perfgate or handed in by a user; a missing,
  * unreadable or invalid file is a UsageError naming it (`option` says where it came from).
+ * A file a user named (`option`) may be a symbolic link; one perfgate looks for by name in its
+ * own folders may not (readOwnText).
  */
 function readDocument(file, kind, { option = null } = {}) {
   const where = option ? `${option} '${file}'` : file;
   let text;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = option ? fs.readFileSync(file, 'utf8') : readOwnText(file);
   } catch (err) {
-    throw new UsageError(`${where}: cannot read it (${err.code || err.message}); expected a perfgate.${kind}/v1 document`);
+    const why = err.code === 'ELOOP' ? 'a symbolic link, which perfgate does not follow in its own folders' : err.code || err.message;
+    throw new UsageError(`${where}: cannot read it (${why}); expected a perfgate.${kind}/v1 document`);
   }
   let data;
   try {
@@ -57,9 +82,13 @@ function writeReports(dir, verdict, options = {}) {
   if (verdict.schema === 'perfgate.chain/v1') {
     writeDocument(path.join(dir, 'chain.json'), 'chain', verdict);
     for (const [name, text] of Object.entries(renderChainReports(verdict, options))) writeText(path.join(dir, name), text);
+    // Made new: a heads/ the harness left (a link, say) is not written through.
+    const heads = path.join(dir, 'heads');
+    fs.rmSync(heads, { recursive: true, force: true });
+    fs.mkdirSync(heads);
     for (const { side, verdict: head } of verdict.heads) {
-      fs.mkdirSync(path.join(dir, 'heads', side), { recursive: true });
-      writeReports(path.join(dir, 'heads', side), head, options);
+      fs.mkdirSync(path.join(heads, side));
+      writeReports(path.join(heads, side), head, options);
     }
     return;
   }
@@ -105,4 +134,4 @@ function removeServerData(outDir) {
   }
 }
 
-module.exports = { writeText, writeDocument, readDocument, writeReports, clearRunOutputs, makeRunFolder, removeServerData, RUN_OUTPUTS };
+module.exports = { writeText, writeDocument, readDocument, readOwnText, writeReports, clearRunOutputs, makeRunFolder, removeServerData, RUN_OUTPUTS };

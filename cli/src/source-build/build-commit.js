@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { runProcess, runProcessSync, startProcess, cancellation, Cancelled, sandboxFor } = require('../processes');
-const { writeDocument, readDocument } = require('../run-folder');
+const { writeDocument, readDocument, readOwnText } = require('../run-folder');
 
 const { cacheKey, treeKey, cmakeArgs, NINJA_STATUS, parseNinjaStatus, BuildError, classifyCommandFailure, classifyIoFailure, UsageError, buildRecord } = core;
 
@@ -39,15 +39,19 @@ function git(cwd, args) {
 
 // The compiler and the flags of a configured tree (build.json's compiler and cmakeCache),
 // read from what cmake wrote there; {} when the tree holds no CMakeCache.txt.
+// The build tree was written in the sandbox: a link there (CMakeCache.txt -> a secret, or
+// CMakeFiles -> another folder) is not followed, or its target would be copied into build.json.
 function treeBuildRecord(buildDir) {
   let cacheText;
-  try { cacheText = fs.readFileSync(path.join(buildDir, 'CMakeCache.txt'), 'utf8'); } catch { return {}; }
+  try { cacheText = readOwnText(path.join(buildDir, 'CMakeCache.txt')); } catch { return {}; }
   let compilerText = null;
   try {
-    const versions = fs.readdirSync(path.join(buildDir, 'CMakeFiles')).filter((d) => /^\d+\.\d+/.test(d)).sort();
+    const cmakeFiles = path.join(buildDir, 'CMakeFiles');
+    if (!fs.lstatSync(cmakeFiles).isDirectory()) throw new Error('not a folder');
+    const versions = fs.readdirSync(cmakeFiles, { withFileTypes: true }).filter((d) => d.isDirectory() && /^\d+\.\d+/.test(d.name)).map((d) => d.name).sort();
     for (const v of versions.reverse()) {
-      const file = path.join(buildDir, 'CMakeFiles', v, 'CMakeCXXCompiler.cmake');
-      if (fs.existsSync(file)) { compilerText = fs.readFileSync(file, 'utf8'); break; }
+      const file = path.join(cmakeFiles, v, 'CMakeCXXCompiler.cmake');
+      if (fs.existsSync(file)) { compilerText = readOwnText(file); break; }
     }
   } catch { /* no CMakeFiles: the compiler stays unrecorded */ }
   const { compiler, cmakeCache } = buildRecord(cacheText, compilerText);
@@ -305,7 +309,10 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     await new Promise((resolve) => log.end(resolve));
     throw err;
   }
+  // tmpDir: where the install step writes the prefix (writable in the sandbox); entryDir: the
+  // cache entry, made by perfgate alone. Both are removed on sight once this process is gone.
   const tmpDir = path.join(buildsDir, `.tmp-${key}-${process.pid}`);
+  const entryDir = path.join(buildsDir, `.tmp-entry-${key}-${process.pid}`);
   try {
     // Another perfgate may have built this commit while we waited for the tree.
     const late = cachedBuild(cacheDir, key, recipe.required);
@@ -366,6 +373,7 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
 
     report('install', cache);
     const prefix = path.join(tmpDir, 'prefix');
+    fs.rmSync(entryDir, { recursive: true, force: true });
     fs.rmSync(tmpDir, { recursive: true, force: true });
     fs.mkdirSync(prefix, { recursive: true });
     for (const { dir, component } of recipe.install) {
@@ -376,8 +384,17 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
       }
       await step('install', { command: 'cmake', args: [`-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DCMAKE_INSTALL_COMPONENT=${component}`, '-P', script], env: ctx.env, sandbox: sandboxWriting(buildDir, tmpDir) }, ctx);
     }
+    // The install step could write anything in tmpDir, a link named build.log to a file of
+    // its choosing included. The cache entry is put together in a folder perfgate makes after
+    // the last sandboxed step, into which only the prefix moves; nothing is written in tmpDir.
     report('verify', cache);
-    verifyPrefix(prefix, recipe.required);
+    if (!fs.lstatSync(prefix).isDirectory()) {
+      throw new BuildError({ step: 'verify', reason: 'prefix-not-a-folder', logFile: log_,
+        message: `the install step left ${prefix} as something other than a folder (a symbolic link?); check the install steps of the build config` });
+    }
+    fs.mkdirSync(entryDir);
+    fs.renameSync(prefix, path.join(entryDir, 'prefix'));
+    verifyPrefix(path.join(entryDir, 'prefix'), recipe.required);
 
     const manifest = {
       schema: BUILD_SCHEMA, key, commit, ref, source: toplevel, flavor: recipe.flavor,
@@ -387,9 +404,9 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     };
     try {
       await new Promise((resolve) => log.end(resolve));
-      fs.copyFileSync(log_, path.join(tmpDir, 'build.log'));
-      writeDocument(path.join(tmpDir, 'build.json'), 'build', manifest);
-      fs.renameSync(tmpDir, path.join(buildsDir, key));
+      fs.copyFileSync(log_, path.join(entryDir, 'build.log'), fs.constants.COPYFILE_EXCL);
+      writeDocument(path.join(entryDir, 'build.json'), 'build', manifest);
+      fs.renameSync(entryDir, path.join(buildsDir, key));
     } catch (err) {
       throw classifyIoFailure('cache', err);
     }
@@ -402,6 +419,7 @@ async function buildResolved({ toplevel, commit, ref, recipe, cacheDir, logFile,
     throw Object.assign(classifyIoFailure('install', err), { logFile: log_ });
   } finally {
     fs.rmSync(tmpDir, { recursive: true, force: true });
+    fs.rmSync(entryDir, { recursive: true, force: true });
     if (!log.writableEnded) await new Promise((resolve) => log.end(resolve));
     await unlock();
   }

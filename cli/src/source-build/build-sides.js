@@ -8,13 +8,13 @@ const path = require('node:path');
 const core = require('@perfgate/core');
 const { buildCommit, cacheDirFrom } = require('./build-commit');
 const { machineFingerprint } = require('../harness-process');
-const { writeDocument, writeText, writeReports, clearRunOutputs, makeRunFolder } = require('../run-folder');
+const { writeDocument, writeText, readOwnText, writeReports, clearRunOutputs, makeRunFolder } = require('../run-folder');
 const { Cancelled, sandboxFor } = require('../processes');
 
 function copyLog(from, to, header) {
   let text;
   try {
-    text = fs.readFileSync(from, 'utf8');
+    text = readOwnText(from);
   } catch {
     text = '(the log of that build is no longer in the cache)\n';
   }
@@ -33,6 +33,9 @@ function copyLog(from, to, header) {
  */
 async function buildSides({ source, refs, recipe, cacheDir, outDir, io, env, who = 'perfgate compare', sandbox = sandboxFor({ env }) }) {
   const buildDir = path.join(outDir, 'build');
+  // Made new: an earlier run's harness could write in this run folder, and a build/ it left
+  // (a link, say) would have the build logs written wherever it points.
+  fs.rmSync(buildDir, { recursive: true, force: true });
   fs.mkdirSync(buildDir, { recursive: true });
   const sides = {};
   const summary = { schema: 'perfgate.builds/v1', source, flavor: recipe.flavor, cmake_flags: recipe.cmakeFlags, recipe: recipe.flagsHash.slice(0, 16), sides: {} };

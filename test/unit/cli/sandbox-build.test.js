@@ -11,6 +11,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { gitIn, setup } = require('../../support/tiny-fork');
+const { sandboxFor } = require('../../../cli/src/processes');
+const { buildCommit } = require('../../../cli/src/source-build/build-commit');
 
 const PERFGATE = path.resolve(__dirname, '../../../cli/bin/perfgate.js');
 const TOKEN = `ghs_sandboxTest${process.pid}x${Date.now()}`;
@@ -109,4 +111,50 @@ test('a build step finds no token: not in its ancestors, not in /proc, not in th
     const seen = processesSeen(text);
     assert.ok(seen.every((line) => Number(line.split('/')[2]) < 100), `${when}: processes of the machine are in sight:\n${seen.join('\n')}`);
   }
+});
+
+// An install step may leave links in the folder it installs into, the prefix's parent. Were
+// perfgate to write build.log or build.json through them (outside the sandbox, as root on a
+// root runner), the pull request would choose the file, and through its own build output the
+// lines: e.g. a .pth file the next python3 perfgate starts imports.
+test('links an install step leaves beside the prefix are not written through: the cache entry is a folder perfgate made', async (t) => {
+  const s = setup(t);
+  const outside = path.join(s.root, 'outside');
+  fs.mkdirSync(outside);
+  const targets = { 'build.log': path.join(outside, 'zz-evil.pth'), 'build.json': path.join(outside, 'build.json') };
+  for (const file of Object.values(targets)) fs.writeFileSync(file, 'untouched\n');
+  gitIn(s.repo, 'checkout', '-q', '-b', 'plant-links', 'base');
+  const links = Object.entries(targets).map(([name, target]) => `execute_process(COMMAND ln -sfn ${target} \\"\\\${CMAKE_INSTALL_PREFIX}/../${name}\\")`).join('\n');
+  fs.appendFileSync(path.join(s.repo, 'CMakeLists.txt'), `
+install(CODE "message(\\"import os; os.system('id > /tmp/pwned')\\")
+${links}" COMPONENT Server)
+`);
+  gitIn(s.repo, 'commit', '-q', '-am', 'plant links');
+  gitIn(s.repo, 'checkout', '-q', 'main');
+  const sandbox = sandboxFor({ untrusted: true, env: s.env });
+  assert.equal(sandbox.sandboxed, true, 'this test needs the sandbox (bubblewrap)');
+
+  const built = await buildCommit({ source: s.repo, ref: 'plant-links', recipe: s.recipe, cacheDir: s.cacheDir, env: s.env, sandbox });
+  for (const file of Object.values(targets)) assert.equal(fs.readFileSync(file, 'utf8'), 'untouched\n', `${file} was written through a link the install step left`);
+  const entry = path.dirname(built.prefix);
+  for (const name of ['build.log', 'build.json', 'prefix']) assert.ok(!fs.lstatSync(path.join(entry, name)).isSymbolicLink(), `${name} of the cache entry is a link`);
+  assert.match(fs.readFileSync(path.join(entry, 'build.log'), 'utf8'), /^import os; os\.system/m, 'the build log is the one perfgate wrote');
+  assert.equal(JSON.parse(fs.readFileSync(path.join(entry, 'build.json'), 'utf8')).commit, built.commit);
+});
+
+// A prefix that is a link would be shown (read-only) to the next sandboxed server in its place:
+// a link to a folder of secrets outside would put them in the sandbox's sight. Here it points
+// beside itself, where the rest of the install can still write.
+test('an install step that replaces the prefix with a link fails the build, and no cache entry is made', async (t) => {
+  const s = setup(t);
+  gitIn(s.repo, 'checkout', '-q', '-b', 'prefix-link', 'base');
+  fs.appendFileSync(path.join(s.repo, 'CMakeLists.txt'), `
+install(CODE "execute_process(COMMAND sh -c \\"mv \\\${CMAKE_INSTALL_PREFIX} \\\${CMAKE_INSTALL_PREFIX}.real && ln -s \\\${CMAKE_INSTALL_PREFIX}.real \\\${CMAKE_INSTALL_PREFIX}\\")" COMPONENT Server)
+`);
+  gitIn(s.repo, 'commit', '-q', '-am', 'prefix link');
+  gitIn(s.repo, 'checkout', '-q', 'main');
+  const sandbox = sandboxFor({ untrusted: true, env: s.env });
+  await assert.rejects(buildCommit({ source: s.repo, ref: 'prefix-link', recipe: s.recipe, cacheDir: s.cacheDir, env: s.env, sandbox }),
+    (err) => err.step === 'verify' && err.reason === 'prefix-not-a-folder' && /as something other than a folder \(a symbolic link\?\)/.test(err.message));
+  assert.deepEqual(fs.readdirSync(path.join(s.cacheDir, 'builds')), []);
 });
