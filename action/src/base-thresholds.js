@@ -1,5 +1,6 @@
 // The thresholds folder as the base commit has it, copied out of git into the run folder: a
 // pull request cannot loosen its own gate, because its working tree is never read for limits.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import perfgateCore from '@perfgate/core';
@@ -50,6 +51,25 @@ export function copyThresholdsFrom({ source, folder, candidates, target }) {
     return { commit, ref: candidate.ref, label: candidate.label, folder };
   }
   return null;
+}
+
+/**
+ * The digest of a thresholds folder: sha256 over each file's path and the sha256 of its bytes,
+ * in path order, as "sha256:<hex>". A link or special file in it is refused (an Error naming it).
+ * The measure job gives the digest of the limits it loaded, before anything is built, as its
+ * output thresholds-digest; the report and signoff jobs judge merged shards only with limits
+ * of that digest.
+ */
+export function thresholdsDigest(dir) {
+  const lines = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath ?? entry.path, entry.name);
+    if (entry.isDirectory()) continue;
+    if (!entry.isFile()) throw new Error(`${full}: not a regular file; a thresholds folder holds only files and folders`);
+    const name = path.relative(dir, full).split(path.sep).join('/');
+    lines.push(`${name}\0${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex')}\n`);
+  }
+  return `sha256:${crypto.createHash('sha256').update(lines.sort().join('')).digest('hex')}`;
 }
 
 /** The line the reports show under the headline: where the limits were read. */

@@ -9,7 +9,7 @@ import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
 import { checkArtifactService, uploadRunFolder } from './artifacts.js';
-import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from './base-thresholds.js';
+import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit, thresholdsDigest } from './base-thresholds.js';
 import { admission, mainCommitAdmission, releaseAdmission } from './pull-request.js';
 import { runName } from './settings.js';
 
@@ -70,6 +70,11 @@ export async function measure(settings, octokit, jobEnv) {
     }
   }
 
+  // The limits are read into a folder beside the run folder, not in it: the harness runs with
+  // the run folder writable in the sandbox, beside the head's server. They join the run folder
+  // (for the report job, which merges shards with them) only once nothing sandboxed runs.
+  const limitsDir = `${runDir}.thresholds`;
+  fs.rmSync(limitsDir, { recursive: true, force: true });
   let origin = null;
   let thresholdsDir = perfgateCore.SHIPPED_THRESHOLDS_DIR;
   if (settings.thresholds) {
@@ -81,13 +86,18 @@ export async function measure(settings, octokit, jobEnv) {
         { ref: baseRef, label: 'base commit' },
         ...(defaultBranch ? [{ ref: `refs/remotes/origin/${defaultBranch}`, label: `default branch ${defaultBranch}` }, { ref: `refs/heads/${defaultBranch}`, label: `default branch ${defaultBranch}` }] : []),
       ],
-      target: path.join(runDir, 'thresholds'),
+      target: limitsDir,
     });
-    if (origin) thresholdsDir = path.join(runDir, 'thresholds');
+    if (origin) thresholdsDir = limitsDir;
   }
   const thresholdsFrom = describeThresholdsOrigin(origin);
   core.info(`perfgate measure: limits from ${thresholdsFrom.replace(/`/g, '')}`);
   const config = narrowed(perfgateCore.loadThresholds(thresholdsDir), settings);
+  // Taken now, before anything is built or run, and handed on as this step's output, which no
+  // sandboxed step can write: the report and signoff jobs merge shards only with limits of
+  // this digest, never with limits merely found in a run folder.
+  const digest = thresholdsDigest(thresholdsDir);
+  const outputs = (verdict) => ({ verdict, 'report-dir': runDir, 'thresholds-digest': digest });
   const overrides = overridesFrom(settings, env);
   // A shard count the suite cannot be split into is bad input: said before anything is built.
   if (overrides.shard) perfgateCore.resolvePlan(config, settings.suite, overrides, { base: { basedir: 'base' }, head: { basedir: 'head' } });
@@ -100,6 +110,14 @@ export async function measure(settings, octokit, jobEnv) {
     base_sha: base.sha,
     head_sha: headSha,
     thresholds: origin,
+  };
+  // Uploads the run folder with the limits it was judged with, copied in anew: whatever the
+  // harness left under thresholds/ is removed first, not written through.
+  const upload = () => {
+    const copy = path.join(runDir, 'thresholds');
+    fs.rmSync(copy, { recursive: true, force: true });
+    if (origin) fs.cpSync(limitsDir, copy, { recursive: true, errorOnExist: true, force: false });
+    return uploadRunFolder({ name, dir: runDir, env });
   };
   const io = { stdout: process.stdout, stderr: process.stderr };
   const stopHandlingSignals = perfgate.cancelOnSignals();
@@ -121,21 +139,21 @@ export async function measure(settings, octokit, jobEnv) {
       });
       if (built.cancelled) {
         writeRun(runDir, { ...run, status: 'cancelled', message: `cancelled by ${built.cancelled} while building` });
-        return { verdict: 'cancelled', 'report-dir': runDir };
+        return outputs('cancelled');
       }
       if (built.verdict) {
         writeRun(runDir, { ...run, status: 'judged', message: null });
         // A failed build is an error verdict; the build/ logs say why.
         perfgate.writeReports(runDir, built.verdict, { thresholdsFrom });
-        await uploadRunFolder({ name, dir: runDir, env });
-        return { verdict: built.verdict.verdict, 'report-dir': runDir };
+        await upload();
+        return outputs(built.verdict.verdict);
       }
       sides = built.sides;
     }
     const outcome = await perfgate.runComparison({ config, suiteName: settings.suite, overrides, sides, outDir: runDir, judge: perfgateCore.judge, io, env, sandbox });
     if (outcome.cancelled) {
       writeRun(runDir, { ...run, status: 'cancelled', message: outcome.message });
-      return { verdict: 'cancelled', 'report-dir': runDir };
+      return outputs('cancelled');
     }
     if (outcome.verdict) {
       perfgate.writeReports(runDir, outcome.verdict, { thresholdsFrom });
@@ -144,8 +162,8 @@ export async function measure(settings, octokit, jobEnv) {
     } else {
       writeRun(runDir, { ...run, status: 'error', message: outcome.message || 'the run broke off before a verdict' });
     }
-    await uploadRunFolder({ name, dir: runDir, env });
-    return { verdict: outcome.verdict ? outcome.verdict.verdict : 'error', 'report-dir': runDir };
+    await upload();
+    return outputs(outcome.verdict ? outcome.verdict.verdict : 'error');
   } finally {
     stopHandlingSignals();
   }

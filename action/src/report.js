@@ -7,7 +7,7 @@ import * as core from '@actions/core';
 import perfgateCore from '@perfgate/core';
 import perfgate from 'perfgate';
 import { artifactUrl, downloadRunFolders, readRunFolderFiles } from './artifacts.js';
-import { describeThresholdsOrigin } from './base-thresholds.js';
+import { describeThresholdsOrigin, thresholdsDigest } from './base-thresholds.js';
 import { checkRunOutput, jobSummary, noVerdictReport } from './delivery.js';
 import { checkRunName, runUrl } from './gate.js';
 import { runName } from './settings.js';
@@ -31,6 +31,24 @@ function checkedFolder(folder, settings) {
   return perfgateCore.checkRunFolder(read, {
     name: folder.name, suite: settings.suite, prNumber: settings.pullRequest, headSha: settings.headSha ?? undefined, by: BY_INPUTS,
   });
+}
+
+/**
+ * Why the limits in `dir` may not judge merged shards, or null. They came in an artifact from a
+ * runner where the head's code ran, so they are used only when they are the limits the measure
+ * job read before anything was built: those whose digest it gave as its output (`expected`,
+ * this job's input thresholds-digest), which no sandboxed step can write.
+ */
+function untrustedLimits(dir, expected, name) {
+  if (!expected) return "input thresholds-digest is empty; expected the measure job's output thresholds-digest, the digest of the limits it read before anything was built, without which shards are not merged";
+  let actual;
+  try {
+    actual = thresholdsDigest(dir);
+  } catch (error) {
+    return `the limits the shards were measured with cannot be read (${name}: ${error.code || error.message})`;
+  }
+  if (actual === expected) return null;
+  return `${name} holds other limits (digest ${actual}) than the measure job read before anything was built (input thresholds-digest ${expected}): its run folder was changed after they were read`;
 }
 
 /**
@@ -64,11 +82,14 @@ export function verdictOf(folders, { settings, into }) {
   // Shards: merged and judged as `perfgate merge` does, with the limits the shards measured
   // with. The shards ran on different runners; each microbenchmark's pairs were measured on one
   // machine, so runners of a pool may differ.
+  const limits = first.thresholds ? path.join(folders[0].dir, 'thresholds') : perfgateCore.SHIPPED_THRESHOLDS_DIR;
+  const untrusted = untrustedLimits(limits, settings.thresholdsDigest, first.thresholds ? `${folders[0].name}/thresholds/` : "perfgate's shipped thresholds/");
+  if (untrusted) return { problem: untrusted, run: null };
   const dir = path.join(into, `${runName({ ...settings, shard: null })}-merged`);
   const { verdict } = perfgate.mergeShardFolders({
     folders: folders.map((folder) => folder.dir),
     out: dir,
-    thresholds: first.thresholds ? path.join(folders[0].dir, 'thresholds') : perfgateCore.SHIPPED_THRESHOLDS_DIR,
+    thresholds: limits,
     allowDifferentMachines: true,
     thresholdsFrom: describeThresholdsOrigin(first.thresholds),
   });

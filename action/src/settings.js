@@ -140,6 +140,8 @@ export function readSettings({ input, env, event }) {
   if (!/^[A-Za-z0-9_.-]+$/.test(suite)) throw bad('suite', suite, 'a suite name such as quick, full or ahi');
   const checkRunId = input('check-run-id');
   if (checkRunId && !/^\d+$/.test(checkRunId)) throw bad('check-run-id', checkRunId, 'a check run id (the gate job\'s check-run-id output)');
+  const thresholdsDigest = input('thresholds-digest');
+  if (thresholdsDigest && !/^sha256:[0-9a-f]{64}$/.test(thresholdsDigest)) throw bad('thresholds-digest', thresholdsDigest, "sha256:<64 hex digits> (the measure job's thresholds-digest output)");
   const measureResult = input('measure-result');
   if (measureResult && !MEASURE_RESULTS.includes(measureResult)) throw bad('measure-result', measureResult, `one of ${MEASURE_RESULTS.join(', ')} (needs.measure.result)`);
   const release = job === 'signoff' || flag('release', input('release'));
@@ -169,6 +171,8 @@ export function readSettings({ input, env, event }) {
     options: parseOptions(input('options')),
     checkRunId: checkRunId ? Number(checkRunId) : null,
     measureResult: measureResult || null,
+    // job=report, signoff: the digest of the limits the measure jobs read, from their output.
+    thresholdsDigest: thresholdsDigest || null,
     bisect: job === 'bisect' ? bisectInputs(input) : null,
     release: release ? releaseInputs(input, pullRequest) : null,
     // job=signoff: whether this job sets the commit status perfgate/signoff itself (a pushed

@@ -1,13 +1,14 @@
 // The report job's verdict from the run folders it downloaded: one folder as it is, shards
-// merged and judged with the limits they were measured with, and every way the folders can
-// disagree or be missing named.
+// merged and judged with the limits they were measured with (only those whose digest the
+// measure job gave), and every way the folders can disagree or be missing named.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { thresholdsDigest } from '../../../action/src/base-thresholds.js';
 import { verdictOf } from '../../../action/src/report.js';
 
 const require = createRequire(import.meta.url);
@@ -25,10 +26,10 @@ after(() => rmSync(folder, { recursive: true, force: true }));
  * A measure job's run folder holding the captured results; with `shard`, the part of them that
  * shard of the plan measures, as compare --shard K/N records it.
  */
-function runFolder(name, { shard = null, run = {}, head = HEAD, edit = () => {} } = {}) {
+function runFolder(name, { shard = null, run = {}, head = HEAD, edit = () => {}, results: measured = (r) => r } = {}) {
   const dir = path.join(folder, name);
   mkdirSync(dir, { recursive: true });
-  const results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+  const results = measured(JSON.parse(readFileSync(RESULTS, 'utf8')));
   // The measure job records the commits it measured (action/src/measure.js).
   for (const [side, sha] of [['base', BASE], ['head', head]]) {
     results.sides[side].commit = sha;
@@ -52,7 +53,32 @@ function runFolder(name, { shard = null, run = {}, head = HEAD, edit = () => {} 
   return { name, id: 1, dir };
 }
 
-const SETTINGS = { suite: 'quick', shard: null };
+const SETTINGS = { suite: 'quick', shard: null, thresholdsDigest: thresholdsDigest(core.SHIPPED_THRESHOLDS_DIR) };
+
+// The head at half the base's QPS: every row fails with the shipped limits.
+function slowHead(results) {
+  for (const b of results.benchmarks) {
+    const base = b.rounds.filter((x) => x.side === 'base');
+    let i = 0;
+    for (const x of b.rounds) {
+      if (x.side !== 'head') continue;
+      const m = base[i++ % base.length];
+      Object.assign(x, { qps: m.qps / 2, tps: m.tps / 2, queries: Math.round(m.queries / 2), cpu_per_query_us: m.cpu_per_query_us, cs_per_query: m.cs_per_query });
+    }
+  }
+  return results;
+}
+
+// A shard measured with a fork's limits (here the shipped ones, as the base commit has them),
+// which the measure job copies into the run folder's thresholds/ for the report job.
+function forkShard(index, count) {
+  const shard = runFolder(`perfgate-quick-shard-${index}-of-${count}`, {
+    shard: { index, count }, results: slowHead,
+    run: { thresholds: { commit: BASE, ref: BASE, label: 'base commit', folder: 'perfgate/thresholds' } },
+  });
+  cpSync(core.SHIPPED_THRESHOLDS_DIR, path.join(shard.dir, 'thresholds'), { recursive: true });
+  return shard;
+}
 
 describe('verdictOf', () => {
   it('one run folder: its own verdict', () => {
@@ -103,5 +129,34 @@ describe('verdictOf', () => {
     assert.equal(verdictOf([linked], { settings: SETTINGS, into: folder }).problem, 'perfgate-quick: archive entry "verdict.json" is a symbolic link');
     writeFileSync(path.join(runFolder('perfgate-quick').dir, 'results.json'), '{"schema":');
     assert.equal(verdictOf([{ name: 'perfgate-quick', id: 1, dir: path.join(folder, 'perfgate-quick') }], { settings: SETTINGS, into: folder }).problem, 'perfgate-quick: results.json is not JSON (Unexpected end of JSON input)');
+  });
+
+  // The head's server could write the run folder while it was measured: were its limits
+  // trusted, it could loosen the gate of the merged run that decides.
+  it('merges shards only with the limits whose digest the measure job gave: limits rewritten in a run folder are refused', () => {
+    const shards = [forkShard(1, 2), forkShard(2, 2)];
+    const settings = { ...SETTINGS, pullRequest: 7, headSha: HEAD };
+    const kept = verdictOf(shards, { settings, into: folder });
+    assert.equal(kept.problem, undefined);
+    assert.equal(kept.verdict.verdict, 'fail');
+
+    const file = path.join(shards[0].dir, 'thresholds', 'suites', 'quick.yml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/default: \{warn: 0\.97, fail: 0\.93[^}]*\}\}/, 'default: {warn: 0.02, fail: 0.01, instructions: {warn: 1.9, fail: 2}}'));
+    const rewritten = thresholdsDigest(path.join(shards[0].dir, 'thresholds'));
+    assert.notEqual(rewritten, SETTINGS.thresholdsDigest, 'the limits were rewritten');
+    assert.deepEqual(verdictOf(shards, { settings, into: folder }), {
+      problem: `perfgate-quick-shard-1-of-2/thresholds/ holds other limits (digest ${rewritten}) than the measure job read before anything was built (input thresholds-digest ${SETTINGS.thresholdsDigest}): its run folder was changed after they were read`,
+      run: null,
+    });
+  });
+
+  it("does not merge shards without the measure job's digest of its limits", () => {
+    const shards = [1, 2].map((index) => runFolder(`perfgate-quick-shard-${index}-of-2`, { shard: { index, count: 2 } }));
+    assert.equal(verdictOf(shards, { settings: { ...SETTINGS, thresholdsDigest: null }, into: folder }).problem,
+      "input thresholds-digest is empty; expected the measure job's output thresholds-digest, the digest of the limits it read before anything was built, without which shards are not merged");
+    const [first, second] = [forkShard(1, 2), forkShard(2, 2)];
+    rmSync(path.join(first.dir, 'thresholds'), { recursive: true });
+    assert.equal(verdictOf([first, second], { settings: SETTINGS, into: folder }).problem,
+      'the limits the shards were measured with cannot be read (perfgate-quick-shard-1-of-2/thresholds/: ENOENT)');
   });
 });

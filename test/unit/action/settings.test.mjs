@@ -78,6 +78,7 @@ describe('readSettings', () => {
     [{ shard: '0/2' }, "input shard: '0/2' is not valid; expected K/N with 1 <= K <= N, e.g. 2/4"],
     [{ 'pull-request': '#7' }, "input pull-request: '#7' is not valid; expected a pull request number, e.g. 42"],
     [{ 'check-run-id': 'abc' }, "input check-run-id: 'abc' is not valid; expected a check run id (the gate job's check-run-id output)"],
+    [{ 'thresholds-digest': 'abc' }, "input thresholds-digest: 'abc' is not valid; expected sha256:<64 hex digits> (the measure job's thresholds-digest output)"],
     [{ 'measure-result': 'done' }, "input measure-result: 'done' is not valid; expected one of success, failure, cancelled, skipped (needs.measure.result)"],
     [{ options: 'rounds' }, "input options: 'rounds' is not valid; expected key=value words, e.g. \"rounds=8 threads=1,4\""],
     [{ options: 'engine=innodb' }, "input options: 'engine=innodb' is not valid; expected a key among seconds, warmup-seconds, rounds, tables, rows, threads, metric, tests"],
