@@ -2,12 +2,14 @@
 // that is on no branch is fetched from refs/pull/N/head.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit } from '../../../action/src/base-thresholds.js';
+import { copyThresholdsFrom, describeThresholdsOrigin, ensureCommit, resolveCommit, thresholdsDigest } from '../../../action/src/base-thresholds.js';
 
+const perfgateCore = createRequire(import.meta.url)('@perfgate/core');
 const IDENTITY = ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid'];
 let folder;
 
@@ -92,5 +94,21 @@ describe('ensureCommit', () => {
     const checkout = path.join(folder, 'checkout');
     assert.throws(() => ensureCommit({ source: checkout, sha: 'e'.repeat(40), pullRequest: 8, token: null, serverUrl: 'https://github.com' }),
       (error) => error.message.startsWith(`commit ${'e'.repeat(40)} is not in ${checkout}, and fetching refs/pull/8/head from origin did not bring it (`));
+  });
+
+  it("thresholdsDigest: one for the same files wherever they lie, another when a file's bytes or name change, and a link refused", () => {
+    const copy = (name) => { const dir = path.join(folder, name); cpSync(perfgateCore.SHIPPED_THRESHOLDS_DIR, dir, { recursive: true }); return dir; };
+    const shipped = thresholdsDigest(perfgateCore.SHIPPED_THRESHOLDS_DIR);
+    assert.match(shipped, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(thresholdsDigest(copy('digest-same')), shipped);
+    const edited = copy('digest-edited');
+    writeFileSync(path.join(edited, 'suites', 'quick.yml'), `${readFileSync(path.join(edited, 'suites', 'quick.yml'), 'utf8')}# \n`);
+    assert.notEqual(thresholdsDigest(edited), shipped);
+    const renamed = copy('digest-renamed');
+    renameSync(path.join(renamed, 'suites', 'quick.yml'), path.join(renamed, 'suites', 'quick2.yml'));
+    assert.notEqual(thresholdsDigest(renamed), shipped);
+    const linked = copy('digest-linked');
+    symlinkSync('/etc/passwd', path.join(linked, 'suites', 'passwd.yml'));
+    assert.throws(() => thresholdsDigest(linked), { message: `${path.join(linked, 'suites', 'passwd.yml')}: not a regular file; a thresholds folder holds only files and folders` });
   });
 });
