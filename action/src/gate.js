@@ -11,7 +11,7 @@ export function runUrl(settings) {
 }
 
 export function checkRunName(settings) {
-  return `perfgate ${settings.suite}`;
+  return perfgateCore.checkRunName(settings.suite, settings.options);
 }
 
 export async function gate(settings, octokit) {

@@ -106,6 +106,7 @@ export async function measure(settings, octokit, jobEnv) {
   const run = {
     suite: settings.suite,
     shard: settings.shard,
+    options: settings.options,
     pull_request: settings.pullRequest,
     base_sha: base.sha,
     head_sha: headSha,

@@ -17,10 +17,11 @@ const BY_INPUTS = Object.freeze({
   pullRequest: (n) => `input pull-request is ${n === null ? 'empty' : n}`,
   commit: (sha) => `input head-sha is ${sha}`,
   suite: (s) => `input suite is ${s}`,
+  options: (words) => `input options is ${words ? `'${words}'` : 'empty'}`,
 });
 
 /** One downloaded run folder read and checked against this job's inputs (core's reader, the bot's too). */
-function checkedFolder(folder, settings) {
+function checkedFolder(folder, settings, options) {
   let read;
   try {
     read = readRunFolderFiles(folder.dir);
@@ -29,7 +30,7 @@ function checkedFolder(folder, settings) {
     throw error;
   }
   return perfgateCore.checkRunFolder(read, {
-    name: folder.name, suite: settings.suite, prNumber: settings.pullRequest, headSha: settings.headSha ?? undefined, by: BY_INPUTS,
+    name: folder.name, suite: settings.suite, options, prNumber: settings.pullRequest, headSha: settings.headSha ?? undefined, by: BY_INPUTS,
   });
 }
 
@@ -53,12 +54,14 @@ function untrustedLimits(dir, expected, name) {
 
 /**
  * The verdict of this workflow run from its run folders.
+ * @param options  the options the run folders must have been measured with (the check run's
+ *                 name says them), or undefined: not compared
  * @returns {verdict, run, dir} or {problem, run: null}
  */
-export function verdictOf(folders, { settings, into }) {
+export function verdictOf(folders, { settings, into, options }) {
   let runs;
   try {
-    runs = folders.map((folder) => ({ folder, ...checkedFolder(folder, settings) }));
+    runs = folders.map((folder) => ({ folder, ...checkedFolder(folder, settings, options) }));
   } catch (error) {
     if (error.name !== 'RunFolderRejected') throw error;
     return { problem: error.message, run: null };
@@ -99,9 +102,10 @@ export function verdictOf(folders, { settings, into }) {
 /**
  * This workflow run's run folders, downloaded into `into` (emptied first) and judged together.
  * @param noFolders  the problem when the measure jobs uploaded none
+ * @param options    as verdictOf takes them
  * @returns {folders, judged: verdictOf's answer or null, problem: why there is no verdict, or null}
  */
-export async function judgedRunFolders(settings, { into, noFolders }) {
+export async function judgedRunFolders(settings, { into, noFolders, options }) {
   fs.rmSync(into, { recursive: true, force: true });
   let folders;
   try {
@@ -111,15 +115,17 @@ export async function judgedRunFolders(settings, { into, noFolders }) {
     return { folders: [], judged: null, problem };
   }
   if (!folders.length) return { folders, judged: null, problem: noFolders };
-  const judged = verdictOf(folders, { settings, into });
+  const judged = verdictOf(folders, { settings, into, options });
   return { folders, judged, problem: judged.problem || null };
 }
 
 async function completeCheckRun(octokit, settings, headSha, fields) {
-  const completed = { status: 'completed', completed_at: new Date().toISOString(), details_url: runUrl(settings), ...fields };
+  // Named again on completion, from the options the run folders were checked against: whatever
+  // name the gate gave it, a narrowed run never completes the suite's own check.
+  const completed = { name: checkRunName(settings), status: 'completed', completed_at: new Date().toISOString(), details_url: runUrl(settings), ...fields };
   const note = "Cut to fit GitHub's check run size; the run's artifacts hold all of it.";
   if (settings.checkRunId) return perfgateCore.updateCheckRun(octokit, settings.repository, settings.checkRunId, completed, { note });
-  return perfgateCore.createCheckRun(octokit, settings.repository, { name: checkRunName(settings), head_sha: headSha, ...completed }, { note });
+  return perfgateCore.createCheckRun(octokit, settings.repository, { head_sha: headSha, ...completed }, { note });
 }
 
 export async function report(settings, octokit) {
@@ -133,7 +139,7 @@ export async function report(settings, octokit) {
   }
   const into = path.join(settings.workDir, 'downloads');
   const { folders, judged, problem } = await judgedRunFolders(settings, {
-    into, noFolders: `the measure job ${measureResult ? `ended (${measureResult}) ` : ''}without a run folder`,
+    into, noFolders: `the measure job ${measureResult ? `ended (${measureResult}) ` : ''}without a run folder`, options: settings.options,
   });
 
   let comment;

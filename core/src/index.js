@@ -90,8 +90,9 @@
  * Run folders from a runner (hostile until checked; the action's report and signoff jobs, the bot)
  *   runFolderListing({maxBytes, documents, count}) → {add(entry), document(path, bytes), …}: the
  *   rules of names, sizes and documents as the entries are listed; entryPath(name)
- *   checkRunFolder({documents}, {name, suite, prNumber, baseSha, headSha, by}) → {actionRun,
+ *   checkRunFolder({documents}, {name, suite, prNumber, baseSha, headSha, options, by}) → {actionRun,
  *   results, verdict, plan} or RunFolderRejected; isRunArtifact(name, suite), RUN_FOLDER_DOCUMENTS
+ *   checkRunName(suite, options), optionWords(options): the check run a suite's run completes
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
  * Errors and exit codes

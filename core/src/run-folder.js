@@ -10,9 +10,10 @@
 //     drive letters or NUL bytes, no symbolic links;
 //   - each document read (RUN_FOLDER_DOCUMENTS: file name at the top → schema kind) is JSON,
 //     once, and valid by schema/<kind>.schema.json;
-//   - action-run.json names the expected pull request, commits (40 hex digits) and suite, and
-//     the shard its artifact's name says; the run was judged; results.json, verdict.json and
-//     plan.json name the same commits and suite, and the verdict judges only what was measured.
+//   - action-run.json names the expected pull request, commits (40 hex digits), suite and
+//     options, and the shard its artifact's name says; the run was judged; results.json,
+//     verdict.json and plan.json name the same commits and suite, and the verdict judges only
+//     what was measured.
 const path = require('node:path');
 const { schemaProblem } = require('./schemas');
 
@@ -120,19 +121,41 @@ const BY_COMMAND = Object.freeze({
   pullRequest: (n) => `the command was on #${n}`,
   commit: (sha) => `the command pinned ${sha}`,
   suite: (s) => `the command asked for ${s}`,
+  options: (words) => `the command asked for ${words ? `'${words}'` : 'no options'}`,
 });
+
+/**
+ * A run's options (the action's `options` input: {key: value}, a value a string, number or list)
+ * as one line of key=value words in key order, '' for none: the same options always read the same.
+ */
+function optionWords(options = {}) {
+  return Object.keys(options).filter((key) => options[key] !== undefined).sort()
+    .map((key) => `${key}=${Array.isArray(options[key]) ? options[key].join(',') : options[key]}`).join(' ');
+}
+
+/**
+ * The check run of a suite's run: `perfgate <suite>` for the suite as its limits define it, and
+ * the options beside it for a run that narrows it (tests=) or measures it otherwise (rounds=,
+ * threads=, ...). A branch protection rule requires `perfgate <suite>` by name, so a run of a
+ * part of the suite, or of fewer rounds, must never complete a check run of that name.
+ */
+function checkRunName(suite, options = {}) {
+  const words = optionWords(options);
+  return words ? `perfgate ${suite} (${words})` : `perfgate ${suite}`;
+}
 
 /**
  * Checks one run folder's documents (`documents`: file name → parsed JSON, as runFolderListing
  * read them) against their schemas and against what is expected of it. Pure.
  * @param expected  {name: the artifact's name (perfgate-<suite>[-shard-K-of-N]), suite,
- *                   prNumber (null: no pull request), baseSha, headSha; a key left undefined is
- *                   not compared (commits are still checked to be SHAs), by: who expects it
- *                   ({pullRequest(n), commit(sha), suite(s)} → words; the command's by default)}
+ *                   prNumber (null: no pull request), baseSha, headSha, options (as
+ *                   optionWords takes them); a key left undefined is not compared (commits are
+ *                   still checked to be SHAs), by: who expects it ({pullRequest(n), commit(sha),
+ *                   suite(s), options(words)} → words; the command's by default)}
  * @returns {actionRun, results, verdict, plan} or throws RunFolderRejected naming the artifact,
  *          the file and the key
  */
-function checkRunFolder({ documents }, { name = 'the artifact', prNumber, baseSha, headSha, suite, by = BY_COMMAND }) {
+function checkRunFolder({ documents }, { name = 'the artifact', prNumber, baseSha, headSha, suite, options, by = BY_COMMAND }) {
   const fail = (why) => reject(`${name}/${why}`);
   for (const [file, doc] of Object.entries(documents)) {
     const problem = schemaProblem(RUN_FOLDER_DOCUMENTS[file], doc);
@@ -149,6 +172,12 @@ function checkRunFolder({ documents }, { name = 'the artifact', prNumber, baseSh
   const recorded = actionRun.shard ? `${actionRun.shard.index}/${actionRun.shard.count}` : 'none';
   if (named !== recorded) fail(`action-run.json: shard is ${recorded}, but the artifact's name says ${named}`);
   if (suite !== undefined && actionRun.suite !== suite) fail(`action-run.json: suite is ${JSON.stringify(actionRun.suite)}, but ${by.suite(suite)}`);
+  // The options name the check run (checkRunName): a run folder measured with other options
+  // than the check run says would let a narrowed run stand in for the suite's check.
+  if (options !== undefined && optionWords(actionRun.options) !== optionWords(options)) {
+    const measured = optionWords(actionRun.options);
+    fail(`action-run.json: options are ${measured ? `'${measured}'` : 'none'}, but ${by.options(optionWords(options))}`);
+  }
   if (actionRun.status !== 'judged') reject(`${name}: the run has no verdict (${actionRun.status}${actionRun.message ? `: ${actionRun.message}` : ''})`);
   for (const file of ['results.json', 'verdict.json']) {
     if (!Object.hasOwn(documents, file)) reject(`${name} has no ${file} at its top, though action-run.json says the run was judged`);
@@ -186,5 +215,5 @@ function isRunArtifact(name, suite) {
 module.exports = {
   RUN_FOLDER_DOCUMENT_MAX_BYTES: DOCUMENT_MAX_BYTES, RUN_FOLDER_MAX_JSON_CONTAINERS: MAX_JSON_CONTAINERS,
   RunFolderRejected, RUN_FOLDER_DOCUMENTS, RUN_FOLDER_MAX_ENTRIES: MAX_ENTRIES, RUN_FOLDER_MAX_BYTES: DEFAULT_MAX_BYTES, COMMIT_SHA,
-  entryPath, runFolderListing, checkRunFolder, isRunArtifact,
+  entryPath, runFolderListing, checkRunFolder, isRunArtifact, optionWords, checkRunName,
 };

@@ -58,16 +58,19 @@ function requestIdOf(request) {
 /** The run folder artifacts of a suite's run: perfgate-<suite>, or its shards (core's rule). */
 const { isRunArtifact } = core;
 
+/** The command's measurement arguments the action's `options` input takes: {option: value}. */
+function optionsOf(args = {}) {
+  const options = {};
+  for (const [arg, option] of Object.entries(OPTION_OF_ARG)) {
+    if (args[arg] !== undefined) options[option] = args[arg];
+  }
+  return options;
+}
+
 /** The command's measurement arguments as the action's `options` input, and those it cannot pass. */
 function optionsInput(args = {}) {
-  const words = [];
-  for (const [arg, option] of Object.entries(OPTION_OF_ARG)) {
-    const value = args[arg];
-    if (value === undefined) continue;
-    words.push(`${option}=${Array.isArray(value) ? value.join(',') : value}`);
-  }
   const dropped = Object.keys(args).filter((arg) => !Object.hasOwn(OPTION_OF_ARG, arg));
-  return { options: words.join(' '), dropped };
+  return { options: core.optionWords(optionsOf(args)), dropped };
 }
 
 /** The workflow_dispatch inputs of a measurement request (every value a string, as GitHub wants). */
@@ -95,5 +98,5 @@ const workflowPath = (file) => `.github/workflows/${file}`;
 
 module.exports = {
   WORKFLOWS, INPUT, SUITE_OF_COMMAND, OPTION_OF_ARG, RUN_NAME, SHA,
-  requestIdOf, isRunArtifact, optionsInput, dispatchInputs, runNameMatches, workflowPath,
+  requestIdOf, isRunArtifact, optionsOf, optionsInput, dispatchInputs, runNameMatches, workflowPath,
 };

@@ -163,7 +163,7 @@ async function measure(ctx, octokit, request, { suite, args, named = null, lookF
   // The example workflows make their own check run (their gate job); a bot that reports makes it.
   if (ctx.config.report === 'bot' && request.status === 'dispatched' && !request.checkRunId) {
     const checkRunId = await gh.ensureCheckRun(octokit, where, {
-      name: messages.CHECK.name(request.suite), headSha: request.headSha, externalId: contract.requestIdOf(request),
+      name: messages.CHECK.name(request.suite, contract.optionsOf(request.args)), headSha: request.headSha, externalId: contract.requestIdOf(request),
       detailsUrl: request.runUrl, output: messages.CHECK.queued({ suite: request.suite, request }), lookFirst,
     });
     await store.updateRequest(ctx.store, request.id, { checkRunId });
@@ -364,7 +364,7 @@ async function runJob(ctx, job) {
     await bisect.completed(ctx, octokit, request, { runId, conclusion, runUrl });
     return;
   }
-  const pinned = { prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite };
+  const pinned = { prNumber: request.prNumber, baseSha: request.baseSha, headSha: request.headSha, suite: request.suite, options: contract.optionsOf(request.args) };
   let checked;
   try {
     const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: request.suite, maxBytes: ctx.config.maxArtifactBytes });

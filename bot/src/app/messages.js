@@ -112,7 +112,9 @@ function verdictFooter({ request, runUrl }) {
 }
 
 const CHECK = {
-  name: (suite) => `perfgate ${suite}`,
+  // core's name, as the action's report job gives it: a narrowed command never completes the
+  // suite's own check run.
+  name: (suite, options) => core.checkRunName(suite, options),
   queued: ({ suite, request }) => ({
     title: `perfgate ${suite}: queued`,
     summary: `${code(requestLine(request))} from @${request.author}: head ${short(request.headSha)} against base ${short(request.baseSha)}.`,

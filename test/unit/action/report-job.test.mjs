@@ -7,10 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { marked } from 'marked';
 import { BASE_SHA, HEAD_SHA, runFolderFiles, writeArtifact } from '../../support/bot.mjs';
 import { startGitHubDouble } from '../../support/github-api/index.mjs';
+import { checkRunName } from '../../../action/src/gate.js';
+import { readSettings as readSettingsOf } from '../../../action/src/settings.js';
 
 const REPOSITORY = 'perfgate-test/fork';
 const TOKEN = 'ghs_reportJobTestTokenForTheGitHubDouble1';
@@ -32,7 +35,7 @@ describe('the report job', () => {
       repositories: [REPOSITORY],
       githubToken: TOKEN,
       artifactsDir: path.join(folder, 'artifacts'),
-      pullRequests: [7, 8, 9].map((number) => ({ repository: REPOSITORY, number, head: { ref: `b${number}`, sha: HEAD_SHA }, base: { ref: 'main', sha: BASE_SHA } })),
+      pullRequests: [7, 8, 9, 10, 11].map((number) => ({ repository: REPOSITORY, number, head: { ref: `b${number}`, sha: HEAD_SHA }, base: { ref: 'main', sha: BASE_SHA } })),
     });
     // @actions/github reads its API URL when it is first imported: set it before the action is.
     for (const name of ['GITHUB_API_URL', 'GITHUB_SERVER_URL', 'GITHUB_STEP_SUMMARY']) saved[name] = process.env[name];
@@ -52,7 +55,7 @@ describe('the report job', () => {
   });
 
   /** Runs job=report for pull request `pr` on a run whose artifact holds `files`. */
-  async function reportRun(pr, files, { serverUrl = 'https://github.com' } = {}) {
+  async function reportRun(pr, files, { serverUrl = 'https://github.com', options = '' } = {}) {
     runId += 1;
     writeArtifact(path.join(folder, 'artifacts'), runId, 'perfgate-quick', files);
     // @actions/artifact reads the server from the environment, as on a runner.
@@ -61,7 +64,7 @@ describe('the report job', () => {
     writeFileSync(summaryFile, '');
     process.env.GITHUB_STEP_SUMMARY = summaryFile;
     const inputs = {
-      job: 'report', suite: 'quick', 'pull-request': String(pr), 'head-sha': HEAD_SHA, 'measure-result': 'success', 'github-token': TOKEN, 'work-dir': path.join(folder, `work-${runId}`),
+      job: 'report', suite: 'quick', 'pull-request': String(pr), 'head-sha': HEAD_SHA, 'measure-result': 'success', 'github-token': TOKEN, 'work-dir': path.join(folder, `work-${runId}`), options,
     };
     const env = { GITHUB_REPOSITORY: REPOSITORY, GITHUB_RUN_ID: String(runId), GITHUB_SERVER_URL: serverUrl, GITHUB_API_URL: gh.url, GITHUB_EVENT_NAME: 'workflow_dispatch' };
     const settings = readSettings({ input: (name) => inputs[name] || '', env, event: {} });
@@ -124,6 +127,24 @@ describe('the report job', () => {
     assert.deepEqual([check.conclusion, check.output.title], ['failure', `perfgate quick: error — ${why}`]);
   });
 
+  // A writer's `/perf quick tests=point-query` (or a hand dispatch with options) measures a part of
+  // the suite: its check run must not be the `perfgate quick` a branch protection rule requires.
+  it('a run narrowed by options completes a check run named with them, never the suite\'s own', async () => {
+    const files = runFolderFiles({ pr: 10, edit: (f) => { f['action-run.json'].options = { tests: 'point-query', rounds: '1' }; } });
+    const { outputs, check } = await reportRun(10, files, { options: 'tests=point-query rounds=1' });
+    assert.equal(outputs.verdict, JSON.parse(files['verdict.json']).verdict);
+    assert.equal(check.name, 'perfgate quick (rounds=1 tests=point-query)');
+    assert.deepEqual(gh.state.checkRuns(REPOSITORY).filter((c) => c.id === Number(outputs['check-run-id'])).map((c) => c.name), ['perfgate quick (rounds=1 tests=point-query)']);
+  });
+
+  it('a run folder measured with other options than input options says: an error, under the name the input gives', async () => {
+    const files = runFolderFiles({ pr: 11, edit: (f) => { f['action-run.json'].options = { tests: 'point-query' }; } });
+    const { outputs, check } = await reportRun(11, files);
+    const why = "perfgate-quick/action-run.json: options are 'tests=point-query', but input options is empty";
+    assert.equal(outputs.verdict, 'error');
+    assert.deepEqual([check.name, check.conclusion, check.output.title], ['perfgate quick', 'failure', `perfgate quick: error — ${why}`]);
+  });
+
   it('on GitHub Enterprise Server: the check run and the comment say why there is no verdict and what to do', async () => {
     const GHES = 'https://github.acme.example';
     const { outputs, comment, check } = await reportRun(9, runFolderFiles({ pr: 9 }), { serverUrl: GHES });
@@ -131,5 +152,30 @@ describe('the report job', () => {
     assert.equal(check.conclusion, 'failure');
     assert.match(check.output.title, /^perfgate quick: error — https:\/\/github\.acme\.example is a GitHub Enterprise Server, and @actions\/artifact/);
     assert.match(comment, /GitHub Enterprise Server, and @\u200dactions\/artifact, which carries perfgate's run folders from the measure jobs to the report and signoff jobs, works only on github\.com and GHE\.com\. Run the perfgate workflows on github\.com or GHE\.com; on GitHub Enterprise Server run the perfgate command in a job of your own \(docs\/action\.md, "GitHub Enterprise Server"\)/);
+  });
+});
+
+describe('the check run a run completes', () => {
+  const env = { GITHUB_REPOSITORY: 'o/r', GITHUB_EVENT_NAME: 'workflow_dispatch' };
+  const settingsWith = (extra) => readSettingsOf({ input: (name) => ({ job: 'gate', suite: 'quick', 'pull-request': '7', 'github-token': 't', ...extra })[name] || '', env, event: {} });
+
+  it('is `perfgate <suite>` only for the suite as its limits define it', () => {
+    const cases = [
+      [{}, 'perfgate quick'],
+      [{ options: 'tests=point-query' }, 'perfgate quick (tests=point-query)'],
+      [{ options: 'tests=point-query rounds=1' }, 'perfgate quick (rounds=1 tests=point-query)'],
+      [{ options: 'rounds=1 tests=point-query' }, 'perfgate quick (rounds=1 tests=point-query)'],
+      [{ options: 'threads=1,4' }, 'perfgate quick (threads=1,4)'],
+      [{ options: 'metric=time' }, 'perfgate quick (metric=time)'],
+      [{ suite: 'ahi-quick' }, 'perfgate ahi-quick'],
+      [{ suite: 'full', shard: '2/4' }, 'perfgate full'],
+    ];
+    for (const [inputs, name] of cases) assert.equal(checkRunName(settingsWith(inputs)), name, JSON.stringify(inputs));
+  });
+
+  it('the bot names the check run of a command as the action does', () => {
+    const core = createRequire(import.meta.url)('@perfgate/core');
+    assert.equal(core.checkRunName('quick', { rounds: 8, threads: [1, 4] }), checkRunName(settingsWith({ options: 'threads=1,4 rounds=8' })));
+    assert.equal(core.checkRunName('quick', {}), 'perfgate quick');
   });
 });

@@ -120,4 +120,16 @@ describe('run folder artifacts', () => {
       refused(() => checkRunFolder(folder, pinned), message);
     }
   });
+
+  // The options name the check run: a run folder measured otherwise than the command asked
+  // would complete the wrong one (a narrowed run as the suite's required check).
+  it('rejects a run measured with other options than the command gave, and passes the same options in any order', async () => {
+    const read = async (edit) => readRunFolder(zipOf(runFolderFiles({ edit })), { maxBytes: 8 * MB });
+    const narrowed = await read((f) => { f['action-run.json'].options = { tests: 'point-query' }; });
+    refused(() => checkRunFolder(narrowed, { ...pinned, options: {} }), "perfgate-quick/action-run.json: options are 'tests=point-query', but the command asked for no options");
+    const whole = await read(() => {});
+    refused(() => checkRunFolder(whole, { ...pinned, options: { rounds: 8 } }), "perfgate-quick/action-run.json: options are none, but the command asked for 'rounds=8'");
+    const both = await read((f) => { f['action-run.json'].options = { threads: '1,4', rounds: '8' }; });
+    assert.equal(checkRunFolder(both, { ...pinned, options: { rounds: 8, threads: [1, 4] } }).actionRun.options.rounds, '8');
+  });
 });

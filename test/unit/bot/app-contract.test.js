@@ -35,7 +35,7 @@ test("the workflows' run-name is the one the bot finds its runs by", () => {
 
 test('options are the key=value words the action reads; what it cannot take is named', () => {
   assert.deepEqual(contract.optionsInput({ threads: [1, 4], rounds: 8, tests: ['point-query', 'scan_range=100'], metric: 'both' }),
-    { options: 'rounds=8 threads=1,4 tests=point-query,scan_range=100', dropped: ['metric'] });
+    { options: 'rounds=8 tests=point-query,scan_range=100 threads=1,4', dropped: ['metric'] });
   assert.deepEqual(contract.optionsInput({}), { options: '', dropped: [] });
 });
 
