@@ -39,6 +39,21 @@ export async function getPullRequest(octokit, { owner, repo }, number) {
   return data;
 }
 
+/**
+ * How `base` stands to `head` in GitHub's compare (base...head): identical, ahead (head is ahead:
+ * base is its ancestor), behind, diverged; 'not found' when GitHub knows no such commit or no
+ * common history.
+ */
+export async function compareStatus(octokit, { owner, repo }, base, head) {
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 1 });
+    return data.status;
+  } catch (error) {
+    if (error.status === 404 || error.status === 422) return 'not found';
+    throw error;
+  }
+}
+
 /** The author's permission on the repository: admin, write (also for maintain), read or none. */
 export async function authorPermission(octokit, { owner, repo }, username) {
   const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username });

@@ -1,7 +1,8 @@
 // The pull request a run is about, and whether its code may be built here.
-import { authorPermission, getPullRequest } from './github.js';
+import { authorPermission, compareStatus, getPullRequest } from './github.js';
 import perfgate from 'perfgate';
-import { decideMainCommitTrust, decideReleaseTrust, decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
+import { InputError } from './settings.js';
+import { decideBase, decideMainCommitTrust, decideReleaseTrust, decideTrust, needsAuthorPermission, pullRequestFacts } from './trust.js';
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
@@ -16,13 +17,17 @@ export async function pullRequestOf(octokit, settings) {
 }
 
 /**
- * The trust decision for this run, and the commits it is about.
+ * The trust decision for this run, and the commits it is about. The gate and measure jobs of a
+ * pull request both take it; a base-ref that is not the pull request's base (decideBase) throws.
  * @returns {facts, headSha, baseRef, decision}
  */
 export async function admission(octokit, settings) {
   const facts = await pullRequestOf(octokit, settings);
   const headSha = settings.headSha || facts.headSha;
-  const baseRef = settings.baseRef || facts.baseSha;
+  const asked = settings.baseRef && settings.baseRef !== facts.baseSha;
+  const relation = asked ? await compareStatus(octokit, settings.repository, settings.baseRef, facts.baseSha) : null;
+  const { baseRef, problem } = decideBase({ baseRef: settings.baseRef, facts, relation });
+  if (problem) throw new InputError(problem);
   const permission = needsAuthorPermission(facts) ? await authorPermission(octokit, settings.repository, facts.author) : null;
   const decision = decideTrust({ facts, authorPermission: permission, headSha, approvedSha: settings.approvedSha });
   return { facts, headSha, baseRef, decision };

@@ -122,6 +122,29 @@ export function decideReleaseTrust({ ref, defaultBranch, head, base }) {
 }
 
 /**
+ * The base a pull request's run measures against. Its limits are read from the base commit, so a
+ * base other than the pull request's would let whoever dispatches the run choose the limits
+ * (a commit whose perfgate/thresholds they loosened): only the pull request's base commit as
+ * GitHub reports it, or an earlier commit of its base branch (a /perf rerun pinned before the
+ * base branch moved on), is measured against.
+ * @param baseRef   input base-ref ('' or null: the pull request's base commit)
+ * @param facts     pullRequestFacts: baseSha, baseRef (the base branch), number
+ * @param relation  how base-ref stands to facts.baseSha (GitHub's compare of base-ref...baseSha:
+ *                  identical, ahead, behind, diverged, or 'not found'), null when not asked
+ * @returns {baseRef: what to measure against, problem: null or why base-ref is refused}
+ */
+export function decideBase({ baseRef, facts, relation }) {
+  if (!baseRef || baseRef === facts.baseSha) return { baseRef: facts.baseSha, problem: null };
+  // ahead: the pull request's base commit is ahead of base-ref, i.e. base-ref is its ancestor.
+  if (relation === 'identical' || relation === 'ahead') return { baseRef, problem: null };
+  const stands = relation ? `GitHub's compare with it: ${relation}` : 'not compared';
+  return {
+    baseRef: null,
+    problem: `input base-ref: '${baseRef}' is not the base of pull request #${facts.number} (${stands}); expected ${facts.baseSha}, its base commit, or an earlier commit of its base branch ${facts.baseRef || '(unknown)'}`,
+  };
+}
+
+/**
  * The sticky comment of a refused run: what happened and what a maintainer does. `marker` is
  * the suite's comment marker, so the results of an approved run later replace this text.
  */

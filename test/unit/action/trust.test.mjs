@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { decideTrust, needsAuthorPermission, pullRequestFacts, refusalComment } from '../../../action/src/trust.js';
+import { decideBase, decideTrust, needsAuthorPermission, pullRequestFacts, refusalComment } from '../../../action/src/trust.js';
 
 const require = createRequire(import.meta.url);
 const HEAD = 'a'.repeat(40);
@@ -83,5 +83,25 @@ describe('decideTrust', () => {
     const body = refusalComment({ marker: '<!-- perfgate:comment suite=quick -->', suite: 'quick', decision, headSha: HEAD });
     assert.ok(body.startsWith('<!-- perfgate:comment suite=quick -->\n### 🔒 perfgate quick: waiting for a maintainer\n'));
     assert.match(body, /A maintainer approves head `aaaaaaaaaaaa` by commenting `\/perf quick` on this pull request\./);
+  });
+});
+
+describe('decideBase', () => {
+  const BASE = '2'.repeat(40);
+  const OTHER = '3'.repeat(40);
+  const facts = { number: 7, baseSha: BASE, baseRef: 'main' };
+  const refused = (relation) => `input base-ref: '${OTHER}' is not the base of pull request #7 (${relation}); expected ${BASE}, its base commit, or an earlier commit of its base branch main`;
+  it('measures against the pull request\'s base or an earlier commit of its base branch, nothing else', () => {
+    const cases = [
+      [{ baseRef: null, relation: null }, { baseRef: BASE, problem: null }],
+      [{ baseRef: BASE, relation: null }, { baseRef: BASE, problem: null }],
+      [{ baseRef: OTHER, relation: 'ahead' }, { baseRef: OTHER, problem: null }],
+      [{ baseRef: OTHER, relation: 'identical' }, { baseRef: OTHER, problem: null }],
+      [{ baseRef: OTHER, relation: 'behind' }, { baseRef: null, problem: refused("GitHub's compare with it: behind") }],
+      [{ baseRef: OTHER, relation: 'diverged' }, { baseRef: null, problem: refused("GitHub's compare with it: diverged") }],
+      [{ baseRef: OTHER, relation: 'not found' }, { baseRef: null, problem: refused("GitHub's compare with it: not found") }],
+      [{ baseRef: OTHER, relation: null }, { baseRef: null, problem: refused('not compared') }],
+    ];
+    for (const [given, expected] of cases) assert.deepEqual(decideBase({ ...given, facts }), expected, JSON.stringify(given));
   });
 });
