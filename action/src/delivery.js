@@ -3,15 +3,9 @@
 // with the bot), re-exported here.
 import perfgateCore from '@perfgate/core';
 
-const { checkRunOutput, jobSummary, conclusionOf, fitCharacters, fitBytes, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES } = perfgateCore;
-export { checkRunOutput, jobSummary, conclusionOf, fitCharacters, fitBytes, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES };
-
-// The verdicts each fail-on setting fails the job on.
-const FAILING = { fail: ['fail', 'error'], warn: ['warn', 'inconclusive', 'fail', 'error'], never: [] };
-
-export function jobFails(verdict, failOn) {
-  return FAILING[failOn].includes(verdict);
-}
+const { checkRunOutput, jobSummary, conclusionOf, jobFails, fitCharacters, fitBytes, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES } = perfgateCore;
+// Which verdicts fail the job (fail-on) and the check run: one table, core's blocking.js.
+export { checkRunOutput, jobSummary, conclusionOf, jobFails, fitCharacters, fitBytes, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES };
 
 /**
  * A run that ended without a verdict (the measure job failed before judging, or left no run

@@ -157,7 +157,7 @@ export async function report(settings, octokit) {
     const thresholdsFrom = describeThresholdsOrigin(run.thresholds);
     comment = perfgateCore.renderComment(verdict, { reportLink, thresholdsFrom });
     summary = jobSummary(verdict, { reportLink, thresholdsFrom });
-    check = checkRunOutput(verdict, { reportLink, thresholdsFrom });
+    check = checkRunOutput(verdict, { reportLink, thresholdsFrom, failOn: settings.failOn });
     verdictWord = verdict.verdict;
   }
   const run = await completeCheckRun(octokit, settings, headSha, check);

@@ -1,10 +1,10 @@
 // The action's inputs, read once into one settings object. Every check is here; an error names
 // the input, the bad value and the expected form.
 import path from 'node:path';
+import perfgateCore from '@perfgate/core';
 
 export const JOBS = ['gate', 'measure', 'report', 'bisect', 'signoff'];
 const COMMENT_MODES = ['sticky', 'off'];
-const FAIL_ON = ['fail', 'warn', 'never'];
 const MEASURE_RESULTS = ['success', 'failure', 'cancelled', 'skipped'];
 // What `options` may override (the names of `perfgate compare`'s options), and `tests`.
 const OPTION_KEYS = ['seconds', 'warmup-seconds', 'rounds', 'tables', 'rows', 'threads', 'metric', 'tests'];
@@ -182,7 +182,7 @@ export function readSettings({ input, env, event }) {
     comment: pullRequest === null ? 'none' : oneOf('comment', input('comment') || 'sticky', COMMENT_MODES),
     ref: env.GITHUB_REF || null,
     commentAuthor: input('comment-author') || 'github-actions[bot]',
-    failOn: oneOf('fail-on', input('fail-on') || 'fail', FAIL_ON),
+    failOn: oneOf('fail-on', input('fail-on') || 'fail', perfgateCore.FAIL_ON),
     token,
     workDir: path.resolve(input('work-dir') || path.join(env.RUNNER_TEMP || '.', 'perfgate')),
   };

@@ -74,7 +74,8 @@
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
  *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}}
- *   checkRunOutput(verdict, {reportLink, thresholdsFrom}) → {conclusion, output}, conclusionOf(word),
+ *   checkRunOutput(verdict, {reportLink, thresholdsFrom, failOn}) → {conclusion, output},
+ *   conclusionOf(word, failOn), jobFails(word, failOn), FAIL_ON: which verdicts block (blocking.js),
  *   jobSummary(verdict, {...}): what GitHub is told about a verdict
  *   markdownText(s), markdownCode(s, {table}), markdownFence(lines): the only way text from a run
  *   folder (or any untrusted text) enters markdown: shown as its characters, nothing live
@@ -129,6 +130,7 @@ const bisectComment = require('./render/bisect-comment');
 const watch = require('./watch');
 const { signalVerdict, REGRESSION_SIGNALS } = require('./signals');
 const signoff = require('./signoff');
+const blocking = require('./blocking');
 const regressionIssue = require('./render/regression-issue');
 
 module.exports = {
@@ -170,6 +172,7 @@ module.exports = {
   ...watch,
   signalVerdict, REGRESSION_SIGNALS,
   ...regressionIssue,
+  jobFails: blocking.jobFails, conclusionOf: blocking.conclusionOf, FAIL_ON: blocking.FAIL_ON,
   signoffDecision: signoff.signoffDecision, SIGNOFF_CONTEXT: signoff.SIGNOFF_CONTEXT,
   SIGNOFF_ARTIFACT: signoff.SIGNOFF_ARTIFACT, STATUS_DESCRIPTION_LIMIT: signoff.STATUS_DESCRIPTION_LIMIT,
 };

@@ -4,31 +4,24 @@
 const { renderComment, marker } = require('./comment');
 const { renderSummary, renderReasons } = require('./summary');
 const { LIMITS, fitCharacters, fitBytes } = require('../github-limits');
+const { conclusionOf } = require('../blocking');
 
 const CHECK_RUN_TEXT_LIMIT = LIMITS.checkRunText;
 const JOB_SUMMARY_LIMIT_BYTES = LIMITS.jobSummaryBytes;
 
-// fail and error block a merge; warn and inconclusive ask a reader to look.
-const CONCLUSION = Object.freeze({ pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' });
-
-/** The check run conclusion of a verdict word. */
-function conclusionOf(verdict) {
-  return CONCLUSION[verdict];
-}
-
 /**
- * The completed check run's fields: conclusion, title (the verdict and the headline), summary
- * (the comment's tables, without its marker) and text (why each row that did not pass got its
- * verdict).
+ * The completed check run's fields: conclusion (blocking.js: `failOn` can only make it
+ * stricter), title (the verdict and the headline), summary (the comment's tables, without its
+ * marker) and text (why each row that did not pass got its verdict).
  */
-function checkRunOutput(verdict, { reportLink, thresholdsFrom } = {}) {
+function checkRunOutput(verdict, { reportLink, thresholdsFrom, failOn = 'fail' } = {}) {
   const tables = renderComment(verdict, { reportLink, thresholdsFrom, limit: CHECK_RUN_TEXT_LIMIT });
   const head = marker(verdict.suite);
   const summary = tables.startsWith(head) ? tables.slice(tables.indexOf('\n') + 1) : tables;
   const reasons = renderReasons(verdict);
   const where = reportLink ? `the full report is ${reportLink}` : 'the full report is report.html in the run folder';
   return {
-    conclusion: conclusionOf(verdict.verdict),
+    conclusion: conclusionOf(verdict.verdict, failOn),
     output: {
       title: fitCharacters(`perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, LIMITS.checkRunTitle, 'cut'),
       summary,
@@ -43,4 +36,4 @@ function jobSummary(verdict, { reportLink, thresholdsFrom } = {}) {
   return fitBytes(text, JOB_SUMMARY_LIMIT_BYTES, `Cut to fit GitHub's job summary size; the full report is ${reportLink || 'report.html in the run folder'}.`);
 }
 
-module.exports = { conclusionOf, checkRunOutput, jobSummary, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES };
+module.exports = { checkRunOutput, jobSummary, CHECK_RUN_TEXT_LIMIT, JOB_SUMMARY_LIMIT_BYTES };

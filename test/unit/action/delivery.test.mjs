@@ -23,7 +23,7 @@ function huge() {
 
 describe('conclusions and fail-on', () => {
   it('maps each verdict to a check run conclusion', () => {
-    assert.deepEqual(['pass', 'warn', 'inconclusive', 'fail', 'error'].map(conclusionOf), ['success', 'neutral', 'neutral', 'failure', 'failure']);
+    assert.deepEqual(['pass', 'warn', 'inconclusive', 'fail', 'error'].map((v) => conclusionOf(v)), ['success', 'neutral', 'neutral', 'failure', 'failure']);
   });
 
   it('fails the job by fail-on', () => {
@@ -31,6 +31,18 @@ describe('conclusions and fail-on', () => {
     assert.deepEqual(verdicts.filter((v) => jobFails(v, 'fail')), ['fail', 'error']);
     assert.deepEqual(verdicts.filter((v) => jobFails(v, 'warn')), ['warn', 'inconclusive', 'fail', 'error']);
     assert.deepEqual(verdicts.filter((v) => jobFails(v, 'never')), []);
+  });
+
+  it('blocks a required check on what fail-on fails the job on, and never passes a fail', () => {
+    const words = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
+    assert.deepEqual(words.map((v) => conclusionOf(v, 'warn')), ['success', 'failure', 'failure', 'failure', 'failure']);
+    // fail-on never keeps the job green; the check still says what the verdict is.
+    assert.deepEqual(words.map((v) => conclusionOf(v, 'never')), ['success', 'neutral', 'neutral', 'failure', 'failure']);
+    const inconclusive = captured.find(({ verdict }) => verdict.verdict === 'inconclusive');
+    assert.ok(inconclusive, 'a captured inconclusive verdict');
+    assert.equal(checkRunOutput(inconclusive.verdict).conclusion, 'neutral');
+    assert.equal(checkRunOutput(inconclusive.verdict, { failOn: 'warn' }).conclusion, 'failure');
+    assert.throws(() => conclusionOf('pass', 'sometimes'), /fail-on 'sometimes': expected one of fail, warn, never/);
   });
 });
 

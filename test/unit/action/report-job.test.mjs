@@ -35,7 +35,7 @@ describe('the report job', () => {
       repositories: [REPOSITORY],
       githubToken: TOKEN,
       artifactsDir: path.join(folder, 'artifacts'),
-      pullRequests: [7, 8, 9, 10, 11].map((number) => ({ repository: REPOSITORY, number, head: { ref: `b${number}`, sha: HEAD_SHA }, base: { ref: 'main', sha: BASE_SHA } })),
+      pullRequests: [7, 8, 9, 10, 11, 12].map((number) => ({ repository: REPOSITORY, number, head: { ref: `b${number}`, sha: HEAD_SHA }, base: { ref: 'main', sha: BASE_SHA } })),
     });
     // @actions/github reads its API URL when it is first imported: set it before the action is.
     for (const name of ['GITHUB_API_URL', 'GITHUB_SERVER_URL', 'GITHUB_STEP_SUMMARY']) saved[name] = process.env[name];
@@ -55,7 +55,7 @@ describe('the report job', () => {
   });
 
   /** Runs job=report for pull request `pr` on a run whose artifact holds `files`. */
-  async function reportRun(pr, files, { serverUrl = 'https://github.com', options = '' } = {}) {
+  async function reportRun(pr, files, { serverUrl = 'https://github.com', options = '', failOn = '' } = {}) {
     runId += 1;
     writeArtifact(path.join(folder, 'artifacts'), runId, 'perfgate-quick', files);
     // @actions/artifact reads the server from the environment, as on a runner.
@@ -64,7 +64,7 @@ describe('the report job', () => {
     writeFileSync(summaryFile, '');
     process.env.GITHUB_STEP_SUMMARY = summaryFile;
     const inputs = {
-      job: 'report', suite: 'quick', 'pull-request': String(pr), 'head-sha': HEAD_SHA, 'measure-result': 'success', 'github-token': TOKEN, 'work-dir': path.join(folder, `work-${runId}`), options,
+      job: 'report', suite: 'quick', 'pull-request': String(pr), 'head-sha': HEAD_SHA, 'measure-result': 'success', 'github-token': TOKEN, 'work-dir': path.join(folder, `work-${runId}`), options, 'fail-on': failOn,
     };
     const env = { GITHUB_REPOSITORY: REPOSITORY, GITHUB_RUN_ID: String(runId), GITHUB_SERVER_URL: serverUrl, GITHUB_API_URL: gh.url, GITHUB_EVENT_NAME: 'workflow_dispatch' };
     const settings = readSettings({ input: (name) => inputs[name] || '', env, event: {} });
@@ -143,6 +143,15 @@ describe('the report job', () => {
     const why = "perfgate-quick/action-run.json: options are 'tests=point-query', but input options is empty";
     assert.equal(outputs.verdict, 'error');
     assert.deepEqual([check.name, check.conclusion, check.output.title], ['perfgate quick', 'failure', `perfgate quick: error — ${why}`]);
+  });
+
+  // GitHub counts a neutral check as passing a required one: fail-on warn must block it too.
+  it('an inconclusive run completes the check run as fail-on says: neutral by default, failure with fail-on warn', async () => {
+    const files = runFolderFiles({ pr: 12, edit: (f) => { f['verdict.json'].verdict = 'inconclusive'; } });
+    assert.equal((await reportRun(12, files)).check.conclusion, 'neutral');
+    const strict = await reportRun(12, files, { failOn: 'warn' });
+    assert.equal(strict.outputs.verdict, 'inconclusive');
+    assert.equal(strict.check.conclusion, 'failure');
   });
 
   it('on GitHub Enterprise Server: the check run and the comment say why there is no verdict and what to do', async () => {
