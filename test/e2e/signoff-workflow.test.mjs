@@ -158,6 +158,22 @@ describe('perf-signoff.yml under act on two real servers', () => {
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });
 
+  it('a dispatched ref holding a newline is refused by the refs job: it cannot add an output line of its own', async () => {
+    // Without the check, "previous-ref=...\ncandidate-sha=<another commit>" written to
+    // GITHUB_OUTPUT after the checked SHAs would replace the candidate the measure jobs build.
+    const inputs = {
+      'candidate-ref': CANDIDATE_TAG, 'candidate-sha': fork.headSha, 'previous-ref': `${PREVIOUS_TAG}\ncandidate-sha=${fork.baseSha}`, 'previous-sha': fork.baseSha, conversation: '', 'request-id': 'hand',
+    };
+    const runId = 9203;
+    const act = await runSignoff({ event: 'workflow_dispatch', payload: workflowDispatchEvent({ workflow: 'perf-signoff.yml', inputs, sender: 'maintainer' }), runId });
+    writeFileSync(path.join(folder, 'act-newline.log'), stepLog(act));
+    assert.notEqual(act.exitCode, 0);
+    assert.equal(act.jobs.refs, 'failure');
+    assert.notEqual(act.jobs.measure, 'success');
+    assert.match(stepLog(act), /candidate-ref and previous-ref must be ref names of letters, digits and \. _ \/ \+ -/);
+    assert.equal(existsSync(artifact(artifactsDir, runId, core.SIGNOFF_ARTIFACT)), false, 'nothing measured, nothing uploaded');
+  });
+
   it('an untagged candidate is refused before anything is built: the sign-off is an error, nothing is uploaded for the bot', async () => {
     // A commit in the repository that no tag points at (as a pull request's head can be).
     const untagged = execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@perfgate.invalid', 'commit-tree', `${fork.headSha}^{tree}`, '-p', fork.headSha, '-m', 'not released'], { cwd: fork.repo, encoding: 'utf8' }).trim();
