@@ -225,6 +225,14 @@ const KEYS = {
       return String(value);
     },
   },
+  PERFGATE_FAIL_ON: {
+    describe: 'with PERFGATE_REPORT=bot: the verdicts whose check run completes as failure, as the action\'s fail-on: fail (fail, error), warn (also warn and inconclusive, which are otherwise neutral and pass a required check) or never (a fail or an error is a failure still)',
+    default: 'fail',
+    read: (value, fail) => {
+      if (!core.FAIL_ON.includes(String(value))) throw fail(core.FAIL_ON.join(', '));
+      return String(value);
+    },
+  },
   PERFGATE_THRESHOLDS: {
     describe: 'the thresholds folder whose microbenchmark names tests= accepts',
     default: core.SHIPPED_THRESHOLDS_DIR,
@@ -409,6 +417,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
     bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
+    failOn: values.PERFGATE_FAIL_ON,
     watch: {
       enabled: values.PERFGATE_WATCH === 'on', branch: values.PERFGATE_WATCH_BRANCH, workflow: values.PERFGATE_WATCH_WORKFLOW, suite: 'quick',
       changePointPython: values.PERFGATE_CHANGE_POINT_PYTHON,

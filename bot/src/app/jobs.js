@@ -323,7 +323,7 @@ async function reportVerdict(ctx, octokit, request, { verdict, runUrl, artifact 
   const body = core.renderComment(verdict, { reportLink, limit: core.GITHUB_COMMENT_LIMIT - footer.length }) + footer;
   await tell(ctx, octokit, request, 'stored', { body });
   if (request.checkRunId) {
-    await gh.completeCheckRun(octokit, where, request.checkRunId, { ...core.checkRunOutput(verdict, { reportLink }), detailsUrl: runUrl });
+    await gh.completeCheckRun(octokit, where, request.checkRunId, { ...core.checkRunOutput(verdict, { reportLink, failOn: ctx.config.failOn }), detailsUrl: runUrl });
   }
 }
 

@@ -180,3 +180,30 @@ describe('completed runs and their artifacts', () => {
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });
 });
+
+describe('a bot that reports, with PERFGATE_FAIL_ON=warn', () => {
+  it('completes the check run of an inconclusive run as failure: neutral would pass a required check', async () => {
+    const artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-fail-on-'));
+    const gh = await startDouble({ artifactsDir, prs: [320] });
+    const running = await startBotOn(gh, { env: { PERFGATE_FAIL_ON: 'warn' } });
+    try {
+      await openPulls(running, [320]);
+      const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr: 320 });
+      await settled(running);
+      const request = await bot.requestForComment(running.store, comment.id);
+      const run = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${request.runId}`)).json();
+      const files = runFolderFiles({ pr: 320 });
+      assert.equal(JSON.parse(files['verdict.json']).verdict, 'inconclusive');
+      writeArtifact(artifactsDir, run.id, 'perfgate-quick', files);
+      gh.state.updateWorkflowRun(REPOSITORY, run.id, { status: 'completed', conclusion: 'success' });
+      await running.deliver('workflow_run', workflowRunEvent({ run, conclusion: 'success' }));
+      await settled(running);
+      const check = gh.state.checkRuns(REPOSITORY).find((c) => c.id === request.checkRunId);
+      assert.deepEqual([check.status, check.conclusion], ['completed', 'failure']);
+    } finally {
+      await running.close();
+      await gh.close();
+      rmSync(artifactsDir, { recursive: true, force: true });
+    }
+  });
+});
