@@ -58,7 +58,7 @@ describe('perfgate bot on MariaDB', () => {
     await t.settled(running, 30_000);
     const request = await t.bot.requestForComment(running.store, comment.id);
     const run = await (await fetch(`${gh.url}/repos/${t.REPOSITORY}/actions/runs/${request.runId}`)).json();
-    t.writeArtifact(artifactsDir, run.id, 'perfgate-quick', t.runFolderFiles({ pr: 9 }));
+    t.writeArtifact(artifactsDir, run.id, 'perfgate-quick', t.runFolderFiles({ pr: 9, edit: (f) => { f['action-run.json'].options = { rounds: '4' }; } }));
     gh.state.updateWorkflowRun(t.REPOSITORY, run.id, { status: 'completed', conclusion: 'success' });
     await running.deliver('workflow_run', t.workflowRunEvent({ run }));
     await t.settled(running, 30_000);
