@@ -97,7 +97,7 @@ describe('the entry point run by hand, measuring the two Debian builds', () => {
     assert.equal(result.outputs.verdict, verdict.verdict);
     const run = JSON.parse(readFileSync(path.join(runDir, 'action-run.json'), 'utf8'));
     assert.deepEqual({ ...run, thresholds: run.thresholds.commit }, {
-      schema: 'perfgate.action-run/v1', suite: 'quick', shard: null, pull_request: 5, base_sha: fork.baseSha, head_sha: fork.headSha, thresholds: fork.baseSha, status: 'judged', message: null,
+      schema: 'perfgate.action-run/v1', suite: 'quick', shard: null, options: {}, pull_request: 5, base_sha: fork.baseSha, head_sha: fork.headSha, thresholds: fork.baseSha, status: 'judged', message: null,
     });
     assert.ok(existsSync(path.join(runDir, 'thresholds', 'suites', 'quick.yml')), 'the limits it used are in the run folder');
   });
