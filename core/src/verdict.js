@@ -187,8 +187,10 @@ const WINDOW_STEP_WORDS = { count: 'extra windows on fresh servers', recount: 'r
 
 /**
  * What each pair of server processes measured of one signal on its own: the first servers'
- * rounds (or windows), then each fresh step's own, as `judgeOwn({from, until})` judges them
- * (`from`, `until`: the step that begins and the one that ends the stretch; null at the ends).
+ * rounds (or windows), then each fresh step's own, as `judgeOwn(stretch)` judges them (a
+ * stretch: `from`, `until`, the step that begins and the one that ends it, null at the ends;
+ * `steps`, the fresh steps of the signal in order, and `at`, which of them begins it, -1 for
+ * the first servers).
  * Returns the worst a pair proved (a fail before a warn; the earliest of equals), with words
  * saying which pair, or null when no pair proved a warn or fail or no fresh step measured the
  * signal (its pooled interval is then all there is).
@@ -202,8 +204,8 @@ function worstPairOfProcesses(extensions, words, ids, judgeOwn) {
   const steps = extensions.filter((e) => words[e.purpose] && ids.every((id) => e.benchmarks.includes(id)));
   if (!steps.length) return null;
   const stretches = [
-    { from: null, until: steps[0], when: `before the ${words[steps[0].purpose]}`, where: 'on its first servers, not on fresh ones' },
-    ...steps.map((e, k) => ({ from: e, until: steps[k + 1] || null, when: `in the ${words[e.purpose]}`, where: `in the ${words[e.purpose]}, not on its other servers` })),
+    { steps, at: -1, from: null, until: steps[0], when: `before the ${words[steps[0].purpose]}`, where: 'on its first servers, not on fresh ones' },
+    ...steps.map((e, k) => ({ steps, at: k, from: e, until: steps[k + 1] || null, when: `in the ${words[e.purpose]}`, where: `in the ${words[e.purpose]}, not on its other servers` })),
   ];
   let seen = null;
   for (const stretch of stretches) {
@@ -223,17 +225,12 @@ function inStretch(index, { from, until }) {
 // The windows of one side a stretch counted. Windows pair by position and every step counts
 // as many on each side, appended in order: the steps' windows are the last ones, the first
 // servers' those before them.
-function windowsOfStretch(windows, { from }, extensions, id) {
-  const steps = extensions.filter((e) => WINDOW_STEP_WORDS[e.purpose] && e.benchmarks.includes(id));
-  const firstEnd = Math.max(0, windows.length - steps.reduce((n, e) => n + (e.windows || 0), 0));
-  let start = firstEnd;
-  const bounds = new Map(steps.map((e) => {
-    const b = [start, start + (e.windows || 0)];
-    start = b[1];
-    return [e, b];
-  }));
-  const [begin, end] = from ? bounds.get(from) : [0, firstEnd];
-  return windows.slice(begin, end);
+function windowsOfStretch(windows, { steps, at }) {
+  const counted = (list) => list.reduce((n, e) => n + (e.windows || 0), 0);
+  const firstEnd = Math.max(0, windows.length - counted(steps));
+  if (at < 0) return windows.slice(0, firstEnd);
+  const begin = firstEnd + counted(steps.slice(0, at));
+  return windows.slice(begin, begin + (steps[at].windows || 0));
 }
 
 /**
@@ -395,7 +392,7 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
     instructions = judgeInstructions(out, bench.instructions, limits);
     if (!instructions.error) {
       const seen = worstPairOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id], (stretch) => {
-        const own = (side) => ({ ...side, windows: windowsOfStretch(side.windows, stretch, extensions, bench.id) });
+        const own = (side) => ({ ...side, windows: windowsOfStretch(side.windows, stretch) });
         const figure = instructionFigures({ ...bench.instructions, base: own(bench.instructions.base), head: own(bench.instructions.head) }).connection;
         return figure && signalOf('instructions', figure, limits.instructions);
       });
