@@ -35,6 +35,7 @@
 const { count } = require('./render/format');
 const { formatDuration } = require('./progress');
 const { narrowSuite } = require('./config/thresholds');
+const { decidingInstructions } = require('./signals');
 
 const SCHEMA = 'perfgate.bisect/v1';
 const DEFAULT_REPEATS = 2;
@@ -182,7 +183,9 @@ function searchProgress(state) {
 // --- what a measurement says ----------------------------------------------------------------
 
 const SIGNAL_VERDICT = { instructions: 'instructions_verdict', time: 'time_verdict' };
-const SIGNAL_INTERVAL = { instructions: 'instructions_per_query', time: 'rqps' };
+// The interval a row was judged on for a signal: instructions of all threads where those
+// decided (a regression in purge), else the queries' own.
+const signalInterval = (row, signal) => (signal === 'time' ? row.rqps : (decidingInstructions(row) || {}).interval || null);
 const SIGNAL_NAME = { instructions: 'instr/o', time: 'rQPS' };
 
 function intervalText(i, digits = f2) {
@@ -218,7 +221,7 @@ function regressionAtBadEnd(verdict, ids) {
     }
     if (row.verdict === 'fail') {
       const signal = row.instructions_verdict === 'fail' ? 'instructions' : 'time';
-      watched.push({ id, signal, bad_end: pickInterval(row[SIGNAL_INTERVAL[signal]]) });
+      watched.push({ id, signal, bad_end: pickInterval(signalInterval(row, signal)) });
     } else if (row.verdict === 'inconclusive') {
       open.push(row);
     }
@@ -260,7 +263,7 @@ function decideStep(verdict, watched) {
       return { id, signal, verdict: 'error', decision: 'error', interval: null, partial: false, reason: `${id}: ${row ? row.reason : 'not measured'}` };
     }
     const v = row[SIGNAL_VERDICT[signal]] || 'error';
-    const interval = pickInterval(row[SIGNAL_INTERVAL[signal]]);
+    const interval = pickInterval(signalInterval(row, signal));
     const decision = { fail: 'bad', pass: 'good', warn: 'good', inconclusive: 'undecided' }[v] || 'error';
     const partial = decision === 'bad' && isPartial(signal, interval, badEnd);
     const limit = limitOf(row, signal);
@@ -339,6 +342,8 @@ function summarizeMeasurement(verdict, { functions = 0 } = {}) {
       instructions_verdict: b.instructions_verdict ?? null,
       rqps: pickInterval(b.rqps),
       instructions_per_query: pickInterval(b.instructions_per_query),
+      all_threads_per_query: pickInterval(b.all_threads_per_query),
+      instructions_threads: b.instructions_threads ?? null,
       reason: b.reason,
     };
     if (functions > 0) row.grown = grownFunctions(b, functions);
@@ -369,7 +374,7 @@ function describeCulprit(state, { verdict, watched, run }) {
   const measurements = summarizeMeasurement(verdict, { functions: TOP_FUNCTIONS });
   const share = watched.map(({ id, signal, bad_end: badEnd }) => {
     const row = measurements.find((m) => m.id === id);
-    const own = row && row[SIGNAL_INTERVAL[signal]];
+    const own = row && signalInterval(row, signal);
     if (!own || !badEnd || !(own.estimate > 0) || !(badEnd.estimate > 0) || Math.abs(Math.log(badEnd.estimate)) < 1e-9) return { id, signal, share: null };
     return { id, signal, share: Math.log(own.estimate) / Math.log(badEnd.estimate) };
   });
@@ -429,7 +434,8 @@ function formatBisectProgress(event) {
 function measurementLine(m) {
   const parts = [];
   if (m.rqps) parts.push(`rQPS ${intervalText(m.rqps)}`);
-  if (m.instructions_per_query) parts.push(`instr/o ${intervalText(m.instructions_per_query, f3)}`);
+  const instr = decidingInstructions(m);
+  if (instr) parts.push(`${instr.word} ${intervalText(instr.interval, f3)}`);
   return `${m.id}: ${parts.join(', ') || 'no figures'} (${m.verdict})`;
 }
 

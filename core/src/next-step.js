@@ -2,9 +2,9 @@
 // The adaptive part of a comparison, as pure decisions. After each judgement, in order:
 //   count    more instruction windows of the rows whose instructions could still change the
 //            verdict (they are cheap and steady), up to budget.extra_windows per side;
-//   recount  an instruction fail or warn counted again on fresh server processes (every
-//            extension starts its servers anew), so that it is confirmed on processes other
-//            than the ones that saw it: two processes of one build can count about 1% apart,
+//   recount  an instruction fail or warn (or what all threads' instructions proved) counted
+//            again on fresh server processes (every extension starts its servers anew), so
+//            that it is confirmed on processes other than the ones that saw it: two processes of one build can count about 1% apart,
 //            as far as a warn limit, and noise alone must not warn;
 //   extend   more timed rounds of the rows whose time could still change the verdict, up to
 //            budget.extra_rounds per side: only where the rounds left could narrow the interval
@@ -57,7 +57,9 @@ function nextStep(verdict, budget, spent) {
   if (count.length > 0 && windowsLeft > 0) {
     return { action: 'count', ids: count, windows: Math.min(budget.step_windows ?? windowsLeft, windowsLeft) };
   }
-  const recount = rows.filter((b) => ['fail', 'warn'].includes(b.instructions_verdict) && !recounted.includes(b.id)).map((b) => b.id);
+  // Also a row whose instructions of all threads one pair of processes proved beyond a limit:
+  // they stand only once a fresh pair proves it too (verdict.js, withAllThreads).
+  const recount = rows.filter((b) => (['fail', 'warn'].includes(b.instructions_verdict) || b.instructions_recount) && !recounted.includes(b.id)).map((b) => b.id);
   if (recount.length > 0 && (budget.confirm_windows ?? 0) > 0) {
     return { action: 'recount', ids: recount, windows: budget.confirm_windows };
   }

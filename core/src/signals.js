@@ -29,4 +29,29 @@ function signalVerdict(item, signal) {
   return signal === 'rqps' && !item.instructions_per_query ? item.verdict : null;
 }
 
-module.exports = { REGRESSION_SIGNALS, signalOf, signalVerdict };
+/**
+ * The instructions figure of a judged row that its verdict rests on: the queries' own threads'
+ * (instr/o), or that of all threads where they proved more (a regression in purge or
+ * flushing). Every report that shows one instructions figure for a row shows this one, so
+ * that no fail stands beside a figure that did not decide it.
+ * @returns {interval, threads: 'connection'|'all', word} or null when no instructions were counted
+ */
+function decidingInstructions(item) {
+  if (item.instructions_threads === 'all' && item.all_threads_per_query) {
+    return { interval: item.all_threads_per_query, threads: 'all', word: 'instr/o of all threads' };
+  }
+  return item.instructions_per_query ? { interval: item.instructions_per_query, threads: 'connection', word: 'instr/o' } : null;
+}
+
+/**
+ * The interval a regression signal of a judged item stands on, and its word: rQPS, or the
+ * instructions figure that decided (decidingInstructions). null interval: not measured.
+ */
+function signalFigure(item, signal) {
+  const s = signalOf(signal);
+  if (signal !== 'instructions_per_query') return { interval: item[signal] || null, word: s.word, threads: null };
+  const d = decidingInstructions(item);
+  return d ? { interval: d.interval, word: d.word, threads: d.threads } : { interval: null, word: s.word, threads: null };
+}
+
+module.exports = { REGRESSION_SIGNALS, signalOf, signalVerdict, decidingInstructions, signalFigure };

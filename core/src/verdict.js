@@ -104,6 +104,7 @@ const SIGNAL_TERMS = {
   rqps: { what: 'rQPS', higherIsWorse: false, unit: 'pair', digits: 2 },
   cpu: { what: 'cpu/o', higherIsWorse: true, unit: 'pair', digits: 2 },
   instructions: { what: 'instr/o', higherIsWorse: true, unit: 'window', digits: 3 },
+  instructions_all: { what: 'instr/o of all threads', higherIsWorse: true, unit: 'window', digits: 3 },
   gain: { what: 'AHI gain ratio', higherIsWorse: false, unit: 'pair', digits: 2 },
   io: { what: 'I/O per query', higherIsWorse: true, unit: 'pair', digits: 2 },
 };
@@ -151,6 +152,7 @@ function change(kind, interval) {
   if (!interval || (higherIsWorse ? interval.estimate <= 1 : interval.estimate >= 1)) return null;
   switch (kind) {
     case 'instructions': return `${pct(interval.estimate)} more instructions per query`;
+    case 'instructions_all': return `${pct(interval.estimate)} more instructions per query, counting the background threads`;
     case 'cpu': return `${pct(interval.estimate)} more CPU time per query`;
     default: return `${pct(interval.estimate)} slower`;
   }
@@ -201,12 +203,8 @@ const WINDOW_STEP_WORDS = { count: 'extra windows on fresh servers', recount: 'r
  * away by the others.
  */
 function worstPairOfProcesses(extensions, words, ids, judgeOwn) {
-  const steps = extensions.filter((e) => words[e.purpose] && ids.every((id) => e.benchmarks.includes(id)));
-  if (!steps.length) return null;
-  const stretches = [
-    { steps, at: -1, from: null, until: steps[0], when: `before the ${words[steps[0].purpose]}`, where: 'on its first servers, not on fresh ones' },
-    ...steps.map((e, k) => ({ steps, at: k, from: e, until: steps[k + 1] || null, when: `in the ${words[e.purpose]}`, where: `in the ${words[e.purpose]}, not on its other servers` })),
-  ];
+  const stretches = pairsOfProcesses(extensions, words, ids);
+  if (stretches.length < 2) return null;
   let seen = null;
   for (const stretch of stretches) {
     const own = judgeOwn(stretch);
@@ -214,6 +212,18 @@ function worstPairOfProcesses(extensions, words, ids, judgeOwn) {
     if (!seen || LEVELS.indexOf(own.best) > LEVELS.indexOf(seen.own.best)) seen = { own, when: stretch.when, where: stretch.where };
   }
   return seen;
+}
+
+// The stretches of rounds (or windows) each pair of server processes measured: the first
+// servers', then each fresh step's (see worstPairOfProcesses). Without fresh steps: the first
+// servers' only, which no fresh pair has measured yet.
+function pairsOfProcesses(extensions, words, ids) {
+  const steps = extensions.filter((e) => words[e.purpose] && ids.every((id) => e.benchmarks.includes(id)));
+  if (!steps.length) return [{ steps, at: -1, from: null, until: null, when: 'before a recount on fresh servers', where: 'on its first servers, not yet on fresh ones' }];
+  return [
+    { steps, at: -1, from: null, until: steps[0], when: `before the ${words[steps[0].purpose]}`, where: 'on its first servers, not on fresh ones' },
+    ...steps.map((e, k) => ({ steps, at: k, from: e, until: steps[k + 1] || null, when: `in the ${words[e.purpose]}`, where: `in the ${words[e.purpose]}, not on its other servers` })),
+  ];
 }
 
 // Whether round `index` belongs to a stretch: from its first step's first round up to the next
@@ -272,7 +282,8 @@ function figures(signal, limitWord) {
  * Leads with the signal that decided; names the limit it was held to. Pinned by tests.
  */
 function explain(row, signals) {
-  const byKind = Object.fromEntries(signals.map((s) => [s.kind === 'cpu' || s.kind === 'rqps' ? 'time' : s.kind, s]));
+  const rowSignal = { cpu: 'time', rqps: 'time', instructions_all: 'instructions' };
+  const byKind = Object.fromEntries(signals.map((s) => [rowSignal[s.kind] || s.kind, s]));
   // Of the signals that leave a row open, the one that reaches the limit named leads: an
   // inconclusive row's could-be fail is the signal that can reach the fail limit.
   const reaching = row.verdict === 'inconclusive' ? 'fail' : row.open ? 'warn' : null;
@@ -391,15 +402,18 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   if (bench.instructions) {
     instructions = judgeInstructions(out, bench.instructions, limits);
     if (!instructions.error) {
-      const seen = worstPairOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id], (stretch) => {
+      const ownFigures = (stretch) => {
         const own = (side) => ({ ...side, windows: windowsOfStretch(side.windows, stretch) });
-        const figure = instructionFigures({ ...bench.instructions, base: own(bench.instructions.base), head: own(bench.instructions.head) }).connection;
+        return instructionFigures({ ...bench.instructions, base: own(bench.instructions.base), head: own(bench.instructions.head) });
+      };
+      const seen = worstPairOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id], (stretch) => {
+        const figure = ownFigures(stretch).connection;
         return figure && signalOf('instructions', figure, limits.instructions);
       });
-      if (seen) {
-        instructions = unconfirmed(instructions, seen);
-        out.instructions_verdict = settledVerdict(instructions);
-      }
+      if (seen) instructions = unconfirmed(instructions, seen);
+      instructions = withAllThreads(instructions, out, bench.instructions, limits.instructions,
+        pairsOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id]).map((stretch) => ({ ...stretch, figure: ownFigures(stretch).all })));
+      out.instructions_verdict = settledVerdict(instructions);
     }
     if (!instructions.error) signals.push(instructions);
   }
@@ -437,9 +451,46 @@ function judgeInstructions(out, instructions, limits) {
     out.instructions_verdict = 'error';
     return { error: 'no paired instruction windows' };
   }
+  out.all_threads_per_query = figures.all;
+  out.instructions_threads = 'connection';
   const signal = signalOf('instructions', figures.connection, limits.instructions);
   out.instructions_verdict = settledVerdict(signal.span);
   return signal;
+}
+
+/**
+ * The instructions signal with those of all threads where they prove more. A regression
+ * placed in background work (purge, flushing) runs no instruction on a connection thread,
+ * while on update-index_range=100 the purge the queries leave costs about as much as the
+ * queries themselves. But background threads also run work of their own that comes and goes
+ * (on MySQL 9.7 one window's all-threads ratio of an unchanged build ranged 0.79-1.57), so
+ * their figure only ever proves, and only what every pair of server processes proves on its
+ * own counts: chance must strike twice. A proof one pair gave and another did not (or that
+ * no fresh pair has counted yet) keeps the row open to it, and asks for a recount.
+ *
+ * @param pairs  each pair of processes that counted windows: {when, where, figure} (its own
+ *               all-threads interval), the first servers first
+ */
+function withAllThreads(instructions, out, measured, limits, pairs) {
+  const own = pairs.filter((p) => p.figure).map((p) => ({ ...p, signal: signalOf('instructions_all', p.figure, limits) }));
+  if (!own.length || !out.all_threads_per_query) return instructions;
+  const level = (v) => LEVELS.indexOf(v);
+  const proved = own.length >= 2 ? own.map((p) => p.signal.best).reduce((a, b) => (level(a) <= level(b) ? a : b)) : 'pass';
+  if (level(proved) > level(instructions.best)) {
+    const pooled = signalOf('instructions_all', out.all_threads_per_query, limits);
+    const worst = level(instructions.worst) >= level(proved) ? instructions.worst : proved;
+    const each = { ...pooled, clause: `${pooled.clause}, and on each of its ${own.length} pairs of server processes on its own` };
+    out.instructions_threads = 'all';
+    out.instructions_functions = whereInstructionsWent(measured, out.all_threads_per_query, 10, ['connection', 'background']);
+    return { ...each, best: proved, worst, parts: [each, ...(instructions.parts || [instructions])] };
+  }
+  const seen = own.reduce((a, p) => (!a || level(p.signal.best) > level(a.signal.best) ? p : a), null);
+  // Nothing more than the queries' own threads already keep the row open to.
+  const shown = Math.max(level(instructions.best), instructions.unconfirmed ? level(instructions.unconfirmed.best) : 0);
+  if (level(seen.signal.best) <= shown) return instructions;
+  // One pair's proof only: counted again on fresh processes before it can stand.
+  out.instructions_recount = true;
+  return unconfirmed(instructions, { own: seen.signal, when: seen.when, where: seen.where });
 }
 
 /** The typical QPS of one side of a judged benchmark: the geometric mean of its rounds (null when none). */

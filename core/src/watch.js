@@ -8,7 +8,7 @@
 // commit. A fail that the re-measurement does not reproduce, with no change point, is noise:
 // it files nothing and is recorded as such.
 const crypto = require('node:crypto');
-const { signalVerdict, signalOf, REGRESSION_SIGNALS } = require('./signals');
+const { signalVerdict, signalFigure, REGRESSION_SIGNALS } = require('./signals');
 const F = require('./render/format');
 
 // regressions.dedupe_key is VARCHAR(191): longer keys are replaced by a digest of the parts.
@@ -24,12 +24,13 @@ function dedupeKey({ repo, benchKey, signal, firstBad }) {
   return `sha256:${crypto.createHash('sha256').update([repo, benchKey, signal, firstBad].join('\0')).digest('hex')}`;
 }
 
-const intervalWords = (item, signal) => {
-  const i = item && item[signal];
+// A signal's figure in words, "instr/o of all threads 1.049 [1.048, 1.050]": the figure the
+// item's verdict rests on (signals.js, signalFigure).
+const figureWords = (item, signal) => {
+  const { interval: i, word } = signalFigure(item, signal);
   const digits = signal === 'rqps' ? 2 : F.INSTR_DIGITS;
-  return i ? `${F.estimate(i, digits)} [${F.interval(i, digits).replace('–', ', ')}]` : 'not measured';
+  return i ? `${word} ${F.estimate(i, digits)} [${F.interval(i, digits).replace('–', ', ')}]` : `${word} not measured`;
 };
-const signalWord = (signal) => signalOf(signal).word;
 
 /**
  * watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) -> actions
@@ -74,22 +75,22 @@ function watchDecisions({ repo, base, head, verdict, open = [], recorded = [], c
       const again = confirmation ? confirmation.benchmarks.find((x) => x.id === b.id) : null;
       const againWord = again ? signalVerdict(again, signal) : null;
       const evidence = {};
-      if (againWord === 'fail') evidence.remeasured = `${signalWord(signal)} ${intervalWords(again, signal)}`;
+      if (againWord === 'fail') evidence.remeasured = figureWords(again, signal);
       if (point) evidence.changePoint = point.description || `at ${head}`;
       if (evidence.remeasured || evidence.changePoint) {
         actions.push({ action: 'file', benchKey: b.id, signal, dedupeKey: key, confirmation: evidence });
       } else if (confirmation) {
         // Filed only when confirmed; what the re-measurement said decides the words. Kept as
         // noise (nothing filed), the fail stays watched: a change point at it files it later.
-        const figure = again && again[signal] ? `${signalWord(signal)} ${intervalWords(again, signal)}, ${againWord}` : null;
+        const figure = again && signalFigure(again, signal).interval ? `${figureWords(again, signal)}, ${againWord}` : null;
         const outcome = againWord === 'pass' || againWord === 'warn'
           ? `was not reproduced by the re-measurement (${figure})`
           : figure
             ? `was neither confirmed nor ruled out by the re-measurement (${figure})`
-            : `was not measured again (the re-measurement has no ${signalWord(signal)})`;
+            : `was not measured again (the re-measurement has no ${signalFigure(again || {}, signal).word})`;
         actions.push({
           action: 'noise', benchKey: b.id, signal, dedupeKey: key,
-          reason: `not confirmed: ${signalWord(signal)} ${intervalWords(b, signal)} at ${head} against ${base} ${outcome}, and no change point is there`,
+          reason: `not confirmed: ${figureWords(b, signal)} at ${head} against ${base} ${outcome}, and no change point is there`,
         });
       } else {
         actions.push({ action: 'confirm', benchKey: b.id, signal });

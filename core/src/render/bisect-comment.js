@@ -8,6 +8,13 @@
 const { renderBisect } = require('../bisect');
 const { count } = require('./format');
 const M = require('./markdown');
+const { decidingInstructions } = require('../signals');
+
+// A measurement's instructions figure as decided (all threads where they proved more).
+const instrText = (m) => {
+  const d = decidingInstructions(m);
+  return d ? `${d.word} ${interval(d.interval, f3)}` : 'instr/o –';
+};
 
 const short = (sha) => String(sha).slice(0, 7);
 const f2 = (x) => (typeof x === 'number' ? x.toFixed(2) : '–');
@@ -21,7 +28,7 @@ function interval(i, digits) {
 }
 
 const SIGNAL_FIGURE = {
-  instructions: (m) => `instr/o ${interval(m.instructions_per_query, f3)}`,
+  instructions: (m) => instrText(m),
   time: (m) => `rQPS ${interval(m.rqps, f2)}`,
 };
 
@@ -79,7 +86,7 @@ function culpritLines(doc) {
   const c = doc.culprit;
   const lines = ['', `**Culprit:** \`${c.commit}\` ${code(c.subject)}`, `against its first parent \`${c.parent}\`${c.merge ? ' (the culprit is a merge)' : ''}:`, ''];
   lines.push('| microbenchmark | rQPS | instr/o | verdict |', '|---|---|---|---|');
-  for (const m of c.measurements) lines.push(`| ${cellCode(m.id)} | ${interval(m.rqps, f2)} | ${interval(m.instructions_per_query, f3)} | ${M.text(m.verdict)} |`);
+  for (const m of c.measurements) lines.push(`| ${cellCode(m.id)} | ${interval(m.rqps, f2)} | ${m.instructions_threads === 'all' ? instrText(m) : interval(m.instructions_per_query, f3)} | ${M.text(m.verdict)} |`);
   for (const m of c.measurements) {
     if (!m.grown || !m.grown.length) continue;
     lines.push('', `Functions whose instructions per query grew most in ${code(m.id)}:`);

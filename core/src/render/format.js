@@ -3,6 +3,7 @@
 // the HTML report and the terminal table say the same thing the same way.
 const { preNextToTwin, scopeNotes } = require('./scope');
 const { IO_COLUMNS, IO_FIGURES } = require('../per-query');
+const { decidingInstructions } = require('../signals');
 
 const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
 // A pass whose interval still reaches the warn limit (the budget ran out before it closed):
@@ -22,6 +23,13 @@ const estimate = (i, digits = 2) => (i ? num(i.estimate, digits) : '–');
 // instr/o ratios sit within a fraction of a percent of each other: three decimals.
 const INSTR_DIGITS = 3;
 const hasInstructions = (rows) => rows.some((b) => b.instructions_per_query);
+// A row's instr/o cells: the figure its verdict rests on, marked where all threads decided.
+function instrEstimate(b) {
+  const d = decidingInstructions(b);
+  if (!d) return estimate(null, INSTR_DIGITS);
+  return d.threads === 'all' ? `${estimate(d.interval, INSTR_DIGITS)} (all threads)` : estimate(d.interval, INSTR_DIGITS);
+}
+const instrInterval = (b) => interval((decidingInstructions(b) || {}).interval || null, INSTR_DIGITS);
 // Instructions per query as people read them: 43.1k, 6.38M.
 function count(x) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '–';
@@ -246,6 +254,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

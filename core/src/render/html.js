@@ -109,7 +109,7 @@ function figureCell(b, column) {
 }
 
 function benchmarkRows(rows, instr, figures) {
-  const instrCells = (b) => (instr ? `${td(F.estimate(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.interval(b.instructions_per_query, F.INSTR_DIGITS), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
+  const instrCells = (b) => (instr ? `${td(F.instrEstimate(b), 'n')}${td(F.instrInterval(b), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
   return rows.map((b) => `<tr class="${b.verdict}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${figures.map((c) => figureCell(b, c)).join('')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
 }
 
@@ -121,7 +121,10 @@ function instructionsSection(rows) {
   for (const b of changed) {
     const w = b.instructions_functions;
     const pq = (b.instructions && b.instructions.per_query) || {};
-    parts.push(`<h3>${esc(b.id)}: instr/o ${esc(F.estimate(b.instructions_per_query, F.INSTR_DIGITS))} (${esc(F.count(pq.base))} → ${esc(F.count(pq.head))} per query)</h3>`);
+    const own = `${F.count(pq.base)} → ${F.count(pq.head)} per query`;
+    parts.push(b.instructions_threads === 'all'
+      ? `<h3>${esc(b.id)}: instr/o of all threads ${esc(F.instrInterval(b))} (the queries' own threads: ${esc(F.estimate(b.instructions_per_query, F.INSTR_DIGITS))}, ${esc(own)}); functions of every thread</h3>`
+      : `<h3>${esc(b.id)}: instr/o ${esc(F.estimate(b.instructions_per_query, F.INSTR_DIGITS))} (${esc(own)})</h3>`);
     if (!w.symbols) {
       parts.push(`<p>${esc(w.why)}.</p>`);
     } else {

@@ -99,7 +99,7 @@ function benchmarkTable(rows) {
   ];
   for (const b of rows) {
     const name = b.verdict === 'error' ? `${text(b.id, { max: NAME_MAX })} — ${text(b.reason)}` : text(b.id, { max: NAME_MAX });
-    const instrCells = instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} | ${F.interval(b.instructions_per_query, F.INSTR_DIGITS)} |` : '';
+    const instrCells = instr ? ` ${F.instrEstimate(b)} | ${F.instrInterval(b)} |` : '';
     const ioCells = figures.map((c) => ` ${c.cell(b)} |`).join('');
     out.push(`| ${F.markOf(b)} | ${name} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} |${instrCells} ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${ioCells} ${b.rounds.pairs} |`);
   }
@@ -114,9 +114,13 @@ function instructionsSection(rows, top) {
   const parts = [];
   for (const b of changed) {
     const w = b.instructions_functions;
-    const i = b.instructions_per_query;
     const perQuery = b.instructions && b.instructions.per_query;
-    parts.push(`**${text(b.id, { max: NAME_MAX })}**: instr/o ${F.estimate(i, F.INSTR_DIGITS)} (${F.count(perQuery && perQuery.base)} → ${F.count(perQuery && perQuery.head)} instructions per query)`);
+    // Where all threads decided, their functions are listed: the queries' own did not grow.
+    const own = `${F.count(perQuery && perQuery.base)} → ${F.count(perQuery && perQuery.head)} instructions per query`;
+    const said = b.instructions_threads === 'all'
+      ? `instr/o of all threads ${F.instrInterval(b)} (the queries' own threads: ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}, ${own}); functions of every thread`
+      : `instr/o ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} (${own})`;
+    parts.push(`**${text(b.id, { max: NAME_MAX })}**: ${said}`);
     if (!w.symbols) {
       parts.push('', `Functions not named: ${text(w.why)}.`, '');
       continue;
@@ -167,7 +171,10 @@ function groupedTables(benchmarks) {
 }
 
 function legend(rows = []) {
-  const instr = F.hasInstructions(rows) ? 'instr/o = head/base instructions per query of the connection threads, counted under callgrind in paired windows of the same events (above 1 = head does more work); ' : '';
+  const allThreads = rows.some((b) => b.instructions_threads === 'all')
+    ? ' ("all threads": with the background work the queries left, purge and flushing, where that proved more on every pair of server processes)'
+    : '';
+  const instr = F.hasInstructions(rows) ? `instr/o = head/base instructions per query of the connection threads${allThreads}, counted under callgrind in paired windows of the same events (above 1 = head does more work); ` : '';
   const io = F.figureLegend(rows).map((sentence) => `${sentence}. `).join('');
   return `rQPS = head QPS / base QPS, the geometric mean of paired rounds; ${instr}cpu/o and cs/o = head/base mysqld CPU time and context switches per query (above 1 = head does more work). ${io}`
     + `${F.MARK.pass} pass ${F.markOf({ verdict: 'pass', open: true })} pass, interval still reaching the warn limit ${F.MARK.warn} warn ${F.MARK.inconclusive} inconclusive ${F.MARK.fail} fail ${F.MARK.error} error`;

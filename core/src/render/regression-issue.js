@@ -9,7 +9,7 @@ const signals = require('../signals');
 // How each regression signal reads in an issue: its digits and the issue's title.
 const LOOKS = {
   rqps: { digits: 2, title: (est) => `${F.num(est, 2)}×` },
-  instructions_per_query: { digits: F.INSTR_DIGITS, title: (est) => `${F.num(est, F.INSTR_DIGITS)}× instructions per query` },
+  instructions_per_query: { digits: F.INSTR_DIGITS, title: (est, threads) => `${F.num(est, F.INSTR_DIGITS)}× instructions per query${threads === 'all' ? ' of all threads' : ''}` },
 };
 
 // How many grown functions the issue lists (the comment shows 3; an issue is read at leisure).
@@ -33,8 +33,8 @@ function marker(dedupeKey) {
 
 function intervalText(b, signal) {
   const s = signalOf(signal);
-  const i = b[signal];
-  return i ? `${s.word} ${F.estimate(i, s.digits)} [${F.interval(i, s.digits).replace('–', ', ')}]` : `${s.word} not measured`;
+  const { interval: i, word } = signals.signalFigure(b, signal);
+  return i ? `${word} ${F.estimate(i, s.digits)} [${F.interval(i, s.digits).replace('–', ', ')}]` : `${word} not measured`;
 }
 
 // How the regression was confirmed, in the words of the issue.
@@ -56,15 +56,15 @@ function confirmationLines(confirmation) {
 function regressionIssue({ verdict, benchmarkId, signal, repo, lastGood, firstBad, dedupeKey, confirmation }) {
   const s = signalOf(signal);
   const b = benchmarkOf(verdict, benchmarkId);
-  const i = b[signal];
+  const { interval: i, word, threads } = signals.signalFigure(b, signal);
   if (!i) throw new Error(`regression issue: '${benchmarkId}' has no ${s.word} interval in the verdict`);
   const confirmed = confirmationLines(confirmation || {});
   if (!confirmed.length) throw new Error('regression issue: a regression is filed only when confirmed (re-measurement or change point)');
   const sides = verdict.run.sides || {};
-  const title = `${b.id}: ${s.title(i.estimate)} since ${short(firstBad)}`;
+  const title = `${b.id}: ${s.title(i.estimate, threads)} since ${short(firstBad)}`;
   const parts = [
     marker(dedupeKey),
-    `perfgate, watching the main branch of ${repo}, found ${M.code(b.id, { max: M.NAME_MAX })} regressed on ${s.word}: ${intervalText(b, signal)} `
+    `perfgate, watching the main branch of ${repo}, found ${M.code(b.id, { max: M.NAME_MAX })} regressed on ${word}: ${intervalText(b, signal)} `
       + `at ${firstBad} against ${lastGood}.`,
     '',
     `Verdict: ${M.text(b.reason)}.`,

@@ -41,7 +41,7 @@ function markdownTable(rows, waived, instr) {
   ];
   for (const b of rows) {
     const word = waived.has(b.name) && !isWithinLimits(b.verdict) ? `${b.verdict}, waived` : b.verdict;
-    out.push(`| ${rowMark(b, waived)} | ${text(b.name, { max: NAME_MAX })} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${figures.map((c) => ` ${c.cell(b)} |`).join('')}${instr ? ` ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} |` : ''} ${b.rounds.pairs} | ${word} |`);
+    out.push(`| ${rowMark(b, waived)} | ${text(b.name, { max: NAME_MAX })} | ${F.estimate(b.rqps)} | ${F.interval(b.rqps)} | ${F.estimate(b.cpu_per_query)} | ${F.estimate(b.cs_per_query)} |${figures.map((c) => ` ${c.cell(b)} |`).join('')}${instr ? ` ${F.instrEstimate(b)} |` : ''} ${b.rounds.pairs} | ${word} |`);
   }
   return out.join('\n');
 }
@@ -148,7 +148,7 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
       parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);
       for (const b of s.rows) {
         const isWaived = waived.has(b.name) && !isWithinLimits(b.verdict);
-        parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${figures.map((c) => `<td class="n">${esc(c.cell(b))}</td>`).join('')}${instr ? `<td class="n">${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
+        parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${figures.map((c) => `<td class="n">${esc(c.cell(b))}</td>`).join('')}${instr ? `<td class="n">${esc(F.instrEstimate(b))}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
       }
       parts.push('</table>');
     }

@@ -17,7 +17,7 @@ function renderVerdictTable(verdict) {
   const rows = [];
   for (const g of F.groupsOf(verdict.benchmarks)) {
     for (const b of g.benchmarks) {
-      const instrCells = instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), F.interval(b.instructions_per_query, F.INSTR_DIGITS)] : [];
+      const instrCells = instr ? [F.instrEstimate(b), F.instrInterval(b)] : [];
       rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), ...figures.map((c) => c.cell(b)), b.rounds.pairs, F.wordOf(b)]);
     }
   }
