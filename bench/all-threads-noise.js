@@ -6,6 +6,7 @@
 // heavier tails) and go through the compare loop's own steps: judge, nextStep (extra windows
 // and recounts on fresh processes, the quick suite's budget), the merge of each step.
 //   node bench/all-threads-noise.js [--rows 20000] [--sd 0.05] [--tails normal|t3] [--seed 1]
+//                                   [--warn 1.005 --fail 1.01]
 // MySQL 9.7's update-index_range=100 measured sd 0.050 per window (log all-threads ratio of
 // unchanged builds, 18 windows in the stored runs); MariaDB 10.11's, about 0.002.
 const { parseArgs } = require('node:util');
@@ -20,6 +21,9 @@ const { values: opt } = parseArgs({
     tails: { type: 'string', default: 'normal' },
     seed: { type: 'string', default: '1' },
     suite: { type: 'string', default: 'quick' },
+    // instr/o limits other than the suite's, e.g. what calibrate suggests on a quiet runner
+    warn: { type: 'string' },
+    fail: { type: 'string' },
   },
 });
 const ROWS = Number(opt.rows);
@@ -28,7 +32,13 @@ if (!(ROWS > 0) || !(SD >= 0) || !['normal', 't3'].includes(opt.tails)) {
   throw new core.UsageError('expected --rows N > 0, --sd >= 0 and --tails normal|t3');
 }
 const suite = core.findSuite(core.loadThresholds(), opt.suite);
-const LIMITS = { default: suite.limits.default };
+const instructionLimits = opt.warn || opt.fail
+  ? { warn: Number(opt.warn), fail: Number(opt.fail) }
+  : suite.limits.default.instructions;
+if (!(instructionLimits.warn > 1 && instructionLimits.fail >= instructionLimits.warn)) {
+  throw new core.UsageError(`--warn ${opt.warn} --fail ${opt.fail}: expected both, with 1 < warn <= fail`);
+}
+const LIMITS = { default: { ...suite.limits.default, instructions: instructionLimits } };
 const BUDGET = { ...suite.budget, extra_rounds: 0, confirm_rounds: 0 };
 
 // A small linear congruential generator: the same --seed draws the same rows.

@@ -186,7 +186,9 @@ const SIGNAL_VERDICT = { instructions: 'instructions_verdict', time: 'time_verdi
 // The interval a row was judged on for a signal: instructions of all threads where those
 // decided (a regression in purge), else the queries' own.
 const signalInterval = (row, signal) => (signal === 'time' ? row.rqps : (decidingInstructions(row) || {}).interval || null);
-const SIGNAL_NAME = { instructions: 'instr/o', time: 'rQPS' };
+// A signal's word for a row: rQPS, or the instructions figure that decided (instr/o, or instr/o
+// of all threads).
+const signalWord = (row, signal) => (signal === 'time' ? 'rQPS' : (decidingInstructions(row) || { word: 'instr/o' }).word);
 
 function intervalText(i, digits = f2) {
   if (!i) return '–';
@@ -227,7 +229,7 @@ function regressionAtBadEnd(verdict, ids) {
     }
   }
   if (watched.length) {
-    const listed = watched.map((w) => `${w.id} on ${w.signal === 'instructions' ? 'instructions' : 'time'} (${SIGNAL_NAME[w.signal]} ${intervalText(w.bad_end, w.signal === 'instructions' ? f3 : f2)})`);
+    const listed = watched.map((w) => `${w.id} on ${w.signal === 'instructions' ? 'instructions' : 'time'} (${signalWord(rowsById(verdict).get(w.id), w.signal)} ${intervalText(w.bad_end, w.signal === 'instructions' ? f3 : f2)})`);
     return { status: 'regressed', watched, reason: `the bad end fails ${listed.join(', ')}` };
   }
   if (open.length) {
@@ -258,7 +260,6 @@ function decideStep(verdict, watched) {
   const rows = rowsById(verdict);
   const tests = watched.map(({ id, signal, bad_end: badEnd }) => {
     const row = rows.get(id);
-    const what = SIGNAL_NAME[signal];
     if (!row || row.verdict === 'error') {
       return { id, signal, verdict: 'error', decision: 'error', interval: null, partial: false, reason: `${id}: ${row ? row.reason : 'not measured'}` };
     }
@@ -267,12 +268,17 @@ function decideStep(verdict, watched) {
     const decision = { fail: 'bad', pass: 'good', warn: 'good', inconclusive: 'undecided' }[v] || 'error';
     const partial = decision === 'bad' && isPartial(signal, interval, badEnd);
     const limit = limitOf(row, signal);
+    const what = signalWord(row, signal);
     const beyond = signal === 'instructions' ? 'above' : 'below';
     const text = `${id} ${what} ${intervalText(interval, signal === 'instructions' ? f3 : f2)} against good`;
     const reason = {
       bad: `${text} lies wholly ${beyond} the fail limit ${f2(limit)}${partial ? `, short of the bad end's ${intervalText(badEnd, signal === 'instructions' ? f3 : f2)}: part of the regression` : ''}`,
       good: `${text} does not reach ${beyond} the fail limit ${f2(limit)}`,
-      undecided: `${text} straddles the fail limit ${f2(limit)}`,
+      // Kept open by what one pair of processes proved rather than by a wide interval: the
+      // row's own reason says which.
+      undecided: interval && interval.low !== null && interval.low <= limit && limit <= interval.high
+        ? `${text} straddles the fail limit ${f2(limit)}`
+        : `${id} is undecided on ${signal}: ${row.reason}`,
       error: `${id}: ${signal} was not measured (${row.reason})`,
     }[decision];
     return { id, signal, verdict: v, decision, interval, partial, reason };

@@ -151,18 +151,11 @@ function limitsFromSpread(s, rule) {
   };
 }
 
-/**
- * @param alsoProving  A/A groups of a signal judged with the same limits that only proves (the
- *                     instructions of all threads): its pairs' whole intervals must not lie
- *                     beyond the warn limit either
- */
-function signalCalibration(groups, n, nMax, rule, alsoProving = null) {
+function signalCalibration(groups, n, nMax, rule) {
   const s = n ? aaSpread(groups, n, nMax, rule.worse) : null;
   if (!s) return null;
-  const also = alsoProving ? aaSpread(alsoProving, n, nMax, rule.worse) : null;
-  const spread = also && also.aa_edge > s.aa_edge ? { ...s, aa_edge: also.aa_edge } : s;
   const { beyond, ...figures } = s;
-  return { ...figures, ...limitsFromSpread(spread, rule) };
+  return { ...figures, ...limitsFromSpread(s, rule) };
 }
 
 const logs = (ratios) => ratios.map(Math.log);
@@ -174,10 +167,12 @@ function timeGroups(runs, id, metric) {
   });
 }
 
-function instructionGroups(runs, id, threads = 'connection') {
+// The queries' own instructions only: the limits are tight where they repeat, and the noisier
+// figure of all threads (which only proves, on every pair of processes) must not loosen them.
+function instructionGroups(runs, id) {
   return runs.map((r) => {
     const b = r.benchmarks.find((x) => x.id === id && x.status === 'ok');
-    const figures = b && b.instructions ? instructionFigures(b.instructions)[threads] : null;
+    const figures = b && b.instructions ? instructionFigures(b.instructions).connection : null;
     return figures ? logs(figures.ratios) : [];
   });
 }
@@ -220,7 +215,7 @@ function calibrate(runs, suite) {
       limits: judged ? judged.limits : null,
       time: signalCalibration(timeGroups(runs, id, 'qps'), at.rounds, upTo.rounds, RULES.time),
       cpu_per_query_sd: pooledWithin(timeGroups(runs, id, 'cpu_per_query_us')).sd,
-      instructions: signalCalibration(instructionGroups(runs, id), at.windows, upTo.windows, RULES.instructions, instructionGroups(runs, id, 'all')),
+      instructions: signalCalibration(instructionGroups(runs, id), at.windows, upTo.windows, RULES.instructions),
     };
   });
   const suggested = {};

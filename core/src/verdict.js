@@ -410,8 +410,7 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
         const figure = ownFigures(stretch).connection;
         return figure && signalOf('instructions', figure, limits.instructions);
       });
-      if (seen) instructions = unconfirmed(instructions, seen);
-      instructions = withAllThreads(instructions, out, bench.instructions, limits.instructions,
+      instructions = withAllThreads(instructions, seen, out, bench.instructions, limits.instructions,
         pairsOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id]).map((stretch) => ({ ...stretch, figure: ownFigures(stretch).all })));
       out.instructions_verdict = settledVerdict(instructions);
     }
@@ -459,38 +458,40 @@ function judgeInstructions(out, instructions, limits) {
 }
 
 /**
- * The instructions signal with those of all threads where they prove more. A regression
- * placed in background work (purge, flushing) runs no instruction on a connection thread,
- * while on update-index_range=100 the purge the queries leave costs about as much as the
- * queries themselves. But background threads also run work of their own that comes and goes
- * (on MySQL 9.7 one window's all-threads ratio of an unchanged build ranged 0.79-1.57), so
- * their figure only ever proves, and only what every pair of server processes proves on its
- * own counts: chance must strike twice. A proof one pair gave and another did not (or that
- * no fresh pair has counted yet) keeps the row open to it, and asks for a recount.
+ * The instructions signal: the queries' own threads, with those of all threads where they
+ * prove more. A regression placed in background work (purge, flushing) runs no instruction
+ * on a connection thread, while on update-index_range=100 the purge the queries leave costs
+ * about as much as the queries themselves. But background threads also run work of their own
+ * that comes and goes (on MySQL 9.7 one window's all-threads ratio of an unchanged build
+ * ranged 0.79-1.57), so their figure only ever proves, and only what every pair of server
+ * processes proves on its own counts: chance must strike twice. What one pair proved beyond
+ * that, of either figure, keeps the row open to it (`unconfirmed`); a proof of all threads
+ * that no other pair repeats asks for a count on fresh processes.
  *
- * @param pairs  each pair of processes that counted windows: {when, where, figure} (its own
- *               all-threads interval), the first servers first
+ * @param connection      the queries' own signal, every window pooled
+ * @param connectionSeen  the worst one pair proved of it (worstPairOfProcesses), or null
+ * @param pairs           each pair of processes that counted windows: {when, where, figure}
+ *                        (its own all-threads interval), the first servers first
  */
-function withAllThreads(instructions, out, measured, limits, pairs) {
-  const own = pairs.filter((p) => p.figure).map((p) => ({ ...p, signal: signalOf('instructions_all', p.figure, limits) }));
-  if (!own.length || !out.all_threads_per_query) return instructions;
+function withAllThreads(connection, connectionSeen, out, measured, limits, pairs) {
   const level = (v) => LEVELS.indexOf(v);
+  const own = out.all_threads_per_query ? pairs.filter((p) => p.figure).map((p) => ({ ...p, signal: signalOf('instructions_all', p.figure, limits) })) : [];
   const proved = own.length >= 2 ? own.map((p) => p.signal.best).reduce((a, b) => (level(a) <= level(b) ? a : b)) : 'pass';
-  if (level(proved) > level(instructions.best)) {
+  let signal = connection;
+  if (level(proved) > level(connection.best)) {
     const pooled = signalOf('instructions_all', out.all_threads_per_query, limits);
-    const worst = level(instructions.worst) >= level(proved) ? instructions.worst : proved;
+    const worst = level(connection.worst) >= level(proved) ? connection.worst : proved;
     const each = { ...pooled, clause: `${pooled.clause}, and on each of its ${own.length} pairs of server processes on its own` };
     out.instructions_threads = 'all';
     out.instructions_functions = whereInstructionsWent(measured, out.all_threads_per_query, 10, ['connection', 'background']);
-    return { ...each, best: proved, worst, parts: [each, ...(instructions.parts || [instructions])] };
+    signal = { ...each, best: proved, worst, parts: [each, connection] };
   }
+  if (connectionSeen) signal = unconfirmed(signal, connectionSeen);
   const seen = own.reduce((a, p) => (!a || level(p.signal.best) > level(a.signal.best) ? p : a), null);
-  // Nothing more than the queries' own threads already keep the row open to.
-  const shown = Math.max(level(instructions.best), instructions.unconfirmed ? level(instructions.unconfirmed.best) : 0);
-  if (level(seen.signal.best) <= shown) return instructions;
-  // One pair's proof only: counted again on fresh processes before it can stand.
+  const shown = Math.max(level(signal.best), signal.unconfirmed ? level(signal.unconfirmed.best) : 0);
+  if (!seen || level(seen.signal.best) <= shown) return signal;
   out.instructions_recount = true;
-  return unconfirmed(instructions, { own: seen.signal, when: seen.when, where: seen.where });
+  return unconfirmed(signal, { own: seen.signal, when: seen.when, where: seen.where });
 }
 
 /** The typical QPS of one side of a judged benchmark: the geometric mean of its rounds (null when none). */

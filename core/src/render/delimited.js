@@ -11,10 +11,13 @@ function tableRows(verdict) {
   const figures = F.figureColumns(rows, { device: true });
   const lowHigh = (i, digits) => (i && i.low !== null && i.low !== undefined ? [F.num(i.low, digits), F.num(i.high, digits)] : ['–', '–']);
   const header = ['microbenchmark', 'threads', 'rQPS', 'rQPS low', 'rQPS high',
-    ...(instr ? ['instr/o', 'instr/o low', 'instr/o high'] : []), 'cpu/o', 'cs/o', ...figures.map((c) => c.header), 'pairs', 'verdict'];
+    ...(instr ? ['instr/o', 'instr/o low', 'instr/o high', 'instr/o of all threads', 'all threads low', 'all threads high', 'instr/o decided by'] : []),
+    'cpu/o', 'cs/o', ...figures.map((c) => c.header), 'pairs', 'verdict'];
   const body = rows.map((b) => [
     b.id, b.threads ?? '–', F.estimate(b.rqps), ...lowHigh(b.rqps, 2),
-    ...(instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), ...lowHigh(b.instructions_per_query, F.INSTR_DIGITS)] : []),
+    ...(instr ? [F.estimate(b.instructions_per_query, F.INSTR_DIGITS), ...lowHigh(b.instructions_per_query, F.INSTR_DIGITS),
+      F.estimate(b.all_threads_per_query, F.INSTR_DIGITS), ...lowHigh(b.all_threads_per_query, F.INSTR_DIGITS),
+      b.instructions_threads === 'all' ? 'all threads' : b.instructions_per_query ? 'connection threads' : '–'] : []),
     F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), ...figures.map((c) => c.cell(b)), b.rounds.pairs, b.verdict,
   ]);
   return [header, ...body];

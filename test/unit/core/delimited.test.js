@@ -26,8 +26,10 @@ test('a real run as CSV and TSV: rQPS with its interval, cpu/o, cs/o, I/O per qu
 test('instr/o with its interval when instructions were counted; rows in the reports\' order', () => {
   const v = judge(load('instructions-pfs'), { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } } } });
   const [header, ...rows] = renderCsv(v).trimEnd().split('\n');
-  assert.match(header, /^microbenchmark,threads,rQPS,rQPS low,rQPS high,instr\/o,instr\/o low,instr\/o high,cpu\/o,cs\/o,/);
+  assert.match(header, /^microbenchmark,threads,rQPS,rQPS low,rQPS high,instr\/o,instr\/o low,instr\/o high,instr\/o of all threads,all threads low,all threads high,instr\/o decided by,cpu\/o,cs\/o,/);
   assert.equal(rows.length, v.benchmarks.length);
+  // Which figure the instructions verdict rests on, for every row that counted them.
+  for (const row of rows) assert.match(row, /,(connection threads|all threads),/);
 });
 
 test('a microbenchmark name from a hostile results file cannot become a formula or break a row', () => {
