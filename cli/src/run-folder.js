@@ -129,6 +129,8 @@ function removeServerData(outDir) {
     fs.rmSync(path.join(serverDir, 'data'), { recursive: true, force: true });
     // The copy of the loaded tables kept while instructions are counted (a run cut short).
     fs.rmSync(path.join(serverDir, 'data.loaded'), { recursive: true, force: true });
+    // The base's datadir rewritten as a copy of itself (a run cut short while copying).
+    fs.rmSync(path.join(serverDir, 'data.copy'), { recursive: true, force: true });
     fs.rmSync(path.join(serverDir, 'tmp'), { recursive: true, force: true });
     fs.rmSync(path.join(serverDir, 'data.json'), { force: true });
   }

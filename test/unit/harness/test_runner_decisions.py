@@ -90,3 +90,26 @@ def test_an_ahi_partition_count_needs_the_servers_variable():
     assert runner.ahi_parts_problem("head", "mysql", "5.6.51", {"innodb_adaptive_hash_index": "ON"}) == (
         "head: mysql 5.6.51 has no innodb_adaptive_hash_index_parts (not in SHOW GLOBAL VARIABLES), so this cell's "
         "AHI partition count cannot be set; expected a suite without ahi.parts for this server, e.g. ahi-quick")
+
+
+def test_the_loaded_base_is_rewritten_as_a_copy_of_itself(tmp_path):
+    # The base's files grew piece by piece while its tables were loaded; the head's copy is
+    # written in one go. The base's datadir is copied too, so both start alike.
+    from perfgate_harness.runner import rewrite_as_copy
+    datadir = tmp_path / "data"
+    (datadir / "sbtest").mkdir(parents=True)
+    (datadir / "ibdata1").write_bytes(b"\x01" * 4096)
+    (datadir / "sbtest" / "sbtest1.ibd").write_bytes(b"\x02" * 8192)
+    (datadir / "ib_logfile0").symlink_to("ibdata1")
+    before = (datadir / "sbtest" / "sbtest1.ibd").stat().st_ino
+    # A scratch copy that a run cut short left behind is replaced, not merged.
+    scratch = tmp_path / "data.copy"
+    scratch.mkdir()
+    (scratch / "stale").write_text("left by a killed run")
+    rewrite_as_copy(datadir, scratch)
+    assert not scratch.exists()
+    assert (datadir / "ibdata1").read_bytes() == b"\x01" * 4096
+    assert (datadir / "sbtest" / "sbtest1.ibd").read_bytes() == b"\x02" * 8192
+    assert (datadir / "ib_logfile0").is_symlink()
+    assert not (datadir / "stale").exists()
+    assert (datadir / "sbtest" / "sbtest1.ibd").stat().st_ino != before, "a new file, written in one go"
