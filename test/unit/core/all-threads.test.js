@@ -11,6 +11,7 @@ const assert = require('node:assert/strict');
 const core = require('@perfgate/core');
 const { nextStep } = require('../../../core/src/next-step');
 const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-results');
+const { resultsDoc } = require('./results-doc');
 const { regressionAtBadEnd, summarizeMeasurement } = require('../../../core/src/bisect');
 const { regressionIssue } = require('../../../core/src/render/regression-issue');
 const { watchDecisions } = require('../../../core/src/watch');
@@ -35,14 +36,7 @@ const rounds = (from, n = 5) => Array.from({ length: n }, (_, k) => from + k).fl
   { index, side: 'base', qps: 1000, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
   { index, side: 'head', qps: 1000 * [1.0, 1.002, 0.998, 1.001, 0.999][index % 5], errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
 ]);
-function doc(benchmarks) {
-  return {
-    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [],
-    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
-    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '2' } },
-    benchmarks,
-  };
-}
+const doc = resultsDoc;
 const bench = (base, head, extra = {}) => ({ id: ID, name: ID, group: 'write', status: 'ok', instructions: { events: 300, seed: 1, base: side(base, extra.baseFunctions, extra.run), head: side(head, extra.headFunctions, extra.run) } });
 
 // Purge costs about as much as the query itself (update-index_range=100 at the quick scale).

@@ -9,18 +9,12 @@ const assert = require('node:assert/strict');
 const { judge } = require('../../../core/src/verdict');
 const { nextStep } = require('../../../core/src/next-step');
 const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-results');
+const { resultsDoc } = require('./results-doc');
 
 const LIMITS = { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.015, fail: 1.03 } } };
 const BUDGET = { extra_rounds: 6, step_rounds: 2, confirm_rounds: 4, extra_windows: 6, step_windows: 3, confirm_windows: 3 };
 
-function doc(benchmarks) {
-  return {
-    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [],
-    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
-    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '2' } },
-    benchmarks,
-  };
-}
+const doc = resultsDoc;
 const rounds = (ratios, from) => ratios.flatMap((r, k) => [
   { index: from + k, side: 'base', qps: 1000, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
   { index: from + k, side: 'head', qps: 1000 * r, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
