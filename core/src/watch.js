@@ -82,7 +82,12 @@ function watchDecisions({ repo, base, head, verdict, open = [], recorded = [], c
       } else if (confirmation) {
         // Filed only when confirmed; what the re-measurement said decides the words. Kept as
         // noise (nothing filed), the fail stays watched: a change point at it files it later.
-        const figure = again && signalFigure(again, signal).interval ? `${figureWords(again, signal)}, ${againWord}` : null;
+        // A re-measurement kept open by what one pair of processes proved of all threads' instructions
+        // says so in its own phrase; its pooled figure would read as unchanged.
+        const openedByOnePair = again && signal === 'instructions_per_query' && again.instructions_recount && again.headline_phrase;
+        const figure = openedByOnePair
+          ? `${againWord}: ${again.headline_phrase}`
+          : again && signalFigure(again, signal).interval ? `${figureWords(again, signal)}, ${againWord}` : null;
         const outcome = againWord === 'pass' || againWord === 'warn'
           ? `was not reproduced by the re-measurement (${figure})`
           : figure

@@ -248,3 +248,17 @@ test('where all threads decide a warn, a fail the queries\' own threads proved o
   assert.equal(row.verdict, 'inconclusive');
   assert.match(v.headline, /failed on its first servers, not on fresh ones \(instr\/o 1\.04\d \[1\.04\d, 1\.04\d\], fail limit 1\.03\)/);
 });
+
+test('watching main: a re-measurement kept open by one pair\'s proof of all threads says so, not "instr/o 1.000"', () => {
+  const first = doc([{ ...bench(BASE, SLOW_PURGE), rounds: rounds(0) }]);
+  const again = doc([{ ...bench(BASE, SLOW_PURGE, { run: 1 }), rounds: [] }]);
+  const failed = core.judge(mergeResults([first, again], { extension: { file: 'results.extra-1.json', purpose: 'recount', first_round: 5, rounds: 0, windows: 3, benchmarks: [ID] } }), { limits: LIMITS });
+  assert.equal(failed.benchmarks[0].verdict, 'fail');
+  // The re-measurement: one pair of processes, which proves it, and no fresh pair yet.
+  const remeasured = core.judge(doc([{ ...bench(BASE, SLOW_PURGE, { run: 2 }), rounds: rounds(0) }]), { limits: LIMITS });
+  assert.equal(remeasured.benchmarks[0].verdict, 'inconclusive');
+  const actions = watchDecisions({ repo: 'o/r', base: 'a'.repeat(40), head: 'b'.repeat(40), verdict: failed, confirmation: remeasured });
+  const noise = actions.find((a) => a.action === 'noise');
+  assert.match(noise.reason, /neither confirmed nor ruled out by the re-measurement \(inconclusive: failed on its first servers, not yet on fresh ones \(instr\/o of all threads 1\.14\d/);
+  assert.match(noise.reason, /^not confirmed: instr\/o of all threads 1\.14\d/);
+});
