@@ -35,7 +35,7 @@
 const { count } = require('./render/format');
 const { formatDuration } = require('./progress');
 const { narrowSuite } = require('./config/thresholds');
-const { decidingInstructions } = require('./signals');
+const { decidingInstructions, signalFigure } = require('./signals');
 
 const SCHEMA = 'perfgate.bisect/v1';
 const DEFAULT_REPEATS = 2;
@@ -183,12 +183,11 @@ function searchProgress(state) {
 // --- what a measurement says ----------------------------------------------------------------
 
 const SIGNAL_VERDICT = { instructions: 'instructions_verdict', time: 'time_verdict' };
-// The interval a row was judged on for a signal: instructions of all threads where those
-// decided (a regression in purge), else the queries' own.
-const signalInterval = (row, signal) => (signal === 'time' ? row.rqps : (decidingInstructions(row) || {}).interval || null);
-// A signal's word for a row: rQPS, or the instructions figure that decided (instr/o, or instr/o
-// of all threads).
-const signalWord = (row, signal) => (signal === 'time' ? 'rQPS' : (decidingInstructions(row) || { word: 'instr/o' }).word);
+// The interval a row was judged on for a signal, and its word: rQPS, or the instructions
+// figure that decided (of all threads where those did: a regression in purge).
+const FIGURE_SIGNAL = { instructions: 'instructions_per_query', time: 'rqps' };
+const signalInterval = (row, signal) => signalFigure(row, FIGURE_SIGNAL[signal]).interval;
+const signalWord = (row, signal) => signalFigure(row, FIGURE_SIGNAL[signal]).word;
 
 function intervalText(i, digits = f2) {
   if (!i) return '–';

@@ -4,8 +4,9 @@
 //            verdict (they are cheap and steady), up to budget.extra_windows per side;
 //   recount  an instruction fail or warn (or what all threads' instructions proved) counted
 //            again on fresh server processes (every extension starts its servers anew), so
-//            that it is confirmed on processes other than the ones that saw it: two processes of one build can count about 1% apart,
-//            as far as a warn limit, and noise alone must not warn;
+//            that it is confirmed on processes other than the ones that saw it: two processes
+//            of one build can count about 1% apart, as far as a warn limit, and noise alone
+//            must not warn;
 //   extend   more timed rounds of the rows whose time could still change the verdict, up to
 //            budget.extra_rounds per side: only where the rounds left could narrow the interval
 //            past a limit it now straddles, were the spread measured so far to hold (on a

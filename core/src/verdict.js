@@ -189,10 +189,10 @@ const WINDOW_STEP_WORDS = { count: 'extra windows on fresh servers', recount: 'r
 
 /**
  * What each pair of server processes measured of one signal on its own: the first servers'
- * rounds (or windows), then each fresh step's own, as `judgeOwn(stretch)` judges them (a
- * stretch: `from`, `until`, the step that begins and the one that ends it, null at the ends;
- * `steps`, the fresh steps of the signal in order, and `at`, which of them begins it, -1 for
- * the first servers).
+ * rounds (or windows), then each fresh step's own, as `judgeOwn(stretch)` judges them (the
+ * stretches of pairsOfProcesses: `from`, `until`, the step that begins and the one that ends
+ * it, null at the ends; `steps`, the fresh steps of the signal in order, and `at`, which of
+ * them begins it, -1 for the first servers).
  * Returns the worst a pair proved (a fail before a warn; the earliest of equals), with words
  * saying which pair, or null when no pair proved a warn or fail or no fresh step measured the
  * signal (its pooled interval is then all there is).
@@ -202,8 +202,7 @@ const WINDOW_STEP_WORDS = { count: 'extra windows on fresh servers', recount: 'r
  * and a pair of fresh processes can see what the first did not: no pair's proof may be pooled
  * away by the others.
  */
-function worstPairOfProcesses(extensions, words, ids, judgeOwn) {
-  const stretches = pairsOfProcesses(extensions, words, ids);
+function worstPairOfProcesses(stretches, judgeOwn) {
   if (stretches.length < 2) return null;
   let seen = null;
   for (const stretch of stretches) {
@@ -379,7 +378,7 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
     out.rounds.pairs = ratios.length;
     out.rqps = intervalOf(ratios);
     time = timeSignal(out, limits);
-    time = unconfirmed(time, worstPairOfProcesses(extensions, TIMED_STEP_WORDS, [bench.id], (stretch) => {
+    time = unconfirmed(time, worstPairOfProcesses(pairsOfProcesses(extensions, TIMED_STEP_WORDS, [bench.id]), (stretch) => {
       const own = rounds.filter((r) => inStretch(r.index, stretch));
       const ownRatios = pairedRatios(own, 'qps');
       return ownRatios.length ? timeSignal({ rqps: intervalOf(ownRatios), cpu_per_query: metricInterval(own, 'cpu_per_query_us') }, limits) : null;
@@ -402,16 +401,13 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   if (bench.instructions) {
     instructions = judgeInstructions(out, bench.instructions, limits);
     if (!instructions.error) {
-      const ownFigures = (stretch) => {
+      // Each pair of processes' own figures, of the queries' threads and of all threads.
+      const pairs = pairsOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id]).map((stretch) => {
         const own = (side) => ({ ...side, windows: windowsOfStretch(side.windows, stretch) });
-        return instructionFigures({ ...bench.instructions, base: own(bench.instructions.base), head: own(bench.instructions.head) });
-      };
-      const seen = worstPairOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id], (stretch) => {
-        const figure = ownFigures(stretch).connection;
-        return figure && signalOf('instructions', figure, limits.instructions);
+        return { ...stretch, figures: instructionFigures({ ...bench.instructions, base: own(bench.instructions.base), head: own(bench.instructions.head) }) };
       });
-      instructions = withAllThreads(instructions, seen, out, bench.instructions, limits.instructions,
-        pairsOfProcesses(extensions, WINDOW_STEP_WORDS, [bench.id]).map((stretch) => ({ ...stretch, figure: ownFigures(stretch).all })));
+      const seen = worstPairOfProcesses(pairs, (pair) => pair.figures.connection && signalOf('instructions', pair.figures.connection, limits.instructions));
+      instructions = withAllThreads(instructions, seen, out, bench.instructions, limits.instructions, pairs);
       out.instructions_verdict = settledVerdict(instructions);
     }
     if (!instructions.error) signals.push(instructions);
@@ -470,12 +466,12 @@ function judgeInstructions(out, instructions, limits) {
  *
  * @param connection      the queries' own signal, every window pooled
  * @param connectionSeen  the worst one pair proved of it (worstPairOfProcesses), or null
- * @param pairs           each pair of processes that counted windows: {when, where, figure}
- *                        (its own all-threads interval), the first servers first
+ * @param pairs           each pair of processes that counted windows: {when, where, figures}
+ *                        (its own instructionFigures), the first servers first
  */
 function withAllThreads(connection, connectionSeen, out, measured, limits, pairs) {
   const level = (v) => LEVELS.indexOf(v);
-  const own = out.all_threads_per_query ? pairs.filter((p) => p.figure).map((p) => ({ ...p, signal: signalOf('instructions_all', p.figure, limits) })) : [];
+  const own = out.all_threads_per_query ? pairs.filter((p) => p.figures.all).map((p) => ({ ...p, signal: signalOf('instructions_all', p.figures.all, limits) })) : [];
   const proved = own.length >= 2 ? own.map((p) => p.signal.best).reduce((a, b) => (level(a) <= level(b) ? a : b)) : 'pass';
   let signal = connection;
   if (level(proved) > level(connection.best)) {
@@ -540,7 +536,7 @@ function ahiCells(judged, config, extensions = []) {
         .filter((r) => offByIndex.has(r.index));
       cell.gain_ratio = intervalOf(ratios);
       let gain = signalOf('gain', cell.gain_ratio, limits);
-      gain = unconfirmed(gain, worstPairOfProcesses(extensions, TIMED_STEP_WORDS, [c.on.id, c.off.id], (stretch) => {
+      gain = unconfirmed(gain, worstPairOfProcesses(pairsOfProcesses(extensions, TIMED_STEP_WORDS, [c.on.id, c.off.id]), (stretch) => {
         const own = ratios.filter((r) => inStretch(r.index, stretch));
         return own.length ? signalOf('gain', intervalOf(own), limits) : null;
       }));
