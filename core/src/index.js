@@ -128,7 +128,7 @@ const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
 const bisectComment = require('./render/bisect-comment');
 const watch = require('./watch');
-const { signalVerdict, REGRESSION_SIGNALS } = require('./signals');
+const { signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS } = require('./signals');
 const signoff = require('./signoff');
 const blocking = require('./blocking');
 const regressionIssue = require('./render/regression-issue');
@@ -170,7 +170,7 @@ module.exports = {
   formatBisectProgress: bisect.formatBisectProgress, renderBisect: bisect.renderBisect,
   renderBisectComment: bisectComment.renderBisectComment, bisectStepLine: bisectComment.bisectStepLine, bisectRangeLeft: bisectComment.bisectRangeLeft,
   ...watch,
-  signalVerdict, REGRESSION_SIGNALS,
+  signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS,
   ...regressionIssue,
   jobFails: blocking.jobFails, conclusionOf: blocking.conclusionOf, FAIL_ON: blocking.FAIL_ON,
   signoffDecision: signoff.signoffDecision, SIGNOFF_CONTEXT: signoff.SIGNOFF_CONTEXT,

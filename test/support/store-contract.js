@@ -328,7 +328,7 @@ function storeContract(backend) {
             .select(['it.item_key', 'it.kind', 'it.verdict', 'vi.signal', 'vi.estimate', 'vi.low', 'vi.high', 'vi.n'])
             .where('it.verdict_id', '=', v.id).orderBy('vi.id').execute();
           const items = [...verdict.benchmarks.map((b) => ['benchmark', b]), ...verdict.ahi.map((c) => ['ahi_cell', c])];
-          const expectedIntervals = items.flatMap(([kind, b]) => ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query', 'gain_ratio']
+          const expectedIntervals = items.flatMap(([kind, b]) => ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query', 'all_threads_per_query', 'gain_ratio']
             .filter((signal) => b[signal])
             .map((signal) => ({ item_key: b.id, kind, verdict: b.verdict, signal, estimate: b[signal].estimate, low: b[signal].low, high: b[signal].high, n: b[signal].n })));
           assertCloseTo(intervals, expectedIntervals, backend.floatTolerance, 'intervals');

@@ -102,6 +102,14 @@ async function watchPushJob(ctx, job) {
   await dispatch(ctx, ctx.github.installation(installationId), watchRun);
 }
 
+// The threads whose instructions decided a row's instructions signal (signals.js), and so the
+// level series a change point is looked for in; null for rQPS.
+function threadsOf(item, signal) {
+  if (signal === 'rqps') return null;
+  const deciding = core.decidingInstructions(item);
+  return deciding ? deciding.threads : 'connection';
+}
+
 /**
  * Change points of the series of every microbenchmark and signal that fails in this verdict or
  * was once dismissed as noise, found by Apache Otava over the history along main (instructions per query from the
@@ -111,15 +119,25 @@ async function watchPushJob(ctx, job) {
 async function changePointsAt(ctx, { repo, verdict }) {
   const watched = new Map();
   for (const b of verdict.benchmarks) {
-    for (const signal of core.REGRESSION_SIGNALS) if (core.signalVerdict(b, signal) === 'fail') watched.set(`${b.id}\u0000${signal}`, { id: b.id, signal });
+    for (const signal of core.REGRESSION_SIGNALS) {
+      if (core.signalVerdict(b, signal) === 'fail') watched.set(`${b.id}\u0000${signal}`, { id: b.id, signal, threads: threadsOf(b, signal) });
+    }
   }
-  // The fails dismissed as noise stay watched: a change point may confirm them later.
-  for (const r of await store.regressionsOf(ctx.store, { repo, statuses: ['noise'] })) watched.set(`${r.benchKey}\u0000${r.signal}`, { id: r.benchKey, signal: r.signal });
+  // The fails dismissed as noise stay watched: a change point may confirm them later, on the
+  // figure that decided them then.
+  for (const r of await store.regressionsOf(ctx.store, { repo, statuses: ['noise'] })) {
+    const key = `${r.benchKey}\u0000${r.signal}`;
+    if (watched.has(key)) continue;
+    const measured = await store.watchRunOf(ctx.store, { repo, headSha: r.firstBad, purpose: 'measure' });
+    const then = measured && measured.runId ? await store.verdictOfRun(ctx.store, measured.runId) : null;
+    const item = then && then.benchmarks.find((b) => b.id === r.benchKey);
+    watched.set(key, { id: r.benchKey, signal: r.signal, threads: item ? threadsOf(item, r.signal) : 'connection' });
+  }
   const series = [];
-  for (const { id, signal } of watched.values()) {
+  for (const { id, signal, threads } of watched.values()) {
     const points = signal === 'rqps'
       ? await store.mainSeries(ctx.store, { repo, microbenchmark: id, signal: 'qps' })
-      : await store.instructionLevels(ctx.store, { repo, benchKey: id });
+      : await store.instructionLevels(ctx.store, { repo, benchKey: id, threads });
     series.push({ key: `${id}\u0000${signal}`, points: commitSeries(points) });
   }
   if (!series.some((s) => s.points.length >= 3)) return [];
@@ -137,7 +155,8 @@ async function changePointsAt(ctx, { repo, verdict }) {
       repo, benchKey, signal, sha: cp.id, previousSha: cp.previous_id, meanBefore: cp.mean_before, meanAfter: cp.mean_after, pvalue: cp.pvalue,
       method: `apache-otava ${answer.detector.version} e-divisive`,
     });
-    const measure = signal === 'rqps' ? 'QPS' : 'instructions per query';
+    const threads = watched.get(cp.key).threads;
+    const measure = signal === 'rqps' ? 'QPS' : `instructions per query${threads === 'all' ? ' of all threads' : ''}`;
     found.push({
       benchKey, signal, sha: cp.id,
       description: `Apache Otava's E-Divisive means over main: ${measure} ${core.formatCount(cp.mean_before)} → ${core.formatCount(cp.mean_after)} `

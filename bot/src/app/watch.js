@@ -32,14 +32,14 @@ async function settleMainResult({ db, tracker, repo, base, head, verdict, confir
     if (a.action === 'noise') {
       const claim = await store.claimRegression(db, {
         dedupeKey: a.dedupeKey, repo, benchKey: a.benchKey, signal: a.signal, firstBad: head, lastGood: base,
-        interval: item[a.signal], status: 'noise', note: a.reason,
+        interval: core.signalFigure(item, a.signal).interval, status: 'noise', note: a.reason,
       });
       if (!claim.duplicate) done.push({ ...a });
       if (log && !claim.duplicate) log.info(`watch ${repo}: ${a.benchKey} ${a.signal}: ${a.reason}; nothing filed`);
     } else if (a.action === 'file') {
       const claim = await store.claimRegression(db, {
         dedupeKey: a.dedupeKey, repo, benchKey: a.benchKey, signal: a.signal, firstBad: head, lastGood: base,
-        interval: item[a.signal], status: 'filing',
+        interval: core.signalFigure(item, a.signal).interval, status: 'filing',
       });
       if (claim.duplicate && (await store.regressionByKey(db, a.dedupeKey)).status !== 'filing') continue;
       const issue = core.regressionIssue({

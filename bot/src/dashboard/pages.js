@@ -88,6 +88,8 @@ function overviewPage({ base, catalogue, regressions, runs, webUrl }) {
 // signals belong on it.
 const CHARTS = [
   { key: 'instructions_ratio', title: 'instr/o head/base (judged, 95% interval)', kind: 'ratio', format: ratio, changes: ['instructions_per_query'] },
+  // The figure that decides where work moves to background threads (a loop in purge).
+  { key: 'all_threads_ratio', title: 'instr/o of all threads head/base (judged, 95% interval)', kind: 'ratio', format: ratio, changes: ['instructions_per_query'] },
   { key: 'instructions_per_query', title: 'instructions per query (per side and run)', kind: 'absolute', format: (v) => formatCount(v), changes: ['instructions_per_query'] },
   { key: 'rqps', title: 'rQPS head/base (judged, 95% interval)', kind: 'ratio', format: ratio, changes: ['rqps'] },
   { key: 'qps', title: 'QPS (per side and run)', kind: 'absolute', format: (v) => (Math.abs(v) >= 1000 ? formatCount(v) : v.toFixed(0)), changes: ['qps'] },

@@ -13,6 +13,7 @@ const toNumber = (v) => (v === null || v === undefined ? null : Number(v));
 const HISTORY_SIGNALS = [
   { key: 'rqps', source: 'verdict', signal: 'rqps' },
   { key: 'instructions_ratio', source: 'verdict', signal: 'instructions_per_query' },
+  { key: 'all_threads_ratio', source: 'verdict', signal: 'all_threads_per_query' },
   { key: 'instructions_per_query', source: 'main', signal: 'instructions_per_query' },
   { key: 'qps', source: 'main', signal: 'qps' },
 ];

@@ -7,7 +7,9 @@ const { StoreError } = require('./connection');
 const SIDES = ['base', 'head'];
 // Absolute per-round signals a series can follow, and the judged ratios.
 const ROUND_SIGNALS = ['qps', 'cpu_per_query_us', 'cs_per_query', 'instructions_per_query'];
-const VERDICT_SIGNALS = ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query'];
+// all_threads_per_query: instructions of the connection threads and the background work they
+// left (purge, flushing), which decides a row where it proves more (core's verdict.js).
+const VERDICT_SIGNALS = ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query', 'all_threads_per_query'];
 
 const toNumber = (v) => (v === null || v === undefined ? v : Number(v));
 const timeOf = (iso) => {
@@ -377,7 +379,8 @@ async function mainSeries(store, { signal, ...select }) {
 }
 
 // verdictSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?, fromSeq?}) -> points
-//   signal: rqps | cpu_per_query | cs_per_query | instructions_per_query (judged head/base ratios)
+//   signal: rqps | cpu_per_query | cs_per_query | instructions_per_query | all_threads_per_query
+//   (judged head/base ratios)
 // Every judged run whose head commit is on main gives {seq, sha, runId, machine, estimate, low,
 // high, n}.
 async function verdictSeries(store, { signal, ...select }) {

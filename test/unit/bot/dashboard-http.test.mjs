@@ -75,8 +75,8 @@ describe('the dashboard on the bot HTTP server', () => {
 
   it('shows the history of main with its change points, the runs, the regressions and the sign-offs', async () => {
     const page = await (await get(history$())).text();
-    assert.equal((page.match(/<svg class="chart"/g) || []).length, 4, 'instr/o ratios, instructions per query, rQPS and QPS');
-    assert.equal((page.match(/<g class="change-point"/g) || []).length, 4);
+    assert.equal((page.match(/<svg class="chart"/g) || []).length, 5, 'instr/o ratios of the queries\' own threads and of all threads, instructions per query, rQPS and QPS');
+    assert.equal((page.match(/<g class="change-point"/g) || []).length, 5, "the instructions change point on both instr/o ratio charts and the absolute one; the rQPS and QPS ones on theirs");
     const instr = /<svg class="chart" data-chart="instructions_ratio".*?<\/svg>/s.exec(page)[0];
     assert.equal((instr.match(/<circle class="point"/g) || []).length, history.instructionSeqs.length);
     assert.match(page, /MDEV-1: faster lookups &lt;script&gt;/);

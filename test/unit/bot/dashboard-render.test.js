@@ -81,7 +81,7 @@ test('historyPage: charts per signal on the latest runner, change points marked 
   const html = pages.historyPage({ ...site, history, params: { repo: 'o/r', benchmark: history.microbenchmark, last: 100, machine: null } });
   assert.deepEqual([...tagsOf(html)].sort(), ['a', 'b', 'body', 'circle', 'g', 'h1', 'h2', 'head', 'html', 'line', 'link', 'meta', 'nav', 'p', 'path', 'polyline', 'span', 'svg', 'table', 'tbody', 'td', 'text', 'th', 'thead', 'title', 'tr'].sort());
   assert.equal(count(html, /<svg class="chart" data-chart="instructions_ratio"/g), 1);
-  assert.equal(count(html, /data-chart-empty=/g), 3, 'rqps and instructions per query are empty; qps is on the other runner');
+  assert.equal(count(html, /data-chart-empty=/g), 4, 'rqps, all threads\' instr/o and instructions per query are empty; qps is on the other runner');
   assert.equal(count(html, /<g class="change-point"/g), 1);
   assert.equal(count(html, /<tr class="change-point-row">/g), 1);
   assert.match(html, /main commits #1 to #7 on runner aaaaaaaa/);

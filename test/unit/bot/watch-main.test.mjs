@@ -223,31 +223,53 @@ test('the example perf-watch.yml declares every input the bot sends and names it
   assert.equal(workflow.jobs.gate, undefined);
 });
 
-describe('a change point over main confirms a fail once dismissed as noise', () => {
-  let gh;
-  let dir;
-  let db;
-  let ctx;
+// A history on SQLite and a bot context against the GitHub double, for one describe block.
+function watchContext() {
+  const env = {};
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-points-'));
-    gh = await startDouble();
-    db = await store.openStore(path.join(dir, 'history.db'));
-    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    env.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-points-'));
+    env.gh = await startDouble();
+    env.db = await store.openStore(path.join(env.dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: env.gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    env.ctx = { store: env.db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
   });
   after(async () => {
-    if (db) await db.close();
-    if (gh) await gh.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (env.db) await env.db.close();
+    if (env.gh) await env.gh.close();
+    fs.rmSync(env.dir, { recursive: true, force: true });
   });
+  return env;
+}
+
+// Stores the judged runs of main commits 1..18 (each against the one before it) and the watch
+// run that measured commit 12, and records commit 12's fail of update-index_range=100 on
+// instructions as dismissed noise. -> {commits, key, last}: last is the judged run of commit 19.
+async function historyWithDismissedFail(env, judged) {
+  const commits = Array.from({ length: 20 }, (_, i) => (0xc0ffee00 + i).toString(16).padStart(40, 'd'));
+  await store.recordMainline(env.db, { repo: REPOSITORY, commits: commits.map((sha) => ({ sha })), firstSeq: 0 });
+  for (let i = 1; i < 19; i += 1) {
+    const { runId } = await store.storeRun(env.db, { request: { repo: REPOSITORY, runKey: `main-${i}`, base: { sha: commits[i - 1] }, head: { sha: commits[i] } }, ...judged(i) });
+    if (i !== 12) continue;
+    const { watchRun } = await store.claimWatchRun(env.db, { repo: REPOSITORY, headSha: commits[12], baseSha: commits[11], purpose: 'measure', installationId: INSTALLATION_ID });
+    await store.updateWatchRun(env.db, watchRun.id, { status: 'stored', runId });
+  }
+  const key = core.dedupeKey({ repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12] });
+  await store.claimRegression(env.db, {
+    dedupeKey: key, repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12], lastGood: commits[11],
+    status: 'noise', note: 'one noisy point',
+  });
+  const last = await store.claimWatchRun(env.db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'measure', installationId: INSTALLATION_ID });
+  return { commits, key, last };
+}
+
+describe('a change point over main confirms a fail once dismissed as noise', () => {
+  const env = watchContext();
 
   test('the step Otava finds at the dismissed commit files it then, once', async () => {
     // Instructions per query of update-index_range=100 along 20 main commits: the ten real A/A
     // runs' levels, with the +31.6% step perfgate bisect measured from the 13th commit on.
     const series = load('watch/update-index-instr-aa-series.json');
     const values = series.points.map((p, i) => p.instructions_per_query * (i >= 12 ? series.step_ratio : 1));
-    const commits = values.map((_, i) => (0xc0ffee00 + i).toString(16).padStart(40, 'd'));
-    await store.recordMainline(db, { repo: REPOSITORY, commits: commits.map((sha) => ({ sha })), firstSeq: 0 });
     // Each commit measured against the one before it (real runs; their levels set to the series).
     const judged = (i) => {
       const { results, verdict } = i === 12 ? regressed() : aa();
@@ -255,19 +277,9 @@ describe('a change point over main confirms a fail once dismissed as noise', () 
       item.instructions.per_query = { ...item.instructions.per_query, base: values[i - 1], head: values[i] };
       return { results, verdict };
     };
-    for (let i = 1; i < 19; i += 1) {
-      const { runId } = await store.storeRun(db, { request: { repo: REPOSITORY, runKey: `main-${i}`, base: { sha: commits[i - 1] }, head: { sha: commits[i] } }, ...judged(i) });
-      if (i !== 12) continue;
-      const { watchRun } = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[12], baseSha: commits[11], purpose: 'measure', installationId: INSTALLATION_ID });
-      await store.updateWatchRun(db, watchRun.id, { status: 'stored', runId });
-    }
     // The fail at the 13th commit was not reproduced by its re-measurement: noise, nothing filed.
-    const key = core.dedupeKey({ repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12] });
-    await store.claimRegression(db, {
-      dedupeKey: key, repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12], lastGood: commits[11],
-      status: 'noise', note: 'one noisy point',
-    });
-    const last = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'measure', installationId: INSTALLATION_ID });
+    const { commits, key, last } = await historyWithDismissedFail(env, judged);
+    const { db, gh, ctx } = env;
     await watchRunCompleted(ctx, { watchRun: last.watchRun, workflowRunId: 9300, ...judged(19) });
 
     const points = await store.changePointsOf(db, { repo: REPOSITORY, benchKey: 'update-index_range=100' });
@@ -284,5 +296,68 @@ describe('a change point over main confirms a fail once dismissed as noise', () 
     await watchRunCompleted(ctx, { watchRun: next.watchRun, workflowRunId: 9301, ...judged(19) });
     assert.equal(gh.state.issues(REPOSITORY).filter((i) => !i.pull).length, 1);
     assert.deepEqual(gh.problems(), []);
+  });
+});
+
+describe('a dismissed fail decided by the instructions of all threads is looked for in their series', () => {
+  const env = watchContext();
+
+  test('work added to purge: the queries\' own level is flat, all threads step, and the change point files it', async () => {
+    // The queries' own instructions per query along main: the ten real A/A runs' levels, no
+    // step. The background work drained after each window (the same A/A run's purge, about as
+    // much again per query) grows by 10% from the 13th commit on, with a ±0.4% wobble.
+    const series = load('watch/update-index-instr-aa-series.json');
+    const own = series.points.map((p) => p.instructions_per_query);
+    const background = own.map((_, i) => 189_000 * (i >= 12 ? 1.10 : 1) * (1 + 0.002 * (((i * 7) % 5) - 2)));
+    const judged = (i) => {
+      const { results, verdict } = aa();
+      const item = verdict.benchmarks.find((b) => b.id === 'update-index_range=100');
+      item.instructions.per_query = { base: own[i - 1], head: own[i], base_background: background[i - 1], head_background: background[i] };
+      if (i === 12) {
+        // As the rule judged it: the queries' own threads unchanged, all threads beyond the fail limit.
+        Object.assign(item, {
+          verdict: 'fail', instructions_verdict: 'fail', instructions_threads: 'all',
+          all_threads_per_query: { ...item.all_threads_per_query, estimate: 1.049, low: 1.046, high: 1.052 },
+        });
+      }
+      return { results, verdict };
+    };
+    const { commits, key, last } = await historyWithDismissedFail(env, judged);
+    const { db, gh, ctx } = env;
+    await watchRunCompleted(ctx, { watchRun: last.watchRun, workflowRunId: 9400, ...judged(19) });
+
+    const points = await store.changePointsOf(db, { repo: REPOSITORY, benchKey: 'update-index_range=100' });
+    assert.deepEqual(points.map((p) => [p.signal, p.sha]), [['instructions_per_query', commits[12]]]);
+    const issues = gh.state.issues(REPOSITORY).filter((i) => !i.pull);
+    assert.deepEqual(issues.map((i) => i.title), [`update-index_range=100: 1.049× instructions per query of all threads since ${commits[12].slice(0, 7)}`]);
+    assert.match(issues[0].body, /Apache Otava's E-Divisive means over main: instructions per query of all threads 38\d\.\dk → 40\d\.\dk \(×1\.0[45]\d/);
+    assert.equal((await store.regressionByKey(db, key)).status, 'open');
+    // The dashboard's series of the judged all-threads ratio holds every stored run's interval.
+    const judgedAll = await store.verdictSeries(db, { repo: REPOSITORY, microbenchmark: 'update-index_range=100', signal: 'all_threads_per_query' });
+    assert.equal(judgedAll.length, 19);
+    assert.equal(judgedAll.find((p) => p.sha === commits[12]).estimate, 1.049);
+    assert.deepEqual(gh.problems(), []);
+  });
+
+  test('a confirmed fail decided by all threads is recorded with their interval, not the queries\' own', async () => {
+    const { settleMainResult } = require('../../../bot/src/app/watch');
+    const purgeFail = () => {
+      const { verdict } = aa();
+      const item = verdict.benchmarks.find((b) => b.id === 'update-index_range=100');
+      Object.assign(item, {
+        verdict: 'fail', instructions_verdict: 'fail', instructions_threads: 'all',
+        all_threads_per_query: { ...item.all_threads_per_query, estimate: 1.051, low: 1.047, high: 1.055 },
+      });
+      verdict.verdict = 'fail';
+      return verdict;
+    };
+    const filed = [];
+    const tracker = { name: 'test', find: async () => null, file: async (issue) => { filed.push(issue.title); return { key: String(filed.length), url: 'https://tracker.example/1' }; } };
+    const repo = 'perfgate-test/purge';
+    const result = await settleMainResult({ db: env.db, tracker, repo, base: GOOD, head: BAD, verdict: purgeFail(), confirmation: purgeFail() });
+    assert.deepEqual(result.actions.map((a) => a.action), ['file']);
+    assert.deepEqual(filed, [`update-index_range=100: 1.051× instructions per query of all threads since ${BAD.slice(0, 7)}`]);
+    const [row] = await store.regressionsOf(env.db, { repo });
+    assert.deepEqual([row.estimate, row.low, row.high], [1.051, 1.047, 1.055]);
   });
 });
