@@ -31,6 +31,17 @@ function instrEstimate(b) {
 }
 const instrInterval = (b) => interval((decidingInstructions(b) || {}).interval || null, INSTR_DIGITS);
 // Instructions per query as people read them: 43.1k, 6.38M.
+// The line above a row's grown functions: the figure that decided and both sides' levels of the
+// queries' own threads. Where all threads decided, their functions are listed: the queries' own
+// did not grow.
+function functionsHeading(b) {
+  const perQuery = (b.instructions && b.instructions.per_query) || {};
+  const own = `${count(perQuery.base)} → ${count(perQuery.head)} instructions per query`;
+  return b.instructions_threads === 'all'
+    ? `instr/o of all threads ${instrInterval(b)} (the queries' own threads: ${estimate(b.instructions_per_query, INSTR_DIGITS)}, ${own}); functions of every thread`
+    : `instr/o ${estimate(b.instructions_per_query, INSTR_DIGITS)} (${own})`;
+}
+
 function count(x) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '–';
   if (x >= 1e9) return `${(x / 1e9).toFixed(2)}G`;
@@ -254,6 +265,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, functionsHeading, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

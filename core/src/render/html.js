@@ -117,14 +117,10 @@ function benchmarkRows(rows, instr, figures) {
 function instructionsSection(rows) {
   const changed = F.changedInstructions(rows);
   if (!changed.length) return '';
-  const parts = ['<h2>Where the instructions went</h2><p class="muted">Connection threads, per query, head minus base; from the callgrind profiles of every window.</p>'];
+  const parts = ['<h2>Where the instructions went</h2><p class="muted">The queries\' own threads (every thread where all threads decided), per query, head minus base; from the callgrind profiles of every window.</p>'];
   for (const b of changed) {
     const w = b.instructions_functions;
-    const pq = (b.instructions && b.instructions.per_query) || {};
-    const own = `${F.count(pq.base)} → ${F.count(pq.head)} per query`;
-    parts.push(b.instructions_threads === 'all'
-      ? `<h3>${esc(b.id)}: instr/o of all threads ${esc(F.instrInterval(b))} (the queries' own threads: ${esc(F.estimate(b.instructions_per_query, F.INSTR_DIGITS))}, ${esc(own)}); functions of every thread</h3>`
-      : `<h3>${esc(b.id)}: instr/o ${esc(F.estimate(b.instructions_per_query, F.INSTR_DIGITS))} (${esc(own)})</h3>`);
+    parts.push(`<h3>${esc(b.id)}: ${esc(F.functionsHeading(b))}</h3>`);
     if (!w.symbols) {
       parts.push(`<p>${esc(w.why)}.</p>`);
     } else {

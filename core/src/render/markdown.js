@@ -114,13 +114,7 @@ function instructionsSection(rows, top) {
   const parts = [];
   for (const b of changed) {
     const w = b.instructions_functions;
-    const perQuery = b.instructions && b.instructions.per_query;
-    // Where all threads decided, their functions are listed: the queries' own did not grow.
-    const own = `${F.count(perQuery && perQuery.base)} → ${F.count(perQuery && perQuery.head)} instructions per query`;
-    const said = b.instructions_threads === 'all'
-      ? `instr/o of all threads ${F.instrInterval(b)} (the queries' own threads: ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)}, ${own}); functions of every thread`
-      : `instr/o ${F.estimate(b.instructions_per_query, F.INSTR_DIGITS)} (${own})`;
-    parts.push(`**${text(b.id, { max: NAME_MAX })}**: ${said}`);
+    parts.push(`**${text(b.id, { max: NAME_MAX })}**: ${F.functionsHeading(b)}`);
     if (!w.symbols) {
       parts.push('', `Functions not named: ${text(w.why)}.`, '');
       continue;
