@@ -431,6 +431,23 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   return out;
 }
 
+// A window that ran no queries, or counted nothing on the queries' own threads, or a side with
+// a window the other lacks, measured something other than the benchmark: leaving it out would
+// judge the rest as if it had not happened, so the row is an error, as a round with 0 QPS is.
+function brokenWindow(instructions) {
+  const { base, head } = instructions;
+  if (base.windows.length !== head.windows.length) {
+    return `instruction windows come in pairs, but the base counted ${base.windows.length} and the head ${head.windows.length}`;
+  }
+  for (const [side, { windows }] of [['base', base], ['head', head]]) {
+    const at = windows.findIndex((w) => !(w.queries > 0));
+    if (at >= 0) return `${side} instruction window ${at + 1}: sysbench completed no queries`;
+    const empty = windows.findIndex((w) => !(w.connection.per_query > 0));
+    if (empty >= 0) return `${side} instruction window ${empty + 1}: no instructions counted on the queries' own threads`;
+  }
+  return null;
+}
+
 // instr/o of the connection threads decides; the background threads' (the purge and flushing
 // the queries leave behind) are reported beside it.
 function judgeInstructions(out, instructions, limits) {
@@ -442,9 +459,10 @@ function judgeInstructions(out, instructions, limits) {
   if (!limits.instructions) {
     throw new UsageError(`limits for '${out.id}': instructions were counted but the suite sets no instructions limits; expected limits.default.instructions: {warn, fail}`);
   }
-  if (!figures.connection) {
+  const broken = brokenWindow(instructions);
+  if (broken || !figures.connection) {
     out.instructions_verdict = 'error';
-    return { error: 'no paired instruction windows' };
+    return { error: broken || 'no paired instruction windows' };
   }
   out.all_threads_per_query = figures.all;
   out.instructions_threads = 'connection';

@@ -306,6 +306,24 @@ def _read_and_remove(files: list[Path], description: str, keep_files: bool, keep
                 f.unlink(missing_ok=True)
 
 
+def window_problem(description: str, parsed: dict, record: dict) -> str | None:
+    """Why a counted window is not a count of the benchmark, or None.
+
+    A window whose statements failed or reconnected counted other work; one that completed no
+    queries, or counted nothing on the connection threads, has no figure per query at all.
+    Each makes the microbenchmark an error rather than a window left out of its interval.
+    """
+    if parsed["reconnects"] or parsed["errors"]:
+        return (f"window {description}: sysbench had {parsed['errors']} errors and "
+                f"{parsed['reconnects']} reconnects; the count is not of the benchmark alone")
+    if not parsed["queries"]:
+        return f"window {description}: sysbench completed no queries"
+    if not record["connection"]["instructions"]:
+        return (f"window {description}: no instructions counted on the connection threads "
+                "(the server's threads were not profiled, or no query reached it)")
+    return None
+
+
 def measure_window(control: Control, inv: sysbench.Invocation, description: str, connect,
                    log_path: Path | None = None, keep_files: bool = False,
                    keep_in: Path | None = None) -> tuple[dict, list[Profile]]:
@@ -348,13 +366,13 @@ def measure_window(control: Control, inv: sysbench.Invocation, description: str,
         raise CallgrindError(f"sysbench exited with code {outcome.returncode} in window {description}"
                              + (f": {reason}" if reason else ""))
     parsed = sysbench.parse_run_output(outcome.output)
-    if parsed["reconnects"] or parsed["errors"]:
-        raise CallgrindError(f"window {description}: sysbench had {parsed['errors']} errors and "
-                             f"{parsed['reconnects']} reconnects; the count is not of the benchmark alone")
     # The drain's connection thread is our own wait, not the benchmark's: only the background
     # threads of the second dump count.
     purge = split_threads(after)["background"]
     record = window_record(profiles + purge, parsed["queries"], inv.events, seconds)
+    problem = window_problem(description, parsed, record)
+    if problem:
+        raise CallgrindError(problem)
     record["background"]["after_window"] = sum(p.totals for p in purge)
     record["drain_seconds"] = round(drain_seconds, 3)
     return record, profiles + purge

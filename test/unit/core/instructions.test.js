@@ -74,3 +74,22 @@ test('the reports show instr/o and where the instructions went', () => {
   assert.match(table, /^microbenchmark +rQPS +95% interval +instr\/o +95% interval +cpu\/o +cs\/o +p95 base +p95 head +p95 ratio +pairs +verdict$/m);
   assert.match(table, /^ {2}point-query: instructions grew most in /m);
 });
+
+test('a window that ran no queries, counted nothing on the queries\' threads, or has no partner makes the row an error, not a shorter interval', () => {
+  const broken = (change) => {
+    const results = JSON.parse(JSON.stringify(RESULTS));
+    change(results.benchmarks[0].instructions);
+    const point = core.judge(results, LIMITS).benchmarks[0];
+    return [point.verdict, point.instructions_verdict, point.reason];
+  };
+  // Each left out before: the other windows were judged as if it had not happened.
+  assert.deepEqual(broken((i) => { Object.assign(i.head.windows[1], { queries: 0 }); i.head.windows[1].connection.per_query = null; }),
+    ['error', 'error', 'head instruction window 2: sysbench completed no queries']);
+  assert.deepEqual(broken((i) => { i.base.windows[0].connection.per_query = 0; }),
+    ['error', 'error', "base instruction window 1: no instructions counted on the queries' own threads"]);
+  assert.deepEqual(broken((i) => { i.head.windows.pop(); }),
+    ['error', 'error', 'instruction windows come in pairs, but the base counted 2 and the head 1']);
+  const v = (() => { const r = JSON.parse(JSON.stringify(RESULTS)); r.benchmarks[0].instructions.head.windows[0].connection.per_query = -5; return core.judge(r, LIMITS); })();
+  assert.equal(v.verdict, 'error');
+  assert.equal(v.exit_code, core.EXIT.error);
+});

@@ -240,6 +240,20 @@ def test_window_record_keeps_exact_totals_per_group():
     assert record["connection"]["threads"] == 1
 
 
+def test_a_window_with_no_queries_or_no_connection_count_is_an_error_not_a_figure():
+    profiles = window_profiles()
+    good = {"queries": 3, "errors": 0, "reconnects": 0}
+    record = callgrind.window_record(profiles, 3, 3, 1.0)
+    assert callgrind.window_problem("w1", good, record) is None
+    assert callgrind.window_problem("w1", {**good, "errors": 2}, record).startswith("window w1: sysbench had 2 errors")
+    none_done = callgrind.window_record(profiles, 0, 3, 1.0)
+    assert none_done["connection"]["per_query"] is None
+    assert callgrind.window_problem("w1", {**good, "queries": 0}, none_done) == "window w1: sysbench completed no queries"
+    background_only = callgrind.window_record(callgrind.split_threads(profiles)["background"], 3, 3, 1.0)
+    assert callgrind.window_problem("w1", good, background_only).startswith(
+        "window w1: no instructions counted on the connection threads")
+
+
 def test_side_record_lists_the_top_functions_per_query():
     profiles = window_profiles()
     windows = [callgrind.window_record(profiles, 3, 3, 1.0)] * 2
