@@ -106,3 +106,14 @@ test('runs of other sides are refused: a chain\'s head2 is not read as the head 
   assert.throws(() => mergeResults([two, chain]), /key 'sides' holds base, head, head2 but .* holds base, head: only runs of the same sides can be judged together/);
   assert.throws(() => mergeResults([chain, two]), /key 'sides' holds base, head but .* holds base, head, head2/);
 });
+
+test('two installed builds of one version with no commit are not one server: the prefix tells them apart', () => {
+  const first = results([bench('a', pairs(0, 5))]);
+  const other = results([bench('a', pairs(5, 5))]);
+  other.sides = { ...other.sides, head: { ...other.sides.head, basedir: '/opt/patched' } };
+  assert.throws(() => mergeResults([first, other]),
+    /key 'sides\.head\.basedir' is "\/opt\/patched" but .* has "\/h": with no commit recorded, the installed prefix names the build; not the same head server/);
+  // With a commit, the commit names the build wherever it is installed.
+  for (const doc of [first, other]) doc.sides.head.commit = 'abc123';
+  assert.equal(mergeResults([first, other]).benchmarks[0].rounds.length, 20);
+});
