@@ -30,8 +30,10 @@ function reply(commentId, text) {
   return `${replyMarker(commentId)}\n${text}\n`;
 }
 
+// The teams are named in code spans: an @-mention would notify the whole team of every refusal,
+// and anyone who can comment could send one per pull request.
 function who(teams) {
-  return teams.length ? ` or membership of ${teams.map((t) => `@${t}`).join(', ')}` : '';
+  return teams.length ? ` or membership of ${teams.map((t) => code(t)).join(', ')}` : '';
 }
 
 const REPLIES = {

@@ -223,7 +223,7 @@ describe('/perf bisect', () => {
   it('a read-only user is refused; refs that are no commit, the same commit, or a good commit that is not an ancestor of bad are refused before anything starts', async () => {
     const dispatches = gh.state.dispatches.length;
     const cases = [
-      ['reader', LINE, `Sorry @reader, \`${LINE}\` needs write access to ${REPOSITORY} or membership of @perfgate-test/perf-team. Nothing was started.`],
+      ['reader', LINE, `Sorry @reader, \`${LINE}\` needs write access to ${REPOSITORY} or membership of \`perfgate-test/perf-team\`. Nothing was started.`],
       ['maintainer', '/perf bisect nope bisect-tip', `@maintainer \`nope\` is not a commit of ${REPOSITORY} (422 No commit found for SHA: nope). Nothing was started.`],
       ['maintainer', `/perf bisect base ${SHAS[0].slice(0, 10)}`, `@maintainer \`base\` and \`${SHAS[0].slice(0, 10)}\` are the same commit \`${SHAS[0].slice(0, 12)}\`; expected a good commit older than the bad one. Nothing was started.`],
       ['maintainer', '/perf bisect stray bisect-tip', `@maintainer \`stray\` (\`${STRAY.slice(0, 12)}\`) is not an ancestor of \`bisect-tip\` (\`${SHAS[10].slice(0, 12)}\`): GitHub compares them as diverged. Expected the older, good commit first, on the bad commit's history. Nothing was started.`],

@@ -85,7 +85,7 @@ describe('/perf commands in pull requests', () => {
 
   it("a read-only user's /perf full: one polite refusal and nothing else, also when GitHub delivers it again", async () => {
     const r = await say('reader', '/perf full');
-    assert.deepEqual(r.replies, ['Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    assert.deepEqual(r.replies, ['Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`. Nothing was started.']);
     assert.deepEqual([r.dispatches, r.reactions, r.checks, r.sticky], [[], [], [], []]);
     assert.deepEqual(r.calls.filter((c) => c !== 'issues/list-comments'), ['repos/get-collaborator-permission-level', 'teams/get-membership-for-user-in-org', 'issues/create-comment']);
     assert.equal(r.request.status, 'refused');
@@ -98,9 +98,9 @@ describe('/perf commands in pull requests', () => {
 
   it('triage permission is not enough; permission is checked before the command is read', async () => {
     const triager = await say('triager', '/perf quick');
-    assert.deepEqual(triager.replies, ['Sorry @triager, `/perf quick` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    assert.deepEqual(triager.replies, ['Sorry @triager, `/perf quick` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`. Nothing was started.']);
     const malformed = await say('reader', '/perf quick threads=0');
-    assert.deepEqual(malformed.replies, ['Sorry @reader, `/perf quick threads=0` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    assert.deepEqual(malformed.replies, ['Sorry @reader, `/perf quick threads=0` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`. Nothing was started.']);
     assert.deepEqual([...triager.dispatches, ...malformed.dispatches], []);
   });
 
@@ -203,7 +203,7 @@ describe('/perf commands in pull requests', () => {
     assert.deepEqual(answers.map((a) => a.status), bodies.map(() => 202));
     await settled(running);
     const replies = botComments(gh, pr);
-    assert.deepEqual(replies.map((c) => c.body.split('\n').slice(1).join('\n').trimEnd()), ['Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    assert.deepEqual(replies.map((c) => c.body.split('\n').slice(1).join('\n').trimEnd()), ['Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`. Nothing was started.']);
     assert.ok(replies[0].body.startsWith(`<!-- perfgate:reply comment=${comments[0].id} -->`), 'the first comment got the reply');
     const requests = await Promise.all(comments.map((c) => bot.requestForComment(running.store, c.id)));
     assert.deepEqual(requests.map((r) => r.status), ['refused', 'refused', 'answered', 'refused', 'refused', 'answered', 'refused', 'refused', 'refused', 'refused']);
@@ -231,7 +231,7 @@ describe('/perf commands in pull requests', () => {
     }
     await settled(running);
     const readers = botComments(gh, nextPr - 1).map((c) => c.body.split('\n').slice(1).join('\n').trimEnd());
-    assert.deepEqual(readers, ['Sorry @reader, `/perf quick` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team. Nothing was started.']);
+    assert.deepEqual(readers, ['Sorry @reader, `/perf quick` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`. Nothing was started.']);
     const r = await say('maintainer', fill('*a'));
     assert.deepEqual(r.replies, [`@maintainer the comment is 65000 characters long, and commands are read only in comments of up to 4000: post '/perf quick' in a comment of its own${HINT}`]);
     assert.deepEqual([r.dispatches, r.request.status], [[], 'invalid']);

@@ -16,7 +16,7 @@ test('replies to commands', () => {
   assert.equal(R.refused({ author: 'reader', line: '/perf full', repo: 'perfgate-test/fork', teams: [] }),
     'Sorry @reader, `/perf full` needs write access to perfgate-test/fork. Nothing was started.');
   assert.equal(R.refused({ author: 'reader', line: '/perf full', repo: 'perfgate-test/fork', teams: ['perfgate-test/perf-team', 'perfgate-test/release'] }),
-    'Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of @perfgate-test/perf-team, @perfgate-test/release. Nothing was started.');
+    'Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`, `perfgate-test/release`. Nothing was started.');
   assert.equal(R.invalid({ author: 'maintainer', error: "/perf quick: bad value '0' in 'threads=0': expected …" }),
     "@maintainer /perf quick: bad value '0' in 'threads=0': expected …\n\n`/perf help` lists the commands and their arguments.");
   assert.equal(R.help({ author: 'reader' }), `@reader here is what I understand:\n\n${helpText().trimEnd()}`);

@@ -161,7 +161,7 @@ describe('release sign-off', () => {
     assert.deepEqual(reader.dispatches, []);
     assert.equal(gh.state.statuses(REPOSITORY).length, statusesBefore);
     assert.equal(await bot.signoffForRequest(running.store, reader.request.id), null);
-    assert.deepEqual(reader.reply(), [`Sorry @reader, \`/perf signoff mariadb-10.11.19\` needs write access to ${REPOSITORY} or membership of @perfgate-test/perf-team. Nothing was started.`]);
+    assert.deepEqual(reader.reply(), [`Sorry @reader, \`/perf signoff mariadb-10.11.19\` needs write access to ${REPOSITORY} or membership of \`perfgate-test/perf-team\`. Nothing was started.`]);
 
     const none = await onIssue(issue, 'maintainer', '/perf waive scan_range=100 -- fine');
     assert.deepEqual(none.reply(), [SIGNOFF_REPLIES.noSignoff({ author: 'maintainer' })]);
