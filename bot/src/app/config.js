@@ -3,6 +3,7 @@
 // with the same keys; the environment wins. Every value is checked here, and a bad one is one
 // line naming where it came from, the key, the value and what is expected.
 const fs = require('node:fs');
+const net = require('node:net');
 const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
@@ -293,6 +294,15 @@ const KEYS = {
     default: 64 * 1024 * 1024,
     read: integerIn(1024, 1024 * 1024 * 1024, 'bytes'),
   },
+  PERFGATE_WEBHOOK_SOURCES: {
+    describe: "the networks webhook deliveries may come from, as CIDR blocks separated by commas (GitHub's `hooks` of GET /meta); others are answered 403 before their body is read, so that no one else can hold the bytes in flight and have GitHub's deliveries refused; unset: any (put a buffering reverse proxy in front instead)",
+    default: null,
+    read: (value, fail) => {
+      const blocks = listOf(value).map(cidrBlock);
+      if (!blocks.length || blocks.includes(null)) throw fail('CIDR blocks such as 140.82.112.0/20 or 2a0a:a440::/29, separated by commas');
+      return blocks;
+    },
+  },
   PERFGATE_MAX_ARTIFACT_BYTES: {
     describe: "the largest run folder artifact downloaded (zip size); its files may unpack to 4 times as much",
     default: 64 * 1024 * 1024,
@@ -316,6 +326,16 @@ const KEYS = {
     },
   },
 };
+
+// One CIDR block {address, prefix, family}, or null when it is not one.
+function cidrBlock(text) {
+  const m = /^([0-9A-Fa-f.:]+)\/(\d{1,3})$/.exec(text);
+  if (!m) return null;
+  const family = net.isIPv4(m[1]) ? 'ipv4' : net.isIPv6(m[1]) ? 'ipv6' : null;
+  const prefix = Number(m[2]);
+  if (!family || prefix > (family === 'ipv4' ? 32 : 128)) return null;
+  return { address: m[1], prefix, family };
+}
 
 // A host name as the Host header carries it, without port: IPv6 addresses with or without brackets.
 function dashboardHostName(name) {
@@ -374,7 +394,7 @@ function jiraSettings(values) {
  *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
  *          host, dashboard, dashboardHosts, port, workers,
  *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
- *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, maxArtifactBytes}
+ *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
@@ -438,6 +458,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     },
     maxWebhookBytes: values.PERFGATE_MAX_WEBHOOK_BYTES,
     maxWebhookBytesInFlight: values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT,
+    webhookSources: values.PERFGATE_WEBHOOK_SOURCES,
     maxArtifactBytes: values.PERFGATE_MAX_ARTIFACT_BYTES,
   };
 }

@@ -5,6 +5,7 @@
 // rest. Bad input gets a 4xx and leaves no row and makes no GitHub call; a delivery seen before
 // (GitHub redelivers, proxies duplicate) is answered and changes nothing.
 const { createHmac, timingSafeEqual } = require('node:crypto');
+const { BlockList, isIPv4 } = require('node:net');
 const { Webhooks, emitterEventNames } = require('@octokit/webhooks');
 const store = require('../store');
 const { triage } = require('./triage');
@@ -48,6 +49,22 @@ function readBody(request, limit, inFlight, held) {
       if (!request.complete) cut();
     });
   });
+}
+
+/**
+ * Whether a peer address may deliver webhooks: always without a list of sources; with one,
+ * when it lies in one of its blocks (an IPv4 peer of a dual-stack socket arrives as ::ffff:a.b.c.d).
+ */
+function sourceCheck(blocks) {
+  if (!blocks) return () => true;
+  const allowed = new BlockList();
+  for (const b of blocks) allowed.addSubnet(b.address, b.prefix, b.family);
+  return (address) => {
+    if (typeof address !== 'string') return false;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return allowed.check(mapped[1], 'ipv4');
+    return allowed.check(address, isIPv4(address) ? 'ipv4' : 'ipv6');
+  };
 }
 
 /** Bytes that requests may hold together: taken as they arrive, given back when answered. */
@@ -137,6 +154,7 @@ async function record(db, { deliveryId, name, action, work }) {
 function webhookHandler(ctx) {
   const webhooks = new Webhooks({ secret: ctx.config.webhookSecret });
   const inFlight = byteBudget(ctx.config.maxWebhookBytesInFlight);
+  const mayDeliver = sourceCheck(ctx.config.webhookSources || null);
   const context = { repositories: ctx.config.repositories, workflows: ctx.config.workflows, benchmarks: ctx.benchmarks, watch: ctx.config.watch };
 
   // Octokit's handlers decide and record; each writes what it found on the event it was given.
@@ -157,6 +175,8 @@ function webhookHandler(ctx) {
   webhooks.onAny(decide);
 
   async function receive(request, held) {
+    // Before anything is read: the body's bytes are what a stranger could hold.
+    if (!mayDeliver(request.socket.remoteAddress)) throw new Refusal(403, 'deliveries are taken from the networks of PERFGATE_WEBHOOK_SOURCES only', { connection: 'close' });
     if (request.method !== 'POST') throw new Refusal(405, 'only POST is accepted here', { allow: 'POST' });
     const type = String(request.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') {

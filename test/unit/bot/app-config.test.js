@@ -49,6 +49,14 @@ describe('perfgate bot settings', () => {
     assert.deepEqual(config.http, { maxConnections: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
     assert.equal(config.maxWebhookBytesInFlight, 64 * 1024 * 1024);
     assert.deepEqual(config.dashboardHosts, ['localhost', '127.0.0.1', '::1']);
+    assert.equal(config.webhookSources, null, 'deliveries from anywhere unless the networks are set');
+  });
+
+  test("the networks deliveries may come from: GitHub's hook blocks of IPv4 and IPv6", () => {
+    const sources = readBotConfig({ env: { ...env(), PERFGATE_WEBHOOK_SOURCES: '192.30.252.0/22, 140.82.112.0/20,2a0a:a440::/29' }, port: '0' }).webhookSources;
+    assert.deepEqual(sources, [
+      { address: '192.30.252.0', prefix: 22, family: 'ipv4' }, { address: '140.82.112.0', prefix: 20, family: 'ipv4' }, { address: '2a0a:a440::', prefix: 29, family: 'ipv6' },
+    ]);
   });
 
   test("the dashboard's host names: loopback and the address listened on, or the ones set", () => {
@@ -115,6 +123,8 @@ describe('perfgate bot settings', () => {
       [{ PERFGATE_DASHBOARD_HOSTS: 'perf.example:3000' }, "environment: PERFGATE_DASHBOARD_HOSTS 'perf.example:3000' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
       [{ PERFGATE_DASHBOARD_HOSTS: '[::1]:3000' }, "environment: PERFGATE_DASHBOARD_HOSTS '[::1]:3000' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
       [{ PERFGATE_DASHBOARD_HOSTS: 'http://perf.example/' }, "environment: PERFGATE_DASHBOARD_HOSTS 'http://perf.example/' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
+      ...['140.82.112.0', '140.82.112.0/33', '2a0a:a440::/129', 'github.com/20', '10.0.0.0/8 300.1.1.1/8'].map((value) => [{ PERFGATE_WEBHOOK_SOURCES: value },
+        `environment: PERFGATE_WEBHOOK_SOURCES '${value}' is not valid; expected CIDR blocks such as 140.82.112.0/20 or 2a0a:a440::/29, separated by commas`]),
     ];
     for (const [change, message] of cases) fails({ env: { ...env(), ...change } }, message);
     const notPem = path.join(dir, 'not.pem');
@@ -126,7 +136,7 @@ describe('perfgate bot settings', () => {
   test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
     const file = path.join(dir, 'typo.yml');
     fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
-    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_FAIL_ON, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_FAIL_ON, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_WEBHOOK_SOURCES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
     fs.writeFileSync(file, '- a\n- b\n');
     fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
     fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');

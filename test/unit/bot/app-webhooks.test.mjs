@@ -215,6 +215,32 @@ describe('webhook deliveries', () => {
     }
   });
 
+  it('with PERFGATE_WEBHOOK_SOURCES, a peer outside its networks is answered 403 before its body is read; one inside is served', async () => {
+    const elsewhere = await startBotOn(gh, { env: { PERFGATE_WEBHOOK_SOURCES: '10.0.0.0/8, 2001:db8::/32' } });
+    const here = await startBotOn(gh, { env: { PERFGATE_WEBHOOK_SOURCES: '192.0.2.0/24,127.0.0.0/8' } });
+    try {
+      const refused = await deliver(elsewhere.url, 'ping', published('ping', undefined));
+      assert.equal(refused.status, 403);
+      // A client that declares a body and sends none is answered at once: it holds nothing.
+      const answer = await new Promise((resolve) => {
+        const socket = net.connect(elsewhere.port, '127.0.0.1', () => {
+          socket.write(['POST /api/github/webhooks HTTP/1.1', 'Host: bot', 'Content-Type: application/json', 'X-GitHub-Event: ping',
+            `X-GitHub-Delivery: ${randomUUID()}`, 'X-Hub-Signature-256: sha256=00', 'Content-Length: 16000', '', ''].join('\r\n'));
+        });
+        let text = '';
+        socket.on('data', (chunk) => { text += chunk; });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(text));
+      });
+      assert.match(answer, /^HTTP\/1\.1 403 /);
+      assert.ok(answer.endsWith('deliveries are taken from the networks of PERFGATE_WEBHOOK_SOURCES only\n'), answer);
+      assert.equal((await deliver(here.url, 'ping', published('ping', undefined))).status, 200);
+    } finally {
+      await elsewhere.close();
+      await here.close();
+    }
+  });
+
   it('GET /healthz says the status and the queue, and nothing of the store or the App', async () => {
     const response = await fetch(`${running.url}/healthz`);
     assert.equal(response.status, 200);
