@@ -93,9 +93,12 @@ function holdsWindows(earlier, later) {
 // A round is one side's at one index: a document that has one twice would pair by whichever
 // came last.
 function refuseRepeatedRounds(doc, docName) {
+  const sides = Object.keys(doc.sides || {});
   for (const b of doc.benchmarks || []) {
     const seen = new Set();
     for (const r of b.rounds || []) {
+      // A round of a side the run did not have would be read as another side's.
+      if (sides.length && !sides.includes(r.side)) throw new UsageError(`${docName}: benchmark '${b.id}' has a round of side '${r.side}', which its key 'sides' does not hold (${sides.join(', ')})`);
       const key = `${r.side}\u0000${r.index}`;
       if (seen.has(key)) throw new UsageError(`${docName}: benchmark '${b.id}' has ${r.side} round ${r.index} twice; expected each side's round index once`);
       seen.add(key);
@@ -193,7 +196,8 @@ function mergeResults(docs, { allowDifferentMachines = false, extension = null, 
   });
   const merged = {
     ...first,
-    status: docs.some((d) => d.status === 'error') ? 'error' : 'ok',
+    // A cancelled run joined to others is still cancelled (shards count theirs as missing).
+    status: docs.some((d) => d.status === 'error') ? 'error' : (!layout && docs.some((d) => d.status === 'cancelled')) ? 'cancelled' : 'ok',
     errors: docs.flatMap((d) => (layout ? shardErrors(d, layout.count) : d.errors || [])),
     warnings: docs.flatMap((d) => d.warnings || []),
     finished: docs[docs.length - 1].finished ?? first.finished,

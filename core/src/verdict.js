@@ -324,11 +324,23 @@ function explain(row, signals) {
   return { reason: `${summary}: ${clauses}`, phrase };
 }
 
-function judgeBenchmark(bench, limits, runErrors, extensions = []) {
+// Rounds pair by index: a base round without its head round (or the reverse) is a round lost,
+// and judging the others as if it had not happened would pass a head that lost its slowest.
+function unpairedRound(rounds) {
+  const indices = (side) => new Set(rounds.filter((r) => r.side === side).map((r) => r.index));
+  const [base, head] = [indices('base'), indices('head')];
+  if (!base.size || !head.size) return null;
+  const lone = [...base].find((i) => !head.has(i));
+  if (lone !== undefined) return `base round ${lone} has no head round; rounds are measured in pairs`;
+  const loneHead = [...head].find((i) => !base.has(i));
+  return loneHead !== undefined ? `head round ${loneHead} has no base round; rounds are measured in pairs` : null;
+}
+
+function judgeBenchmark(bench, limits, runErrors, extensions = [], timePlanned = false) {
   const rounds = bench.rounds || [];
   const count = (side) => rounds.filter((r) => r.side === side).length;
   const benchErrors = runErrors.filter((e) => e.benchmark === bench.id);
-  const roundErrors = rounds.filter((r) => r.errors > 0);
+  const roundErrors = rounds.filter((r) => r.errors > 0 || r.reconnects > 0);
   const out = {
     id: bench.id,
     name: bench.name,
@@ -353,7 +365,10 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   }
   if (roundErrors.length) {
     const r = roundErrors[0];
-    out.reason = `${r.side} round ${r.index}: sysbench reported ${r.errors} query error${r.errors === 1 ? '' : 's'}`;
+    // A reconnect is a connection lost mid-round: the server crashed or restarted.
+    out.reason = r.errors > 0
+      ? `${r.side} round ${r.index}: sysbench reported ${r.errors} query error${r.errors === 1 ? '' : 's'}`
+      : `${r.side} round ${r.index}: sysbench reconnected ${r.reconnects} time${r.reconnects === 1 ? '' : 's'}: connections were lost during the round`;
     return out;
   }
   // A round that completed no query is the largest slowdown there is, not a missing figure:
@@ -362,6 +377,15 @@ function judgeBenchmark(bench, limits, runErrors, extensions = []) {
   const stalled = rounds.find((r) => !(r.qps > 0));
   if (stalled) {
     out.reason = `${stalled.side} round ${stalled.index}: ${stalled.qps} QPS: no query completed in the round`;
+    return out;
+  }
+  const unpaired = unpairedRound(rounds);
+  if (unpaired) {
+    out.reason = unpaired;
+    return out;
+  }
+  if (timePlanned && rounds.length === 0) {
+    out.reason = 'no timed rounds, though the plan measures time (measure.signals); a time regression would go unseen';
     return out;
   }
   const signals = [];
@@ -643,15 +667,50 @@ function failedSide(results) {
   return e ? `the ${e.side} server failed${e.step ? ` (${e.step})` : ''}: ${e.message}` : null;
 }
 
+// Figures so small or large that a head/base ratio leaves the floating-point range (1e-320 QPS)
+// were not measured by a harness: the row is an error naming them, not a crash of the judge.
+function judgedOrOutOfRange(bench, limits, judgeRow) {
+  try {
+    return judgeRow();
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return {
+      id: bench.id, name: bench.name, group: bench.group, threads: bench.threads ?? null, ahi: bench.ahi ?? null, limits,
+      rounds: { base: 0, head: 0, pairs: 0 }, rqps: null, cpu_per_query: null, cs_per_query: null, qps: [], time_verdict: null, verdict: 'error',
+      reason: `figures out of range: ${err.message}; expected figures a measurement gives`,
+    };
+  }
+}
+
+// A row whose figures cannot stand (its side failed as a whole): an error, with no interval and
+// no signal's word left to be read as a result.
+function withdrawn(row, reason) {
+  Object.assign(row, { verdict: 'error', reason, rqps: null, time_verdict: null, open: false, needs: [] });
+  for (const key of ['instructions_verdict', 'instructions_threads', 'instructions_recount', 'decided_by', 'headline_phrase']) delete row[key];
+  for (const key of ['instructions_per_query', 'all_threads_per_query', 'background_per_query']) if (key in row) row[key] = null;
+  return row;
+}
+
+// A run the harness did not finish is no measurement, whatever rounds it kept.
+function unfinishedRun(run) {
+  if (run.status === 'cancelled') {
+    const why = (run.errors || []).find((e) => e.step === 'cancelled');
+    return `the run was cancelled${why ? `: ${why.message}` : ''}; a cancelled run carries no verdict`;
+  }
+  return null;
+}
+
 function judge(results, config = {}, options = {}) {
   const docs = Array.isArray(results) ? results : [results];
   const run = mergeResults(docs, { allowDifferentMachines: options.allowDifferentMachines });
   const runErrors = run.errors || [];
-  const sideFailure = failedSide(run);
+  const sideFailure = unfinishedRun(run) || failedSide(run);
+  const timePlanned = ((run.plan && run.plan.measure && run.plan.measure.signals) || []).includes('time');
   const judged = run.benchmarks.map((b) => {
-    const j = judgeBenchmark(b, limitsFor(config, b), runErrors, run.extensions || []);
+    const limits = limitsFor(config, b);
+    const j = judgedOrOutOfRange(b, limits, () => judgeBenchmark(b, limits, runErrors, run.extensions || [], timePlanned));
     // Nothing of the row stands once a side failed as a whole: no interval and no signal's word.
-    if (sideFailure && j.verdict !== 'error') Object.assign(j, { verdict: 'error', reason: sideFailure, rqps: null, time_verdict: null, instructions_verdict: null });
+    if (sideFailure && j.verdict !== 'error') withdrawn(j, sideFailure);
     return j;
   });
   const ahi = ahiCells(judged, config, run.extensions || []);

@@ -38,7 +38,12 @@ class YamlSource {
       const message = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       throw new ConfigError(`${this.file}:${line}: malformed YAML: ${message}`);
     }
-    this.data = this.doc.toJS({ maxAliasCount: 100 });
+    try {
+      this.data = this.doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      // Aliases that expand past the count (a "billion laughs" file) are refused, not expanded.
+      throw new ConfigError(`${this.file}: malformed YAML: ${String(err.message).split('\n')[0]}`);
+    }
   }
 
   // Line (1-based) of the key at `path`, or of the closest enclosing node that exists.

@@ -415,3 +415,11 @@ test('a fork folder with only its suites uses the shipped catalogue and profiles
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a YAML file whose aliases expand past the count is refused with its name, not expanded or thrown as a crash', () => {
+  const { YamlSource } = require('../../../core/src/config/yaml-source');
+  const levels = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+  for (let i = 1; i < 10; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+  assert.throws(() => new YamlSource('suites/bomb.yml', `${levels.join('\n')}\n`),
+    (err) => err instanceof ConfigError && /^suites\/bomb\.yml: malformed YAML: Excessive alias count/.test(err.message));
+});

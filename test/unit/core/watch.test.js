@@ -100,7 +100,8 @@ test('a run whose head server failed neither closes nor files a regression', () 
   results.errors = [{ side: 'head', benchmark: null, step: 'run', message: 'head: server exited (signal 11)' }];
   const verdict = core.judge(results, LIMITS);
   assert.equal(verdict.verdict, 'error');
-  assert.ok(verdict.benchmarks.every((b) => b.time_verdict === null && b.instructions_verdict === null));
+  assert.ok(verdict.benchmarks.every((b) => b.time_verdict === null && !('instructions_verdict' in b)));
+  assert.equal(core.schemaProblem('verdict', verdict), null);
   const open = [{ dedupeKey: 'K', benchKey: 'point-query', signal: 'instructions_per_query', lastGood: GOOD, lastSeen: BAD }];
   assert.deepEqual(core.watchDecisions({ repo: REPO, base: GOOD, head: NEXT, verdict, open }), []);
   // A row's own error does the same, whatever its signals read.
