@@ -50,10 +50,11 @@ function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
       if (x.version !== y.version || (x.commit || null) !== (y.commit || null)) {
         throw new UsageError(`${nameOf(d, i)}: key 'sides.${side}' is ${serverLine(y)} but ${nameOf(first, 0)} has ${serverLine(x)}: not the same ${side} server`);
       }
-      // Without a commit, two builds of one version differ only in where they are installed.
-      // (Shards run on several runners, where one build may sit at different paths.)
-      if (!byClass && !x.commit && x.basedir !== y.basedir) {
-        throw new UsageError(`${nameOf(d, i)}: key 'sides.${side}.basedir' is ${JSON.stringify(y.basedir)} but ${nameOf(first, 0)} has ${JSON.stringify(x.basedir)}: with no commit recorded, the installed prefix names the build; not the same ${side} server`);
+      // Without a commit, what names a build is how it was built: the version line, the
+      // compiler and the cmake options recorded (not where it is installed: a prefix can move).
+      const built = (z) => (z.build ? JSON.stringify([z.build.version_line ?? null, z.build.compiler ?? null, z.build.cmake_options ?? null]) : null);
+      if (!x.commit && built(x) && built(y) && built(x) !== built(y)) {
+        throw new UsageError(`${nameOf(d, i)}: key 'sides.${side}.build' is ${built(y)} but ${nameOf(first, 0)} has ${built(x)}: two builds of one version; not the same ${side} server`);
       }
     }
   });

@@ -475,18 +475,23 @@ function brokenWindow(instructions) {
 // instr/o of the connection threads decides; the background threads' (the purge and flushing
 // the queries leave behind) are reported beside it.
 function judgeInstructions(out, instructions, limits) {
+  if (!limits.instructions) {
+    throw new UsageError(`limits for '${out.id}': instructions were counted but the suite sets no instructions limits; expected limits.default.instructions: {warn, fail}`);
+  }
+  // Checked before any figure is set: a row in error shows no interval of the windows left.
+  const broken = brokenWindow(instructions);
+  if (broken) {
+    out.instructions_verdict = 'error';
+    return { error: broken };
+  }
   const figures = instructionFigures(instructions);
   out.instructions_per_query = figures.connection;
   out.background_per_query = figures.background;
   out.instructions = { per_query: figures.per_query, events: figures.events, windows: figures.windows, runs: instructions.runs || 1 };
   out.instructions_functions = whereInstructionsWent(instructions, figures.connection);
-  if (!limits.instructions) {
-    throw new UsageError(`limits for '${out.id}': instructions were counted but the suite sets no instructions limits; expected limits.default.instructions: {warn, fail}`);
-  }
-  const broken = brokenWindow(instructions);
-  if (broken || !figures.connection) {
+  if (!figures.connection) {
     out.instructions_verdict = 'error';
-    return { error: broken || 'no paired instruction windows' };
+    return { error: 'no paired instruction windows' };
   }
   out.all_threads_per_query = figures.all;
   out.instructions_threads = 'connection';

@@ -409,9 +409,21 @@ function storeContract(backend) {
         const judged = judge(quick, LIMITS).benchmarks.find((b) => b.name === 'update-index_range=100').rqps;
         assertCloseTo(rqps.at(-1), { seq: 4, sha: sha(4), runId: r34.runId, machine: quick.machine.id, estimate: judged.estimate, low: judged.low, high: judged.high, n: judged.n }, backend.floatTolerance, 'rqps');
 
+        // Instructions per query of all threads, per window: the queries' own and the background
+        // work drained after it, summed per window, then the geometric mean per side of a run.
+        const counted = capturedResults().find((c) => c.name === 'instructions-pfs').results;
+        const rInstr = await store(3, 4, counted);
+        const allThreads = (await bot.mainSeries(s, { repo: REPO, microbenchmark: 'update-index_range=100', signal: 'all_threads_instructions_per_query' }))
+          .filter((p) => p.runId === rInstr.runId);
+        const windows = counted.benchmarks.find((b) => b.name === 'update-index_range=100').instructions;
+        for (const point of allThreads) {
+          const expected = windows[point.side].windows.map((w) => w.connection.per_query + (w.background.per_query || 0));
+          assertCloseTo(point.values, expected, backend.floatTolerance, `${point.side} windows`);
+        }
+        assert.deepEqual(allThreads.map((p) => [p.seq, p.side]), [[3, 'base'], [4, 'head']]);
         assert.deepEqual(await bot.mainSeries(s, { repo: REPO, microbenchmark: 'update-index_range=100', signal: 'qps', machine: 'another-runner' }), []);
         await assert.rejects(bot.mainSeries(s, { repo: REPO, microbenchmark: 'x', signal: 'rqps' }),
-          { message: 'mainSeries: unknown signal "rqps": expected one of qps, cpu_per_query_us, cs_per_query, instructions_per_query' });
+          { message: 'mainSeries: unknown signal "rqps": expected one of qps, cpu_per_query_us, cs_per_query, instructions_per_query, all_threads_instructions_per_query' });
       });
 
       test('a waiver is kept per pull request and microbenchmark', async () => {

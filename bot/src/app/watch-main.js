@@ -117,28 +117,27 @@ function threadsOf(item, signal) {
  * (PERFGATE_CHANGE_POINT_PYTHON) the re-measurement alone confirms, and the log says so.
  */
 async function changePointsAt(ctx, { repo, verdict }) {
+  // Keyed by the figure too: a fail of all threads and one of the queries' own threads of the
+  // same microbenchmark are looked for each in its own series.
   const watched = new Map();
+  const watch = (id, signal, threads) => watched.set([id, signal, threads ?? ''].join('\u0000'), { id, signal, threads });
   for (const b of verdict.benchmarks) {
-    for (const signal of core.REGRESSION_SIGNALS) {
-      if (core.signalVerdict(b, signal) === 'fail') watched.set(`${b.id}\u0000${signal}`, { id: b.id, signal, threads: threadsOf(b, signal) });
-    }
+    for (const signal of core.REGRESSION_SIGNALS) if (core.signalVerdict(b, signal) === 'fail') watch(b.id, signal, threadsOf(b, signal));
   }
   // The fails dismissed as noise stay watched: a change point may confirm them later, on the
-  // figure that decided them then.
+  // figure that decided them then (the verdict of the run that measured their first bad commit).
   for (const r of await store.regressionsOf(ctx.store, { repo, statuses: ['noise'] })) {
-    const key = `${r.benchKey}\u0000${r.signal}`;
-    if (watched.has(key)) continue;
     const measured = await store.watchRunOf(ctx.store, { repo, headSha: r.firstBad, purpose: 'measure' });
     const then = measured && measured.runId ? await store.verdictOfRun(ctx.store, measured.runId) : null;
     const item = then && then.benchmarks.find((b) => b.id === r.benchKey);
-    watched.set(key, { id: r.benchKey, signal: r.signal, threads: item ? threadsOf(item, r.signal) : 'connection' });
+    watch(r.benchKey, r.signal, item ? threadsOf(item, r.signal) : threadsOf({}, r.signal));
   }
   const series = [];
-  for (const { id, signal, threads } of watched.values()) {
-    const points = signal === 'rqps'
-      ? await store.mainSeries(ctx.store, { repo, microbenchmark: id, signal: 'qps' })
-      : await store.instructionLevels(ctx.store, { repo, benchKey: id, threads });
-    series.push({ key: `${id}\u0000${signal}`, points: commitSeries(points) });
+  for (const [key, { id, signal, threads }] of watched) {
+    const points = signal === 'rqps' ? await store.mainSeries(ctx.store, { repo, microbenchmark: id, signal: 'qps' })
+      : threads === 'all' ? await store.mainSeries(ctx.store, { repo, microbenchmark: id, signal: 'all_threads_instructions_per_query' })
+        : await store.instructionLevels(ctx.store, { repo, benchKey: id });
+    series.push({ key, points: commitSeries(points) });
   }
   if (!series.some((s) => s.points.length >= 3)) return [];
   let answer;
@@ -150,12 +149,11 @@ async function changePointsAt(ctx, { repo, verdict }) {
   }
   const found = [];
   for (const cp of answer.change_points) {
-    const [benchKey, signal] = cp.key.split('\u0000');
+    const { id: benchKey, signal, threads } = watched.get(cp.key);
     await store.recordChangePoint(ctx.store, {
       repo, benchKey, signal, sha: cp.id, previousSha: cp.previous_id, meanBefore: cp.mean_before, meanAfter: cp.mean_after, pvalue: cp.pvalue,
       method: `apache-otava ${answer.detector.version} e-divisive`,
     });
-    const threads = watched.get(cp.key).threads;
     const measure = signal === 'rqps' ? 'QPS' : `instructions per query${threads === 'all' ? ' of all threads' : ''}`;
     found.push({
       benchKey, signal, sha: cp.id,

@@ -233,4 +233,4 @@ function webhookHandler(ctx) {
   };
 }
 
-module.exports = { webhookHandler };
+module.exports = { webhookHandler, sourceCheck };

@@ -2,11 +2,14 @@
 // The history: webhook deliveries and commands seen (idempotency keys), and the runs with
 // their commits, machine, microbenchmarks, rounds and verdicts, stored from perfgate's own
 // results.json and verdict.json.
+const { sql } = require('kysely');
 const { StoreError } = require('./connection');
 
 const SIDES = ['base', 'head'];
 // Absolute per-round signals a series can follow, and the judged ratios.
-const ROUND_SIGNALS = ['qps', 'cpu_per_query_us', 'cs_per_query', 'instructions_per_query'];
+// all_threads_instructions_per_query: each window's queries' own instructions and the
+// background work drained after it, summed per window as the verdict's figure of all threads is.
+const ROUND_SIGNALS = ['qps', 'cpu_per_query_us', 'cs_per_query', 'instructions_per_query', 'all_threads_instructions_per_query'];
 // all_threads_per_query: instructions of the connection threads and the background work they
 // left (purge, flushing), which decides a row where it proves more (core's verdict.js).
 const VERDICT_SIGNALS = ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query', 'all_threads_per_query'];
@@ -343,8 +346,8 @@ function seriesQuery(from, { repo, microbenchmark, machine, threads, ahi, fromSe
 }
 
 // mainSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?, fromSeq?}) -> points
-//   signal: qps | cpu_per_query_us | cs_per_query (per timed round) | instructions_per_query
-//   (per callgrind window)
+//   signal: qps | cpu_per_query_us | cs_per_query (per timed round) | instructions_per_query |
+//   all_threads_instructions_per_query (per callgrind window)
 // Every side of every run whose commit is on main gives a point {seq, sha, runId, side,
 // machine, n, value, values}: value is the geometric mean of that side's rounds.
 async function mainSeries(store, { signal, ...select }) {
@@ -352,17 +355,18 @@ async function mainSeries(store, { signal, ...select }) {
     throw new StoreError(`mainSeries: unknown signal ${JSON.stringify(signal)}: expected one of ${ROUND_SIGNALS.join(', ')}`);
   }
   // Instructions per query are counted in callgrind windows, apart from the timed rounds.
-  const [table, column, order] = signal === 'instructions_per_query'
-    ? ['instruction_windows', 'per_query', 'window_index']
-    : ['rounds', signal, 'round_index'];
+  const windows = signal.endsWith('instructions_per_query');
+  const [table, column, order] = windows ? ['instruction_windows', 'per_query', 'window_index'] : ['rounds', signal, 'round_index'];
+  const value = signal === 'all_threads_instructions_per_query'
+    ? sql`rd.per_query + coalesce(rd.background_per_query, 0)`.as('value')
+    : `rd.${column} as value`;
   const rows = await seriesQuery(store.db.selectFrom(`${table} as rd`)
     .innerJoin('benchmark_results as br', 'br.id', 'rd.benchmark_result_id'), select)((q) => q
     .innerJoin('run_sides as s', (j) => j.onRef('s.run_id', '=', 'r.id').onRef('s.side', '=', 'rd.side'))
     .innerJoin('commits as c', 'c.id', 's.commit_id'))
     .where('br.status', '=', 'ok')
     .where(`rd.${column}`, 'is not', null)
-    .select(['c.main_seq as seq', 'c.sha as sha', 'r.id as runId', 'rd.side as side', 'mc.fingerprint as machine',
-      `rd.${column} as value`])
+    .select(['c.main_seq as seq', 'c.sha as sha', 'r.id as runId', 'rd.side as side', 'mc.fingerprint as machine', value])
     .orderBy('c.main_seq').orderBy('r.started_at').orderBy('r.id').orderBy('rd.side').orderBy(`rd.${order}`)
     .execute();
   const points = [];

@@ -91,17 +91,13 @@ async function verdictOfRun(store, runId) {
 }
 
 /**
- * Instructions per query of one microbenchmark along main, from the stored verdicts (the
- * harness counts them per side in paired windows, not per round): every judged run whose
- * commits are on main gives its base and its head level. -> [{seq, sha, value}] in main order.
- * threads: 'connection' (the queries' own threads) or 'all', where the level adds the
- * background work the queries left (purge, flushing): the two per-side means the verdict
- * stores, summed the same way for every run so that no step appears where none was measured.
+ * Instructions per query of the queries' own threads of one microbenchmark along main, from
+ * the stored verdicts (the harness counts them per side in paired windows, not per round):
+ * every judged run whose commits are on main gives its base and its head level, unless the
+ * row's instructions were in error. -> [{seq, sha, value}] in main order.
+ * (All threads' level is history.mainSeries 'all_threads_instructions_per_query', per window.)
  */
-async function instructionLevels(store, { repo, benchKey, threads = 'connection' }) {
-  if (!['connection', 'all'].includes(threads)) {
-    throw new StoreError(`instructionLevels: threads ${JSON.stringify(threads)}: expected "connection" or "all"`);
-  }
+async function instructionLevels(store, { repo, benchKey }) {
   const rows = await store.db.selectFrom('verdicts as v').innerJoin('runs as r', 'r.id', 'v.run_id')
     .innerJoin('run_sides as s', 's.run_id', 'r.id').innerJoin('commits as c', 'c.id', 's.commit_id')
     .select(['v.run_id as runId', 'v.document', 's.side', 'c.sha', 'c.main_seq as seq'])
@@ -111,19 +107,11 @@ async function instructionLevels(store, { repo, benchKey, threads = 'connection'
   for (const row of rows) {
     if (!documents.has(row.runId)) documents.set(row.runId, JSON.parse(row.document));
     const item = documents.get(row.runId).benchmarks.find((b) => b.id === benchKey);
-    const levels = item && item.instructions && item.instructions.per_query;
-    const value = levels ? levelOf(levels, row.side, threads) : null;
+    if (!item || item.instructions_verdict === 'error') continue;
+    const value = item.instructions && item.instructions.per_query && item.instructions.per_query[row.side];
     if (typeof value === 'number' && value > 0) points.push({ seq: Number(row.seq), sha: row.sha, value });
   }
   return points;
-}
-
-function levelOf(levels, side, threads) {
-  const own = levels[side];
-  if (threads === 'connection' || typeof own !== 'number') return own;
-  // No background mean: no window drained any background work (as in core's windowPerQuery).
-  const background = levels[`${side}_background`];
-  return own + (typeof background === 'number' ? background : 0);
 }
 
 module.exports = { instructionLevels, verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, watchRunOfWorkflowRun, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };

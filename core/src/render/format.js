@@ -30,18 +30,19 @@ function instrEstimate(b) {
   return d.threads === 'all' ? `${estimate(d.interval, INSTR_DIGITS)} (all threads)` : estimate(d.interval, INSTR_DIGITS);
 }
 const instrInterval = (b) => interval((decidingInstructions(b) || {}).interval || null, INSTR_DIGITS);
-// Instructions per query as people read them: 43.1k, 6.38M.
 // The line above a row's grown functions: the figure that decided and both sides' levels of the
 // queries' own threads. Where all threads decided, their functions are listed: the queries' own
 // did not grow.
 function functionsHeading(b) {
   const perQuery = (b.instructions && b.instructions.per_query) || {};
   const own = `${count(perQuery.base)} → ${count(perQuery.head)} instructions per query`;
-  return b.instructions_threads === 'all'
+  const deciding = decidingInstructions(b);
+  return deciding && deciding.threads === 'all'
     ? `instr/o of all threads ${instrInterval(b)} (the queries' own threads: ${estimate(b.instructions_per_query, INSTR_DIGITS)}, ${own}); functions of every thread`
     : `instr/o ${estimate(b.instructions_per_query, INSTR_DIGITS)} (${own})`;
 }
 
+// Instructions per query as people read them: 43.1k, 6.38M.
 function count(x) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '–';
   if (x >= 1e9) return `${(x / 1e9).toFixed(2)}G`;

@@ -123,7 +123,7 @@ describe('perfgate bot settings', () => {
       [{ PERFGATE_DASHBOARD_HOSTS: 'perf.example:3000' }, "environment: PERFGATE_DASHBOARD_HOSTS 'perf.example:3000' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
       [{ PERFGATE_DASHBOARD_HOSTS: '[::1]:3000' }, "environment: PERFGATE_DASHBOARD_HOSTS '[::1]:3000' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
       [{ PERFGATE_DASHBOARD_HOSTS: 'http://perf.example/' }, "environment: PERFGATE_DASHBOARD_HOSTS 'http://perf.example/' is not valid; expected host names without port such as perf.internal.example, 10.0.0.5 or ::1, separated by commas"],
-      ...['140.82.112.0', '140.82.112.0/33', '2a0a:a440::/129', 'github.com/20', '10.0.0.0/8 300.1.1.1/8'].map((value) => [{ PERFGATE_WEBHOOK_SOURCES: value },
+      ...['140.82.112.0', '140.82.112.0/33', '2a0a:a440::/129', 'github.com/20', '10.0.0.0/8,300.1.1.1/8'].map((value) => [{ PERFGATE_WEBHOOK_SOURCES: value },
         `environment: PERFGATE_WEBHOOK_SOURCES '${value}' is not valid; expected CIDR blocks such as 140.82.112.0/20 or 2a0a:a440::/29, separated by commas`]),
     ];
     for (const [change, message] of cases) fails({ env: { ...env(), ...change } }, message);
@@ -146,4 +146,13 @@ describe('perfgate bot settings', () => {
     const { PERFGATE_APP_ID, ...rest } = env();
     fails({ file, env: rest }, `${file}: PERFGATE_APP_ID 'zero' is not valid; expected the App's id (Settings → Developer settings → GitHub Apps → App ID), an integer from 1 to 9007199254740991`);
   });
+});
+
+test('a peer address against the networks of PERFGATE_WEBHOOK_SOURCES: IPv4, IPv4 on a dual-stack socket, IPv6, none', () => {
+  const { sourceCheck } = require('../../../bot/src/app/webhooks');
+  const anyone = sourceCheck(null);
+  assert.equal(anyone('203.0.113.9'), true);
+  const github = sourceCheck([{ address: '140.82.112.0', prefix: 20, family: 'ipv4' }, { address: '2a0a:a440::', prefix: 29, family: 'ipv6' }]);
+  assert.deepEqual(['140.82.112.5', '::ffff:140.82.112.5', '::FFFF:140.82.127.255', '2a0a:a440::1'].map(github), [true, true, true, true]);
+  assert.deepEqual(['140.82.128.0', '::ffff:10.0.0.1', '10.0.0.1', '2a0b::1', '::1', undefined, ''].map(github), [false, false, false, false, false, false, false]);
 });

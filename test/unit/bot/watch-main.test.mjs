@@ -311,6 +311,12 @@ describe('a dismissed fail decided by the instructions of all threads is looked 
     const background = own.map((_, i) => 189_000 * (i >= 12 ? 1.10 : 1) * (1 + 0.002 * (((i * 7) % 5) - 2)));
     const judged = (i) => {
       const { results, verdict } = aa();
+      // The windows as the harness would have counted them (the store keeps each), and the
+      // verdict's per-side levels of them.
+      const counted = results.benchmarks.find((b) => b.id === 'update-index_range=100').instructions;
+      for (const [side, k] of [['base', i - 1], ['head', i]]) {
+        for (const w of counted[side].windows) Object.assign(w, { connection: { ...w.connection, per_query: own[k] }, background: { ...w.background, per_query: background[k] } });
+      }
       const item = verdict.benchmarks.find((b) => b.id === 'update-index_range=100');
       item.instructions.per_query = { base: own[i - 1], head: own[i], base_background: background[i - 1], head_background: background[i] };
       if (i === 12) {
@@ -324,6 +330,12 @@ describe('a dismissed fail decided by the instructions of all threads is looked 
     };
     const { commits, key, last } = await historyWithDismissedFail(env, judged);
     const { db, gh, ctx } = env;
+    // An older fail of the same microbenchmark and signal, dismissed too, whose measurement is
+    // not in the history: it is watched on the queries' own threads, beside the one above.
+    await store.claimRegression(db, {
+      dedupeKey: core.dedupeKey({ repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[5] }),
+      repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[5], lastGood: commits[4], status: 'noise', note: 'older',
+    });
     await watchRunCompleted(ctx, { watchRun: last.watchRun, workflowRunId: 9400, ...judged(19) });
 
     const points = await store.changePointsOf(db, { repo: REPOSITORY, benchKey: 'update-index_range=100' });

@@ -179,7 +179,7 @@ test('where all threads decided, every report shows their figure and the functio
   assert.match(comment, /\*\*update-index_range=100\*\*: instr\/o of all threads 1\.14\d–1\.14\d \(the queries' own threads: 1\.000, 95\.0k → 95\.0k instructions per query\); functions of every thread/);
   assert.match(comment, /row_purge_remove_sec_if_poss/);
   assert.match(core.renderVerdictTable(v), /1\.14\d \(all threads\)/);
-  assert.match(core.renderReport(v), /instr\/o of all threads 1\.14\d–1\.14\d/);
+  assert.match(core.renderReport(v), /<h3>update-index_range=100: instr\/o of all threads 1\.14\d–1\.14\d \(the queries(&#39;|&#x27;|') own threads: 1\.000, 95\.0k → 95\.0k instructions per query\); functions of every thread<\/h3>/);
 
   // A bisection of it watches the interval that decided, and says so in its lines.
   const bad = regressionAtBadEnd(v, [ID]);

@@ -80,6 +80,9 @@ test('a window that ran no queries, counted nothing on the queries\' threads, or
     const results = JSON.parse(JSON.stringify(RESULTS));
     change(results.benchmarks[0].instructions);
     const point = core.judge(results, LIMITS).benchmarks[0];
+    // No interval of the windows that remain is shown beside the error.
+    assert.equal(point.instructions_per_query ?? null, null);
+    assert.equal(point.instructions, undefined);
     return [point.verdict, point.instructions_verdict, point.reason];
   };
   // Each left out before: the other windows were judged as if it had not happened.

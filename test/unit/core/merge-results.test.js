@@ -107,13 +107,15 @@ test('runs of other sides are refused: a chain\'s head2 is not read as the head 
   assert.throws(() => mergeResults([chain, two]), /key 'sides' holds base, head but .* holds base, head, head2/);
 });
 
-test('two installed builds of one version with no commit are not one server: the prefix tells them apart', () => {
+test('two builds of one version with no commit are not one server: how they were built tells them apart, not where', () => {
+  const build = (cmake) => ({ version_line: 'mariadbd  Ver 10.11.18-MariaDB', compiler: 'GCC 12.2.0', cmake_options: cmake });
   const first = results([bench('a', pairs(0, 5))]);
   const other = results([bench('a', pairs(5, 5))]);
-  other.sides = { ...other.sides, head: { ...other.sides.head, basedir: '/opt/patched' } };
+  first.sides.head.build = build({ CMAKE_BUILD_TYPE: 'RelWithDebInfo' });
+  other.sides.head = { ...other.sides.head, basedir: '/opt/moved', build: build({ CMAKE_BUILD_TYPE: 'Debug' }) };
   assert.throws(() => mergeResults([first, other]),
-    /key 'sides\.head\.basedir' is "\/opt\/patched" but .* has "\/h": with no commit recorded, the installed prefix names the build; not the same head server/);
-  // With a commit, the commit names the build wherever it is installed.
-  for (const doc of [first, other]) doc.sides.head.commit = 'abc123';
+    /key 'sides\.head\.build' is .*Debug.* but .* has .*RelWithDebInfo.*: two builds of one version; not the same head server/);
+  // The same build installed elsewhere is the same server.
+  other.sides.head.build = build({ CMAKE_BUILD_TYPE: 'RelWithDebInfo' });
   assert.equal(mergeResults([first, other]).benchmarks[0].rounds.length, 20);
 });
