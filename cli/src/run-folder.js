@@ -20,7 +20,13 @@ function writeText(file, text) {
     fs.writeFileSync(tmp, text, { flag: 'wx' });
     fs.renameSync(tmp, file);
   } catch (err) {
-    fs.rmSync(tmp, { force: true });
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // A folder that refused the file refuses even the look for it: nothing was left there.
+    }
+    // A folder the user cannot write to is theirs to fix, named, not a crash of perfgate.
+    if (['EACCES', 'EPERM', 'EROFS'].includes(err.code)) throw new UsageError(`${file}: cannot write it (${err.code}); expected a folder perfgate may write to`);
     throw err;
   }
 }
@@ -108,12 +114,37 @@ function clearRunOutputs(outDir) {
   fs.rmSync(path.join(outDir, 'heads'), { recursive: true, force: true });
 }
 
-/** Creates the run folder, or a UsageError naming --out. */
+// Files only a run folder holds: a folder with other things in it and none of these is not
+// one, and clearing an earlier run's outputs there would delete a user's files of those names.
+const RUN_FOLDER_MARKS = ['plan.json', 'results.json', 'verdict.json', 'chain.json', 'bisect.json'];
+
+/**
+ * Creates the run folder, or takes an earlier run folder again; a UsageError naming --out for
+ * anything else: a symbolic link (written through, it could be another run's folder), a file,
+ * a folder that is not a run folder and not empty, one that cannot be written.
+ */
 function makeRunFolder(outDir) {
+  let stat = null;
+  try {
+    stat = fs.lstatSync(outDir);
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw new UsageError(`--out '${outDir}': cannot read it (${err.code || err.message}); expected a writable folder`);
+  }
+  if (stat && stat.isSymbolicLink()) throw new UsageError(`--out '${outDir}' is a symbolic link; expected the folder itself (a new one, or an earlier run folder)`);
+  if (stat && !stat.isDirectory()) throw new UsageError(`--out '${outDir}' is not a folder; expected a new folder or an earlier run folder`);
+  if (stat) {
+    const entries = fs.readdirSync(outDir);
+    // A source build writes build/builds.json into the run folder before anything else.
+    const marked = RUN_FOLDER_MARKS.some((name) => entries.includes(name)) || fs.existsSync(path.join(outDir, 'build', 'builds.json'));
+    if (entries.length && !marked) {
+      throw new UsageError(`--out '${outDir}' holds files and is not a run folder (none of ${RUN_FOLDER_MARKS.join(', ')}); expected a new or empty folder, or an earlier run folder`);
+    }
+  }
   try {
     fs.mkdirSync(outDir, { recursive: true });
+    fs.accessSync(outDir, fs.constants.W_OK);
   } catch (err) {
-    throw new UsageError(`--out '${outDir}': cannot create it (${err.code || err.message}); expected a writable folder`);
+    throw new UsageError(`--out '${outDir}': cannot ${stat ? 'write to' : 'create'} it (${err.code || err.message}); expected a writable folder`);
   }
 }
 

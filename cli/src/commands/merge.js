@@ -52,7 +52,8 @@ function readSettings(argv) {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
       throw new UsageError(`'${folder}': not a directory; expected the run folder of one shard, holding results.json`);
     }
-    if (dir === out) throw new UsageError(`--out '${values.out}' is the shard folder '${folder}'; expected a folder of its own for the merged run`);
+    // Compared as the folders they are: --out may name a shard through a link or '..'.
+    if (dir === out || (fs.existsSync(out) && fs.realpathSync(dir) === fs.realpathSync(out))) throw new UsageError(`--out '${values.out}' is the shard folder '${folder}'; expected a folder of its own for the merged run`);
   }
   return {
     help: false,

@@ -91,6 +91,28 @@ test('refusals and missing shards: exit 2, one line, nothing written', async (t)
   assert.match(r.stderr, /^perfgate merge: empty\/results\.json: cannot read it \(ENOENT\); expected a perfgate\.results\/v1 document\n$/);
 });
 
+test('--out is never a shard through a link, nor a folder of other files: nothing of either is touched', async (t) => {
+  const dir = workspace(t);
+  fs.symlinkSync('shard-1', path.join(dir, 'alias'));
+  const before = fs.readFileSync(path.join(dir, 'shard-1', 'results.json'), 'utf8');
+  const linked = await cli(['merge', 'shard-1', 'shard-2', '--out', 'alias'], dir);
+  assert.equal(linked.code, 2);
+  assert.equal(linked.stderr, "perfgate merge: --out 'alias' is the shard folder 'shard-1'; expected a folder of its own for the merged run\n");
+  assert.equal(fs.readFileSync(path.join(dir, 'shard-1', 'results.json'), 'utf8'), before);
+  // A folder of the user's, whose files carry names a run folder's outputs have.
+  const notes = path.join(dir, 'notes');
+  fs.mkdirSync(path.join(notes, 'heads', 'deep'), { recursive: true });
+  for (const f of ['summary.md', 'plan.extra-7.json', 'heads/deep/notes.txt']) fs.writeFileSync(path.join(notes, f), 'mine');
+  const r = await cli(['merge', 'shard-1', 'shard-2', '--out', 'notes'], dir);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^perfgate merge: --out '.*notes' holds files and is not a run folder \(none of plan\.json, results\.json, verdict\.json, chain\.json, bisect\.json\); expected a new or empty folder, or an earlier run folder\n$/);
+  for (const f of ['summary.md', 'plan.extra-7.json', 'heads/deep/notes.txt']) assert.equal(fs.readFileSync(path.join(notes, f), 'utf8'), 'mine');
+  // An earlier merged run folder is taken again.
+  assert.notEqual((await cli(['merge', 'shard-1', 'shard-2', '--out', 'merged'], dir)).code, 2);
+  const again = await cli(['merge', 'shard-1', 'shard-2', '--out', 'merged'], dir);
+  assert.notEqual(again.code, 2, again.stderr);
+});
+
 test('--allow-partial: a merged report marked partial, exit 3 when the rest passes', async (t) => {
   const dir = workspace(t);
   const thresholds = path.join(dir, 'thresholds');
