@@ -727,10 +727,11 @@ function judge(results, config = {}, options = {}) {
   if (!runError && !judged.length) runError = 'the results hold no benchmarks';
   // A planned row the results do not hold was never judged: what it hides could be a fail, and
   // no headline may count the rows that are there as all of them. (A merge of some shards says
-  // what it lacks in its own words below.)
+  // what shards it lacks in its own words below.)
   const planned = ((run.plan && run.plan.benchmarks) || []).map((b) => b.id);
   const judgedIds = new Set(judged.map((b) => b.id));
-  const missing = run.shards ? [] : planned.filter((id) => !judgedIds.has(id));
+  // (A merge's plan lists the shards it holds, so a shard that lost a row is caught too.)
+  const missing = planned.filter((id) => !judgedIds.has(id));
   if (!runError && missing.length) runError = `the results hold no rounds or windows of ${missing.length} planned microbenchmark${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''})`;
   const measured = runError ? 'error' : worst(items.map((b) => b.verdict));
   // A merge of some shards only: what was not measured may hide a fail, so at best undecided.

@@ -14,7 +14,7 @@ const CONFIG = { limits: { default: LIMITS } };
 function results(benchmarks, extra = {}) {
   return {
     schema: 'perfgate.results/v1',
-    plan: { suite: 'quick' },
+    plan: { suite: 'quick', ...extra.plan, benchmarks: benchmarks.map(([id]) => ({ id })) },
     status: 'ok',
     errors: [],
     machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'machine-a' },
@@ -28,6 +28,7 @@ function results(benchmarks, extra = {}) {
       ...more,
     })),
     ...extra,
+    plan: { suite: 'quick', ...extra.plan, benchmarks: benchmarks.map(([id]) => ({ id })) },
   };
 }
 const pairsOf = (ratios) => ratios.map((r) => [1000, 1000 * r]);

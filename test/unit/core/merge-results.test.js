@@ -10,7 +10,7 @@ const pairs = (from, count) => Array.from({ length: count }, (_, k) => [round(fr
 function results(benchmarks, extra = {}) {
   return {
     schema: 'perfgate.results/v1',
-    plan: { suite: 'quick' },
+    plan: { suite: 'quick', benchmarks: benchmarks.map((b) => ({ id: b.id })) },
     status: 'ok',
     machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm1' },
     sides: { base: { basedir: '/b', flavor: 'mariadb', version: '10.11.18' }, head: { basedir: '/h', flavor: 'mariadb', version: '10.11.19' } },
@@ -68,7 +68,7 @@ test('instruction windows of a later count join the earlier ones, still paired b
   const { mergeResults } = require('../../../core/src/merge-results');
   const window = (q) => ({ events: 10, queries: 10, seconds: 1, connection: { instructions: q * 10, threads: 1, per_query: q }, background: { instructions: 0, threads: 1, per_query: 0 } });
   const doc = (base, head) => ({
-    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [],
+    schema: 'perfgate.results/v1', plan: { suite: 'quick', benchmarks: [{ id: 'p' }] }, status: 'ok', errors: [],
     machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
     sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '2' } },
     benchmarks: [{ id: 'p', name: 'p', group: 'point', status: 'ok', rounds: [],

@@ -155,6 +155,14 @@ test('missing shards: refused with their names, or a report marked partial that 
   assert.equal(judge(merged, { limits: { default: { warn: 5, fail: 5 } } }).verdict, 'fail');
 });
 
+test('a shard whose results lost a row its plan lists makes the merged run an error, not a pass of the rest', () => {
+  const lost = shard(2, (d) => ({ ...d, benchmarks: d.benchmarks.slice(1) }));
+  const gone = shard(2).benchmarks[0].id;
+  const v = judge(merge([shard(1), lost]), full);
+  assert.equal(v.verdict, 'error');
+  assert.match(v.headline, new RegExp(`the results hold no rounds or windows of 1 planned microbenchmark \\(${gone.replace(/[.=]/g, '\\$&')}\\)`));
+});
+
 test('a cancelled shard counts as missing', () => {
   const cancelled = shard(1, (d) => ({ ...d, status: 'cancelled', benchmarks: [], errors: [{ side: null, benchmark: null, step: 'cancelled', message: 'cancelled by SIGTERM; nothing measured counts' }] }));
   refused([cancelled, shard(2)], 'shard 1/2 is missing (runs/shard-2 is 2/2; runs/shard-1 was cancelled); pass the folder of every shard, or --allow-partial for a report marked partial');
