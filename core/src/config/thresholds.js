@@ -56,6 +56,8 @@ function displayPath(file) {
 function readSource(file) {
   let text;
   try {
+    // A FIFO or device in its place would block the read for ever: regular files only.
+    if (!fs.statSync(file).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     throw new ConfigError(`${displayPath(file)}: cannot be read (${err.code || err.message}); expected a YAML file`);

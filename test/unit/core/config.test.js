@@ -423,3 +423,12 @@ test('a YAML file whose aliases expand past the count is refused with its name, 
   assert.throws(() => new YamlSource('suites/bomb.yml', `${levels.join('\n')}\n`),
     (err) => err instanceof ConfigError && /^suites\/bomb\.yml: malformed YAML: Excessive alias count/.test(err.message));
 });
+
+test('a suite file that is a FIFO is refused at once by name, not read (the read would block for ever)', (t) => {
+  const fs = require('node:fs');
+  const { execFileSync } = require('node:child_process');
+  const dir = thresholdsWith({ 'suites/quick.yml': null });
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  execFileSync('mkfifo', [path.join(dir, 'suites', 'quick.yml')]);
+  assert.match(errorOf(dir), /suites\/quick\.yml: cannot be read \(EINVAL\); expected a YAML file$/);
+});
