@@ -77,7 +77,7 @@ function windows(n, run) {
 // Time settled as a pass, so that only instructions can move the row.
 const rounds = [0, 1, 2, 3, 4].flatMap((index) => ['base', 'head'].map((side) => ({ index, side, qps: 1000, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 })));
 const doc = (bench) => ({
-  schema: 'perfgate.results/v1', plan: { suite: opt.suite }, status: 'ok', errors: [],
+  schema: 'perfgate.results/v1', plan: { suite: opt.suite, benchmarks: [{ id: ID }] }, status: 'ok', errors: [],
   machine: { cpu_model: 'drawn', cores: 2, memory_bytes: 1, kernel: 'k', id: 'drawn' },
   sides: { base: { basedir: '/b', flavor: 'mysql', version: '9.7.2' }, head: { basedir: '/h', flavor: 'mysql', version: '9.7.2' } },
   benchmarks: [{ id: ID, name: ID, group: 'write', status: 'ok', ...bench }],
