@@ -114,14 +114,18 @@ function clearRunOutputs(outDir) {
   fs.rmSync(path.join(outDir, 'heads'), { recursive: true, force: true });
 }
 
-// Files only a run folder holds: a folder with other things in it and none of these is not
-// one, and clearing an earlier run's outputs there would delete a user's files of those names.
+// Files only a run folder holds.
 const RUN_FOLDER_MARKS = ['plan.json', 'results.json', 'verdict.json', 'chain.json', 'bisect.json'];
+// What perfgate removes or replaces in a run folder before it writes there: in a folder of the
+// user's that is not a run folder, such a name is theirs, and would be lost.
+const TAKEN_NAMES = ['heads', 'build', 'servers', 'steps'];
+const takenName = (entry) => RUN_OUTPUTS.test(entry) || TAKEN_NAMES.includes(entry);
 
 /**
- * Creates the run folder, or takes an earlier run folder again; a UsageError naming --out for
- * anything else: a symbolic link (written through, it could be another run's folder), a file,
- * a folder that is not a run folder and not empty, one that cannot be written.
+ * Creates the run folder, or takes an earlier run folder again, or a folder with nothing a run
+ * would remove; a UsageError naming --out for anything else: a symbolic link (written through,
+ * it could be another run's folder), a file, a folder of the user's holding names a run
+ * replaces, one that cannot be written.
  */
 function makeRunFolder(outDir) {
   let stat = null;
@@ -136,8 +140,9 @@ function makeRunFolder(outDir) {
     const entries = fs.readdirSync(outDir);
     // A source build writes build/builds.json into the run folder before anything else.
     const marked = RUN_FOLDER_MARKS.some((name) => entries.includes(name)) || fs.existsSync(path.join(outDir, 'build', 'builds.json'));
-    if (entries.length && !marked) {
-      throw new UsageError(`--out '${outDir}' holds files and is not a run folder (none of ${RUN_FOLDER_MARKS.join(', ')}); expected a new or empty folder, or an earlier run folder`);
+    const theirs = entries.filter(takenName);
+    if (!marked && theirs.length) {
+      throw new UsageError(`--out '${outDir}' is not a run folder (none of ${RUN_FOLDER_MARKS.join(', ')}) but holds ${theirs.slice(0, 3).join(', ')}, which a run would remove or replace; expected a new folder, an earlier run folder, or one without those names`);
     }
   }
   try {

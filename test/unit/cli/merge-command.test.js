@@ -105,8 +105,12 @@ test('--out is never a shard through a link, nor a folder of other files: nothin
   for (const f of ['summary.md', 'plan.extra-7.json', 'heads/deep/notes.txt']) fs.writeFileSync(path.join(notes, f), 'mine');
   const r = await cli(['merge', 'shard-1', 'shard-2', '--out', 'notes'], dir);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^perfgate merge: --out '.*notes' holds files and is not a run folder \(none of plan\.json, results\.json, verdict\.json, chain\.json, bisect\.json\); expected a new or empty folder, or an earlier run folder\n$/);
+  assert.match(r.stderr, /^perfgate merge: --out '.*notes' is not a run folder \(none of plan\.json, results\.json, verdict\.json, chain\.json, bisect\.json\) but holds heads, plan\.extra-7\.json, summary\.md, which a run would remove or replace; expected a new folder, an earlier run folder, or one without those names\n$/);
   for (const f of ['summary.md', 'plan.extra-7.json', 'heads/deep/notes.txt']) assert.equal(fs.readFileSync(path.join(notes, f), 'utf8'), 'mine');
+  // A folder of the user's without such names (their thresholds beside the run, say) is used.
+  fs.mkdirSync(path.join(dir, 'mine', 'thresholds'), { recursive: true });
+  assert.notEqual((await cli(['merge', 'shard-1', 'shard-2', '--out', 'mine'], dir)).code, 2);
+  assert.ok(fs.existsSync(path.join(dir, 'mine', 'thresholds')));
   // An earlier merged run folder is taken again.
   assert.notEqual((await cli(['merge', 'shard-1', 'shard-2', '--out', 'merged'], dir)).code, 2);
   const again = await cli(['merge', 'shard-1', 'shard-2', '--out', 'merged'], dir);
