@@ -679,11 +679,9 @@ function judgedOrOutOfRange(bench, limits, judgeRow) {
     return judgeRow();
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
-    return {
-      id: bench.id, name: bench.name, group: bench.group, threads: bench.threads ?? null, ahi: bench.ahi ?? null, limits,
-      rounds: { base: 0, head: 0, pairs: 0 }, rqps: null, cpu_per_query: null, cs_per_query: null, qps: [], time_verdict: null, verdict: 'error',
-      reason: `figures out of range: ${err.message}; expected figures a measurement gives`,
-    };
+    const row = { id: bench.id, name: bench.name, group: bench.group, threads: bench.threads ?? null, ahi: bench.ahi ?? null, limits,
+      rounds: { base: 0, head: 0, pairs: 0 }, cpu_per_query: null, cs_per_query: null, qps: [] };
+    return withdrawn(row, `figures out of range: ${err.message}; expected figures a measurement gives`);
   }
 }
 

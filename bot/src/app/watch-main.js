@@ -130,7 +130,7 @@ async function changePointsAt(ctx, { repo, verdict }) {
     const measured = await store.watchRunOf(ctx.store, { repo, headSha: r.firstBad, purpose: 'measure' });
     const then = measured && measured.runId ? await store.verdictOfRun(ctx.store, measured.runId) : null;
     const item = then && then.benchmarks.find((b) => b.id === r.benchKey);
-    watch(r.benchKey, r.signal, item ? threadsOf(item, r.signal) : threadsOf({}, r.signal));
+    watch(r.benchKey, r.signal, threadsOf(item || {}, r.signal));
   }
   const series = [];
   for (const [key, { id, signal, threads }] of watched) {
