@@ -17,6 +17,7 @@ const MEASURE_OPTIONS = {
   threads: { type: 'string' },
   'pin-cpus': { type: 'string' },
   metric: { type: 'string' },
+  sides: { type: 'string' },
 };
 
 const METRICS = { time: ['time'], instructions: ['instructions'], both: ['time', 'instructions'] };
@@ -32,7 +33,9 @@ const MEASURE_HELP = `  --suite <name>          suite thresholds/suites/<name>.y
   --pin-cpus <sets>       server=<cpus>,client=<cpus>: run mysqld and sysbench on separate CPUs
                           (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none
   --metric <what>         time, instructions or both: what to measure, overrides measure.signals
-                          (instructions: per query under callgrind, in paired windows)`;
+                          (instructions: per query under callgrind, in paired windows)
+  --sides <how>           together (both sides' round of one index at the same time) or
+                          in-turn (one after the other, A B B A); overrides measure.sides_together`;
 
 function integerAtLeast(option, raw, min, example) {
   const v = Number(raw);
@@ -72,6 +75,10 @@ function measureOverrides(values, env = {}) {
   if (values.metric !== undefined) {
     if (!METRICS[values.metric]) throw new UsageError(`--metric '${values.metric}': expected time, instructions or both`);
     overrides.signals = METRICS[values.metric];
+  }
+  if (values.sides !== undefined) {
+    if (!['together', 'in-turn'].includes(values.sides)) throw new UsageError(`--sides '${values.sides}': expected together or in-turn`);
+    overrides.sides_together = values.sides === 'together';
   }
   return overrides;
 }

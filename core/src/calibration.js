@@ -185,6 +185,8 @@ function measuredSettings(results) {
   return {
     tables: plan.scale.tables, rows: plan.scale.rows, seconds: plan.measure.seconds, rounds: plan.measure.rounds,
     windows: counted ? plan.measure.instructions.windows : null,
+    // The spread of a pair depends on how its rounds were run: limits are for that way.
+    sides_together: Boolean(plan.measure.sides_together),
   };
 }
 
@@ -341,7 +343,8 @@ const HEADER_START = ' Limits per microbenchmark from `perfgate calibrate`';
 function measuredText(m) {
   if (!m) return 'the suite\'s settings';
   const windows = m.windows ? `, ${m.windows} instruction windows` : '';
-  return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows, ${m.rounds} rounds per side of ${m.seconds} s${windows}`;
+  const sides = m.sides_together ? ', both sides at the same time' : '';
+  return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows, ${m.rounds} rounds per side of ${m.seconds} s${sides}${windows}`;
 }
 
 /**

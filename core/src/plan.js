@@ -9,7 +9,7 @@ const { shardOf } = require('./shards');
 const { FLAVORS } = require('./config/flavors');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
-const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard'];
+const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard', 'sides_together'];
 
 function ahiShape(workload) {
   if (workload.update_percent === 0) return 'SELECT c FROM sbtestN WHERE id = ?';
@@ -115,6 +115,7 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
       seconds: pick('seconds', suite.measure.seconds),
       warmup_seconds: pick('warmup_seconds', suite.measure.warmup_seconds),
       rounds: pick('rounds', suite.measure.rounds),
+      ...(pick('sides_together', suite.measure.sides_together) ? { sides_together: true } : {}),
       ...(overrides.pin_cpus ? { pin_cpus: overrides.pin_cpus } : {}),
       signals: [...signals],
       ...(countsInstructions ? { instructions: { ...suite.instructions } } : {}),

@@ -78,6 +78,7 @@ class Plan:
     signals: tuple = ("time",)
     instruction_windows: int = 0
     instruction_seed: int = 0
+    sides_together: bool = False
 
     def profile_for(self, flavor: str) -> Profile:
         """The profile a server of `flavor` (as its `mysqld --version` says) runs with."""
@@ -151,4 +152,5 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         pin_server=pin.get("server"), pin_client=pin.get("client"),
         benchmarks=benchmarks, signals=tuple(measure.get("signals", ["time"])),
         instruction_windows=measure.get("instructions", {}).get("windows", 0),
-        instruction_seed=measure.get("instructions", {}).get("seed", 0))
+        instruction_seed=measure.get("instructions", {}).get("seed", 0),
+        sides_together=measure.get("sides_together", False))

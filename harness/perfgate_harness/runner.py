@@ -508,20 +508,23 @@ class Run:
                 for side in self.sides:
                     self._set_ahi(side, bench.ahi)
             if self.plan.warmup_seconds > 0:
-                for side in self.sides:
-                    progress.emit("phase", phase="warmup", benchmark=bench.id, side=side)
-                    self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
+                progress.emit("phase", phase="warmup", benchmark=bench.id, side=", ".join(self.sides))
+                self._at_once([lambda side=side: self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
+                               for side in self.sides], self.plan.sides_together)
             counters = {side: {} for side in self.sides} if bench.ahi else None
-            order = schedule.round_order(self.plan.rounds, self.plan.first_round, self.sides)
-            for n, (index, side) in enumerate(order):
-                progress.emit("round", benchmark=bench.id, side=side, round=index, rounds=self.plan.rounds,
-                              eta_seconds=self._eta(len(order) - n, later))
-                before_counters = self._ahi_counters(side) if bench.ahi else None
-                record["rounds"].append(self._round(bench, side, index))
+            groups = schedule.round_groups(self.plan.rounds, self.plan.first_round, self.sides, self.plan.sides_together)
+            for n, group in enumerate(groups):
+                index = group[0][0]
+                progress.emit("round", benchmark=bench.id, side=", ".join(side for _, side in group), round=index,
+                              rounds=self.plan.rounds, eta_seconds=self._eta(len(groups) - n, later))
+                before_counters = {side: self._ahi_counters(side) for _, side in group} if bench.ahi else None
+                record["rounds"].extend(self._at_once([lambda i=i, side=side: self._round(bench, side, i)
+                                                       for i, side in group], True))
                 if bench.ahi:
-                    delta = counter_delta(before_counters, self._ahi_counters(side))
-                    for name, value in delta.items():
-                        counters[side][name] = counters[side].get(name, 0) + value
+                    for _, side in group:
+                        delta = counter_delta(before_counters[side], self._ahi_counters(side))
+                        for name, value in delta.items():
+                            counters[side][name] = counters[side].get(name, 0) + value
             if counters is not None:
                 record["ahi_counters"] = counters
         except BenchmarkFailed as e:
@@ -607,10 +610,21 @@ class Run:
         record["instructions"] = {"events": bench.instructions_events, "seed": self.plan.instruction_seed,
                                   **{side: outcomes[side][0] for side in self.sides}}
 
-    def _eta(self, runs_left_here: int, later: list) -> int:
-        per_side = len(self.sides) * self.plan.rounds
-        warmups = len(self.sides) if self.plan.warmup_seconds > 0 else 0
-        return schedule.eta_seconds(runs_left_here + per_side * len(later), self.plan.seconds,
+    def _at_once(self, runs: list, together: bool) -> list:
+        """Calls each of `runs` (a timed run of one side each), all at the same time when
+        `together`, else one after the other; the results in the order given. A failure of one
+        is raised once all have ended, so no sysbench is left running against a server."""
+        if not together or len(runs) == 1:
+            return [run() for run in runs]
+        with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+            futures = [pool.submit(run) for run in runs]
+        return [future.result() for future in futures]
+
+    def _eta(self, groups_left_here: int, later: list) -> int:
+        # Time passes per group of rounds (one round, or every side's round at once).
+        groups_per_benchmark = self.plan.rounds * (1 if self.plan.sides_together else len(self.sides))
+        warmups = (1 if self.plan.sides_together else len(self.sides)) if self.plan.warmup_seconds > 0 else 0
+        return schedule.eta_seconds(groups_left_here + groups_per_benchmark * len(later), self.plan.seconds,
                                     warmups * len(later), self.plan.warmup_seconds)
 
     def _check_alive(self, side: str, step: str) -> None:
@@ -730,6 +744,12 @@ class Run:
             self.io_devices[side] = iostat.device_of(datadir)
             if self.io_devices[side] is None:
                 self._warn_once(f"{side}: no block device in /proc/diskstats holds {datadir}: the device's I/O (r/o) is not recorded")
+            elif self.plan.sides_together and any(iostat.device_of(self.servers[other].layout.datadir) == self.io_devices[side]
+                                                  for other in self.sides if other != side):
+                # Both sides' reads land on one device at the same time: its counters cannot be
+                # split between them. The servers' own I/O (rKB/o, wKB/o) is still per side.
+                self.io_devices[side] = None
+                self._warn_once("the sides are measured together on one block device: the device's I/O per query (r/o) is not recorded")
         return self.io_devices[side]
 
     def _warn_once(self, message: str) -> None:

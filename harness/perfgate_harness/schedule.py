@@ -1,4 +1,5 @@
-"""The order of measured rounds: interleaved A B B A so that drift hits both sides alike."""
+"""The order of measured rounds: interleaved A B B A so that drift hits both sides alike, or
+every side's round of one index at the same time."""
 
 SIDES = ("base", "head")
 
@@ -15,6 +16,16 @@ def round_order(rounds: int, first_round: int = 0, sides: tuple = SIDES) -> list
         group = sides if index % 2 == 0 else sides[::-1]
         order.extend((index, side) for side in group)
     return order
+
+
+def round_groups(rounds: int, first_round: int = 0, sides: tuple = SIDES, together: bool = False) -> list[list[tuple[int, str]]]:
+    """The rounds as groups measured at the same time: one round per group, interleaved as
+    round_order says; or, with the sides together, every side's round of one index at once, so
+    that the machine's changes of speed (a VM's CPU shares them out from one moment to the
+    next) hit both sides of a pair alike instead of adding to its spread."""
+    if together:
+        return [[(index, side) for side in sides] for index in range(first_round, first_round + rounds)]
+    return [[pair] for pair in round_order(rounds, first_round, sides)]
 
 
 def eta_seconds(rounds_left: int, seconds: float, warmups_left: int, warmup_seconds: float,

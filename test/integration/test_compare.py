@@ -121,6 +121,36 @@ def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
         assert cell["ahi_parts"] == parts
 
 
+def test_sides_together_measure_both_rounds_of_an_index_at_the_same_time(tmp_path):
+    from datetime import datetime
+    out = tmp_path / "run"
+    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}", rounds=3, seconds=2)
+    r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
+                         "--thresholds", str(thresholds), "--sides", "together")
+    assert r.returncode in (0, 1, 3), r.stderr
+    plan = json.loads((out / "plan.json").read_text())
+    results = json.loads((out / "results.json").read_text())
+    jsonschema.validate(results, schema("results"))
+    assert plan["measure"]["sides_together"] is True
+    for bench in results["benchmarks"]:
+        assert bench["status"] == "ok", bench
+        by_index = {}
+        for rnd in bench["rounds"]:
+            by_index.setdefault(rnd["index"], {})[rnd["side"]] = rnd
+        assert sorted(by_index) == [0, 1, 2]
+        for pair in by_index.values():
+            assert pair["base"]["qps"] > 0 and pair["head"]["qps"] > 0
+            # Started within the same second or the next (timestamps are whole seconds); one
+            # after the other, 2-second rounds would start at least 2 s apart.
+            starts = [datetime.fromisoformat(pair[side]["started"]) for side in ("base", "head")]
+            assert abs((starts[0] - starts[1]).total_seconds()) <= 1, pair
+    progress = "\n".join(line for line in r.stderr.splitlines() if "round" in line)
+    assert re.search(r"point-query  base, head  round 3/3", progress), progress
+    verdict = json.loads((out / "verdict.json").read_text())
+    assert "both sides at the same time" in (out / "comment.md").read_text()
+    assert all(row["rounds"]["pairs"] == 3 for row in verdict["benchmarks"])
+
+
 def test_undecided_microbenchmarks_get_extra_rounds_merged_into_results(tmp_path):
     # A two-pair interval is wide (t(0.975, 1) = 12.7): a limit of 0.8 lies inside it unless
     # the two pairs agree within about 3%, so the row is inconclusive, while the budget's eight

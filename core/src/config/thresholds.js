@@ -14,7 +14,8 @@
 //
 //   Suite = { name, file, description, scale: {tables, rows},
 //             profiles: {mariadb, mysql, percona},   the profile name each server flavour runs with
-//             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions']},
+//             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions'],
+//                       sides_together: bool (every side's round of one index at the same time)},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
 //             ahi: {states, parts: [int] | null, workloads: [{name, update_percent, update}],
@@ -155,13 +156,14 @@ function loadInstructions(src) {
 
 function loadMeasure(src) {
   const at = ['measure'];
-  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
+  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals', 'sides_together'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
   const raw = check.get(src.data, at);
   const timing = checkAgainstPlanSchema(src, at, 'measure', { seconds: raw.seconds, warmup_seconds: raw.warmup_seconds, rounds: raw.rounds });
   // Two rounds per side is the least that yields a spread of paired ratios (an extension plan
   // of the compare loop may add a single round; a suite may not plan one).
   check.number(src, [...at, 'rounds'], { integer: true, min: 2 });
-  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']) };
+  const sidesTogether = raw.sides_together === undefined ? false : check.oneOf(src, [...at, 'sides_together'], [true, false]);
+  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']), sides_together: sidesTogether };
 }
 
 // innodb_adaptive_hash_index_parts accepts 1 to 512 on every server that has it (MariaDB 10.2+,

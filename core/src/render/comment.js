@@ -50,7 +50,10 @@ function detailsBlock(verdict) {
   if (scale || measure) {
     const parts = [];
     if (scale) parts.push(`${scale.tables} tables × ${scale.rows} rows`);
-    if (measure) parts.push(`${measure.seconds} s rounds after a ${measure.warmup_seconds} s warm-up, ${measure.rounds} rounds per side`);
+    if (measure) {
+      parts.push(`${measure.seconds} s rounds after a ${measure.warmup_seconds} s warm-up, ${measure.rounds} rounds per side, `
+        + (measure.sides_together ? 'both sides at the same time' : 'the sides in turn'));
+    }
     lines.push('', `Scale and timing: ${M.text(parts.join('; '))}.`);
   }
   const m = F.machineLines(machine);

@@ -48,7 +48,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--metric', 'cycles'], "perfgate compare: --metric 'cycles': expected time, instructions or both"],
     [[...ok, '--head-option', 'innodb_flush_log_at_trx_commit'], "perfgate compare: --head-option 'innodb_flush_log_at_trx_commit': expected NAME=VALUE, a [mysqld] option such as innodb_flush_log_at_trx_commit=1"],
     [[...ok, '--head-option', 'datadir=/var/lib/mysql'], "perfgate compare: --head-option 'datadir': set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the server options"],
-    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --tests, --source, --flavor, --build-config, --keep-data, --untrusted-head, --base-option, --head-option, --shard, --help"],
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --sides, --tests, --source, --flavor, --build-config, --keep-data, --untrusted-head, --base-option, --head-option, --shard, --help"],
     [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],

@@ -35,6 +35,18 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
   assert.deepEqual(plan.sides, sides);
 });
 
+test('sides_together comes from the suite or an override, and is written only when true', () => {
+  assert.equal(resolvePlan(config, 'quick', {}, sides).measure.sides_together, undefined);
+  assert.equal(resolvePlan(config, 'quick', { sides_together: true }, sides).measure.sides_together, true);
+  const quick = config.suites.quick;
+  const together = { ...config, suites: { ...config.suites, quick: { ...quick, measure: { ...quick.measure, sides_together: true } } } };
+  const plan = resolvePlan(together, 'quick', {}, sides);
+  assert.equal(plan.measure.sides_together, true);
+  assert.equal(resolvePlan(together, 'quick', { sides_together: false }, sides).measure.sides_together, undefined);
+  // Extra rounds are measured the same way as the rounds they add to.
+  assert.equal(extensionPlan(plan, [plan.benchmarks[0].id], 2, 5).measure.sides_together, true);
+});
+
 test('--metric picks the signals: time alone drops the instruction settings; instructions need events', () => {
   const timeOnly = resolvePlan(config, 'quick', { signals: ['time'] }, sides);
   assert.equal(schemaProblem('plan', timeOnly), null);

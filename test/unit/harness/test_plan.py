@@ -80,6 +80,13 @@ def test_pin_cpus(raw):
     assert (plan.pin_server, plan.pin_client) == ("0", "1-2,4")
 
 
+def test_sides_together(raw):
+    assert parse_plan(raw).sides_together is False
+    assert parse_plan(edited(raw, lambda p: p["measure"].update(sides_together=True))).sides_together is True
+    with pytest.raises(PlanError, match="measure.sides_together: 'yes' is not of type 'boolean'"):
+        parse_plan(edited(raw, lambda p: p["measure"].update(sides_together="yes")))
+
+
 def test_load_plan_file_errors(tmp_path):
     with pytest.raises(PlanError, match="missing.json: cannot read the plan"):
         load_plan(tmp_path / "missing.json")

@@ -34,3 +34,14 @@ def test_in_a_chain_every_side_sits_at_the_same_mean_position_over_two_rounds():
     assert len(set(position.values())) == 1
     # Every head's rounds share their index with one base round: paired within the same round.
     assert all(sum(1 for index, s in order if s == side and index == k) == 1 for side in sides for k in range(4))
+
+
+def test_rounds_in_turn_are_groups_of_one_in_abba_order():
+    assert schedule.round_groups(2) == [[(0, "base")], [(0, "head")], [(1, "head")], [(1, "base")]]
+
+
+def test_sides_together_measure_every_side_of_one_index_at_once():
+    assert schedule.round_groups(3, first_round=2, together=True) == [
+        [(2, "base"), (2, "head")], [(3, "base"), (3, "head")], [(4, "base"), (4, "head")]]
+    chain = ("base", "head", "head2")
+    assert schedule.round_groups(1, sides=chain, together=True) == [[(0, "base"), (0, "head"), (0, "head2")]]
