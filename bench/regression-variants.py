@@ -16,6 +16,11 @@ test/e2e/fetch-mariadb-source.sh) on the build cache, each one commit on `base`:
                 change (no instructions worth counting), sized for about 5% and 15% slower
                 update-index at the quick suite's scale and two threads on this machine
 
+With --prefix <installed server> no source is built: the time-only variants pwrite-5/15 are
+copies of that prefix whose server sleeps on one pwrite() call in K (bench/sleep-variant.sh:
+the redo log write of each commit, so the write path; a point query writes nothing), compared
+with --base <prefix> --head <copy>. --sides together|in-turn is passed to perfgate compare.
+
 and runs `perfgate compare --source <fork> --base base --head <variant>` with the quick suite
 (limited to the rows the variant touches and rows it must not touch) `--runs` times each, then
 base against base (`--aa-runs` times, all ten quick rows) for false alarms. It prints, per
@@ -32,7 +37,9 @@ the base build (A/A, both signals, N pairs of fresh servers, the rows the benchm
 The sizes are aims: what a variant really changes is measured and printed next to it.
 
 Usage: python3 bench/regression-variants.py [--runs 5] [--aa-runs 10] [--variants read-4,sleep-15]
-       [--calibrate-pairs 5 | --calibrated DIR] [--out runs/variants]
+       [--calibrate-pairs 5 | --calibrated DIR] [--out runs/variants] [--sides together]
+       python3 bench/regression-variants.py --prefix ~/.cache/perfgate/servers/mariadb-10.11.18/usr
+       [--variants pwrite-5,pwrite-15] [--runs 5] [--aa-runs 3] [--sides together]
        (hold /tmp/perfgate-measure.lock while recording figures)
 
 Runs go round by round (every variant, then one A/A run), and a finished run is kept: run it
@@ -102,6 +109,14 @@ VARIANTS = {
     "sleep-5": (UPDATE, UPDATE_AT, short_sleep(50, 40), WRITES, ["point-query"]),
     "sleep-15": (UPDATE, UPDATE_AT, short_sleep(100, 12), WRITES, ["point-query"]),
 }
+# name -> (sleep on one pwrite() in K, microseconds, rows it slows, rows it must leave alone):
+# variants of an installed prefix (--prefix), made by bench/sleep-variant.sh. One commit of
+# update-index_range=100 writes its redo log with one pwrite (innodb_flush_log_at_trx_commit
+# = 2); page writes in the background take their turns of the count too.
+PREFIX_VARIANTS = {
+    "pwrite-5": (20, 50, WRITES, ["point-query"]),
+    "pwrite-15": (7, 50, WRITES, ["point-query"]),
+}
 QUICK = ["point-query", "random-points_range=1000", "points-covered-pk_range=100", "range-notcovered-si_range=100",
          "read-only_range=10000", "scan_range=100", "update-index_range=100", "update-inlist_range=100",
          "update-nonindex_range=100", "insert_range=100"]
@@ -155,18 +170,79 @@ def commit_of(fork, ref):
                           text=True).stdout.strip()
 
 
-def compare(fork, head, tests, out):
-    """One comparison's rows by id. A run folder that already holds a finished comparison of the
-    same commits and rows (its `<out>.done` record) is read, not measured again: the benchmark
-    takes hours, and a stopped one goes on where it stopped."""
+class ForkBuilds:
+    """The variants as commits of the end-to-end fork, built by perfgate on the build cache."""
+    names = VARIANTS
+
+    def __init__(self):
+        self.fork = subprocess.run(["bash", str(REPO / "test" / "e2e" / "fetch-mariadb-source.sh")], check=True,
+                                   capture_output=True, text=True).stdout.strip()
+        variant_commits(self.fork)
+
+    def rows(self, name):
+        return VARIANTS[name][3], VARIANTS[name][4]
+
+    def _ref(self, name):
+        return variant_tag(name) if name else "base"
+
+    def key(self, name):
+        return {"base": commit_of(self.fork, "base"), "head": commit_of(self.fork, self._ref(name))}
+
+    def sides(self, name):
+        return ["--source", self.fork, "--base", "base", "--head", self._ref(name)]
+
+    def base_prefix(self):
+        r = subprocess.run([*PERFGATE, "build", "--source", self.fork, "--ref", "base"], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"regression-variants: perfgate build of base exited {r.returncode}: {r.stderr[-2000:]}")
+        return r.stdout.strip()
+
+
+class PrefixBuilds:
+    """Time-only variants of an installed server: copies of its prefix that sleep in pwrite()."""
+    names = PREFIX_VARIANTS
+
+    def __init__(self, prefix, out):
+        self.prefix = Path(prefix).expanduser().resolve()
+        self.copies = out / "prefixes"
+
+    def rows(self, name):
+        return PREFIX_VARIANTS[name][2], PREFIX_VARIANTS[name][3]
+
+    def _head(self, name):
+        if not name:
+            return self.prefix
+        every, micros = PREFIX_VARIANTS[name][:2]
+        head = self.copies / f"{name}-{every}x{micros}"
+        if not head.exists():
+            self.copies.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["bash", str(REPO / "bench" / "sleep-variant.sh"), str(self.prefix), str(head), str(every),
+                            str(micros)], check=True, capture_output=True, text=True)
+        return head
+
+    def key(self, name):
+        return {"base": str(self.prefix), "head": list(PREFIX_VARIANTS[name][:2]) if name else "base"}
+
+    def sides(self, name):
+        return ["--base", str(self.prefix), "--head", str(self._head(name))]
+
+    def base_prefix(self):
+        return str(self.prefix)
+
+
+def compare(builds, name, tests, out, sides_how):
+    """One comparison's rows by id (`name` None: base against itself). A run folder that already
+    holds a finished comparison of the same builds and rows (its `<out>.done` record) is read,
+    not measured again: the benchmark takes hours, and a stopped one goes on where it stopped."""
     done = out.parent / f"{out.name}.done"
-    key = {"base": commit_of(fork, "base"), "head": commit_of(fork, head), "tests": sorted(tests)}
+    key = {**builds.key(name), "tests": sorted(tests), **({"sides": sides_how} if sides_how else {})}
     if done.exists() and json.loads(done.read_text()).get("key") == key and (out / "verdict.json").exists():
         verdict = json.loads((out / "verdict.json").read_text())
         return {b["id"]: b for b in verdict["benchmarks"]}
     done.unlink(missing_ok=True)
-    cmd = [*PERFGATE, "compare", "--source", fork, "--base", "base", "--head", head, "--suite", "quick",
-           "--thresholds", str(thresholds_with(tests, out)), "--out", str(out)]
+    cmd = [*PERFGATE, "compare", *builds.sides(name), "--suite", "quick",
+           "--thresholds", str(thresholds_with(tests, out)), "--out", str(out),
+           *(["--sides", sides_how] if sides_how else [])]
     r = subprocess.run(cmd, capture_output=True, text=True)
     (out.parent / f"{out.name}.stderr").write_text(r.stderr)
     if r.returncode not in (0, 1, 3):
@@ -190,21 +266,14 @@ def rejudge(run, thresholds):
     return {b["id"]: b for b in verdict["benchmarks"]}
 
 
-def base_prefix(fork):
-    r = subprocess.run([*PERFGATE, "build", "--source", fork, "--ref", "base"], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"regression-variants: perfgate build of base exited {r.returncode}: {r.stderr[-2000:]}")
-    return r.stdout.strip()
-
-
-def calibrated_thresholds(fork, pairs, rows, out):
+def calibrated_thresholds(builds, pairs, rows, out):
     """perfgate calibrate on the base build (A/A, time and instructions) for `rows`: the thresholds
     folder it writes. A finished calibration in `out` is reused."""
     folder = out / "calibration"
     written = folder / "thresholds"
     if (folder / "calibration.json").exists() and (written / "suites" / "quick.yml").exists():
         return written
-    cmd = [*PERFGATE, "calibrate", "--base", base_prefix(fork), "--pairs", str(pairs), "--suite", "quick",
+    cmd = [*PERFGATE, "calibrate", "--base", builds.base_prefix(), "--pairs", str(pairs), "--suite", "quick",
            "--metric", "both", "--benchmarks", ",".join(rows), "--out", str(folder)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     (out / "calibration.stdout").write_text(r.stdout)
@@ -252,25 +321,28 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--aa-runs", type=int, default=10)
-    p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--variants", default=None, help="default: every variant of the kind built")
+    p.add_argument("--prefix", default=None, help="an installed server: its time-only pwrite variants, no source build")
+    p.add_argument("--sides", choices=["together", "in-turn"], default=None, help="passed to perfgate compare")
     p.add_argument("--out", default=str(REPO / "runs" / "variants"))
     p.add_argument("--calibrate-pairs", type=int, default=0)
     p.add_argument("--calibrated", default=None, help="a thresholds folder written by perfgate calibrate")
     a = p.parse_args()
-    names = [v for v in a.variants.split(",") if v]
-    unknown = [v for v in names if v not in VARIANTS]
+    kinds = PREFIX_VARIANTS if a.prefix else VARIANTS
+    names = [v for v in (a.variants or ",".join(kinds)).split(",") if v]
+    unknown = [v for v in names if v not in kinds]
     if unknown:
-        raise SystemExit(f"regression-variants: --variants: unknown {', '.join(unknown)}; expected some of: {', '.join(VARIANTS)}")
+        raise SystemExit(f"regression-variants: --variants: unknown {', '.join(unknown)}; expected some of: {', '.join(kinds)}"
+                         + (" (with --prefix)" if a.prefix else ""))
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    fork = subprocess.run(["bash", str(REPO / "test" / "e2e" / "fetch-mariadb-source.sh")], check=True,
-                          capture_output=True, text=True).stdout.strip()
-    variant_commits(fork)
-    used = [t for t in QUICK if any(t in VARIANTS[n][3] + VARIANTS[n][4] for n in names)] if not a.aa_runs else QUICK
+    builds = PrefixBuilds(a.prefix, out) if a.prefix else ForkBuilds()
+    used = [t for t in QUICK if any(t in sum(builds.rows(n), []) for n in names)] if not a.aa_runs else QUICK
     calibrated = Path(a.calibrated) if a.calibrated else (
-        calibrated_thresholds(fork, a.calibrate_pairs, used, out) if a.calibrate_pairs else None)
+        calibrated_thresholds(builds, a.calibrate_pairs, used, out) if a.calibrate_pairs else None)
     summary = {"date": datetime.date.today().isoformat(), "runs": a.runs, "variants": {}, "aa": None,
-               "calibrated": str(calibrated) if calibrated else None}
+               "calibrated": str(calibrated) if calibrated else None, "sides": a.sides or "as the suite says",
+               "builds": f"copies of {builds.prefix}" if a.prefix else "commits of the end-to-end fork"}
     tally = {name: collections.defaultdict(collections.Counter) for name in names}
     tally_cal = {name: collections.defaultdict(collections.Counter) for name in names}
     changes = {name: collections.defaultdict(list) for name in names}
@@ -280,9 +352,9 @@ def main():
     # has figures for every variant, and the machine's drift over hours hits them all alike.
     for k in range(max(a.runs, a.aa_runs)):
         for name in names if k < a.runs else []:
-            _, _, _, slowed, untouched = VARIANTS[name]
+            slowed, untouched = builds.rows(name)
             run = out / f"{name}-{k + 1}"
-            rows = compare(fork, variant_tag(name), slowed + untouched, run)
+            rows = compare(builds, name, slowed + untouched, run, a.sides)
             windows = {b["id"]: b.get("instructions") for b in json.loads((run / "results.json").read_text())["benchmarks"]}
             for rid, row in rows.items():
                 tally[name][rid][label(row)] += 1
@@ -296,7 +368,7 @@ def main():
             print(f"{name} run {k + 1}: {said}", flush=True)
         if k < a.aa_runs:
             run = out / f"aa-{k + 1}"
-            rows = compare(fork, "base", QUICK, run)
+            rows = compare(builds, None, QUICK, run, a.sides)
             aa_tally.update(label(r) for r in rows.values())
             said = ", ".join(f"{rid} {label(r)}" for rid, r in rows.items())
             if calibrated:
@@ -305,7 +377,7 @@ def main():
                 said += "; calibrated: " + ", ".join(f"{rid} {label(r)}" for rid, r in cal_rows.items())
             print(f"A/A run {k + 1}: {said}", flush=True)
     for name in names:
-        _, _, _, slowed, _ = VARIANTS[name]
+        slowed, _ = builds.rows(name)
         summary["variants"][name] = {
             rid: {"slowed": rid in slowed, "verdicts": dict(tally[name][rid]),
                   "calibrated_verdicts": dict(tally_cal[name][rid]) if calibrated else None,
@@ -335,7 +407,9 @@ def counts(v):
 
 def render(summary):
     calibrated = bool(summary.get("calibrated"))
-    lines = [f"regression variants, {summary['date']}, {summary['runs']} runs each; verdict counts as "
+    lines = [f"regression variants, {summary['date']}, {summary['runs']} runs each"
+             + (f" ({summary['builds']}, sides {summary['sides']})" if summary.get("builds") else "")
+             + "; verdict counts as "
              + "/".join(VERDICT_COLUMNS),
              "| variant | row | touched | instr/o (median) | all threads (median) | rQPS (median) | shipped limits |"
              + (" calibrated limits |" if calibrated else ""),
