@@ -2,7 +2,8 @@
 // The edge of the bot's HTTP server, where every request from the network arrives first.
 //
 // - The request target is parsed here, once: a path ("/healthz?x") or an http(s) URL (absolute
-//   form); anything else is a 400. Routes get {path, query, host}, never request.url.
+//   form); anything else is a 400, as are two Host headers. Routes get {path, query, host},
+//   never request.url.
 // - A route's refusal (HttpRefusal) is answered with its status and one plain-text line.
 // - Nothing a client sends ends the process: whatever else a route throws, or rejects with, is
 //   logged and answered 500 (or the connection closed, if the answer had begun).
@@ -54,6 +55,20 @@ function requestTarget(target, hostHeader) {
   }
   if (!url) throw new HttpRefusal(400, `the request target ${shown} is not a URL; ${expected}`);
   return { path: url.pathname, query: url.searchParams, host };
+}
+
+/**
+ * The request's one Host header. Node keeps the first of several and drops the rest, but a
+ * proxy in front may have used another: two Host headers are a 400 (RFC 9112 §3.2), never a
+ * guess at which host was meant.
+ * @throws HttpRefusal 400 when there is more than one
+ */
+function hostHeaderOf(request) {
+  const raw = request.rawHeaders || [];
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (String(raw[i]).toLowerCase() === 'host') count += 1;
+  if (count > 1) throw new HttpRefusal(400, `the request has ${count} Host headers; expected exactly one`);
+  return request.headers.host;
 }
 
 // A body declared and not (yet) read: answering leaves it unread, so the connection closes.
@@ -111,7 +126,7 @@ function guardedListener(route, log) {
   };
   return (request, response) => {
     try {
-      const target = requestTarget(request.url, request.headers.host);
+      const target = requestTarget(request.url, hostHeaderOf(request));
       Promise.resolve(route(request, response, target)).catch((err) => failed(request, response, err));
     } catch (err) {
       failed(request, response, err);

@@ -91,6 +91,9 @@ test('a route that throws, rejects or fails mid-answer: 500 or a closed connecti
     assert.deepEqual(await get('/sync'), { status: 500, body: 'internal error; the bot log has it\n' });
     assert.deepEqual(await get('/refuses'), { status: 409, body: 'not now\n' });
     assert.deepEqual(await get('http://['), { status: 400, body: 'the request target "http://[" is not a URL; expected a path such as /healthz\n' });
+    // Two Host headers: which one a proxy in front used is unknown, so neither is served.
+    assert.deepEqual(await ask(port, 'GET /fine HTTP/1.1\r\nHost: x\r\nhost: evil.example\r\nConnection: close\r\n\r\n'),
+      { status: 400, body: 'the request has 2 Host headers; expected exactly one\n' });
     const half = await get('/mid-answer');
     assert.equal(half.status, 200);
     assert.doesNotMatch(half.body, /0\r\n\r\n$/, 'the chunked answer was cut, not ended');
