@@ -613,12 +613,21 @@ class Run:
     def _at_once(self, runs: list, together: bool) -> list:
         """Calls each of `runs` (a timed run of one side each), all at the same time when
         `together`, else one after the other; the results in the order given. A failure of one
-        is raised once all have ended, so no sysbench is left running against a server."""
+        stops the others and is raised once they have ended: no sysbench is left running."""
         if not together or len(runs) == 1:
             return [run() for run in runs]
-        with ThreadPoolExecutor(max_workers=len(runs)) as pool:
-            futures = [pool.submit(run) for run in runs]
-        return [future.result() for future in futures]
+        pool = ThreadPoolExecutor(max_workers=len(runs))
+        futures = [pool.submit(run) for run in runs]
+        try:
+            results = [future.result() for future in futures]
+        except BaseException:
+            # A cancel (SIGTERM arrives here, in the main thread) or one side's failure: the
+            # other sides' sysbench stop now instead of running out their rounds.
+            sysbench.stop_all()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return results
 
     def _eta(self, groups_left_here: int, later: list) -> int:
         # Time passes per group of rounds (one round, or every side's round at once).

@@ -4,6 +4,7 @@ import re
 import shlex
 import signal
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -180,10 +181,29 @@ class Outcome:
     timed_out: bool = False
 
 
+# The sysbench processes running now (several when the sides are measured together, each
+# waited for by a thread of its own), so that a cancel can stop them all at once.
+_running: set = set()
+_running_lock = threading.Lock()
+
+
+def stop_all() -> None:
+    """Kills every sysbench this process is running (they run in sessions of their own)."""
+    with _running_lock:
+        procs = list(_running)
+    for proc in procs:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def execute(cmd: list[str], timeout: float, log_path: Path | None = None) -> Outcome:
     """Runs sysbench to the end (or kills it after `timeout` s) and returns its combined output."""
     proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             start_new_session=True)
+    with _running_lock:
+        _running.add(proc)
     timed_out = False
     try:
         out, _ = proc.communicate(timeout=timeout)
@@ -196,6 +216,9 @@ def execute(cmd: list[str], timeout: float, log_path: Path | None = None) -> Out
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         raise
+    finally:
+        with _running_lock:
+            _running.discard(proc)
     text = out.decode("utf-8", "replace")
     if log_path is not None:
         with open(log_path, "a", encoding="utf-8") as f:

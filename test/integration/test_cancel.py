@@ -8,17 +8,21 @@ import time
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from conftest import REPO, is_server, processes_mentioning, wait_for_round
 
 
-def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path):
+# Together, both sides' sysbench run at once, each waited for by a thread: a cancel must stop
+# both at once, not wait out a round (300 s here, so waiting would miss the 180 s bound).
+@pytest.mark.parametrize("sides,seconds", [("in-turn", "60"), ("together", "300")])
+def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path, sides, seconds):
     out = tmp_path / "run"
     cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"], "--head", basedirs["head"],
-           "--out", str(out), "--suite", "quick", "--seconds", "60", "--warmup-seconds", "0", "--rounds", "2",
-           "--tables", "2", "--rows", "1000", "--metric", "time"]
+           "--out", str(out), "--suite", "quick", "--seconds", seconds, "--warmup-seconds", "0", "--rounds", "2",
+           "--tables", "2", "--rows", "1000", "--metric", "time", "--sides", sides]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # The first round runs for a minute: wait until it has started and sysbench is running.
+    # The first round runs for minutes: wait until it has started and sysbench is running.
     seen = wait_for_round(proc)
     time.sleep(3)
     assert any("sysbench" in c for c in processes_mentioning(str(out)).values()) \
