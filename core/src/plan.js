@@ -98,6 +98,11 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
   if (countsInstructions && heads > 1) {
     throw new UsageError(`--metric: a chain of ${heads} heads measures time only, but suite ${suite.name} counts instructions too (measure.signals); expected --metric time`);
   }
+  // Pinning puts every side's server on one CPU set and every client on another: sides
+  // measured at the same time would then share one set instead of having a CPU each.
+  if (pick('sides_together', suite.measure.sides_together) && overrides.pin_cpus) {
+    throw new UsageError(`--sides together: the sides cannot be pinned (--pin-cpus or PERFGATE_PIN_CPUS puts both servers on one CPU set); expected --sides in-turn, or --pin-cpus none`);
+  }
   const plan = {
     schema: 'perfgate.plan/v1',
     suite: suite.name,

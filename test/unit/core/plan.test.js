@@ -43,6 +43,8 @@ test('sides_together comes from the suite or an override, and is written only wh
   const plan = resolvePlan(together, 'quick', {}, sides);
   assert.equal(plan.measure.sides_together, true);
   assert.equal(resolvePlan(together, 'quick', { sides_together: false }, sides).measure.sides_together, undefined);
+  assert.throws(() => resolvePlan(config, 'quick', { sides_together: true, pin_cpus: { server: '0', client: '1' } }, sides),
+    { name: 'UsageError', message: /^--sides together: the sides cannot be pinned .*expected --sides in-turn, or --pin-cpus none$/ });
   // Extra rounds are measured the same way as the rounds they add to.
   assert.equal(extensionPlan(plan, [plan.benchmarks[0].id], 2, 5).measure.sides_together, true);
 });
