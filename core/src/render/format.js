@@ -128,7 +128,9 @@ function roundsLine(verdict) {
   if (!pairs.length) return 'no paired rounds';
   const lo = Math.min(...pairs);
   const hi = Math.max(...pairs);
-  return `${lo === hi ? lo : `${lo}–${hi}`} paired round${hi === 1 ? '' : 's'} per microbenchmark, interleaved A B B A`;
+  const measure = verdict.run && verdict.run.measure;
+  const how = measure && measure.sides_together ? 'both sides at the same time' : 'interleaved A B B A';
+  return `${lo === hi ? lo : `${lo}–${hi}`} paired round${hi === 1 ? '' : 's'} per microbenchmark, ${how}`;
 }
 
 function machineLines(machine) {

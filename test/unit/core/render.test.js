@@ -49,6 +49,19 @@ for (const d of fixtureDirs) {
   });
 }
 
+test('the reports say how the rounds of a pair were run: in turn, or both sides at the same time', () => {
+  const inTurn = syntheticResults(2);
+  inTurn.plan = { suite: 'quick', measure: { seconds: 2, warmup_seconds: 1, rounds: 4 } };
+  const together = { ...inTurn, plan: { ...inTurn.plan, measure: { ...inTurn.plan.measure, sides_together: true } } };
+  for (const [results, how, details] of [[inTurn, 'interleaved A B B A', 'the sides in turn'], [together, 'both sides at the same time', 'both sides at the same time']]) {
+    const v = judge(results, CONFIG);
+    const md = renderComment(v);
+    assert.ok(md.includes(`4 paired rounds per microbenchmark, ${how}.`), how);
+    assert.ok(md.includes(`4 rounds per side, ${details}.`), details);
+    assert.ok(renderReport(v).includes(`4 paired rounds per microbenchmark, ${how}.`), how);
+  }
+});
+
 test('comment.md rows are pinned (real quick run, 3 rounds of 1 s on a loaded 2-core VM)', () => {
   const v = judge(load('quick-tiny'), CONFIG);
   const md = renderComment(v);
