@@ -184,6 +184,9 @@ function mergeResults(docs, { allowDifferentMachines = false, extension = null, 
   // steps it recorded itself.
   const extensions = [];
   docs.forEach((d, i) => {
+    // A cancelled shard counts as missing (shards.js): rows it holds from before the cancel
+    // were not finished and are not shown beside the others.
+    if (layout && d.status === 'cancelled') return;
     const recorded = extension && i === docs.length - 1;
     const rerun = layout || recorded ? null : rerunRecord(d, nameOf(d, i), benchmarks);
     if (rerun) extensions.push(rerun);

@@ -170,6 +170,12 @@ test('a cancelled shard counts as missing', () => {
   assert.deepEqual(merged.shards.missing, [1]);
   assert.deepEqual(merged.errors, []);
   assert.deepEqual(merged.warnings.slice(-1), ['shard 1/2 (runs/shard-1) was cancelled: its microbenchmarks count as missing']);
+  // Rows it measured before the cancel are not shown as if the shard had been merged.
+  const cancelledWithRows = shard(1, (d) => ({ ...d, status: 'cancelled' }));
+  const partial = merge([cancelledWithRows, shard(2)], { allowPartial: true });
+  assert.deepEqual(partial.shards.missing, [1]);
+  assert.deepEqual(partial.benchmarks.map((b) => b.id), shard(2).benchmarks.map((b) => b.id));
+  assert.equal(schemaProblem('results', partial), null);
 });
 
 test('a server that failed in one shard makes that shard\'s rows errors, not the other shard\'s', () => {
