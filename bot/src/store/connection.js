@@ -61,16 +61,40 @@ function describe(config) {
   return `mysql://${config.user}@${where}/${config.database}`;
 }
 
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// Turning a new file into WAL takes the write lock while the connection already holds a read
+// lock, and SQLite answers SQLITE_BUSY at once there instead of calling the busy handler
+// (waiting could deadlock): two processes opening a new store together meet exactly that. The
+// pragma holds no lock when it fails, so it is tried again until the busy timeout would have
+// ended; a file already in WAL needs no lock to confirm it.
+async function enterWal(db, { deadline, pause = () => 5 + Math.random() * 20 }) {
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (!(err && err.code === 'SQLITE_BUSY') || Date.now() >= deadline) throw err;
+      await sleep(pause());
+    }
+  }
+}
+
 function sqliteDialect(config) {
   const Database = require('better-sqlite3');
   return new SqliteDialect({
-    database: () => {
-      const db = new Database(config.file);
-      // WAL lets readers work while one writer commits; workers in other processes wait for
-      // the write lock instead of failing at once.
-      db.pragma('journal_mode = WAL');
-      db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-      db.pragma('foreign_keys = ON');
+    database: async () => {
+      // Workers in other processes wait for the write lock instead of failing at once; set
+      // before the first statement so that it covers the journal-mode switch too.
+      const db = new Database(config.file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+      try {
+        // WAL lets readers work while one writer commits.
+        await enterWal(db, { deadline: Date.now() + SQLITE_BUSY_TIMEOUT_MS });
+        db.pragma('foreign_keys = ON');
+      } catch (err) {
+        db.close();
+        throw err;
+      }
       return db;
     },
   });
@@ -146,4 +170,4 @@ function connect(target) {
   return { db, config, dialect: config.dialect, behaviour: DIALECTS[config.dialect], where: describe(config) };
 }
 
-module.exports = { connect, parseTarget, redact, StoreError };
+module.exports = { connect, parseTarget, redact, StoreError, enterWal };
