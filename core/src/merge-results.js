@@ -78,13 +78,17 @@ function mergeInstructions(earlier, later) {
   return { ...later, runs: (earlier.runs || 1) + (later.runs || 1), base: side(earlier.base, later.base), head: side(earlier.head, later.head) };
 }
 
+// What a window counted, without when or how long it took: a copy of a count whose seconds
+// were changed is still the same count.
+const windowCount = (w) => JSON.stringify([w.events, w.queries, w.connection && w.connection.instructions, w.background && w.background.instructions]);
+
 // Windows carry no index (they pair by position), so a count merged twice would pass the
 // round check and pair every window twice: an interval as narrow as twice the windows counted.
-// Real windows never repeat exactly (each records its own wall-clock seconds): the same run of
-// windows on both sides is the same count.
+// Real windows never repeat exactly (the background threads' instructions differ from one
+// count to the next): the same run of windows on both sides is the same count.
 function holdsWindows(earlier, later) {
   const contains = (a, b) => {
-    const [as, bs] = [a || [], b || []].map((ws) => ws.map((w) => JSON.stringify(w)));
+    const [as, bs] = [a || [], b || []].map((ws) => ws.map(windowCount));
     return bs.length > 0 && as.some((_, k) => bs.every((w, i) => as[k + i] === w));
   };
   const either = (a, b) => contains(a, b) || contains(b, a);
@@ -134,8 +138,22 @@ function rerunRecord(doc, docName, seen) {
   return { file: docName, purpose: 'rerun', first_round: first, rounds: Math.max(...again.map(perSide)), ...(windows ? { windows } : {}), benchmarks: again.map((b) => b.id) };
 }
 
+// What a round measured, without its index or start: another run's rounds are other
+// measurements, and two real rounds never agree in all of these (queries served, QPS to the
+// hundredth, CPU time and context switches per query), so a round that does is a copy of one
+// already counted, renumbered: counted again, it would narrow the interval with no new data.
+// Rounds without the queries and latencies the harness records (hand-made ones) are too
+// bare to tell apart and are left to the index check.
+const roundMeasured = (r) => (Number.isInteger(r.queries) && r.latency_ms ? JSON.stringify([r.side, r.queries, r.qps, r.cpu_per_query_us, r.cs_per_query, r.latency_ms]) : null);
+
 function mergeBenchmark(into, more, docName) {
+  const measured = new Map(into.rounds.map((r) => [roundMeasured(r), r]));
+  measured.delete(null);
   for (const r of more.rounds || []) {
+    const same = roundMeasured(r) !== null && measured.get(roundMeasured(r));
+    if (same) {
+      throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index}, which measured exactly what ${same.side} round ${same.index} of the results before it measured: the same round merged twice (a copy of a run, renumbered); expected each run's results once`);
+    }
     if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
       throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index} twice: extra rounds must continue the numbering (plan.measure.first_round)`);
     }

@@ -22,12 +22,13 @@ const BUDGET = { extra_rounds: 0, step_rounds: 2, confirm_rounds: 0, extra_windo
 const ID = 'update-index_range=100';
 
 // Windows of one side: [connection per query, background per query] each.
-// Each window records its own wall-clock seconds (`run`: which harness run counted it).
+// Each window records its own wall-clock seconds, and another run's background threads never
+// run exactly the same instructions (`run`: which harness run counted it).
 const side = (perQuery, functions = { connection: [], background: [] }, run = 0) => ({
   windows: perQuery.map(([c, g], k) => ({
     events: 300, queries: 300, seconds: 1 + run / 10 + k / 100,
     connection: { instructions: Math.round(c * 300), threads: 1, per_query: c },
-    background: { instructions: Math.round(g * 300), threads: 12, per_query: g },
+    background: { instructions: Math.round(g * 300) + run, threads: 12, per_query: g },
   })),
   functions,
 });

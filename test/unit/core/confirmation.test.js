@@ -19,8 +19,9 @@ const rounds = (ratios, from) => ratios.flatMap((r, k) => [
   { index: from + k, side: 'base', qps: 1000, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
   { index: from + k, side: 'head', qps: 1000 * r, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
 ]);
-// Every window records its own wall-clock seconds (`run`: which harness run counted it).
-const windows = (perQuery, run) => perQuery.map((q, k) => ({ events: 1000, queries: 1000, seconds: 1 + run / 10 + k / 100, connection: { instructions: Math.round(q * 1000), threads: 1, per_query: q }, background: { instructions: 0, threads: 8, per_query: 0 } }));
+// Every window records its own wall-clock seconds, and another run's background threads never
+// run exactly the same instructions (`run`: which harness run counted it).
+const windows = (perQuery, run) => perQuery.map((q, k) => ({ events: 1000, queries: 1000, seconds: 1 + run / 10 + k / 100, connection: { instructions: Math.round(q * 1000), threads: 1, per_query: q }, background: { instructions: run, threads: 8, per_query: 0 } }));
 const side = (perQuery, run) => ({ windows: windows(perQuery, run), functions: { connection: [], background: [] } });
 const counted = (ratios, run = 0) => ({ events: 1000, seed: 1, base: side(ratios.map(() => 40000), run), head: side(ratios.map((r) => 40000 * r), run) });
 

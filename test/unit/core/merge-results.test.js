@@ -119,3 +119,30 @@ test('two builds of one version with no commit are not one server: how they were
   other.sides.head.build = build({ CMAKE_BUILD_TYPE: 'RelWithDebInfo' });
   assert.equal(mergeResults([first, other]).benchmarks[0].rounds.length, 20);
 });
+
+// `perfgate judge --results a b` where b is a copy of a with its round indices moved past a's
+// and its windows' seconds changed: counted as another run, it narrowed every interval with no
+// new measurement (an A/A row went from inconclusive to pass that way).
+test('a copy of a run, renumbered and with its windows\' seconds changed, is refused as the same measurement', () => {
+  const measured = (index, side, k) => ({ index, side, started: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`, seconds: 2.0004, qps: 31474.22 + k, queries: 63006 + k, latency_ms: { avg: 0.06, p95: 0.1, max: 4.38 }, cpu_per_query_us: 46.9796 + k / 1000, cs_per_query: 1.0013 });
+  const window = (k, seconds) => ({ events: 300, queries: 300, seconds, connection: { instructions: 12_900_000 + k, threads: 1, per_query: (12_900_000 + k) / 300 }, background: { instructions: 5_000 + 7 * k, threads: 7, per_query: (5_000 + 7 * k) / 300 } });
+  const run = (from, seconds) => results([bench('p', [0, 1, 2].flatMap((k) => [measured(from + k, 'base', 2 * k), measured(from + k, 'head', 2 * k + 1)]), {
+    instructions: { events: 300, seed: 1, base: { windows: [0, 1, 2].map((k) => window(2 * k, seconds + k)), functions: { connection: [] } }, head: { windows: [0, 1, 2].map((k) => window(2 * k + 1, seconds + k)), functions: { connection: [] } } },
+  })]);
+  const original = run(0, 1.1);
+  const copy = run(3, 7.3);
+  assert.throws(() => mergeResults([original, copy]), { message: "results #2: benchmark 'p' has base round 3, which measured exactly what base round 0 of the results before it measured: the same round merged twice (a copy of a run, renumbered); expected each run's results once" });
+
+  // The rounds made different, the windows still the same count with other seconds.
+  const roundsOnly = run(3, 7.3);
+  roundsOnly.benchmarks[0].rounds.forEach((r) => { r.queries += 1000; });
+  assert.throws(() => mergeResults([original, roundsOnly]), /results #2: benchmark 'p' has instruction windows the results before it already hold: the same count merged twice/);
+
+  // Another real run measures and counts other figures: it joins.
+  const other = run(3, 7.3);
+  other.benchmarks[0].rounds.forEach((r) => { r.queries += 1000; });
+  other.benchmarks[0].instructions.base.windows.forEach((w) => { w.background.instructions += 13; });
+  const merged = mergeResults([original, other]);
+  assert.equal(merged.benchmarks[0].rounds.length, 12);
+  assert.equal(merged.benchmarks[0].instructions.base.windows.length, 6);
+});
