@@ -144,7 +144,7 @@ function rerunRecord(doc, docName, seen) {
 // already counted, renumbered: counted again, it would narrow the interval with no new data.
 // Rounds without the queries and latencies the harness records (hand-made ones) are too
 // bare to tell apart and are left to the index check.
-const roundMeasured = (r) => (Number.isInteger(r.queries) && r.latency_ms ? JSON.stringify([r.side, r.queries, r.qps, r.cpu_per_query_us, r.cs_per_query, r.latency_ms]) : null);
+const roundMeasured = (r) => (Number.isInteger(r.queries) && r.latency_ms ? JSON.stringify([r.side, r.queries, r.qps, r.cpu_per_query_us, r.cs_per_query, r.latency_ms.avg, r.latency_ms.p95, r.latency_ms.max]) : null);
 
 function mergeBenchmark(into, more, docName) {
   const measured = new Map(into.rounds.map((r) => [roundMeasured(r), r]));
