@@ -85,15 +85,21 @@ const windowCount = (w) => JSON.stringify([w.events, w.queries, w.connection && 
 // Windows carry no index (they pair by position), so a count merged twice would pass the
 // round check and pair every window twice: an interval as narrow as twice the windows counted.
 // Real windows never repeat exactly (the background threads' instructions differ from one
-// count to the next): the same run of windows on both sides is the same count.
+// count to the next): a pair of base and head windows that one before it matches exactly is
+// the same count, whatever its order or whichever windows were left out of it.
 function holdsWindows(earlier, later) {
-  const contains = (a, b) => {
-    const [as, bs] = [a || [], b || []].map((ws) => ws.map(windowCount));
-    return bs.length > 0 && as.some((_, k) => bs.every((w, i) => as[k + i] === w));
-  };
-  const either = (a, b) => contains(a, b) || contains(b, a);
-  return either(earlier.base.windows, later.base.windows) && either(earlier.head.windows, later.head.windows);
+  const pairs = (ins) => (ins.base.windows || []).map((w, i) => JSON.stringify([windowCount(w), windowCount((ins.head.windows || [])[i] || {})]));
+  const seen = new Set(pairs(earlier));
+  return pairs(later).some((p) => seen.has(p));
 }
+
+// What a round measured, without its index or start: another run's rounds are other
+// measurements, and two real rounds never agree in all of these (queries served, QPS to the
+// hundredth, CPU time and context switches per query), so a round that does is a copy of one
+// already counted, renumbered: counted again, it would narrow the interval with no new data.
+// Rounds without the queries and latencies the harness records (hand-made ones) are too
+// bare to tell apart and are left to the index check.
+const roundMeasured = (r) => (Number.isInteger(r.queries) && r.latency_ms ? JSON.stringify([r.side, r.queries, r.qps, r.cpu_per_query_us, r.cs_per_query, r.latency_ms.avg, r.latency_ms.p95, r.latency_ms.max]) : null);
 
 // A round is one side's at one index: a document that has one twice would pair by whichever
 // came last.
@@ -101,12 +107,16 @@ function refuseRepeatedRounds(doc, docName) {
   const sides = Object.keys(doc.sides || {});
   for (const b of doc.benchmarks || []) {
     const seen = new Set();
+    const measured = new Map();
     for (const r of b.rounds || []) {
       // A round of a side the run did not have would be read as another side's.
       if (sides.length && !sides.includes(r.side)) throw new UsageError(`${docName}: benchmark '${b.id}' has a round of side '${r.side}', which its key 'sides' does not hold (${sides.join(', ')})`);
       const key = `${r.side}\u0000${r.index}`;
       if (seen.has(key)) throw new UsageError(`${docName}: benchmark '${b.id}' has ${r.side} round ${r.index} twice; expected each side's round index once`);
       seen.add(key);
+      const same = roundMeasured(r) !== null && measured.get(roundMeasured(r));
+      if (same) throw new UsageError(`${docName}: benchmark '${b.id}' has ${r.side} round ${r.index}, which measured exactly what its ${same.side} round ${same.index} measured: the same round twice; expected each round once`);
+      if (roundMeasured(r) !== null) measured.set(roundMeasured(r), r);
     }
   }
 }
@@ -138,24 +148,16 @@ function rerunRecord(doc, docName, seen) {
   return { file: docName, purpose: 'rerun', first_round: first, rounds: Math.max(...again.map(perSide)), ...(windows ? { windows } : {}), benchmarks: again.map((b) => b.id) };
 }
 
-// What a round measured, without its index or start: another run's rounds are other
-// measurements, and two real rounds never agree in all of these (queries served, QPS to the
-// hundredth, CPU time and context switches per query), so a round that does is a copy of one
-// already counted, renumbered: counted again, it would narrow the interval with no new data.
-// Rounds without the queries and latencies the harness records (hand-made ones) are too
-// bare to tell apart and are left to the index check.
-const roundMeasured = (r) => (Number.isInteger(r.queries) && r.latency_ms ? JSON.stringify([r.side, r.queries, r.qps, r.cpu_per_query_us, r.cs_per_query, r.latency_ms.avg, r.latency_ms.p95, r.latency_ms.max]) : null);
-
 function mergeBenchmark(into, more, docName) {
   const measured = new Map(into.rounds.map((r) => [roundMeasured(r), r]));
   measured.delete(null);
   for (const r of more.rounds || []) {
+    if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
+      throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index} twice: extra rounds must continue the numbering (plan.measure.first_round)`);
+    }
     const same = roundMeasured(r) !== null && measured.get(roundMeasured(r));
     if (same) {
       throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index}, which measured exactly what ${same.side} round ${same.index} of the results before it measured: the same round merged twice (a copy of a run, renumbered); expected each run's results once`);
-    }
-    if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
-      throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index} twice: extra rounds must continue the numbering (plan.measure.first_round)`);
     }
     into.rounds.push(r);
   }

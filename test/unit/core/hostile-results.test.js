@@ -53,7 +53,7 @@ test('a round lost on one side is an error naming it, not a shorter interval', (
   const dropHead = judged((r) => { const b = r.benchmarks[0]; const [gone] = b.rounds.filter((x) => x.side === 'head'); b.rounds = b.rounds.filter((x) => x !== gone); });
   assert.equal(rowOf(dropHead).verdict, 'error');
   assert.match(rowOf(dropHead).reason, /^base round \d+ has no head round/);
-  const extraBase = judged((r) => { const b = r.benchmarks[0]; b.rounds.push({ ...b.rounds.find((x) => x.side === 'base'), index: 99 }); });
+  const extraBase = judged((r) => { const b = r.benchmarks[0]; const base = b.rounds.find((x) => x.side === 'base'); b.rounds.push({ ...base, index: 99, queries: base.queries + 1 }); });
   assert.match(rowOf(extraBase).reason, /^base round 99 has no head round/);
 });
 

@@ -92,7 +92,7 @@ test('the same instruction windows merged twice are refused', () => {
     instructions: { events: 10, seed: 1, base: { windows: base.map((q, k) => window(q, 1.1 + k)), functions: { connection: [] } }, head: { windows: head.map((q, k) => window(q, 1.2 + k)), functions: { connection: [] } } },
   })]);
   const counted = doc([100, 101, 99], [102, 103, 101]);
-  const more = doc([100, 100, 101], [102, 102, 103]);
+  const more = doc([98, 100, 101], [104, 104, 104]);
   const once = mergeResults([counted, more], { extension: { file: 'results.extra-1.json', purpose: 'count', first_round: 0, rounds: 0, windows: 3, benchmarks: ['p'] } });
   assert.equal(once.benchmarks[0].instructions.base.windows.length, 6);
   assert.throws(() => mergeResults([once, more]), { message: `results #2: benchmark 'p' has instruction windows the results before it already hold: the same count merged twice (a run folder's results.json already holds its results.extra-N.json)` });
@@ -139,6 +139,19 @@ test('a copy of a run, renumbered and with its windows\' seconds changed, is ref
   const roundsOnly = run(3, 7.3);
   roundsOnly.benchmarks[0].rounds.forEach((r) => { r.queries += 1000; });
   assert.throws(() => mergeResults([original, roundsOnly]), /results #2: benchmark 'p' has instruction windows the results before it already hold: the same count merged twice/);
+
+  // The copied windows in another order, or with one left out, are still the same count.
+  const reordered = run(3, 7.3);
+  reordered.benchmarks[0].rounds.forEach((r) => { r.queries += 1000; });
+  for (const side of ['base', 'head']) reordered.benchmarks[0].instructions[side].windows.reverse();
+  assert.throws(() => mergeResults([original, reordered]), /the same count merged twice/);
+  for (const side of ['base', 'head']) reordered.benchmarks[0].instructions[side].windows.splice(1, 1);
+  assert.throws(() => mergeResults([original, reordered]), /the same count merged twice/);
+
+  // The copied rounds pasted into the run itself, renumbered.
+  const pasted = run(0, 1.1);
+  pasted.benchmarks[0].rounds.push(...run(3, 1.1).benchmarks[0].rounds);
+  assert.throws(() => mergeResults([pasted]), { message: "results #1: benchmark 'p' has base round 3, which measured exactly what its base round 0 measured: the same round twice; expected each round once" });
 
   // Another real run measures and counts other figures: it joins.
   const other = run(3, 7.3);
