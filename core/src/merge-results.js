@@ -101,6 +101,16 @@ function holdsWindows(earlier, later) {
 // bare to tell apart and are left to the index check.
 const roundMeasured = (r) => (Number.isInteger(r.queries) && r.latency_ms ? JSON.stringify([r.side, r.queries, r.qps, r.cpu_per_query_us, r.cs_per_query, r.latency_ms.avg, r.latency_ms.p95, r.latency_ms.max]) : null);
 
+// The round of `measured` (what each round measured -> the round) that measured what `r` did,
+// if any; `r` is recorded for the rounds after it.
+function sameMeasurement(measured, r) {
+  const key = roundMeasured(r);
+  if (key === null) return null;
+  const same = measured.get(key);
+  if (!same) measured.set(key, r);
+  return same || null;
+}
+
 // A round is one side's at one index: a document that has one twice would pair by whichever
 // came last.
 function refuseRepeatedRounds(doc, docName) {
@@ -114,9 +124,8 @@ function refuseRepeatedRounds(doc, docName) {
       const key = `${r.side}\u0000${r.index}`;
       if (seen.has(key)) throw new UsageError(`${docName}: benchmark '${b.id}' has ${r.side} round ${r.index} twice; expected each side's round index once`);
       seen.add(key);
-      const same = roundMeasured(r) !== null && measured.get(roundMeasured(r));
+      const same = sameMeasurement(measured, r);
       if (same) throw new UsageError(`${docName}: benchmark '${b.id}' has ${r.side} round ${r.index}, which measured exactly what its ${same.side} round ${same.index} measured: the same round twice; expected each round once`);
-      if (roundMeasured(r) !== null) measured.set(roundMeasured(r), r);
     }
   }
 }
@@ -149,13 +158,13 @@ function rerunRecord(doc, docName, seen) {
 }
 
 function mergeBenchmark(into, more, docName) {
-  const measured = new Map(into.rounds.map((r) => [roundMeasured(r), r]));
-  measured.delete(null);
+  const measured = new Map();
+  into.rounds.forEach((r) => sameMeasurement(measured, r));
   for (const r of more.rounds || []) {
     if (into.rounds.some((s) => s.side === r.side && s.index === r.index)) {
       throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index} twice: extra rounds must continue the numbering (plan.measure.first_round)`);
     }
-    const same = roundMeasured(r) !== null && measured.get(roundMeasured(r));
+    const same = sameMeasurement(measured, r);
     if (same) {
       throw new UsageError(`${docName}: benchmark '${more.id}' has ${r.side} round ${r.index}, which measured exactly what ${same.side} round ${same.index} of the results before it measured: the same round merged twice (a copy of a run, renumbered); expected each run's results once`);
     }
