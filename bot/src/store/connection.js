@@ -8,6 +8,7 @@
 //                                   mariadb:// is the same
 //   mysql://user:pass@localhost/db?socket=/run/mysqld/mysqld.sock
 //                                   the same over a Unix socket (the host is then ignored)
+const { setTimeout: sleep } = require('node:timers/promises');
 const { Kysely, MysqlDialect, SqliteDialect, sql } = require('kysely');
 
 class StoreError extends Error {
@@ -60,8 +61,6 @@ function describe(config) {
   const where = config.socketPath ? `socket ${config.socketPath}` : `${config.host}:${config.port}`;
   return `mysql://${config.user}@${where}/${config.database}`;
 }
-
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 // Turning a new file into WAL takes the write lock while the connection already holds a read
 // lock, and SQLite answers SQLITE_BUSY at once there instead of calling the busy handler
