@@ -135,7 +135,7 @@ def run_side(plan, side: str, out: Path, events: dict, windows: int, calibrate: 
         t = time.monotonic()
         problem = vsrv.shutdown(timeout=300)
         timings["shutdown"] = time.monotonic() - t
-        timings["callgrind_control"] = control.seconds
+        timings["vgdb"] = control.seconds
         clean = callgrind.final_dump_written(cg_dir, vsrv.pid)
         callgrind.remove_files(cg_dir, vsrv.pid)
     if problem or not clean:

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # chromium: report.html is checked in a real headless browser by the tests.
 # shellcheck: the runner-setup scripts are checked by the tests.
-# valgrind: instructions per query are counted under callgrind (callgrind_control).
+# valgrind: instructions per query are counted under callgrind (driven through vgdb).
 # bubblewrap: the sandbox builds, servers and sysbench run in (tested); util-linux: setpriv.
 # make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
 # python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.

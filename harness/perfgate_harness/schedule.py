@@ -36,7 +36,7 @@ def eta_seconds(rounds_left: int, seconds: float, warmups_left: int, warmup_seco
 
 
 # Wall time of one instruction window on this project's 2-core runner (about 100M connection
-# instructions under callgrind, four callgrind_control calls and the purge drain), measured.
+# instructions under callgrind, three vgdb calls and the purge drain), measured.
 INSTRUCTION_WINDOW_SECONDS = 9.0
 
 

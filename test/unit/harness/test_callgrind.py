@@ -286,3 +286,69 @@ def test_sources_come_from_line_information_where_the_binary_has_it():
     assert by_name["malloc"]["object"] == "libc.so.6"
     assert by_name["do_command(THD*, bool)"]["source"] is None
     assert by_name["do_command(THD*, bool)"]["object"] == "mariadbd"
+
+
+# ------------------------------------------------------------------ Control: the vgdb calls
+
+FAKE_VGDB = """#!/bin/sh
+# Records its arguments; "dump" writes one file per thread as callgrind would, and a reply set in
+# FAKE_VGDB_REPLY is printed as callgrind's gdbserver prints an error; with FAKE_VGDB_DIR empty a
+# dump writes nothing.
+echo "$*" >> "$FAKE_VGDB_LOG"
+if [ -n "$FAKE_VGDB_REPLY" ]; then echo "$FAKE_VGDB_REPLY"; exit 0; fi
+[ -n "$FAKE_VGDB_DIR" ] || exit 0
+case "$*" in *dump*)
+  part=$(( $(ls "$FAKE_VGDB_DIR" | wc -l) / 2 + 1 ))
+  : > "$FAKE_VGDB_DIR/callgrind.out.4242.$part-01"; : > "$FAKE_VGDB_DIR/callgrind.out.4242.$part-02";;
+esac
+"""
+
+
+@pytest.fixture
+def fake_vgdb(tmp_path, monkeypatch):
+    bin_dir, out_dir = tmp_path / "bin", tmp_path / "out"
+    bin_dir.mkdir()
+    out_dir.mkdir()
+    script = bin_dir / "vgdb"
+    script.write_text(FAKE_VGDB)
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("FAKE_VGDB_LOG", str(tmp_path / "calls"))
+    monkeypatch.setenv("FAKE_VGDB_DIR", str(out_dir))
+    return callgrind.Control(4242, out_dir), tmp_path / "calls"
+
+
+def test_a_dump_after_switching_off_is_one_vgdb_call_that_returns_the_new_files(fake_vgdb):
+    control, calls = fake_vgdb
+    control.instrument(True)
+    first = control.dump("point-query.0.q")
+    second = control.dump("point-query.0.p", instrument_off=True)
+    assert calls.read_text().splitlines() == [
+        "--pid=4242 --max-invoke-ms=1 instrumentation on",
+        "--pid=4242 --max-invoke-ms=1 dump point-query.0.q",
+        "--pid=4242 --max-invoke-ms=1 instrumentation off -c dump point-query.0.p",
+    ]
+    assert [p.name for p in first] == ["callgrind.out.4242.1-01", "callgrind.out.4242.1-02"]
+    assert [p.name for p in second] == ["callgrind.out.4242.2-01", "callgrind.out.4242.2-02"]
+    assert control.seconds > 0
+
+
+def test_a_reply_from_the_gdbserver_is_an_error_that_quotes_it(fake_vgdb, monkeypatch):
+    control, _ = fake_vgdb
+    monkeypatch.setenv("FAKE_VGDB_REPLY", "command 'instrumentation sideways' not recognised")
+    with pytest.raises(callgrind.CallgrindError, match="not recognised"):
+        control.instrument(True)
+
+
+def test_a_dump_that_writes_nothing_is_an_error(fake_vgdb, monkeypatch):
+    control, _ = fake_vgdb
+    monkeypatch.setenv("FAKE_VGDB_DIR", "")
+    with pytest.raises(callgrind.CallgrindError, match="expected exactly one new part"):
+        control.dump("scan.1.q")
+
+
+def test_a_dump_description_cannot_carry_another_command(fake_vgdb):
+    control, calls = fake_vgdb
+    with pytest.raises(ValueError, match="expected letters"):
+        control.dump("x -c v.kill")
+    assert not calls.exists()
