@@ -3,7 +3,8 @@
 The server runs under callgrind with instrumentation off. A measured window is one sysbench run
 of a fixed number of events with a fixed seed and one thread: instrumentation on, the run, a
 dump `<window>.q`, then purge is let go and counted until it has caught up, instrumentation off
-and a dump `<window>.p` (commands to callgrind's gdbserver, sent with `vgdb`). With `--separate-threads=yes` each dump writes one file per thread,
+and a dump `<window>.p` (commands to callgrind's gdbserver, sent with `vgdb`). With
+`--separate-threads=yes` each dump writes one file per thread,
 `callgrind.out.<pid>.<part>-<thread>` (thread as two digits or more), part counting the dumps of
 the process from 1; each file names its dump in `desc: Trigger: dump <description>`. At exit
 callgrind writes `callgrind.out.<pid>-<thread>` ("Trigger: Program termination").
