@@ -146,19 +146,15 @@ class Run:
         records = {b.id: self._record(b) for b in self.plan.benchmarks}
         instructions = None
         try:
-            self._setup_servers()
-            if self.reuse_data and self.plan.measures_instructions and not self.dead and self._has_loaded_copy():
-                # More windows after the timed rounds: each side's tables were changed by its
-                # own rounds, as many as its speed allowed, so the sides no longer hold the same
-                # rows and pages, and window i of base and of head would not run the same work.
-                # They count on the tables as loaded again, as the first windows did.
-                self._restore_loaded_data()
+            loaded_now = self._setup_servers()
+            if not self.dead:
+                self._start_from_loaded_data(loaded_now)
             if self.plan.measures_instructions and not self.dead:
                 keep = self._keeps_loaded_data()
-                if keep:
-                    self._snapshot_loaded_data()
                 instructions = self._instruction_phase(records)
                 if keep and not self.dead:
+                    # The windows of write benchmarks changed rows (deletes, inserts, page
+                    # splits); the timed rounds start from the tables as loaded.
                     self._restore_loaded_data()
                 if instructions is not None:
                     instructions["timed_from"] = "loaded" if keep else "after-windows"
@@ -230,8 +226,9 @@ class Run:
         flavor, _ = self.versions[side]
         return {**self.plan.profile_for(flavor).options, **self.plan.sides[side].options}
 
-    def _setup_servers(self) -> None:
-        """Each side's datadir loaded (or an earlier one kept), servers stopped."""
+    def _setup_servers(self) -> bool:
+        """Each side's datadir loaded (or an earlier one kept), servers stopped. True when the
+        datadirs were loaded now, False when an earlier step's were kept."""
         for side in self.sides:
             spec = self.plan.sides[side]
             flavor, version = self.versions[side]
@@ -241,14 +238,14 @@ class Run:
         reused = {side: self._reusable(side) for side in self.sides}
         self.data = "shared" if shares_data(self.versions) else "per-side"
         if all(reused.values()):
-            return
+            return False
         heads = self.sides[1:]
         if self.data == "shared":
             failure = self._load_side("base")
             if failure is None:
                 self._copy_to_heads()
                 self._rewrite_as_copy("base")
-                return
+                return True
             # The base could not be loaded: the heads load their own, so that each side's own
             # problems are found and reported; the run is an error either way.
             self._side_failed("base", failure)
@@ -257,12 +254,13 @@ class Run:
                 failure = self._load_side(head)
                 if failure is not None:
                     self._side_failed(head, failure)
-            return
+            return True
         with ThreadPoolExecutor(max_workers=2) as pool:
             failures = list(pool.map(self._load_side, self.sides))
         for side, failure in zip(self.sides, failures):
             if failure is not None:
                 self._side_failed(side, failure)
+        return True
 
     def _side_failed(self, side: str, failure: dict) -> None:
         note = server.disk_full_note(failure.get("log_tail", ""), server.layout_for(self.out, side).dir)
@@ -326,12 +324,36 @@ class Run:
         except OSError as e:
             return {"step": "prepare", "message": f"{target}: copying the {source} datadir failed: {e}", "log_tail": ""}
 
-    # --- the tables as loaded, for the timed rounds after the instruction windows ---------
+    # --- the tables as loaded, for whatever runs after writes ------------------------------
+    def _start_from_loaded_data(self, loaded_now: bool) -> None:
+        """A run that loaded its tables keeps a copy of them when its plan writes; a later step
+        (extra rounds, confirmations, recounts: `--reuse-data`) starts again from that copy.
+        The earlier step's writes changed each side's tables as often as its speed allowed, so
+        the sides no longer held the same rows and pages: window i of base and of head would
+        not run the same work (update-index counted 195k instructions a query in the first
+        windows, 160k after the timed rounds), and reads timed after the writes ran on
+        secondary indexes full of delete-marked entries with purge catching up (random-points
+        at a third of its QPS in the rounds before), the side that wrote more the slower."""
+        if loaded_now:
+            if self._keeps_loaded_data():
+                self._snapshot_loaded_data()
+            else:
+                self._drop_loaded_copies()  # an earlier scale's copy must not come back
+        elif self._has_loaded_copy():
+            self._restore_loaded_data()
+
     def _keeps_loaded_data(self) -> bool:
-        """Whether the timed rounds must start again from the tables as loaded: the instruction
-        windows of write benchmarks change rows (deletes, inserts, page splits), and a suite's
-        `.pre` reads are timed on freshly loaded tables."""
-        return self.plan.measures_time and any(b.kind == "write" for b in self.plan.benchmarks)
+        """Whether a copy of the tables as loaded is kept: the plan writes (its instruction
+        windows or timed rounds change rows: deletes, inserts, page splits), and what runs
+        after them (timed rounds after windows, any later step) starts from the tables as
+        loaded, as a suite's reads and `.pre` reads were first measured."""
+        return any(b.kind == "write" for b in self.plan.benchmarks)
+
+    def _drop_loaded_copies(self) -> None:
+        for side in self.sides:
+            copy = self.servers[side].layout.loaded_copy
+            if copy.exists():
+                shutil.rmtree(copy)
 
     def _snapshot_sides(self) -> list[str]:
         # With shared data the head is a copy of the base: one snapshot serves both.
@@ -353,9 +375,8 @@ class Run:
         return all(self.servers[side].layout.loaded_copy.is_dir() for side in self._snapshot_sides())
 
     def _restore_loaded_data(self) -> None:
-        """The datadirs replaced by copies of the tables as loaded, kept before the first
-        instruction windows; the copy stays for the windows of later steps (removed with the
-        run's server data)."""
+        """The datadirs replaced by copies of the tables as loaded; the copy stays for later
+        steps (removed with the run's server data)."""
         sides = self._snapshot_sides()
         for side in sides:
             layout = self.servers[side].layout

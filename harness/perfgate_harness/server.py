@@ -102,7 +102,7 @@ class Layout:
     error_log: Path
     stdout_log: Path
     marker: Path
-    loaded_copy: Path  # the tables as loaded, kept while instruction windows change them
+    loaded_copy: Path  # the tables as loaded, kept while a plan's writes change them
 
 
 def socket_path(side_dir: Path, side: str) -> Path:
