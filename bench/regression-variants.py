@@ -19,7 +19,7 @@ test/e2e/fetch-mariadb-source.sh) on the build cache, each one commit on `base`:
 With --prefix <installed server> no source is built: the time-only variants pwrite-5/15 are
 copies of that prefix whose server sleeps on one pwrite() call in K (bench/sleep-variant.sh:
 the redo log write of each commit, so the write path; a point query writes nothing), compared
-with --base <prefix> --head <copy>. --sides together|in-turn is passed to perfgate compare.
+with --base <prefix> --head <copy>. --sides in-turn|together|alternating is passed to perfgate compare.
 
 and runs `perfgate compare --source <fork> --base base --head <variant>` with the quick suite
 (limited to the rows the variant touches and rows it must not touch) `--runs` times each, then
@@ -323,7 +323,7 @@ def main():
     p.add_argument("--aa-runs", type=int, default=10)
     p.add_argument("--variants", default=None, help="default: every variant of the kind built")
     p.add_argument("--prefix", default=None, help="an installed server: its time-only pwrite variants, no source build")
-    p.add_argument("--sides", choices=["together", "in-turn"], default=None, help="passed to perfgate compare")
+    p.add_argument("--sides", choices=["in-turn", "together", "alternating"], default=None, help="passed to perfgate compare")
     p.add_argument("--out", default=str(REPO / "runs" / "variants"))
     p.add_argument("--calibrate-pairs", type=int, default=0)
     p.add_argument("--calibrated", default=None, help="a thresholds folder written by perfgate calibrate")

@@ -49,13 +49,13 @@ function parseLengths(text) {
 function parseConditions(lengthsText, sidesText) {
   const ways = sidesText.split(',').map((w) => w.trim());
   for (const way of ways) {
-    if (!['in-turn', 'together'].includes(way)) throw new core.UsageError(`--sides: ${JSON.stringify(way)} is not in-turn or together; expected e.g. --sides in-turn,together`);
+    if (!Object.hasOwn(core.SIDE_SCHEDULES, way)) throw new core.UsageError(`--sides: ${JSON.stringify(way)} is not one of ${Object.keys(core.SIDE_SCHEDULES).join(', ')}; expected e.g. --sides in-turn,alternating`);
   }
   return parseLengths(lengthsText).flatMap((length) => ways.map((sides) => ({
     ...length, sides,
     // Run folders and names of in-turn conditions stay as before, so earlier runs still read.
-    key: sides === 'in-turn' ? `${length.seconds}x${length.rounds}` : `${length.seconds}x${length.rounds}-together`,
-    name: sides === 'in-turn' ? length.name : `${length.name} together`,
+    key: sides === 'in-turn' ? `${length.seconds}x${length.rounds}` : `${length.seconds}x${length.rounds}-${sides}`,
+    name: sides === 'in-turn' ? length.name : `${length.name} ${sides}`,
   })));
 }
 

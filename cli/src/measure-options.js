@@ -34,8 +34,9 @@ const MEASURE_HELP = `  --suite <name>          suite thresholds/suites/<name>.y
                           (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none
   --metric <what>         time, instructions or both: what to measure, overrides measure.signals
                           (instructions: per query under callgrind, in paired windows)
-  --sides <how>           together (both sides' round of one index at the same time) or
-                          in-turn (one after the other, A B B A); overrides measure.sides_together`;
+  --sides <how>           in-turn (one after the other, A B B A), together (every side's round
+                          of one index at the same time) or alternating (every side up at once,
+                          taking turns every 50 ms); overrides measure.side_schedule`;
 
 function integerAtLeast(option, raw, min, example) {
   const v = Number(raw);
@@ -77,8 +78,8 @@ function measureOverrides(values, env = {}) {
     overrides.signals = METRICS[values.metric];
   }
   if (values.sides !== undefined) {
-    if (!['together', 'in-turn'].includes(values.sides)) throw new UsageError(`--sides '${values.sides}': expected together or in-turn`);
-    overrides.sides_together = values.sides === 'together';
+    if (!Object.hasOwn(core.SIDE_SCHEDULES, values.sides)) throw new UsageError(`--sides '${values.sides}': expected ${Object.keys(core.SIDE_SCHEDULES).join(', ')}`);
+    overrides.side_schedule = values.sides;
   }
   return overrides;
 }

@@ -38,6 +38,7 @@ const { Document, parseDocument, isMap } = require('yaml');
 const { pairedRatios, studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd } = require('./statistics');
 const { instructionFigures } = require('./instructions');
 const { judge } = require('./verdict');
+const { sideScheduleWords } = require('./side-schedules');
 
 const METHOD = Object.freeze({
   warn_quantile: 0.99,
@@ -186,7 +187,7 @@ function measuredSettings(results) {
     tables: plan.scale.tables, rows: plan.scale.rows, seconds: plan.measure.seconds, rounds: plan.measure.rounds,
     windows: counted ? plan.measure.instructions.windows : null,
     // The spread of a pair depends on how its rounds were run: limits are for that way.
-    sides_together: Boolean(plan.measure.sides_together),
+    side_schedule: plan.measure.side_schedule || 'in-turn',
   };
 }
 
@@ -343,7 +344,7 @@ const HEADER_START = ' Limits per microbenchmark from `perfgate calibrate`';
 function measuredText(m) {
   if (!m) return 'the suite\'s settings';
   const windows = m.windows ? `, ${m.windows} instruction windows` : '';
-  const sides = m.sides_together ? ', both sides at the same time' : '';
+  const sides = m.side_schedule && m.side_schedule !== 'in-turn' ? `, ${sideScheduleWords(m.side_schedule)}` : '';
   return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows, ${m.rounds} rounds per side of ${m.seconds} s${sides}${windows}`;
 }
 

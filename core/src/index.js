@@ -109,6 +109,7 @@ const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, planIdsFor } = require('./next-step');
+const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
 const { threadScaling } = require('./thread-scaling');
@@ -145,7 +146,7 @@ module.exports = {
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  nextStep, planIdsFor, phaseOf, phaseClock, formatPhaseProfile,
+  nextStep, planIdsFor, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
   judgeChain: chain.judgeChain, chainStep: chain.chainStep,

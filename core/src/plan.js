@@ -9,7 +9,7 @@ const { shardOf } = require('./shards');
 const { FLAVORS } = require('./config/flavors');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
-const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard', 'sides_together'];
+const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard', 'side_schedule'];
 
 function ahiShape(workload) {
   if (workload.update_percent === 0) return 'SELECT c FROM sbtestN WHERE id = ?';
@@ -100,8 +100,9 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
   }
   // Pinning puts every side's server on one CPU set and every client on another: sides
   // measured at the same time would then share one set instead of having a CPU each.
-  if (pick('sides_together', suite.measure.sides_together) && overrides.pin_cpus) {
-    throw new UsageError(`--sides together: the sides cannot be pinned (--pin-cpus or PERFGATE_PIN_CPUS puts both servers on one CPU set); expected --sides in-turn, or --pin-cpus none`);
+  const sideSchedule = pick('side_schedule', suite.measure.side_schedule);
+  if (sideSchedule !== 'in-turn' && overrides.pin_cpus) {
+    throw new UsageError(`--sides ${sideSchedule}: the sides cannot be pinned (--pin-cpus or PERFGATE_PIN_CPUS puts both servers on one CPU set); expected --sides in-turn, or --pin-cpus none`);
   }
   const plan = {
     schema: 'perfgate.plan/v1',
@@ -120,7 +121,7 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
       seconds: pick('seconds', suite.measure.seconds),
       warmup_seconds: pick('warmup_seconds', suite.measure.warmup_seconds),
       rounds: pick('rounds', suite.measure.rounds),
-      ...(pick('sides_together', suite.measure.sides_together) ? { sides_together: true } : {}),
+      ...(sideSchedule !== 'in-turn' ? { side_schedule: sideSchedule } : {}),
       ...(overrides.pin_cpus ? { pin_cpus: overrides.pin_cpus } : {}),
       signals: [...signals],
       ...(countsInstructions ? { instructions: { ...suite.instructions } } : {}),

@@ -78,7 +78,7 @@ class Plan:
     signals: tuple = ("time",)
     instruction_windows: int = 0
     instruction_seed: int = 0
-    sides_together: bool = False
+    side_schedule: str = "in-turn"  # how the rounds of one index share the machine: SIDE_SCHEDULES
 
     def profile_for(self, flavor: str) -> Profile:
         """The profile a server of `flavor` (as its `mysqld --version` says) runs with."""
@@ -153,4 +153,4 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         benchmarks=benchmarks, signals=tuple(measure.get("signals", ["time"])),
         instruction_windows=measure.get("instructions", {}).get("windows", 0),
         instruction_seed=measure.get("instructions", {}).get("seed", 0),
-        sides_together=measure.get("sides_together", False))
+        side_schedule=measure.get("side_schedule", "in-turn"))

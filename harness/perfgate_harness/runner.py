@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pymysql
 
-from . import callgrind, fingerprint, iostat, procstat, progress, schedule, server, sysbench
+from . import alternate, callgrind, fingerprint, iostat, procstat, progress, schedule, server, sysbench
 from .plan import Benchmark, Plan
 
 PREPARE_SCRIPT = "oltp_point_select"  # any oltp_* script prepares the shared sbtestN tables
@@ -109,6 +109,15 @@ def rewrite_as_copy(datadir: Path, scratch: Path) -> None:
     shutil.copytree(datadir, scratch, symlinks=True)
     shutil.rmtree(datadir)
     scratch.rename(datadir)
+
+
+def _questions(conn):
+    """The server's count of statements it was sent (SHOW GLOBAL STATUS 'Questions')."""
+    def count() -> int:
+        cur = conn.cursor()
+        cur.execute("SHOW GLOBAL STATUS LIKE 'Questions'")
+        return int(cur.fetchone()[1])
+    return count
 
 
 def counter_delta(before: dict, after: dict) -> dict:
@@ -531,16 +540,19 @@ class Run:
             if self.plan.warmup_seconds > 0:
                 progress.emit("phase", phase="warmup", benchmark=bench.id, side=", ".join(self.sides))
                 self._at_once([lambda side=side: self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
-                               for side in self.sides], self.plan.sides_together)
+                               for side in self.sides], self.plan.side_schedule == "together")
             counters = {side: {} for side in self.sides} if bench.ahi else None
-            groups = schedule.round_groups(self.plan.rounds, self.plan.first_round, self.sides, self.plan.sides_together)
+            groups = schedule.round_groups(self.plan.rounds, self.plan.first_round, self.sides, self.plan.side_schedule)
             for n, group in enumerate(groups):
                 index = group[0][0]
                 progress.emit("round", benchmark=bench.id, side=", ".join(side for _, side in group), round=index,
                               rounds=self.plan.rounds, eta_seconds=self._eta(len(groups) - n, later))
                 before_counters = {side: self._ahi_counters(side) for _, side in group} if bench.ahi else None
-                record["rounds"].extend(self._at_once([lambda i=i, side=side: self._round(bench, side, i)
-                                                       for i, side in group], True))
+                if self.plan.side_schedule == "alternating" and len(group) > 1:
+                    record["rounds"].extend(self._alternating_rounds(bench, group))
+                else:
+                    record["rounds"].extend(self._at_once([lambda i=i, side=side: self._round(bench, side, i)
+                                                           for i, side in group], True))
                 if bench.ahi:
                     for _, side in group:
                         delta = counter_delta(before_counters[side], self._ahi_counters(side))
@@ -651,10 +663,12 @@ class Run:
         return results
 
     def _eta(self, groups_left_here: int, later: list) -> int:
-        # Time passes per group of rounds (one round, or every side's round at once).
-        groups_per_benchmark = self.plan.rounds * (1 if self.plan.sides_together else len(self.sides))
-        warmups = (1 if self.plan.sides_together else len(self.sides)) if self.plan.warmup_seconds > 0 else 0
-        return schedule.eta_seconds(groups_left_here + groups_per_benchmark * len(later), self.plan.seconds,
+        # Time passes per group of rounds (one round, or every side's round of one index).
+        grouped = self.plan.side_schedule != "in-turn"
+        groups_per_benchmark = self.plan.rounds * (1 if grouped else len(self.sides))
+        group_seconds = schedule.group_wall_seconds(self.plan.side_schedule, self.plan.seconds, len(self.sides))
+        warmups = (1 if self.plan.side_schedule == "together" else len(self.sides)) if self.plan.warmup_seconds > 0 else 0
+        return schedule.eta_seconds(groups_left_here + groups_per_benchmark * len(later), group_seconds,
                                     warmups * len(later), self.plan.warmup_seconds)
 
     def _check_alive(self, side: str, step: str) -> None:
@@ -730,9 +744,10 @@ class Run:
             raise BenchmarkFailed(side, "ahi", f"{side}: information_schema.INNODB_METRICS has no adaptive_hash_% counters")
         return {name: int(count) for name, count in rows}
 
-    def _timed_run(self, bench: Benchmark, side: str, seconds: float, step: str):
+    def _timed_run(self, bench: Benchmark, side: str, seconds: float, step: str, on_start=None):
         """Runs sysbench once against one side; returns the parsed report and, before and after it,
-        (the server's /proc sample, its datadir device's /proc/diskstats sample or None)."""
+        (the server's /proc sample, its datadir device's /proc/diskstats sample or None).
+        `on_start(proc)` is called once sysbench runs."""
         self._check_alive(side, step)
         srv = self.servers[side]
         cmd = sysbench.build_command(self._invocation(bench, side, seconds))
@@ -744,7 +759,7 @@ class Run:
             self._check_alive(side, step)
             raise
         device_before = iostat.sample(device)
-        outcome = sysbench.execute(cmd, timeout=timeout, log_path=self.sysbench_log)
+        outcome = sysbench.execute(cmd, timeout=timeout, log_path=self.sysbench_log, on_start=on_start)
         device_after = iostat.sample(device)
         state = srv.exit_description()
         after = procstat.sample(srv.pid) if state == "running" else None
@@ -774,12 +789,12 @@ class Run:
             self.io_devices[side] = iostat.device_of(datadir)
             if self.io_devices[side] is None:
                 self._warn_once(f"{side}: no block device in /proc/diskstats holds {datadir}: the device's I/O (r/o) is not recorded")
-            elif self.plan.sides_together and any(iostat.device_of(self.servers[other].layout.datadir) == self.io_devices[side]
+            elif self.plan.side_schedule != "in-turn" and any(iostat.device_of(self.servers[other].layout.datadir) == self.io_devices[side]
                                                   for other in self.sides if other != side):
                 # Both sides' reads land on one device at the same time: its counters cannot be
                 # split between them. The servers' own I/O (rKB/o, wKB/o) is still per side.
                 self.io_devices[side] = None
-                self._warn_once("the sides are measured together on one block device: the device's I/O per query (r/o) is not recorded")
+                self._warn_once(f"the sides are measured {self.plan.side_schedule} on one block device: the device's I/O per query (r/o) is not recorded")
         return self.io_devices[side]
 
     def _warn_once(self, message: str) -> None:
@@ -788,11 +803,79 @@ class Run:
 
     def _round(self, bench: Benchmark, side: str, index: int) -> dict:
         started = now()
-        parsed, (before, device_before), (after, device_after) = self._timed_run(bench, side, self.plan.seconds, "round")
+        return self._round_record(index, side, started, self._timed_run(bench, side, self.plan.seconds, "round"))
+
+    def _alternating_rounds(self, bench: Benchmark, group: list) -> list[dict]:
+        """Every side's round of one index with the sides alternating (alternate.py): each side's
+        sysbench runs for the round's length times the number of sides, in turns of a slice,
+        and its QPS is the queries its own server counted over the slices it ran."""
+        started = now()
+        names = [side for _, side in group]
+        conns, sides = {}, {}
+        try:
+            for side in names:
+                self._check_alive(side, "round")
+                conns[side] = self.servers[side].connect()
+                count = _questions(conns[side])
+                sides[side] = alternate.Side(self.servers[side].pid, count=count, own=alternate.own_statements(count))
+        except (pymysql.err.MySQLError, alternate.CounterError) as e:
+            for conn in conns.values():
+                conn.close()
+            self._check_alive(side, "round")
+            raise BenchmarkFailed(side, "round", f"{side}: {e}", self.servers[side].log_tail()) from None
+        clients = {}
+
+        def on_start(side):
+            def record(proc):
+                clients[side] = proc
+                sides[side].client_pid = proc.pid
+            return record
+
+        wall = schedule.group_wall_seconds("alternating", self.plan.seconds, len(names))
+        pool = ThreadPoolExecutor(max_workers=len(names))
+        futures = {side: pool.submit(self._timed_run, bench, side, wall, "round", on_start(side)) for side in names}
+
+        def finished(side):
+            return futures[side].done() or (side in clients and clients[side].poll() is not None)
+
+        try:
+            try:
+                tallies = alternate.run_slices(sides, ready=lambda: all(side in clients or futures[side].done() for side in names),
+                                               finished=finished)
+            except pymysql.err.MySQLError as e:
+                # A server stopped answering its counter: its round fails like any other.
+                side = next((s for s in names if not self.servers[s].alive()), names[0])
+                raise BenchmarkFailed(side, "round", f"{side}: counting its queries failed: {e}", self.servers[side].log_tail()) from None
+            timed = {side: futures[side].result() for side in names}
+        except BaseException:
+            sysbench.stop_all()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        finally:
+            for conn in conns.values():
+                conn.close()
+        pool.shutdown(wait=True)
+        records = []
+        for index, side in group:
+            tally = tallies[side]
+            if tally.qps is None:
+                raise BenchmarkFailed(side, "round", f"{side}: no slice of the alternating round was counted "
+                                      f"(its sysbench ran {timed[side][0]['seconds']:.2f} s of its {wall} s)")
+            records.append(self._round_record(index, side, started, timed[side], counted=tally))
+        return records
+
+    def _round_record(self, index: int, side: str, started: str, timed, counted: alternate.Tally | None = None) -> dict:
+        """One round's record. `counted`: the slices an alternating round counted, whose QPS
+        stands for the round (sysbench's own includes the time its side was frozen)."""
+        parsed, (before, device_before), (after, device_after) = timed
         cpu_us, cs = procstat.per_query(before, after, parsed["queries"])
+        qps, tps, seconds = parsed["qps"], parsed["tps"], parsed["seconds"]
+        if counted is not None:
+            qps, seconds = counted.qps, counted.seconds
+            tps = qps * parsed["transactions"] / parsed["queries"] if parsed["queries"] else 0.0
         return {
-            "index": index, "side": side, "started": started, "seconds": parsed["seconds"],
-            "qps": parsed["qps"], "tps": parsed["tps"], "queries": parsed["queries"],
+            "index": index, "side": side, "started": started, "seconds": seconds,
+            "qps": qps, "tps": tps, "queries": parsed["queries"],
             "latency_ms": parsed["latency_ms"], "errors": parsed["errors"], "reconnects": parsed["reconnects"],
             "cpu_per_query_us": cpu_us, "cs_per_query": cs,
             **iostat.per_query(before, after, device_before, device_after, parsed["queries"]),

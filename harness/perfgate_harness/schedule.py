@@ -18,14 +18,26 @@ def round_order(rounds: int, first_round: int = 0, sides: tuple = SIDES) -> list
     return order
 
 
-def round_groups(rounds: int, first_round: int = 0, sides: tuple = SIDES, together: bool = False) -> list[list[tuple[int, str]]]:
-    """The rounds as groups measured at the same time: one round per group, interleaved as
-    round_order says; or, with the sides together, every side's round of one index at once, so
-    that the machine's changes of speed (a VM's CPU shares them out from one moment to the
-    next) hit both sides of a pair alike instead of adding to its spread."""
-    if together:
+# How the rounds of one index share the machine (plan measure.side_schedule): one after the
+# other; every side's sysbench at once; every side up at once, taking turns in slices of 50 ms.
+SIDE_SCHEDULES = ("in-turn", "together", "alternating")
+
+
+def round_groups(rounds: int, first_round: int = 0, sides: tuple = SIDES, side_schedule: str = "in-turn") -> list[list[tuple[int, str]]]:
+    """The rounds as groups measured in one go: one round per group, interleaved as round_order
+    says; or (together, alternating) every side's round of one index in one group, so that the
+    machine's changes of speed (a VM's CPU shares them out from one moment to the next) hit the
+    sides of a pair alike instead of adding to its spread."""
+    if side_schedule not in SIDE_SCHEDULES:
+        raise ValueError(f"side schedule {side_schedule!r}; expected one of {', '.join(SIDE_SCHEDULES)}")
+    if side_schedule != "in-turn":
         return [[(index, side) for side in sides] for index in range(first_round, first_round + rounds)]
     return [[pair] for pair in round_order(rounds, first_round, sides)]
+
+
+def group_wall_seconds(side_schedule: str, seconds: float, sides_in_group: int) -> float:
+    """Wall time of one group of rounds: alternating sides each run `seconds` in turns."""
+    return seconds * sides_in_group if side_schedule == "alternating" else seconds
 
 
 def eta_seconds(rounds_left: int, seconds: float, warmups_left: int, warmup_seconds: float,

@@ -198,12 +198,15 @@ def stop_all() -> None:
             pass
 
 
-def execute(cmd: list[str], timeout: float, log_path: Path | None = None) -> Outcome:
-    """Runs sysbench to the end (or kills it after `timeout` s) and returns its combined output."""
+def execute(cmd: list[str], timeout: float, log_path: Path | None = None, on_start=None) -> Outcome:
+    """Runs sysbench to the end (or kills it after `timeout` s) and returns its combined output.
+    `on_start(proc)` is called once it runs (the alternating rounds freeze and thaw it)."""
     proc = children.popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             start_new_session=True)
     with _running_lock:
         _running.add(proc)
+    if on_start is not None:
+        on_start(proc)
     timed_out = False
     try:
         out, _ = proc.communicate(timeout=timeout)

@@ -13,9 +13,9 @@ import pytest
 from conftest import REPO, is_server, processes_mentioning, wait_for_round
 
 
-# Together, both sides' sysbench run at once, each waited for by a thread: a cancel must stop
+# Together (and alternating), both sides' sysbench run at once, each waited for by a thread: a cancel must stop
 # both at once, not wait out a round (300 s here, so waiting would miss the 180 s bound).
-@pytest.mark.parametrize("sides,seconds", [("in-turn", "60"), ("together", "300")])
+@pytest.mark.parametrize("sides,seconds", [("in-turn", "60"), ("together", "300"), ("alternating", "300")])
 def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path, sides, seconds):
     out = tmp_path / "run"
     cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"], "--head", basedirs["head"],

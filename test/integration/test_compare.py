@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import BASE, HEAD, REPO
+from conftest import BASE, HEAD, REPO, no_server_left, processes_mentioning
 
 # The servers must be there: a missing one fails every test of this file with what to do.
 pytestmark = pytest.mark.usefixtures("basedirs")
@@ -131,7 +131,7 @@ def test_sides_together_measure_both_rounds_of_an_index_at_the_same_time(tmp_pat
     plan = json.loads((out / "plan.json").read_text())
     results = json.loads((out / "results.json").read_text())
     jsonschema.validate(results, schema("results"))
-    assert plan["measure"]["sides_together"] is True
+    assert plan["measure"]["side_schedule"] == "together"
     for bench in results["benchmarks"]:
         assert bench["status"] == "ok", bench
         by_index = {}
@@ -216,3 +216,42 @@ def test_bad_basedir_exits_2_and_writes_nothing(tmp_path):
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and f"--base '{tmp_path}': no server binary" in r.stderr
     assert not out.exists()
+
+
+def stopped_processes(text):
+    """pid -> command line of every process mentioning `text` that is stopped (state T)."""
+    found = {}
+    for pid, cmdline in processes_mentioning(text).items():
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state in ("T", "t"):
+            found[pid] = cmdline
+    return found
+
+
+def test_sides_alternating_count_each_side_in_its_own_slices(tmp_path):
+    """Both servers and both sysbench runs are up for the whole group, and take turns: a round's
+    QPS is what its own server counted in its slices, its seconds those slices' sum (about the
+    round's length, the group taking one round per side of wall time), and the queries counted
+    are nearly all sysbench sent. Nothing is left frozen."""
+    out = tmp_path / "run"
+    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}", rounds=3, seconds=2)
+    r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
+                         "--thresholds", str(thresholds), "--sides", "alternating")
+    assert r.returncode in (0, 1, 3), r.stderr
+    plan = json.loads((out / "plan.json").read_text())
+    results = json.loads((out / "results.json").read_text())
+    jsonschema.validate(results, schema("results"))
+    assert plan["measure"]["side_schedule"] == "alternating"
+    for bench in results["benchmarks"]:
+        assert bench["status"] == "ok", bench
+        assert sorted((rnd["index"], rnd["side"]) for rnd in bench["rounds"]) == \
+            [(i, side) for i in range(3) for side in ("base", "head")]
+        for rnd in bench["rounds"]:
+            assert 1.4 < rnd["seconds"] < 2.3, rnd
+            counted = rnd["qps"] * rnd["seconds"]
+            assert 0.75 * rnd["queries"] < counted <= rnd["queries"] * 1.01, rnd
+    assert stopped_processes(str(out)) == {}
+    no_server_left(out)

@@ -15,7 +15,7 @@
 //   Suite = { name, file, description, scale: {tables, rows},
 //             profiles: {mariadb, mysql, percona},   the profile name each server flavour runs with
 //             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions'],
-//                       sides_together: bool (every side's round of one index at the same time)},
+//                       side_schedule: 'in-turn'|'together'|'alternating' (how the rounds of one index share the machine)},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
 //             ahi: {states, parts: [int] | null, workloads: [{name, update_percent, update}],
@@ -41,6 +41,7 @@ const { parseCnf } = require('./server-profile');
 const { FLAVORS, DEFAULT_PROFILES } = require('./flavors');
 const { fragmentProblems } = require('../schemas');
 const { IO_COLUMNS } = require('../per-query');
+const { SIDE_SCHEDULES } = require('../side-schedules');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
@@ -156,14 +157,14 @@ function loadInstructions(src) {
 
 function loadMeasure(src) {
   const at = ['measure'];
-  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals', 'sides_together'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
+  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals', 'side_schedule'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
   const raw = check.get(src.data, at);
   const timing = checkAgainstPlanSchema(src, at, 'measure', { seconds: raw.seconds, warmup_seconds: raw.warmup_seconds, rounds: raw.rounds });
   // Two rounds per side is the least that yields a spread of paired ratios (an extension plan
   // of the compare loop may add a single round; a suite may not plan one).
   check.number(src, [...at, 'rounds'], { integer: true, min: 2 });
-  const sidesTogether = raw.sides_together === undefined ? false : check.oneOf(src, [...at, 'sides_together'], [true, false]);
-  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']), sides_together: sidesTogether };
+  const sideSchedule = raw.side_schedule === undefined ? 'in-turn' : check.oneOf(src, [...at, 'side_schedule'], Object.keys(SIDE_SCHEDULES));
+  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']), side_schedule: sideSchedule };
 }
 
 // innodb_adaptive_hash_index_parts accepts 1 to 512 on every server that has it (MariaDB 10.2+,

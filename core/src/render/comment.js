@@ -2,6 +2,7 @@
 // comment.md: the sticky pull-request comment. Pure: verdict in, markdown out.
 const F = require('./format');
 const M = require('./markdown');
+const { sideScheduleWords } = require('../side-schedules');
 const { threadsMarkdown } = require('./threads');
 
 const { LIMITS, fitCharacters } = require('../github-limits');
@@ -52,7 +53,7 @@ function detailsBlock(verdict) {
     if (scale) parts.push(`${scale.tables} tables × ${scale.rows} rows`);
     if (measure) {
       parts.push(`${measure.seconds} s rounds after a ${measure.warmup_seconds} s warm-up, ${measure.rounds} rounds per side, `
-        + (measure.sides_together ? 'both sides at the same time' : 'the sides in turn'));
+        + sideScheduleWords(measure.side_schedule));
     }
     lines.push('', `Scale and timing: ${M.text(parts.join('; '))}.`);
   }

@@ -4,6 +4,7 @@
 const { preNextToTwin, scopeNotes } = require('./scope');
 const { IO_COLUMNS, IO_FIGURES } = require('../per-query');
 const { decidingInstructions } = require('../signals');
+const { sideScheduleWords } = require('../side-schedules');
 
 const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
 // A pass whose interval still reaches the warn limit (the budget ran out before it closed):
@@ -129,7 +130,7 @@ function roundsLine(verdict) {
   const lo = Math.min(...pairs);
   const hi = Math.max(...pairs);
   const measure = verdict.run && verdict.run.measure;
-  const how = measure && measure.sides_together ? 'both sides at the same time' : 'interleaved A B B A';
+  const how = sideScheduleWords(measure && measure.side_schedule);
   return `${lo === hi ? lo : `${lo}–${hi}`} paired round${hi === 1 ? '' : 's'} per microbenchmark, ${how}`;
 }
 

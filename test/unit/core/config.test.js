@@ -278,10 +278,10 @@ test('config errors name file, line and key, the bad value and the expected form
       expect: (f, l) => `${f}:${l}: measure.rounds: 1 is not valid; expected an integer >= 2`,
     },
     {
-      name: 'sides_together that is not true or false',
-      edits: { 'suites/quick.yml': replace('rounds: 5 ', 'sides_together: yes\n  rounds: 5 ') },
-      file: 'suites/quick.yml', at: 'sides_together: yes',
-      expect: (f, l) => `${f}:${l}: measure.sides_together: 'yes' is not valid; expected one of: true, false`,
+      name: 'side_schedule that is not one of the three',
+      edits: { 'suites/quick.yml': replace('rounds: 5 ', 'side_schedule: yes\n  rounds: 5 ') },
+      file: 'suites/quick.yml', at: 'side_schedule: yes',
+      expect: (f, l) => `${f}:${l}: measure.side_schedule: 'yes' is not valid; expected one of: in-turn, together, alternating`,
     },
     {
       name: 'a fraction of a second',

@@ -35,18 +35,21 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
   assert.deepEqual(plan.sides, sides);
 });
 
-test('sides_together comes from the suite or an override, and is written only when true', () => {
-  assert.equal(resolvePlan(config, 'quick', {}, sides).measure.sides_together, undefined);
-  assert.equal(resolvePlan(config, 'quick', { sides_together: true }, sides).measure.sides_together, true);
-  const quick = config.suites.quick;
-  const together = { ...config, suites: { ...config.suites, quick: { ...quick, measure: { ...quick.measure, sides_together: true } } } };
-  const plan = resolvePlan(together, 'quick', {}, sides);
-  assert.equal(plan.measure.sides_together, true);
-  assert.equal(resolvePlan(together, 'quick', { sides_together: false }, sides).measure.sides_together, undefined);
-  assert.throws(() => resolvePlan(config, 'quick', { sides_together: true, pin_cpus: { server: '0', client: '1' } }, sides),
-    { name: 'UsageError', message: /^--sides together: the sides cannot be pinned .*expected --sides in-turn, or --pin-cpus none$/ });
-  // Extra rounds are measured the same way as the rounds they add to.
-  assert.equal(extensionPlan(plan, [plan.benchmarks[0].id], 2, 5).measure.sides_together, true);
+test('side_schedule comes from the suite or an override, and is written only when not in-turn', () => {
+  const inTurnConfig = { ...config, suites: { ...config.suites, quick: { ...config.suites.quick, measure: { ...config.suites.quick.measure, side_schedule: 'in-turn' } } } };
+  assert.equal(resolvePlan(inTurnConfig, 'quick', {}, sides).measure.side_schedule, undefined);
+  for (const schedule of ['together', 'alternating']) {
+    assert.equal(resolvePlan(inTurnConfig, 'quick', { side_schedule: schedule }, sides).measure.side_schedule, schedule);
+    const quick = config.suites.quick;
+    const suite = { ...config, suites: { ...config.suites, quick: { ...quick, measure: { ...quick.measure, side_schedule: schedule } } } };
+    const plan = resolvePlan(suite, 'quick', {}, sides);
+    assert.equal(plan.measure.side_schedule, schedule);
+    assert.equal(resolvePlan(suite, 'quick', { side_schedule: 'in-turn' }, sides).measure.side_schedule, undefined);
+    assert.throws(() => resolvePlan(suite, 'quick', { pin_cpus: { server: '0', client: '1' } }, sides),
+      { name: 'UsageError', message: new RegExp(`^--sides ${schedule}: the sides cannot be pinned .*expected --sides in-turn, or --pin-cpus none$`) });
+    // Extra rounds are measured the same way as the rounds they add to.
+    assert.equal(extensionPlan(plan, [plan.benchmarks[0].id], 2, 5).measure.side_schedule, schedule);
+  }
 });
 
 test('--metric picks the signals: time alone drops the instruction settings; instructions need events', () => {

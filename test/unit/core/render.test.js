@@ -52,8 +52,10 @@ for (const d of fixtureDirs) {
 test('the reports say how the rounds of a pair were run: in turn, or both sides at the same time', () => {
   const inTurn = syntheticResults(2);
   inTurn.plan = { suite: 'quick', measure: { seconds: 2, warmup_seconds: 1, rounds: 4 } };
-  const together = { ...inTurn, plan: { ...inTurn.plan, measure: { ...inTurn.plan.measure, sides_together: true } } };
-  for (const [results, how, details] of [[inTurn, 'interleaved A B B A', 'the sides in turn'], [together, 'both sides at the same time', 'both sides at the same time']]) {
+  const schedule = (name) => ({ ...inTurn, plan: { ...inTurn.plan, measure: { ...inTurn.plan.measure, side_schedule: name } } });
+  for (const [results, how] of [[inTurn, 'the sides in turn, A B B A'], [schedule('together'), 'both sides at the same time'],
+    [schedule('alternating'), 'the sides alternating every 50 ms']]) {
+    const details = how;
     const v = judge(results, CONFIG);
     const md = renderComment(v);
     assert.ok(md.includes(`4 paired rounds per microbenchmark, ${how}.`), how);

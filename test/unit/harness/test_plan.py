@@ -80,11 +80,12 @@ def test_pin_cpus(raw):
     assert (plan.pin_server, plan.pin_client) == ("0", "1-2,4")
 
 
-def test_sides_together(raw):
-    assert parse_plan(raw).sides_together is False
-    assert parse_plan(edited(raw, lambda p: p["measure"].update(sides_together=True))).sides_together is True
-    with pytest.raises(PlanError, match="measure.sides_together: 'yes' is not of type 'boolean'"):
-        parse_plan(edited(raw, lambda p: p["measure"].update(sides_together="yes")))
+def test_side_schedule(raw):
+    assert parse_plan(raw).side_schedule == "in-turn"
+    for way in ("together", "alternating"):
+        assert parse_plan(edited(raw, lambda p: p["measure"].update(side_schedule=way))).side_schedule == way
+    with pytest.raises(PlanError, match="measure.side_schedule: 'yes' is not one of"):
+        parse_plan(edited(raw, lambda p: p["measure"].update(side_schedule="yes")))
 
 
 def test_load_plan_file_errors(tmp_path):

@@ -1,3 +1,5 @@
+import pytest
+
 from perfgate_harness import schedule
 
 
@@ -41,7 +43,16 @@ def test_rounds_in_turn_are_groups_of_one_in_abba_order():
 
 
 def test_sides_together_measure_every_side_of_one_index_at_once():
-    assert schedule.round_groups(3, first_round=2, together=True) == [
-        [(2, "base"), (2, "head")], [(3, "base"), (3, "head")], [(4, "base"), (4, "head")]]
-    chain = ("base", "head", "head2")
-    assert schedule.round_groups(1, sides=chain, together=True) == [[(0, "base"), (0, "head"), (0, "head2")]]
+    for way in ("together", "alternating"):
+        assert schedule.round_groups(3, first_round=2, side_schedule=way) == [
+            [(2, "base"), (2, "head")], [(3, "base"), (3, "head")], [(4, "base"), (4, "head")]]
+        chain = ("base", "head", "head2")
+        assert schedule.round_groups(1, sides=chain, side_schedule=way) == [[(0, "base"), (0, "head"), (0, "head2")]]
+    with pytest.raises(ValueError, match="side schedule 'both'; expected one of in-turn, together, alternating"):
+        schedule.round_groups(1, side_schedule="both")
+
+
+def test_an_alternating_group_takes_every_side_s_round_of_wall_time():
+    assert schedule.group_wall_seconds("alternating", 2, 2) == 4
+    assert schedule.group_wall_seconds("together", 2, 2) == 2
+    assert schedule.group_wall_seconds("in-turn", 2, 1) == 2
