@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 # make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
 # python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.
 # binutils: readelf reads the compiler from a server binary's .comment section (results.json).
+# patchelf: bench/sleep-variant.sh makes the time-only variants of an installed server.
 # bubblewrap: pull-request code runs in a sandbox (cli/src/sandbox.js).
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap)
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap patchelf)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -110,3 +110,36 @@ def test_a_counter_that_moves_unevenly_on_an_idle_server_is_refused():
     values = iter([10, 11, 13])
     with pytest.raises(alternate.CounterError, match=r"moved by \[1, 2\]"):
         alternate.own_statements(lambda: next(values))
+
+
+def state(pid, wanted):
+    """The process's state once it is `wanted` (signals land asynchronously), or as it is
+    after two seconds."""
+    import time
+    deadline = time.monotonic() + 2
+    while True:
+        now = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        if now == wanted or time.monotonic() > deadline:
+            return now
+        time.sleep(0.01)
+
+
+def test_freeze_and_thaw_stop_and_continue_the_real_processes():
+    import subprocess
+    server = subprocess.Popen(["sleep", "30"])
+    client = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        side = alternate.Side(server_pid=server.pid, count=lambda: 0, client_pid=client.pid)
+        alternate.freeze(side)
+        assert (state(server.pid, "T"), state(client.pid, "T"), side.frozen) == ("T", "T", True)
+        alternate.thaw(side)
+        assert (state(server.pid, "S"), state(client.pid, "S"), side.frozen) == ("S", "S", False)
+        client.kill()
+        client.wait()
+        alternate.freeze(side)   # a client that has exited is no error
+        assert state(server.pid, "T") == "T"
+        alternate.thaw(side)
+    finally:
+        for proc in (server, client):
+            proc.kill()
+            proc.wait()
