@@ -818,9 +818,11 @@ class Run:
                 conns[side] = self.servers[side].connect()
                 count = _questions(conns[side])
                 sides[side] = alternate.Side(self.servers[side].pid, count=count, own=alternate.own_statements(count))
-        except (pymysql.err.MySQLError, alternate.CounterError) as e:
+        except BaseException as e:
             for conn in conns.values():
                 conn.close()
+            if not isinstance(e, (pymysql.err.MySQLError, alternate.CounterError)):
+                raise
             self._check_alive(side, "round")
             raise BenchmarkFailed(side, "round", f"{side}: {e}", self.servers[side].log_tail()) from None
         clients = {}
