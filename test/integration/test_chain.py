@@ -22,7 +22,7 @@ def test_a_chain_of_three_versions_in_one_interleaved_run(tmp_path):
     copy_prefix(Path(HEAD), third)
     out = tmp_path / "run"
     r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", BASE, "--head", HEAD,
-                        "--head", str(third), "--out", str(out), "--suite", "quick", "--tests", TESTS, *TINY],
+                        "--head", str(third), "--out", str(out), "--suite", "quick", "--tests", TESTS, "--sides", "in-turn", *TINY],
                        capture_output=True, text=True, timeout=900, cwd=REPO)
     assert r.returncode in (0, 1, 3), r.stderr
 
