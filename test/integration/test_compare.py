@@ -121,17 +121,24 @@ def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
         assert cell["ahi_parts"] == parts
 
 
-def test_sides_together_measure_both_rounds_of_an_index_at_the_same_time(tmp_path):
-    from datetime import datetime
+def measured_with_sides(tmp_path, way):
+    """The tiny suite, 3 rounds of 2 s per side, measured with `--sides way`: its run folder,
+    (schema-checked) results and the finished process."""
     out = tmp_path / "run"
     thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}", rounds=3, seconds=2)
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
-                         "--thresholds", str(thresholds), "--sides", "together")
+                         "--thresholds", str(thresholds), "--sides", way)
     assert r.returncode in (0, 1, 3), r.stderr
     plan = json.loads((out / "plan.json").read_text())
     results = json.loads((out / "results.json").read_text())
     jsonschema.validate(results, schema("results"))
-    assert plan["measure"]["side_schedule"] == "together"
+    assert plan["measure"]["side_schedule"] == way
+    return out, results, r
+
+
+def test_sides_together_measure_both_rounds_of_an_index_at_the_same_time(tmp_path):
+    from datetime import datetime
+    out, results, r = measured_with_sides(tmp_path, "together")
     for bench in results["benchmarks"]:
         assert bench["status"] == "ok", bench
         by_index = {}
@@ -236,15 +243,7 @@ def test_sides_alternating_count_each_side_in_its_own_slices(tmp_path):
     QPS is what its own server counted in its slices, its seconds those slices' sum (about the
     round's length, the group taking one round per side of wall time), and the queries counted
     are nearly all sysbench sent. Nothing is left frozen."""
-    out = tmp_path / "run"
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}", rounds=3, seconds=2)
-    r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
-                         "--thresholds", str(thresholds), "--sides", "alternating")
-    assert r.returncode in (0, 1, 3), r.stderr
-    plan = json.loads((out / "plan.json").read_text())
-    results = json.loads((out / "results.json").read_text())
-    jsonschema.validate(results, schema("results"))
-    assert plan["measure"]["side_schedule"] == "alternating"
+    out, results, _ = measured_with_sides(tmp_path, "alternating")
     for bench in results["benchmarks"]:
         assert bench["status"] == "ok", bench
         assert sorted((rnd["index"], rnd["side"]) for rnd in bench["rounds"]) == \
