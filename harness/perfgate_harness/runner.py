@@ -643,15 +643,20 @@ class Run:
         record["instructions"] = {"events": bench.instructions_events, "seed": self.plan.instruction_seed,
                                   **{side: outcomes[side][0] for side in self.sides}}
 
-    def _at_once(self, runs: list, together: bool) -> list:
+    def _at_once(self, runs: list, together: bool, while_running=None) -> list:
         """Calls each of `runs` (a timed run of one side each), all at the same time when
         `together`, else one after the other; the results in the order given. A failure of one
-        stops the others and is raised once they have ended: no sysbench is left running."""
+        stops the others and is raised once they have ended: no sysbench is left running.
+        `while_running(futures)`, for runs together, is called in this thread once all have
+        been started (the alternating rounds' slices); what it raises stops the runs alike."""
         if not together or len(runs) == 1:
+            assert while_running is None, "while_running needs runs at the same time"
             return [run() for run in runs]
         pool = ThreadPoolExecutor(max_workers=len(runs))
         futures = [pool.submit(run) for run in runs]
         try:
+            if while_running is not None:
+                while_running(futures)
             results = [future.result() for future in futures]
         except BaseException:
             # A cancel (SIGTERM arrives here, in the main thread) or one side's failure: the
@@ -834,29 +839,28 @@ class Run:
             return record
 
         wall = schedule.group_wall_seconds("alternating", self.plan.seconds, len(names))
-        pool = ThreadPoolExecutor(max_workers=len(names))
-        futures = {side: pool.submit(self._timed_run, bench, side, wall, "round", on_start(side)) for side in names}
+        tallies = {}
 
-        def finished(side):
-            return futures[side].done() or (side in clients and clients[side].poll() is not None)
+        def count_slices(futures):
+            by_side = dict(zip(names, futures))
 
-        try:
+            def finished(side):
+                return by_side[side].done() or (side in clients and clients[side].poll() is not None)
+
             try:
-                tallies = alternate.run_slices(sides, ready=lambda: all(side in clients or futures[side].done() for side in names),
-                                               finished=finished)
+                tallies.update(alternate.run_slices(
+                    sides, ready=lambda: all(side in clients or by_side[side].done() for side in names), finished=finished))
             except pymysql.err.MySQLError as e:
                 # A server stopped answering its counter: its round fails like any other.
                 side = next((s for s in names if not self.servers[s].alive()), names[0])
                 raise BenchmarkFailed(side, "round", f"{side}: counting its queries failed: {e}", self.servers[side].log_tail()) from None
-            timed = {side: futures[side].result() for side in names}
-        except BaseException:
-            sysbench.stop_all()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+
+        try:
+            runs = [lambda side=side: self._timed_run(bench, side, wall, "round", on_start(side)) for side in names]
+            timed = dict(zip(names, self._at_once(runs, True, while_running=count_slices)))
         finally:
             for conn in conns.values():
                 conn.close()
-        pool.shutdown(wait=True)
         records = []
         for index, side in group:
             tally = tallies[side]
