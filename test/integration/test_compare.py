@@ -93,8 +93,10 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
         assert not (out / "servers" / side / "data").exists()
     for name in ("verdict.json", "comment.md", "summary.md", "report.html"):
         assert (out / name).exists(), name
-    # Progress: microbenchmark, side, round k/n, time left.
-    assert re.search(r"\[7/10\] update-index_range=100  head  round 2/2  ~\d+s left", r.stderr), r.stderr
+    # Progress: microbenchmark, the sides of the round (both: the quick suite alternates them),
+    # round k/n, time left.
+    assert plan["measure"]["side_schedule"] == "alternating"
+    assert re.search(r"\[7/10\] update-index_range=100  base, head  round 2/2  ~\d+s left", r.stderr), r.stderr
     # The end-of-run table: one row per microbenchmark with rQPS, cpu/o and cs/o.
     for name in QUICK_NAMES:
         assert re.search(rf"^{re.escape(name)} .*\d\.\d{{2}}", r.stdout, re.M), r.stdout

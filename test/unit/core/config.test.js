@@ -279,7 +279,7 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'side_schedule that is not one of the three',
-      edits: { 'suites/quick.yml': replace('side_schedule: in-turn', 'side_schedule: yes') },
+      edits: { 'suites/quick.yml': replace('side_schedule: alternating', 'side_schedule: yes') },
       file: 'suites/quick.yml', at: 'side_schedule: yes',
       expect: (f, l) => `${f}:${l}: measure.side_schedule: 'yes' is not valid; expected one of: in-turn, together, alternating`,
     },
