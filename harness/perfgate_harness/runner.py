@@ -116,7 +116,12 @@ def _questions(conn):
     def count() -> int:
         cur = conn.cursor()
         cur.execute("SHOW GLOBAL STATUS LIKE 'Questions'")
-        return int(cur.fetchone()[1])
+        row = cur.fetchone()
+        if row is None:
+            # Without the counter the sides cannot be told apart in alternating rounds.
+            raise alternate.CounterError("SHOW GLOBAL STATUS has no 'Questions' row; --sides alternating needs it "
+                                         "(expected a MySQL or MariaDB server that counts statements, or --sides in-turn)")
+        return int(row[1])
     return count
 
 
@@ -850,7 +855,7 @@ class Run:
             try:
                 tallies.update(alternate.run_slices(
                     sides, ready=lambda: all(side in clients or by_side[side].done() for side in names), finished=finished))
-            except pymysql.err.MySQLError as e:
+            except (pymysql.err.MySQLError, alternate.CounterError) as e:
                 # A server stopped answering its counter: its round fails like any other.
                 side = next((s for s in names if not self.servers[s].alive()), names[0])
                 raise BenchmarkFailed(side, "round", f"{side}: counting its queries failed: {e}", self.servers[side].log_tail()) from None

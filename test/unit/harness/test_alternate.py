@@ -143,3 +143,31 @@ def test_freeze_and_thaw_stop_and_continue_the_real_processes():
         for proc in (server, client):
             proc.kill()
             proc.wait()
+
+
+class _Cursor:
+    def __init__(self, rows):
+        self.rows = rows
+
+    def execute(self, statement):
+        assert statement == "SHOW GLOBAL STATUS LIKE 'Questions'"
+
+    def fetchone(self):
+        return self.rows.pop(0) if self.rows else None
+
+
+class _Connection:
+    def __init__(self, rows):
+        self.rows = rows
+
+    def cursor(self):
+        return _Cursor(self.rows)
+
+
+def test_the_query_counter_reads_questions_and_a_server_without_it_is_a_counter_error():
+    from perfgate_harness.runner import _questions
+    assert _questions(_Connection([("Questions", "41")]))() == 41
+    # A server whose status has no such row (a fork that dropped it, a proxy): a named error
+    # the round reports, not a crash of the harness.
+    with pytest.raises(alternate.CounterError, match="no 'Questions' row; --sides alternating needs it .*--sides in-turn"):
+        _questions(_Connection([]))()
