@@ -348,10 +348,26 @@ function measuredText(m) {
   return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows, ${m.rounds} rounds per side of ${m.seconds} s${sides}${windows}`;
 }
 
+// The spread of a timed pair depends on the length of its rounds and on how the sides share
+// the machine (in turn, an A/A pair spreads about twice as much here as with the sides
+// alternating), so the calibrated file runs its rounds as the A/A pairs ran: limits made with
+// `--sides alternating` and judged on rounds in turn would warn on noise. Sets
+// measure.seconds and measure.side_schedule in `doc` where they differ (a file calibrated twice
+// reads the same); the sentence saying so, or null. (Rounds differ on purpose: the limits are
+// made for the suite's own number.)
+function measuredHow(doc, measured) {
+  const measure = doc.get('measure', true);
+  if (!measured || !isMap(measure)) return null;
+  if (measured.seconds !== undefined && measure.get('seconds') !== measured.seconds) measure.set('seconds', measured.seconds);
+  if ((measure.get('side_schedule') || 'in-turn') !== measured.side_schedule) measure.set('side_schedule', measured.side_schedule);
+  return `measure.seconds (${measure.get('seconds')}) and measure.side_schedule (${measure.get('side_schedule') || 'in-turn'}) are as the pairs ran: the limits hold for rounds run that way.`;
+}
+
 /**
  * The suite file `sourceText` with the suggested limits of `cal` written into its `limits`:
  * one entry per calibrated microbenchmark (keys an entry already had, like cpu_per_query, stay),
- * `default` as it was (safe on runners never calibrated), a comment saying where they came from.
+ * `default` as it was (safe on runners never calibrated), a comment saying where they came from,
+ * and the round length and side schedule the A/A pairs ran with (measuredHow).
  * @param date  when the calibration ran (YYYY-MM-DD), for the header
  */
 function suggestedSuiteText(sourceText, cal, { date }) {
@@ -376,12 +392,14 @@ function suggestedSuiteText(sourceText, cal, { date }) {
     if (pair) Object.assign(pair, { key, value: node });
     else limits.items.push(doc.createPair(key, node));
   }
+  const how = measuredHow(doc, cal.measured);
   const m = cal.machine || {};
   const host = [m.hostname, m.cpu_model, m.cores ? `${m.cores} CPUs` : null].filter(Boolean).join(', ');
   const header = [
     `${HEADER_START} on ${host || 'this runner'}, ${date}:`,
     ` ${(cal.server && cal.server.version) || 'the base server'} against itself on ${cal.pairs} pair${cal.pairs === 1 ? '' : 's'} of freshly started servers.`,
     ` Measured at ${measuredText(cal.measured)}.`,
+    ...(how ? [` ${how}`] : []),
     ' How they are computed: docs/usage.md, "perfgate calibrate". `default` is left as it was, safe',
     ' on a runner never calibrated. Copy this file to thresholds/suites/ of your fork.',
   ].join('\n');

@@ -56,6 +56,8 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     written = yaml.safe_load(suite_file.read_text())
     assert written["limits"]["default"] == quick["limits"]["default"]
     assert written["limits"]["point-query"] == cal["suggested"]["point-query"]
+    # The pairs ran 1-s rounds: the calibrated suite runs its rounds so, as its limits assume.
+    assert written["measure"] == {**quick["measure"], "seconds": 1}
     for pair in ("pair-1", "pair-2"):
         for name in ("plan.json", "results.json", "verdict.json", "comment.md", "summary.md", "report.html"):
             assert (out / pair / name).exists(), f"{pair}/{name}"

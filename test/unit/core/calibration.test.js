@@ -233,11 +233,32 @@ test('the suggested suite file loads with the config loader and gives each micro
   }
   // The shipped default stays, safe on a runner never calibrated; everything else is the suite's.
   assert.deepEqual(suite.limits.default, QUICK.limits.default);
-  for (const key of ['measure', 'scale', 'benchmarks', 'budget', 'instructions', 'profile']) assert.deepEqual(suite[key], QUICK[key], key);
-  assert.ok(text.startsWith('# Limits per microbenchmark from `perfgate calibrate` on vm, AMD EPYC, 2 CPUs, 2026-11-25:\n# 10.11.18-MariaDB-0+deb12u1 against itself on 11 pairs of freshly started servers.\n# Measured at 8 tables × 10,000 rows, 6 rounds per side of 3 s, 3 instruction windows.\n'));
+  for (const key of ['scale', 'benchmarks', 'budget', 'instructions', 'profile']) assert.deepEqual(suite[key], QUICK[key], key);
+  // The A/A pairs ran 3-s rounds in turn: the calibrated suite runs its rounds that way, since
+  // its time limits were made from that spread.
+  assert.deepEqual(suite.measure, { ...QUICK.measure, seconds: 3, side_schedule: 'in-turn' });
+  assert.ok(text.startsWith('# Limits per microbenchmark from `perfgate calibrate` on vm, AMD EPYC, 2 CPUs, 2026-11-25:\n# 10.11.18-MariaDB-0+deb12u1 against itself on 11 pairs of freshly started servers.\n# Measured at 8 tables × 10,000 rows, 6 rounds per side of 3 s, 3 instruction windows.\n# measure.seconds (3) and measure.side_schedule (in-turn) are as the pairs ran: the limits hold for rounds run that way.\n'));
   assert.match(text, /\n {2}# rQPS: A\/A on 1 pair of servers, within 28\.8%, between 3\.3%; capped: rQPS is noisier here than its limits, so more of its rows stay open\n {2}# instr\/o: A\/A on 10 pairs of servers, within 0\.12%, between 0\.00%\n {2}point-query: \{warn: 0\.90, fail: 0\.85, instructions: \{warn: 1\.005, fail: 1\.010\}\}\n/);
   // Calibrating the calibrated file again replaces the earlier calibration's words, not adds to them.
   assert.equal(suggestedSuiteText(text, cal, { date: '2026-11-25' }), text);
+});
+
+test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that already does keeps its settings', () => {
+  const alternating = (results) => ({ ...results, plan: { ...results.plan, measure: { ...results.plan.measure, seconds: 2, side_schedule: 'alternating' } } });
+  const inTurnText = QUICK_TEXT.replace(/\n {2}side_schedule: alternating\n/, '\n');
+  assert.notEqual(inTurnText, QUICK_TEXT);
+  // Pairs run with `--sides alternating` on a suite that names no schedule (in turn): the
+  // limits are for alternating rounds, and so is the file.
+  const cal = calibrate(aaInstructions(3).map(alternating), QUICK);
+  const written = suggestedSuiteText(inTurnText, cal, { date: '2026-11-25' });
+  assert.equal(loadWritten(written).measure.side_schedule, 'alternating');
+  assert.match(written, /\n# measure\.seconds \(2\) and measure\.side_schedule \(alternating\) are as the pairs ran/);
+  // The shipped quick suite already alternates with 2-s rounds: only the limits and the header change.
+  const same = suggestedSuiteText(QUICK_TEXT, cal, { date: '2026-11-25' });
+  assert.deepEqual(loadWritten(same).measure, QUICK.measure);
+  // And pairs run in turn on the alternating suite bring it back to in turn.
+  const back = suggestedSuiteText(QUICK_TEXT, calibrate(aaInstructions(3).map((r) => alternating(r)).map((r) => ({ ...r, plan: { ...r.plan, measure: { ...r.plan.measure, side_schedule: 'in-turn' } } })), QUICK), { date: '2026-11-25' });
+  assert.equal(loadWritten(back).measure.side_schedule, 'in-turn');
 });
 
 test('an entry the suite already had keeps the keys calibration does not set, and its own comment', () => {
