@@ -545,7 +545,7 @@ class Run:
             if self.plan.warmup_seconds > 0:
                 progress.emit("phase", phase="warmup", benchmark=bench.id, side=", ".join(self.sides))
                 self._at_once([lambda side=side: self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
-                               for side in self.sides], self.plan.side_schedule == "together")
+                               for side in self.sides], schedule.warmups_together(self.plan.side_schedule))
             counters = {side: {} for side in self.sides} if bench.ahi else None
             groups = schedule.round_groups(self.plan.rounds, self.plan.first_round, self.sides, self.plan.side_schedule)
             for n, group in enumerate(groups):
@@ -677,7 +677,7 @@ class Run:
         grouped = self.plan.side_schedule != "in-turn"
         groups_per_benchmark = self.plan.rounds * (1 if grouped else len(self.sides))
         group_seconds = schedule.group_wall_seconds(self.plan.side_schedule, self.plan.seconds, len(self.sides))
-        warmups = (1 if self.plan.side_schedule == "together" else len(self.sides)) if self.plan.warmup_seconds > 0 else 0
+        warmups = (1 if schedule.warmups_together(self.plan.side_schedule) else len(self.sides)) if self.plan.warmup_seconds > 0 else 0
         return schedule.eta_seconds(groups_left_here + groups_per_benchmark * len(later), group_seconds,
                                     warmups * len(later), self.plan.warmup_seconds)
 

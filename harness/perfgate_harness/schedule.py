@@ -35,6 +35,14 @@ def round_groups(rounds: int, first_round: int = 0, sides: tuple = SIDES, side_s
     return [[pair] for pair in round_order(rounds, first_round, sides)]
 
 
+def warmups_together(side_schedule: str) -> bool:
+    """Whether every side's warm-up runs at once. A warm-up is discarded: it only brings each
+    server back to the benchmark's state (pages, plans, purge) before its timed rounds. Only
+    rounds in turn need the machine to themselves; alternating sides run their warm-ups at once,
+    which halves their wall time (1 s of a quick run's 10 microbenchmarks each)."""
+    return side_schedule != "in-turn"
+
+
 def group_wall_seconds(side_schedule: str, seconds: float, sides_in_group: int) -> float:
     """Wall time of one group of rounds: alternating sides each run `seconds` in turns."""
     return seconds * sides_in_group if side_schedule == "alternating" else seconds

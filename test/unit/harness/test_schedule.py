@@ -56,3 +56,9 @@ def test_an_alternating_group_takes_every_side_s_round_of_wall_time():
     assert schedule.group_wall_seconds("alternating", 2, 2) == 4
     assert schedule.group_wall_seconds("together", 2, 2) == 2
     assert schedule.group_wall_seconds("in-turn", 2, 1) == 2
+
+
+def test_warmups_run_at_once_unless_the_rounds_run_in_turn():
+    # Rounds in turn have the machine to themselves, and so do their warm-ups; with the sides
+    # together or alternating a warm-up (discarded) shares it.
+    assert [schedule.warmups_together(s) for s in schedule.SIDE_SCHEDULES] == [False, True, True]
