@@ -269,7 +269,7 @@ test('what a step measures: the watched signals; repeats double windows and roun
   const suite = config.suites.quick;
   const onInstr = [{ id: ID, signal: 'instructions' }];
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'] }),
-    { signals: ['instructions'], windows: 3, rounds: 5, budget: suite.budget });
+    { signals: ['instructions'], windows: 3, rounds: suite.measure.rounds, budget: suite.budget });
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 1 }).windows, 6);
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 5 }).windows, 12);
   const onTime = stepMeasurement({ suite, purpose: 'step', watched: [{ id: ID, signal: 'time' }], allowed: ['time'], attempt: 1, rounds: 4 });

@@ -112,7 +112,10 @@ test('rQPS limits are not widened by the noise the interval already covers: A/A 
   const draw = normals(13);
   const runs = Array.from({ length: 10 }, () => drawnRun(draw, { within: 0.0005, between: 0, rounds: 10, qpsWithin: 0.05 }));
   const time = row(calibrate(runs, POINT_ONLY), 'point-query').time;
-  assert.deepEqual(time.sizes, { from: 5, to: 15 });
+  // From the suite's rounds to those plus every extra and confirming round of its budget.
+  const { rounds } = POINT_ONLY.measure;
+  const { extra_rounds: extra, confirm_rounds: confirm } = POINT_ONLY.budget;
+  assert.deepEqual(time.sizes, { from: rounds, to: rounds + extra + confirm });
   assert.ok(time.suggested.warn >= 0.93 && time.suggested.fail >= 0.9, JSON.stringify(time.suggested));
   const { warn, fail } = time.suggested;
   const rowOf = (rounds, slower) => {
@@ -121,12 +124,12 @@ test('rQPS limits are not widened by the noise the interval already covers: A/A 
     const sd = Math.sqrt(logs.reduce((a, x) => a + (x - m) ** 2, 0) / (rounds - 1));
     return Math.exp(m + studentTQuantile(0.975, rounds - 1) * sd / Math.sqrt(rounds));
   };
-  for (const rounds of [5, 15]) {
-    const highs = Array.from({ length: 4000 }, () => rowOf(rounds, 1));
-    assert.ok(highs.filter((high) => high < warn).length / 4000 <= 0.02, `${rounds} rounds: A/A rows wholly below warn ${warn}`);
-    assert.ok(highs.filter((high) => high < fail).length / 4000 <= 0.002, `${rounds} rounds: A/A rows wholly below fail ${fail}`);
+  for (const n of [time.sizes.from, time.sizes.to]) {
+    const highs = Array.from({ length: 4000 }, () => rowOf(n, 1));
+    assert.ok(highs.filter((high) => high < warn).length / 4000 <= 0.02, `${n} rounds: A/A rows wholly below warn ${warn}`);
+    assert.ok(highs.filter((high) => high < fail).length / 4000 <= 0.002, `${n} rounds: A/A rows wholly below fail ${fail}`);
   }
-  const slow = Array.from({ length: 1000 }, () => rowOf(15, 0.85));
+  const slow = Array.from({ length: 1000 }, () => rowOf(time.sizes.to, 0.85));
   assert.ok(slow.filter((high) => high < fail).length / 1000 >= 0.95, 'a 15% slower row fails once the budget is spent');
 });
 
@@ -157,7 +160,7 @@ test('ten real A/A pairs: tight instr/o limits on reads, wider on the writes who
   const cal = calibrate(aaInstructions(10), QUICK);
   assert.equal(schemaProblem('calibration', cal), null);
   assert.equal(cal.pairs, 10);
-  assert.deepEqual(cal.at, { rounds: 5, windows: 3 });
+  assert.deepEqual(cal.at, { rounds: QUICK.measure.rounds, windows: 3 });
   const instr = Object.fromEntries(cal.benchmarks.map((b) => [b.id, b.instructions]));
   // point-query repeats within ±0.2%: its limits are well inside the shipped 1.02 / 1.04.
   assert.ok(instr['point-query'].suggested.warn <= 1.01 && instr['point-query'].suggested.fail <= 1.015, JSON.stringify(instr['point-query'].suggested));
@@ -200,8 +203,8 @@ test('calibrate() of every captured results file, alone, is valid by schema/cali
 test('what calibrate prints: both tables, the method in one legend, the limits as a suite fragment, the A/A verdicts', () => {
   const cal = calibrate([...aaInstructions(2), AA_TIME], QUICK);
   const text = renderCalibration(cal);
-  assert.ok(text.startsWith('perfgate calibrate: 10.11.18-MariaDB-0+deb12u1 against itself, suite quick: 3 pairs of freshly started servers; limits for 5 rounds per side and 3 instruction windows\n'));
-  assert.match(text, /\nrQPS \(timed rounds\):\n\nmicrobenchmark +A\/A rQPS per pair +min–max +within +between +±95% at 5 +warn +fail +caught as warn \/ fail +limited by\n/);
+  assert.ok(text.startsWith('perfgate calibrate: 10.11.18-MariaDB-0+deb12u1 against itself, suite quick: 3 pairs of freshly started servers; limits for 6 rounds per side and 3 instruction windows\n'));
+  assert.match(text, /\nrQPS \(timed rounds\):\n\nmicrobenchmark +A\/A rQPS per pair +min–max +within +between +±95% at 6 +warn +fail +caught as warn \/ fail +limited by\n/);
   assert.match(text, /\ninstr\/o \(connection threads, paired windows\):\n/);
   assert.match(text, /\npoint-query +1\.001 1\.001 +0\.999–1\.002 .* 1\.0\d\d +1\.0\d\d +\+\d\.\d\d% \/ \+\d\.\d\d% +(warn floor, )?fail gap\n/);
   assert.ok(text.includes('±95%: reach of an A/A interval at the suite\'s size. warn: A/A rows are judged warn (the whole interval beyond it) at most 1% of the time, fail 0.1%,\nat every size the suite\'s budget lets a row reach'));
@@ -244,7 +247,7 @@ test('the suggested suite file loads with the config loader and gives each micro
 });
 
 test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that already does keeps its settings', () => {
-  const alternating = (results) => ({ ...results, plan: { ...results.plan, measure: { ...results.plan.measure, seconds: 2, side_schedule: 'alternating' } } });
+  const alternating = (results) => ({ ...results, plan: { ...results.plan, measure: { ...results.plan.measure, seconds: QUICK.measure.seconds, side_schedule: 'alternating' } } });
   const inTurnText = QUICK_TEXT.replace(/\n {2}side_schedule: alternating\n/, '\n');
   assert.notEqual(inTurnText, QUICK_TEXT);
   // Pairs run with `--sides alternating` on a suite that names no schedule (in turn): the
@@ -252,8 +255,8 @@ test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that al
   const cal = calibrate(aaInstructions(3).map(alternating), QUICK);
   const written = suggestedSuiteText(inTurnText, cal, { date: '2026-11-25' });
   assert.equal(loadWritten(written).measure.side_schedule, 'alternating');
-  assert.match(written, /\n# measure\.seconds \(2\) and measure\.side_schedule \(alternating\) are as the pairs ran/);
-  // The shipped quick suite already alternates with 2-s rounds: only the limits and the header change.
+  assert.match(written, new RegExp(`\\n# measure\\.seconds \\(${QUICK.measure.seconds}\\) and measure\\.side_schedule \\(alternating\\) are as the pairs ran`));
+  // The shipped quick suite already alternates with rounds of that length: only the limits and the header change.
   const same = suggestedSuiteText(QUICK_TEXT, cal, { date: '2026-11-25' });
   assert.deepEqual(loadWritten(same).measure, QUICK.measure);
   // And pairs run in turn on the alternating suite bring it back to in turn.
