@@ -247,12 +247,12 @@ test('the suggested suite file loads with the config loader and gives each micro
 });
 
 test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that already does keeps its settings', () => {
-  const alternating = (results) => ({ ...results, plan: { ...results.plan, measure: { ...results.plan.measure, seconds: QUICK.measure.seconds, side_schedule: 'alternating' } } });
+  const ranAs = (sideSchedule) => (results) => ({ ...results, plan: { ...results.plan, measure: { ...results.plan.measure, seconds: QUICK.measure.seconds, side_schedule: sideSchedule } } });
   const inTurnText = QUICK_TEXT.replace(/\n {2}side_schedule: alternating\n/, '\n');
   assert.notEqual(inTurnText, QUICK_TEXT);
   // Pairs run with `--sides alternating` on a suite that names no schedule (in turn): the
   // limits are for alternating rounds, and so is the file.
-  const cal = calibrate(aaInstructions(3).map(alternating), QUICK);
+  const cal = calibrate(aaInstructions(3).map(ranAs('alternating')), QUICK);
   const written = suggestedSuiteText(inTurnText, cal, { date: '2026-11-25' });
   assert.equal(loadWritten(written).measure.side_schedule, 'alternating');
   assert.match(written, new RegExp(`\\n# measure\\.seconds \\(${QUICK.measure.seconds}\\) and measure\\.side_schedule \\(alternating\\) are as the pairs ran`));
@@ -260,7 +260,7 @@ test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that al
   const same = suggestedSuiteText(QUICK_TEXT, cal, { date: '2026-11-25' });
   assert.deepEqual(loadWritten(same).measure, QUICK.measure);
   // And pairs run in turn on the alternating suite bring it back to in turn.
-  const back = suggestedSuiteText(QUICK_TEXT, calibrate(aaInstructions(3).map((r) => alternating(r)).map((r) => ({ ...r, plan: { ...r.plan, measure: { ...r.plan.measure, side_schedule: 'in-turn' } } })), QUICK), { date: '2026-11-25' });
+  const back = suggestedSuiteText(QUICK_TEXT, calibrate(aaInstructions(3).map(ranAs('in-turn')), QUICK), { date: '2026-11-25' });
   assert.equal(loadWritten(back).measure.side_schedule, 'in-turn');
 });
 
