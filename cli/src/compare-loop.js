@@ -16,7 +16,7 @@ const { EXIT } = core;
  * Runs the harness on one plan and reads what it wrote.
  * @returns {results|null, exitCode, message|null}
  */
-async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null }) {
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null }) {
   const planFile = path.join(outDir, planName);
   writeDocument(planFile, 'plan', plan);
   const ids = plan.benchmarks.map((b) => b.id);
@@ -29,6 +29,7 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     sandboxed,
     basedirs: [...new Set(Object.values(plan.sides).map((side) => side.basedir))],
     stderr: io.stderr,
+    answer,
     onEvent: (event) => {
       if (clock) clock.mark(core.phaseOf(event, stage));
       const line = core.formatHarnessProgress(event, { stage, firstRound: plan.measure.first_round || 0, ids });
@@ -156,6 +157,32 @@ async function runComparison(args) {
   }
 }
 
+/**
+ * The harness's questions after each pair of a row's rounds (measure.rounds_on_request): one
+ * more pair on the same servers while core.roundsNow says its time could still change the
+ * verdict; what a row gets comes off its own extra-round budget (spent.on_request). Not for a
+ * chain, whose heads are judged apart (core.chainStep decides their steps).
+ * @returns {most, answer(event)} or null when the budget has no extra rounds
+ */
+function roundsOnRequest(suite, budget, spent, io) {
+  if (!(budget.extra_rounds > 0)) return null;
+  const answer = (event) => {
+    let more = 0;
+    try {
+      if (event.event === 'more_rounds?' && event.record && event.record.id === event.benchmark) {
+        more = Math.min(core.roundsNow(core.judgeRow(event.record, suite), budget, spent), Number.isInteger(event.most) ? event.most : 0);
+      }
+    } catch (err) {
+      // No answer means no more rounds here; the steps after the run still measure what is open.
+      io.stderr.write(`perfgate compare: internal: cannot judge ${event.benchmark} between its rounds: ${err.message}\n`);
+      more = 0;
+    }
+    if (more > 0) spent.on_request[event.benchmark] = (spent.on_request[event.benchmark] || 0) + more;
+    return { benchmark: event.benchmark, more_rounds: more };
+  };
+  return { most: budget.extra_rounds, answer };
+}
+
 // What a step takes from the budget. Every instruction step runs on fresh server
 // processes, so the rows it counted need no separate re-count.
 function spend(spent, step) {
@@ -176,7 +203,13 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
   makeRunFolder(outDir);
   clearRunOutputs(outDir);
   const clock = core.phaseClock(() => Date.now());
-  const first = await measure({ plan, outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, sandboxed, io, env, clock });
+  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [], on_request: {} };
+  const onRequest = judge && nextStep === core.nextStep ? roundsOnRequest(suite, budget || suite.budget, spent, io) : null;
+  const first = await measure({
+    plan: onRequest ? { ...plan, measure: { ...plan.measure, rounds_on_request: onRequest.most } } : plan,
+    outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, sandboxed, io, env, clock,
+    answer: onRequest && onRequest.answer,
+  });
   const steps = [];
   const done = (fields) => {
     clock.stop();
@@ -186,7 +219,6 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
 
   let results = first.results;
   let verdict = judge(results, suite);
-  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
   for (;;) {
     const step = nextStep(verdict, budget || suite.budget, spent, plan);
     if (step.action === 'done') {

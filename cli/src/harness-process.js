@@ -43,9 +43,13 @@ function pythonInstall(env) {
 /**
  * @param sandboxed  run the harness, its servers and sysbench in the sandbox, which shows the
  *                   harness, the interpreter and `basedirs` read-only and `outDir` writable
+ * @param answer     (question event) -> the answer object: the harness asks (events ending in
+ *                   `?`, such as `more_rounds?` when the plan has measure.rounds_on_request) and
+ *                   waits for one line on its stdin; without `answer` its stdin is empty and
+ *                   every question gets the harness's own default (no more rounds)
  * @returns Promise<{code, signal, spawnError}> once the harness has exited
  */
-async function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, env = process.env, onEvent = () => {}, stderr = process.stderr, sandboxed = false, basedirs = [] }) {
+async function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, env = process.env, onEvent = () => {}, answer = null, stderr = process.stderr, sandboxed = false, basedirs = [] }) {
   const args = ['-m', 'perfgate_harness', 'run', '--plan', planFile, '--out', outDir, '--results', resultsName];
   if (reuseData) args.push('--reuse-data');
   let command = python(env);
@@ -63,13 +67,18 @@ async function runHarness({ planFile, outDir, resultsName = 'results.json', reus
     // On cancellation the harness gets SIGTERM alone: it stops sysbench and shuts its servers
     // down itself, which a SIGTERM to every process of its group would race with.
     stopsItsGroup: true,
-    onLine: (line, stream) => {
+    replies: Boolean(answer),
+    onLine: (line, stream, reply) => {
       if (stream === 'stderr') { stderr.write(`${line}\n`); return; }
       let event = null;
       try {
         event = JSON.parse(line);
       } catch {
         stderr.write(`${line}\n`); // not a progress event: show it rather than lose it
+        return;
+      }
+      if (answer && typeof event.event === 'string' && event.event.endsWith('?')) {
+        reply(JSON.stringify(answer(event)));
         return;
       }
       onEvent(event);

@@ -234,32 +234,40 @@ function startProcess(command, args, { env = process.env, extraEnv = {}, cwd, st
 }
 
 /**
- * Runs `command` to the end. Lines of its stdout and stderr go to onLine(line, stream).
+ * Runs `command` to the end. Lines of its stdout and stderr go to onLine(line, stream, reply);
+ * with `replies`, its stdin is a pipe and reply(text) writes one line to it (else stdin is
+ * empty).
  * @returns Promise<{code, signal, spawnError}> — never rejects for a failing command
  */
-function runProcess(command, args, { onLine = null, ...options } = {}) {
+function runProcess(command, args, { onLine = null, replies = false, ...options } = {}) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = startProcess(command, args, options);
+      child = startProcess(command, args, replies ? { ...options, stdio: ['pipe', 'pipe', 'pipe'] } : options);
     } catch (err) {
       resolve({ code: null, signal: null, spawnError: err });
       return;
     }
+    // A child that exits before reading a reply closes the pipe: the write fails, and the
+    // exit itself is what the caller hears about.
+    if (child.stdin) child.stdin.on('error', () => {});
+    const reply = (text) => {
+      if (child.stdin && child.stdin.writable) child.stdin.write(`${text}\n`);
+    };
     const pending = { stdout: '', stderr: '' };
     const take = (stream) => (chunk) => {
       if (!onLine) return;
       pending[stream] += chunk.toString('utf8');
       const lines = pending[stream].split('\n');
       pending[stream] = lines.pop();
-      for (const line of lines) onLine(line, stream);
+      for (const line of lines) onLine(line, stream, reply);
     };
     if (child.stdout) child.stdout.on('data', take('stdout'));
     if (child.stderr) child.stderr.on('data', take('stderr'));
     child.on('error', (err) => resolve({ code: null, signal: null, spawnError: err }));
     // 'close' waits for the pipes to drain, so every line has been seen.
     child.on('close', (code, signal) => {
-      if (onLine) for (const stream of ['stdout', 'stderr']) if (pending[stream]) onLine(pending[stream], stream);
+      if (onLine) for (const stream of ['stdout', 'stderr']) if (pending[stream]) onLine(pending[stream], stream, reply);
       resolve({ code, signal, spawnError: null });
     });
   });

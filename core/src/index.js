@@ -38,6 +38,7 @@
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ *   judgeRow(record, suite) → one row; roundsNow(row, budget, spent) → 1: one more pair on its servers
  *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
  *                                client thread counts side by side, each side's QPS against threads
  * Chains (one base, several heads measured in the same interleaved rounds; see chain.js)
@@ -107,8 +108,8 @@ const { parsePinCpus, pinFromSettings } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
-const { judge, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
-const { nextStep, planIdsFor } = require('./next-step');
+const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
+const { nextStep, roundsNow, planIdsFor } = require('./next-step');
 const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
@@ -145,8 +146,8 @@ module.exports = {
   resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS,
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
-  judge, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  nextStep, planIdsFor, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
+  judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
+  nextStep, roundsNow, planIdsFor, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
   judgeChain: chain.judgeChain, chainStep: chain.chainStep,

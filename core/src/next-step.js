@@ -1,5 +1,8 @@
 'use strict';
-// The adaptive part of a comparison, as pure decisions. After each judgement, in order:
+// The adaptive part of a comparison, as pure decisions. While a row's servers are still up
+// after its planned rounds, `roundsNow` says whether it gets one more pair there and then (the
+// harness asks after every pair); the pairs it got come off that row's extra-round budget.
+// After each judgement of a whole run, in order:
 //   count    more instruction windows of the rows whose instructions could still change the
 //            verdict (they are cheap and steady), up to budget.extra_windows per side;
 //   recount  an instruction fail or warn (or what all threads' instructions proved) counted
@@ -23,6 +26,11 @@
 const { projectedInterval } = require('./statistics');
 const { signalRange } = require('./row-verdict');
 
+// The extra rounds a row has left: the budget, less the steps' rounds (every row of a step
+// gets them) and the pairs it was given on its own servers (spent.on_request, by row id).
+const roundsLeftFor = (row, budget, spent) =>
+  budget.extra_rounds - (spent.extra_rounds || 0) - ((spent.on_request || {})[row.id] || 0);
+
 const needing = (rows, signal) => rows.filter((b) => (b.needs || []).includes(signal)).map((b) => b.id);
 
 /**
@@ -41,10 +49,29 @@ function timeCouldChange(row, rounds) {
 }
 
 /**
+ * Whether a row gets one more pair now, on the servers that measured its planned rounds: when
+ * its time could still change its verdict with the rounds it has left. One pair at a time, so
+ * that a row stops at the pair that decides it rather than at the end of a step; the verdict
+ * after such looks came out as after steps of four in a simulation of both on rows of 4.5% and
+ * 9% spread per pair (docs/measurements.md). An AHI row is measured further as part of its
+ * cell (on and off together), by the steps.
+ * @param row    judgeRow() of the benchmark's record so far
+ * @param budget suite budget
+ * @param spent  {extra_rounds, on_request: {id: pairs}} as nextStep takes it
+ * @returns 0 or 1
+ */
+function roundsNow(row, budget, spent = {}) {
+  if (row.ahi || !(row.needs || []).includes('time')) return 0;
+  const left = roundsLeftFor(row, budget, spent);
+  return left > 0 && timeCouldChange(row, left) ? 1 : 0;
+}
+
+/**
  * @param verdict  perfgate.verdict/v1 of everything measured so far
  * @param budget   suite budget {extra_rounds, step_rounds, confirm_rounds, extra_windows,
  *                 step_windows, confirm_windows}
- * @param spent    {extra_rounds, confirmed: [ids], extra_windows, recounted: [ids]}
+ * @param spent    {extra_rounds, confirmed: [ids], extra_windows, recounted: [ids],
+ *                 on_request: {id: pairs given on the row's own servers (roundsNow)}}
  * @returns {action: 'count'|'recount', ids, windows} | {action: 'extend'|'confirm', ids, rounds}
  *          | {action: 'done', why}
  */
@@ -64,11 +91,12 @@ function nextStep(verdict, budget, spent) {
   if (recount.length > 0 && (budget.confirm_windows ?? 0) > 0) {
     return { action: 'recount', ids: recount, windows: budget.confirm_windows };
   }
-  const roundsLeft = budget.extra_rounds - spent.extra_rounds;
   const timeOpen = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).includes('time'));
-  const extend = timeOpen.filter((b) => timeCouldChange(b, roundsLeft)).map((b) => b.id);
-  if (extend.length > 0 && roundsLeft > 0) {
-    return { action: 'extend', ids: extend, rounds: Math.min(budget.step_rounds, roundsLeft) };
+  const extendable = timeOpen.filter((b) => roundsLeftFor(b, budget, spent) > 0 && timeCouldChange(b, roundsLeftFor(b, budget, spent)));
+  if (extendable.length > 0) {
+    // Every row of a step gets its rounds: no more than the one with the fewest left may take.
+    const fewestLeft = Math.min(...extendable.map((b) => roundsLeftFor(b, budget, spent)));
+    return { action: 'extend', ids: extendable.map((b) => b.id), rounds: Math.min(budget.step_rounds, fewestLeft) };
   }
   // A fail that rests on time alone is re-measured; one that instructions prove needs no
   // more rounds (they cannot change what was counted).
@@ -82,12 +110,16 @@ function nextStep(verdict, budget, spent) {
   }
   const open = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).length > 0);
   if (open.length > 0) {
+    const left = (b) => roundsLeftFor(b, budget, spent);
+    const withRoundsLeft = timeOpen.filter((b) => left(b) > 0);
     const spentOn = [
       needing(rows, 'instructions').length ? `extra-window budget of ${extraWindows}` : null,
-      timeOpen.length && roundsLeft <= 0 ? `extra-round budget of ${budget.extra_rounds}` : null,
+      timeOpen.length > withRoundsLeft.length ? `extra-round budget of ${budget.extra_rounds}` : null,
     ].filter(Boolean).join(' and ');
-    const futile = timeOpen.length && roundsLeft > 0
-      ? `the ${roundsLeft} extra round${roundsLeft === 1 ? '' : 's'} left could not close ${timeOpen.length === 1 ? 'the open time interval' : `the ${timeOpen.length} open time intervals`} at the spread measured`
+    const lefts = [...new Set(withRoundsLeft.map(left))];
+    const roundsWords = lefts.length === 1 ? `${lefts[0]} extra round${lefts[0] === 1 ? '' : 's'}` : 'extra rounds';
+    const futile = withRoundsLeft.length
+      ? `the ${roundsWords} left could not close ${withRoundsLeft.length === 1 ? 'the open time interval' : `the ${withRoundsLeft.length} open time intervals`} at the spread measured`
       : null;
     return { action: 'done', why: [spentOn ? `${spentOn} spent` : null, futile].filter(Boolean).join('; ') };
   }
@@ -111,4 +143,4 @@ function planIdsFor(ids, verdict, plan) {
   return plan.benchmarks.filter((b) => wanted.has(b.id)).map((b) => b.id);
 }
 
-module.exports = { nextStep, planIdsFor };
+module.exports = { nextStep, roundsNow, planIdsFor };

@@ -14,7 +14,8 @@ const FIRST_RUN_PHASES = {
 /** The category of one progress event of the harness in a step (stage '' is the first run). */
 function phaseOf(event, stage = '') {
   if (stage) return stage;
-  if (event.event === 'round') return 'timed rounds';
+  // (more rounds on a row's own servers, asked for pair by pair, are extra rounds too)
+  if (event.event === 'round') return event.extra ? 'extra rounds' : 'timed rounds';
   if (event.event === 'phase') return FIRST_RUN_PHASES[event.phase] || event.phase;
   return null;
 }

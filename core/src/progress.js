@@ -35,7 +35,7 @@ function formatHarnessProgress(event, context = {}) {
     // The harness numbers rounds across the whole run (extensions continue the numbering);
     // people want "round k of the n in this step".
     const k = Number.isInteger(event.round) ? event.round - firstRound + 1 : event.round;
-    const round = Number.isInteger(event.rounds) ? `round ${k}/${event.rounds}` : `round ${k}`;
+    const round = Number.isInteger(event.rounds) ? `round ${k}/${event.rounds}` : `round ${k}${event.extra ? ' (more, while open)' : ''}`;
     return `${prefix}${position(event, ids)}${event.benchmark}  ${event.side}  ${round}${timeLeft(event)}`;
   }
   if (event.event === 'phase') {

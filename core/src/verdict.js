@@ -769,4 +769,16 @@ function judge(results, config = {}, options = {}) {
   };
 }
 
-module.exports = { judge, sideQps, decide, clause, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };
+/**
+ * One microbenchmark's row from its record alone, as judge() would write it in a run without
+ * errors: what a harness asks about while the row's servers are still up (next-step.js,
+ * roundsNow).
+ * @param bench   a perfgate.results/v1 benchmark record
+ * @param config  {limits} | suite, as judge() takes it
+ */
+function judgeRow(bench, config = {}, { timePlanned = true } = {}) {
+  const limits = limitsFor(config, bench);
+  return judgedOrOutOfRange(bench, limits, () => judgeBenchmark(bench, limits, [], [], timePlanned));
+}
+
+module.exports = { judge, judgeRow, sideQps, decide, clause, headline, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };

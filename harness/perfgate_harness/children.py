@@ -46,6 +46,9 @@ def popen(*args, **kwargs) -> subprocess.Popen:
         if _forker is None:
             _forker = threading.Thread(target=_serve, name="children", daemon=True)
             _forker.start()
+    # The harness's own stdin carries answers to its questions (progress.ask_more_rounds): no
+    # child reads from it.
+    kwargs.setdefault("stdin", subprocess.DEVNULL)
     reply: queue.Queue = queue.Queue(maxsize=1)
     _requests.put((args, kwargs, reply))
     proc, error = reply.get()

@@ -79,6 +79,7 @@ class Plan:
     instruction_windows: int = 0
     instruction_seed: int = 0
     side_schedule: str = "in-turn"  # how the rounds of one index share the machine: SIDE_SCHEDULES
+    rounds_on_request: int = 0  # more rounds per side a benchmark may get, pair by pair, when asked for
 
     def profile_for(self, flavor: str) -> Profile:
         """The profile a server of `flavor` (as its `mysqld --version` says) runs with."""
@@ -153,4 +154,5 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
         benchmarks=benchmarks, signals=tuple(measure.get("signals", ["time"])),
         instruction_windows=measure.get("instructions", {}).get("windows", 0),
         instruction_seed=measure.get("instructions", {}).get("seed", 0),
-        side_schedule=measure.get("side_schedule", "in-turn"))
+        side_schedule=measure.get("side_schedule", "in-turn"),
+        rounds_on_request=measure.get("rounds_on_request", 0))

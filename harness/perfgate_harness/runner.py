@@ -547,11 +547,10 @@ class Run:
                 self._at_once([lambda side=side: self._timed_run(bench, side, self.plan.warmup_seconds, step="warmup")
                                for side in self.sides], schedule.warmups_together(self.plan.side_schedule))
             counters = {side: {} for side in self.sides} if bench.ahi else None
-            groups = schedule.round_groups(self.plan.rounds, self.plan.first_round, self.sides, self.plan.side_schedule)
-            for n, group in enumerate(groups):
-                index = group[0][0]
-                progress.emit("round", benchmark=bench.id, side=", ".join(side for _, side in group), round=index,
-                              rounds=self.plan.rounds, eta_seconds=self._eta(len(groups) - n, later))
+
+            def measure_group(group, **progress_fields):
+                progress.emit("round", benchmark=bench.id, side=", ".join(side for _, side in group), round=group[0][0],
+                              **progress_fields)
                 before_counters = {side: self._ahi_counters(side) for _, side in group} if bench.ahi else None
                 if self.plan.side_schedule == "alternating" and len(group) > 1:
                     record["rounds"].extend(self._alternating_rounds(bench, group))
@@ -563,6 +562,26 @@ class Run:
                         delta = counter_delta(before_counters[side], self._ahi_counters(side))
                         for name, value in delta.items():
                             counters[side][name] = counters[side].get(name, 0) + value
+
+            groups = schedule.round_groups(self.plan.rounds, self.plan.first_round, self.sides, self.plan.side_schedule)
+            for n, group in enumerate(groups):
+                measure_group(group, rounds=self.plan.rounds, eta_seconds=self._eta(len(groups) - n, later))
+            # More pairs on the same servers while the one who started the harness asks for
+            # them (it judges the row): no restart, no second warm-up, and a row stops as soon
+            # as its answer is clear.
+            extra, next_index = 0, self.plan.first_round + self.plan.rounds
+            while extra < self.plan.rounds_on_request:
+                if counters is not None:
+                    record["ahi_counters"] = counters
+                try:
+                    more = progress.ask_more_rounds(bench.id, record, self.plan.rounds_on_request - extra)
+                except progress.AnswerError as e:
+                    raise BenchmarkFailed(None, "more rounds", str(e)) from None
+                if more == 0:
+                    break
+                for group in schedule.round_groups(more, next_index, self.sides, self.plan.side_schedule):
+                    measure_group(group, extra=True)
+                extra, next_index = extra + more, next_index + more
             if counters is not None:
                 record["ahi_counters"] = counters
         except BenchmarkFailed as e:

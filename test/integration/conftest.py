@@ -69,11 +69,16 @@ class Harness:
 
     def run(self, plan: dict, *extra, timeout=240) -> subprocess.CompletedProcess:
         return subprocess.run(self.command(plan, *extra), capture_output=True, text=True, timeout=timeout,
-                              env=self.env())
+                              env=self.env(), stdin=subprocess.DEVNULL)
 
     def start(self, plan: dict, *extra) -> subprocess.Popen:
         return subprocess.Popen(self.command(plan, *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, env=self.env())
+
+    def start_asked(self, plan: dict, *extra) -> subprocess.Popen:
+        """Started with a pipe on stdin, for a test that answers the harness's questions."""
+        return subprocess.Popen(self.command(plan, *extra), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env())
 
     def results(self) -> dict:
         return json.loads((self.out / "results.json").read_text())

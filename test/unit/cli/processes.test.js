@@ -114,3 +114,50 @@ test('handing a folder to the sandbox: files that vanished while find walked it 
   assert.equal(onlyVanished("find: '/c/x': No such file or directory\nchown: changing ownership of '/c/y': Operation not permitted\n"), false);
   assert.equal(onlyVanished(''), false);
 });
+
+test('a child that asks gets one line on its stdin per reply, in the sandbox and outside it; one that is not answered reads an empty stdin', async () => {
+  const { runProcess } = require('../../../cli/src/processes');
+  const script = 'echo "ask 1"; read a; echo "got $a"; echo "ask 2"; read b; echo "got $b"';
+  for (const sandbox of [null, { cwd: '/' }]) {
+    const lines = [];
+    const r = await runProcess('sh', ['-c', script], {
+      sandbox,
+      replies: true,
+      onLine: (line, stream, reply) => {
+        lines.push(line);
+        if (line.startsWith('ask ')) reply(`answer ${line.slice(4)}`);
+      },
+    });
+    assert.equal(r.code, 0, `sandbox ${Boolean(sandbox)}`);
+    assert.deepEqual(lines, ['ask 1', 'got answer 1', 'ask 2', 'got answer 2']);
+    const unanswered = [];
+    const quiet = await runProcess('sh', ['-c', 'read a; echo "read $? [$a]"'], { sandbox, onLine: (line) => unanswered.push(line) });
+    assert.equal(quiet.code, 0);
+    assert.deepEqual(unanswered, ['read 1 []']);
+  }
+});
+
+test('the harness\'s questions go to `answer` and its answer back as one JSON line; other events to onEvent', async (t) => {
+  const { runHarness } = require('../../../cli/src/harness-process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-ask-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // Stands in for the interpreter: asks twice, says what it read each time.
+  const fake = path.join(dir, 'python');
+  fs.writeFileSync(fake, [
+    '#!/bin/sh',
+    'echo \'{"event": "more_rounds?", "benchmark": "point-query", "most": 3, "record": {"id": "point-query"}}\'',
+    'read a; echo "{\\"event\\": \\"phase\\", \\"phase\\": \\"read\\", \\"line\\": $a}"',
+    'echo \'{"event": "more_rounds?", "benchmark": "point-query", "most": 2, "record": {"id": "point-query"}}\'',
+    'read b; echo "{\\"event\\": \\"phase\\", \\"phase\\": \\"read\\", \\"line\\": $b}"',
+  ].join('\n'), { mode: 0o755 });
+  const asked = [];
+  const events = [];
+  const r = await runHarness({
+    planFile: path.join(dir, 'plan.json'), outDir: dir, env: { ...process.env, PERFGATE_PYTHON: fake },
+    answer: (q) => { asked.push(q.most); return { benchmark: q.benchmark, more_rounds: q.most - 2 }; },
+    onEvent: (e) => events.push(e),
+  });
+  assert.equal(r.code, 0);
+  assert.deepEqual(asked, [3, 2]);
+  assert.deepEqual(events.map((e) => e.line), [{ benchmark: 'point-query', more_rounds: 1 }, { benchmark: 'point-query', more_rounds: 0 }]);
+});

@@ -40,3 +40,9 @@ test('events that say nothing of a phase leave the clock where it is', () => {
   assert.equal(phaseOf({ event: 'benchmark', status: 'ok' }), null);
   assert.equal(phaseOf({ event: 'round' }, 'confirm'), 'confirm');
 });
+
+test('rounds a row got on its own servers, pair by pair, count as extra rounds', () => {
+  const { phaseOf } = require('../../../core');
+  assert.equal(phaseOf({ event: 'round', benchmark: 'a', side: 'base, head', round: 6, extra: true }), 'extra rounds');
+  assert.equal(phaseOf({ event: 'round', benchmark: 'a', side: 'base, head', round: 5, rounds: 6 }), 'timed rounds');
+});

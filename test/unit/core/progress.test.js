@@ -32,3 +32,9 @@ test('phase and error events; others print nothing', () => {
   assert.equal(formatHarnessProgress({ event: 'done', status: 'ok' }), null);
   assert.equal(formatHarnessProgress(null), null);
 });
+
+test('a round asked for while the row is open has no "of n"', () => {
+  const { formatHarnessProgress } = require('../../../core');
+  assert.equal(formatHarnessProgress({ event: 'round', benchmark: 'point-query', side: 'base, head', round: 7, extra: true }),
+    'point-query  base, head  round 8 (more, while open)');
+});
