@@ -2,11 +2,11 @@
 measure.rounds_on_request): the harness asks on stdout with the record so far, reads one line
 of stdin, runs what it is told on the same servers and numbers the rounds on."""
 import json
-import subprocess
+import signal
 
 from perfgate_harness import schema
 
-from conftest import events, load_plan, no_server_left
+from conftest import events, load_plan, no_server_left, processes_mentioning
 
 
 def test_the_harness_asks_after_each_pair_and_runs_what_it_is_told(harness, basedirs):
@@ -56,3 +56,18 @@ def test_nobody_answering_is_no_more_rounds(harness, basedirs):
     assert done.returncode == 0, done.stderr
     assert [e["event"] for e in events(done.stdout)].count("more_rounds?") == 1
     assert len(harness.results()["benchmarks"][0]["rounds"]) == 4
+
+
+def test_a_cancel_while_the_harness_waits_for_an_answer_stops_everything(harness, basedirs):
+    plan = load_plan("tiny-quick.json", basedirs, rounds=2, warmup_seconds=0, rounds_on_request=3)
+    plan["benchmarks"] = plan["benchmarks"][:1]
+    proc = harness.start_asked(plan)
+    for line in proc.stdout:
+        if line.startswith("{") and json.loads(line).get("event") == "more_rounds?":
+            break
+    proc.send_signal(signal.SIGTERM)  # nobody answers; the cancel comes instead
+    proc.stdout.read()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=120) == 128 + signal.SIGTERM, stderr
+    assert processes_mentioning(str(harness.out)) == {}
+    no_server_left(harness.out)

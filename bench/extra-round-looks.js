@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+'use strict';
+// Extra rounds pair by pair against steps of four, on made-up rows: how many pairs a row
+// costs and what verdict it ends with, when the compare loop looks after every pair (a row's
+// own servers, core.roundsNow) or after every step (core.nextStep's `extend`). Both use
+// perfgate's own rule: each simulated row is a results record judged by core.judgeRow, and
+// the decision to go on is core's. The pairs are drawn from a log-normal of a given centre
+// (the true rQPS) and spread per pair, independent: what a machine adds beyond that (a
+// process offset, drift) is the real runs' business (docs/measurements.md).
+//
+//   node bench/extra-round-looks.js [--trials 2000] [--seed 1]
+const { parseArgs } = require('node:util');
+const core = require('@perfgate/core');
+
+const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' } } });
+const TRIALS = Number(opt.trials);
+const SUITE = { limits: { default: { warn: 0.97, fail: 0.93 } } };
+const BUDGET = { extra_rounds: 12, step_rounds: 4, confirm_rounds: 0 };
+const PLANNED = 6;
+
+// A small seeded generator (mulberry32) and normal draws (Box-Muller): the same figures every run.
+function generator(seed) {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => Math.sqrt(-2 * Math.log(uniform() || 1e-12)) * Math.cos(2 * Math.PI * uniform());
+}
+
+const record = (ratios) => ({
+  id: 'row', name: 'row', group: 'point', status: 'ok',
+  rounds: ratios.flatMap((r, index) => [
+    { index, side: 'base', qps: 1000, errors: 0 },
+    { index, side: 'head', qps: 1000 * r, errors: 0 },
+  ]),
+});
+const results = (ratios) => ({
+  schema: 'perfgate.results/v1', plan: { suite: 'quick', benchmarks: [{ id: 'row' }] }, status: 'ok', errors: [],
+  machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
+  sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '1' } },
+  benchmarks: [record(ratios)],
+});
+// How a settled row reads in the tables: inconclusive split by whether it proved a warn.
+const outcome = (row) => (row.verdict === 'inconclusive' && row.rqps.high < SUITE.limits.default.warn ? 'at least warn'
+  : row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
+
+function pairByPair(draw) {
+  const ratios = draw(PLANNED);
+  const spent = { extra_rounds: 0, on_request: { row: 0 } };
+  while (core.roundsNow(core.judgeRow(record(ratios), SUITE), BUDGET, spent) === 1) {
+    ratios.push(...draw(1));
+    spent.on_request.row += 1;
+  }
+  return { pairs: ratios.length, row: core.judgeRow(record(ratios), SUITE) };
+}
+
+function inSteps(draw) {
+  const ratios = draw(PLANNED);
+  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
+  for (;;) {
+    const step = core.nextStep(core.judge(results(ratios), SUITE), BUDGET, spent);
+    if (step.action !== 'extend') break;
+    ratios.push(...draw(step.rounds));
+    spent.extra_rounds += step.rounds;
+  }
+  return { pairs: ratios.length, row: core.judgeRow(record(ratios), SUITE) };
+}
+
+const normal = generator(Number(opt.seed));
+console.log(`${TRIALS} rows per case; ${PLANNED} planned pairs, up to ${BUDGET.extra_rounds} more; limits warn 0.97, fail 0.93`);
+console.log('true rQPS  sd/pair  looks          mean pairs  fail  at least warn  inconclusive  warn  pass (open)  pass');
+for (const centre of [1.0, 0.96, 0.92, 0.85]) {
+  for (const sd of [0.045, 0.09]) {
+    for (const [name, run] of [['steps of 4', inSteps], ['pair by pair', pairByPair]]) {
+      const draw = (n) => Array.from({ length: n }, () => Math.exp(Math.log(centre) + sd * normal()));
+      const counts = {};
+      let pairs = 0;
+      for (let i = 0; i < TRIALS; i += 1) {
+        const r = run(draw);
+        pairs += r.pairs;
+        const o = outcome(r.row);
+        counts[o] = (counts[o] || 0) + 1;
+      }
+      const pct = (k) => `${(100 * (counts[k] || 0) / TRIALS).toFixed(1)}%`.padStart(6);
+      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(13)}  ${(pairs / TRIALS).toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('at least warn').padStart(13)}  ${pct('inconclusive').padStart(12)}  ${pct('warn')}  ${pct('pass (open)').padStart(11)}  ${pct('pass')}`);
+    }
+  }
+}
