@@ -11,25 +11,13 @@
 //   node bench/extra-round-looks.js [--trials 2000] [--seed 1]
 const { parseArgs } = require('node:util');
 const core = require('@perfgate/core');
+const { seededNormals } = require('../test/support/seeded-normals');
 
 const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' } } });
 const TRIALS = Number(opt.trials);
 const SUITE = { limits: { default: { warn: 0.97, fail: 0.93 } } };
 const BUDGET = { extra_rounds: 12, step_rounds: 4, confirm_rounds: 0 };
 const PLANNED = 6;
-
-// A small seeded generator (mulberry32) and normal draws (Box-Muller): the same figures every run.
-function generator(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(uniform() || 1e-12)) * Math.cos(2 * Math.PI * uniform());
-}
 
 const record = (ratios) => ({
   id: 'row', name: 'row', group: 'point', status: 'ok',
@@ -70,7 +58,7 @@ function inSteps(draw) {
   return { pairs: ratios.length, row: core.judgeRow(record(ratios), SUITE) };
 }
 
-const normal = generator(Number(opt.seed));
+const normal = seededNormals(Number(opt.seed));
 console.log(`${TRIALS} rows per case; ${PLANNED} planned pairs, up to ${BUDGET.extra_rounds} more; limits warn 0.97, fail 0.93`);
 console.log('true rQPS  sd/pair  looks          mean pairs  fail  at least warn  inconclusive  warn  pass (open)  pass');
 for (const centre of [1.0, 0.96, 0.92, 0.85]) {

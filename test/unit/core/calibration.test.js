@@ -19,22 +19,12 @@ const QUICK = core.loadThresholds().suites.quick;
 const QUICK_TEXT = fs.readFileSync(path.join(core.SHIPPED_THRESHOLDS_DIR, 'suites', 'quick.yml'), 'utf8');
 const aaInstructions = (n) => Array.from({ length: n }, (_, i) => loadResults(path.join(FIXTURES, 'main-history', `aa-instructions-${i}.json`)));
 const AA_TIME = loadResults(path.join(FIXTURES, 'results', 'aa-quick-noise.json'));
+const { seededNormals } = require('../../support/seeded-normals');
 const row = (cal, id) => cal.benchmarks.find((b) => b.id === id);
 
 // --- drawn A/A runs whose spread is known ----------------------------------------------------
 
-// A seeded generator (mulberry32) and normal draws (Box–Muller): the same draws on every run.
-function normals(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-}
+const normals = seededNormals;
 
 // One pair of servers counting instructions: its processes differ by a factor exp(between·z),
 // each window by exp(within·z) around that.
