@@ -11,7 +11,7 @@
 //   node bench/extra-round-looks.js [--trials 2000] [--seed 1]
 const { parseArgs } = require('node:util');
 const core = require('@perfgate/core');
-const { seededNormals } = require('../test/support/seeded-normals');
+const { seededNormals } = require('../test/support/seeded-draws');
 
 const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' } } });
 const TRIALS = Number(opt.trials);

@@ -18,6 +18,9 @@ import { sign } from '@octokit/webhooks-methods';
 import {
   botEnvironment, commentEvent, openPulls, postComment, published, sleep, spawnBot, startDouble, stopSpawnedBot, waitFor, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
+import seededDraws from '../../support/seeded-draws.js';
+
+const { seededUniform } = seededDraws;
 
 const SEED = Number(process.env.PERFGATE_FUZZ_SEED || 20261124);
 const MUTANTS = 300;
@@ -26,16 +29,9 @@ const MAX_CONNECTIONS = 48;
 const HEADERS_TIMEOUT_SECONDS = 2;
 const REQUEST_TIMEOUT_SECONDS = 4;
 
-// mulberry32: a small seeded generator, so that a failing run can be repeated.
+// Seeded, so that a failing run can be repeated.
 function generator(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededUniform(seed);
   const int = (n) => Math.floor(next() * n);
   return { int, pick: (list) => list[int(list.length)], bytes: (n) => Buffer.from(Array.from({ length: n }, () => int(256))) };
 }

@@ -19,7 +19,7 @@ const QUICK = core.loadThresholds().suites.quick;
 const QUICK_TEXT = fs.readFileSync(path.join(core.SHIPPED_THRESHOLDS_DIR, 'suites', 'quick.yml'), 'utf8');
 const aaInstructions = (n) => Array.from({ length: n }, (_, i) => loadResults(path.join(FIXTURES, 'main-history', `aa-instructions-${i}.json`)));
 const AA_TIME = loadResults(path.join(FIXTURES, 'results', 'aa-quick-noise.json'));
-const { seededNormals } = require('../../support/seeded-normals');
+const { seededNormals } = require('../../support/seeded-draws');
 const row = (cal, id) => cal.benchmarks.find((b) => b.id === id);
 
 // --- drawn A/A runs whose spread is known ----------------------------------------------------
