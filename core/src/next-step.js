@@ -91,11 +91,12 @@ function nextStep(verdict, budget, spent) {
   if (recount.length > 0 && (budget.confirm_windows ?? 0) > 0) {
     return { action: 'recount', ids: recount, windows: budget.confirm_windows };
   }
+  const left = (b) => roundsLeftFor(b, budget, spent);
   const timeOpen = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).includes('time'));
-  const extendable = timeOpen.filter((b) => roundsLeftFor(b, budget, spent) > 0 && timeCouldChange(b, roundsLeftFor(b, budget, spent)));
+  const extendable = timeOpen.filter((b) => left(b) > 0 && timeCouldChange(b, left(b)));
   if (extendable.length > 0) {
     // Every row of a step gets its rounds: no more than the one with the fewest left may take.
-    const fewestLeft = Math.min(...extendable.map((b) => roundsLeftFor(b, budget, spent)));
+    const fewestLeft = Math.min(...extendable.map(left));
     return { action: 'extend', ids: extendable.map((b) => b.id), rounds: Math.min(budget.step_rounds, fewestLeft) };
   }
   // A fail that rests on time alone is re-measured; one that instructions prove needs no
@@ -110,7 +111,6 @@ function nextStep(verdict, budget, spent) {
   }
   const open = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).length > 0);
   if (open.length > 0) {
-    const left = (b) => roundsLeftFor(b, budget, spent);
     const withRoundsLeft = timeOpen.filter((b) => left(b) > 0);
     const spentOn = [
       needing(rows, 'instructions').length ? `extra-window budget of ${extraWindows}` : null,
