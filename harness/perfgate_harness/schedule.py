@@ -55,10 +55,11 @@ def eta_seconds(rounds_left: int, seconds: float, warmups_left: int, warmup_seco
     return round(rounds_left * seconds + warmups_left * warmup_seconds + runs * overhead_seconds)
 
 
-# Wall time of one instruction window (or warm-up) on this project's 2-core runner: about 100M
-# connection instructions under callgrind, three vgdb calls and the purge drain. Measured on
-# 28 Nov 2026: 105-117 s for the quick suite's 10 microbenchmarks x (a warm-up and 3 windows).
-INSTRUCTION_WINDOW_SECONDS = 3.0
+# Wall time of one instruction window (or warm-up) on this project's 2-core runner: 50-100M
+# connection instructions under callgrind (thresholds/benchmarks.yml), three vgdb calls and the
+# purge drain. Measured on 28 Nov 2026: 97 s for the quick suite's 10 microbenchmarks x (a
+# warm-up and 3 windows), both sides at once.
+INSTRUCTION_WINDOW_SECONDS = 2.5
 
 
 def instruction_eta(benchmarks_left: int, windows: int) -> int:

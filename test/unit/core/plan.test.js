@@ -30,7 +30,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
     options: { points_on: 'k', points_columns: 'id, k, c, pad', points: 1000 },
     threads: 2,
     shape: 'SELECT id, k, c, pad FROM sbtestN WHERE k IN (<1000 random values>)',
-    instructions_events: 3,
+    instructions_events: 2,
   });
   assert.deepEqual(plan.sides, sides);
 });
