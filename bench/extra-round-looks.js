@@ -8,16 +8,22 @@
 // (the true rQPS) and spread per pair, independent: what a machine adds beyond that (a
 // process offset, drift) is the real runs' business (docs/measurements.md).
 //
-//   node bench/extra-round-looks.js [--trials 2000] [--seed 1]
+// --planned 6,5 adds the pair-by-pair looks after 5 planned pairs (the steps always start at
+// the first number).
+//
+//   node bench/extra-round-looks.js [--trials 2000] [--seed 1] [--planned 6[,5…]]
 const { parseArgs } = require('node:util');
 const core = require('@perfgate/core');
 const { seededNormals } = require('../test/support/seeded-draws');
 
-const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' } } });
+const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' }, planned: { type: 'string', default: '6' } } });
 const TRIALS = Number(opt.trials);
 const SUITE = { limits: { default: { warn: 0.97, fail: 0.93 } } };
-const BUDGET = { extra_rounds: 12, step_rounds: 4, confirm_rounds: 0 };
-const PLANNED = 6;
+// Up to 18 pairs a row in all, as the quick suite's planned and extra rounds allow.
+const MOST_PAIRS = 18;
+const budgetFor = (planned) => ({ extra_rounds: MOST_PAIRS - planned, step_rounds: 4, confirm_rounds: 0 });
+const PLANS = opt.planned.split(',').map(Number);
+if (!PLANS.length || PLANS.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`--planned ${opt.planned}: expected whole numbers of pairs, at least 2, separated by commas`);
 
 const record = (ratios) => ({
   id: 'row', name: 'row', group: 'point', status: 'ok',
@@ -36,21 +42,21 @@ const results = (ratios) => ({
 const outcome = (row) => (row.verdict === 'inconclusive' && row.rqps.high < SUITE.limits.default.warn ? 'at least warn'
   : row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
 
-function pairByPair(draw) {
-  const ratios = draw(PLANNED);
+function pairByPair(draw, planned) {
+  const ratios = draw(planned);
   const spent = { extra_rounds: 0, on_request: { row: 0 } };
-  while (core.roundsNow(core.judgeRow(record(ratios), SUITE), BUDGET, spent) === 1) {
+  while (core.roundsNow(core.judgeRow(record(ratios), SUITE), budgetFor(planned), spent) === 1) {
     ratios.push(...draw(1));
     spent.on_request.row += 1;
   }
   return { pairs: ratios.length, row: core.judgeRow(record(ratios), SUITE) };
 }
 
-function inSteps(draw) {
-  const ratios = draw(PLANNED);
+function inSteps(draw, planned) {
+  const ratios = draw(planned);
   const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
   for (;;) {
-    const step = core.nextStep(core.judge(results(ratios), SUITE), BUDGET, spent);
+    const step = core.nextStep(core.judge(results(ratios), SUITE), budgetFor(planned), spent);
     if (step.action !== 'extend') break;
     ratios.push(...draw(step.rounds));
     spent.extra_rounds += step.rounds;
@@ -59,22 +65,23 @@ function inSteps(draw) {
 }
 
 const normal = seededNormals(Number(opt.seed));
-console.log(`${TRIALS} rows per case; ${PLANNED} planned pairs, up to ${BUDGET.extra_rounds} more; limits warn 0.97, fail 0.93`);
-console.log('true rQPS  sd/pair  looks          mean pairs  fail  at least warn  inconclusive  warn  pass (open)  pass');
+console.log(`${TRIALS} rows per case; ${PLANS.join(' or ')} planned pairs, up to ${MOST_PAIRS} in all; limits warn 0.97, fail 0.93`);
+console.log('true rQPS  sd/pair  looks              mean pairs  fail  at least warn  inconclusive  warn  pass (open)  pass');
 for (const centre of [1.0, 0.96, 0.92, 0.85]) {
   for (const sd of [0.045, 0.09]) {
-    for (const [name, run] of [['steps of 4', inSteps], ['pair by pair', pairByPair]]) {
+    const looks = [['steps of 4', inSteps, PLANS[0]], ...PLANS.map((n) => [PLANS.length > 1 ? `pair by pair, ${n}` : 'pair by pair', pairByPair, n])];
+    for (const [name, run, planned] of looks) {
       const draw = (n) => Array.from({ length: n }, () => Math.exp(Math.log(centre) + sd * normal()));
       const counts = {};
       let pairs = 0;
       for (let i = 0; i < TRIALS; i += 1) {
-        const r = run(draw);
+        const r = run(draw, planned);
         pairs += r.pairs;
         const o = outcome(r.row);
         counts[o] = (counts[o] || 0) + 1;
       }
       const pct = (k) => `${(100 * (counts[k] || 0) / TRIALS).toFixed(1)}%`.padStart(6);
-      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(13)}  ${(pairs / TRIALS).toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('at least warn').padStart(13)}  ${pct('inconclusive').padStart(12)}  ${pct('warn')}  ${pct('pass (open)').padStart(11)}  ${pct('pass')}`);
+      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(17)}  ${(pairs / TRIALS).toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('at least warn').padStart(13)}  ${pct('inconclusive').padStart(12)}  ${pct('warn')}  ${pct('pass (open)').padStart(11)}  ${pct('pass')}`);
     }
   }
 }

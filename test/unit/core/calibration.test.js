@@ -193,8 +193,8 @@ test('calibrate() of every captured results file, alone, is valid by schema/cali
 test('what calibrate prints: both tables, the method in one legend, the limits as a suite fragment, the A/A verdicts', () => {
   const cal = calibrate([...aaInstructions(2), AA_TIME], QUICK);
   const text = renderCalibration(cal);
-  assert.ok(text.startsWith('perfgate calibrate: 10.11.18-MariaDB-0+deb12u1 against itself, suite quick: 3 pairs of freshly started servers; limits for 6 rounds per side and 3 instruction windows\n'));
-  assert.match(text, /\nrQPS \(timed rounds\):\n\nmicrobenchmark +A\/A rQPS per pair +min–max +within +between +±95% at 6 +warn +fail +caught as warn \/ fail +limited by\n/);
+  assert.ok(text.startsWith('perfgate calibrate: 10.11.18-MariaDB-0+deb12u1 against itself, suite quick: 3 pairs of freshly started servers; limits for 5 rounds per side and 3 instruction windows\n'));
+  assert.match(text, /\nrQPS \(timed rounds\):\n\nmicrobenchmark +A\/A rQPS per pair +min–max +within +between +±95% at 5 +warn +fail +caught as warn \/ fail +limited by\n/);
   assert.match(text, /\ninstr\/o \(connection threads, paired windows\):\n/);
   assert.match(text, /\npoint-query +1\.001 1\.001 +0\.999–1\.002 .* 1\.0\d\d +1\.0\d\d +\+\d\.\d\d% \/ \+\d\.\d\d% +(warn floor, )?fail gap\n/);
   assert.ok(text.includes('±95%: reach of an A/A interval at the suite\'s size. warn: A/A rows are judged warn (the whole interval beyond it) at most 1% of the time, fail 0.1%,\nat every size the suite\'s budget lets a row reach'));

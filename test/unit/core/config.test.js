@@ -32,7 +32,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
   assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
-  assert.deepEqual(quick.budget, { extra_rounds: 12, confirm_rounds: 6, step_rounds: 4, extra_windows: 6, step_windows: 3, confirm_windows: 3 });
+  assert.deepEqual(quick.budget, { extra_rounds: 13, confirm_rounds: 6, step_rounds: 4, extra_windows: 6, step_windows: 3, confirm_windows: 3 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
@@ -273,7 +273,7 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'one round',
-      edits: { 'suites/quick.yml': replace('  rounds: 6 ', '  rounds: 1 ') },
+      edits: { 'suites/quick.yml': replace('  rounds: 5 ', '  rounds: 1 ') },
       file: 'suites/quick.yml', at: 'rounds: 1',
       expect: (f, l) => `${f}:${l}: measure.rounds: 1 is not valid; expected an integer >= 2`,
     },

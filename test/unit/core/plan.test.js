@@ -15,7 +15,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
   assert.equal(plan.suite, 'quick');
   assert.equal(plan.created, '2026-01-01T00:00:00Z');
   assert.deepEqual(plan.scale, { tables: 8, rows: 10000 });
-  assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 1, rounds: 6, side_schedule: 'alternating', signals: ['time', 'instructions'], instructions: { windows: 3, seed: 1 } });
+  assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 1, rounds: 5, side_schedule: 'alternating', signals: ['time', 'instructions'], instructions: { windows: 3, seed: 1 } });
   // Every flavour's profile: the harness picks a side's by what its server says it is.
   assert.deepEqual(Object.fromEntries(Object.entries(plan.profiles).map(([f, p]) => [f, p.name])), { mariadb: 'mariadb', mysql: 'mysql', percona: 'mysql' });
   assert.deepEqual(plan.profiles.mysql, { name: 'mysql', file: 'thresholds/profiles/mysql.cnf', options: config.profiles.mysql.options });
