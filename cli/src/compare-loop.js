@@ -80,7 +80,7 @@ function describeStep(step, ids) {
   const unit = step.windows ? 'instruction window' : 'round';
   const what = {
     extend: 'whose time is still open',
-    confirm: 'failing on time, confirming on fresh servers',
+    confirm: 'beyond a time limit, confirming on fresh servers',
     count: 'whose instructions are still open',
     recount: 'beyond an instructions limit, counting again on fresh servers',
   }[step.action];

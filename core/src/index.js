@@ -39,6 +39,7 @@
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
  *   judgeRow(record, suite) → one row; roundsNow(row, budget, spent) → 1: one more pair on its servers
+ *   timeCouldChange(row, rounds, marginSe?) → whether that many more pairs could move its verdict
  *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
  *                                client thread counts side by side, each side's QPS against threads
  * Chains (one base, several heads measured in the same interleaved rounds; see chain.js)
@@ -109,7 +110,7 @@ const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = 
 const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
-const { nextStep, roundsNow, planIdsFor } = require('./next-step');
+const { nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE } = require('./next-step');
 const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
@@ -147,7 +148,7 @@ module.exports = {
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  nextStep, roundsNow, planIdsFor, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
+  nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
   judgeChain: chain.judgeChain, chainStep: chain.chainStep,

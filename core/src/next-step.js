@@ -15,16 +15,17 @@
 //            past a limit it now straddles, were the spread measured so far to hold (on a
 //            noisy runner, an interval of ±20% does not close on a limit 3% away in six more
 //            rounds: the row stays open, and says so, without the wait);
-//   confirm  a time fail re-measured once (budget.confirm_rounds) on fresh processes;
+//   confirm  a time fail or warn re-measured once (budget.confirm_rounds) on fresh processes;
 //   done.
 // A fail that the fresh processes of a recount or confirm do not repeat is not cleared by them
 // either: judge keeps the signal open to a fail (verdict.js, `unconfirmed`), so the row ends
-// inconclusive unless all its rounds (or windows) together lie beyond the fail limit.
+// inconclusive unless all its rounds (or windows) together lie beyond the fail limit; a warn
+// they do not repeat leaves the row a pass marked open, at the warn limit.
 // Each signal is decided by more of its own measurement, never by another signal: a row's
 // `needs` (see row-verdict.js) names the signals that could still move its verdict.
 
 const { projectedInterval } = require('./statistics');
-const { signalRange } = require('./row-verdict');
+const { signalRange, LEVELS } = require('./row-verdict');
 
 // The extra rounds a row has left: the budget, less the steps' rounds (every row of a step
 // gets them) and the pairs it was given on its own servers (spent.on_request, by row id).
@@ -33,19 +34,30 @@ const roundsLeftFor = (row, budget, spent) =>
 
 const needing = (rows, signal) => rows.filter((b) => (b.needs || []).includes(signal)).map((b) => b.id);
 
+// How far from the estimate, in standard errors of the pairs measured so far, the centre of a
+// projection may lie. At the estimate itself (0) a row of a 20% slowdown whose first five
+// noisy pairs read 0.96 [0.88, 1.05] stopped there, inconclusive: the centre after five pairs is
+// itself uncertain. Half a standard error either side, simulated on rows of 6-14% spread per
+// pair (docs/measurements.md, "Projections"), took 1.6-2.7 more pairs a row in A/A and halved
+// the undecided rows there, and failed a true 0.85 at 14% spread in 77% of rows instead of 63%.
+const PROJECTION_MARGIN_SE = 0.5;
+
 /**
  * Whether `rounds` more pairs could move a row's time interval to another span of verdicts:
- * the interval as it would be after them, with the centre and spread measured so far, against
- * the row's limits. Rows (rQPS) and AHI cells (their gain ratio) alike; a row with too few
- * pairs to know its spread could always change.
+ * the interval as it would be after them, with the spread measured so far and a centre at the
+ * estimate or `marginSe` standard errors either side of it, against the row's limits. Rows
+ * (rQPS) and AHI cells (their gain ratio) alike; a row with too few pairs to know its spread
+ * could always change.
  */
-function timeCouldChange(row, rounds) {
+function timeCouldChange(row, rounds, marginSe = PROJECTION_MARGIN_SE) {
   const interval = row.gain_ratio || row.rqps;
-  const projected = projectedInterval(interval, rounds);
-  if (!projected || !row.limits) return true;
+  if (!projectedInterval(interval, rounds) || !row.limits) return true;
   const now = signalRange(interval, row.limits, { higherIsWorse: false });
-  const then = signalRange(projected, row.limits, { higherIsWorse: false });
-  return now.best !== then.best || now.worst !== then.worst;
+  const shift = marginSe * (interval.sd_log / Math.sqrt(interval.n));
+  return [-shift, 0, shift].some((s) => {
+    const then = signalRange(projectedInterval({ ...interval, estimate: interval.estimate * Math.exp(s) }, rounds), row.limits, { higherIsWorse: false });
+    return now.best !== then.best || now.worst !== then.worst;
+  });
 }
 
 /**
@@ -99,13 +111,18 @@ function nextStep(verdict, budget, spent) {
     const fewestLeft = Math.min(...extendable.map(left));
     return { action: 'extend', ids: extendable.map((b) => b.id), rounds: Math.min(budget.step_rounds, fewestLeft) };
   }
-  // A fail that rests on time alone is re-measured; one that instructions prove needs no
-  // more rounds (they cannot change what was counted).
-  const timeFailed = (id) => {
-    const b = rows.find((x) => x.id === id);
-    return !b || (b.time_verdict === 'fail' && b.instructions_verdict !== 'fail');
+  // A fail or warn that rests on time alone is re-measured on fresh servers: what ties to one
+  // pair of processes (a slower core, one side's cache) repeats in every round of it, and noise
+  // alone must not warn. One that instructions prove needs no more rounds (they cannot change
+  // what was counted). An AHI gain cell is time alone.
+  const items = [...rows, ...(verdict.ahi || [])];
+  const restsOnTime = (id) => {
+    const b = items.find((x) => x.id === id);
+    if (!b || b.time_verdict === undefined) return true;
+    return b.time_verdict === b.verdict && LEVELS.indexOf(b.instructions_verdict) < LEVELS.indexOf(b.verdict);
   };
-  const unconfirmed = verdict.failed.filter((id) => timeFailed(id) && !spent.confirmed.includes(id));
+  const beyond = [...new Set([...verdict.failed, ...items.filter((b) => b.verdict === 'warn').map((b) => b.id)])];
+  const unconfirmed = beyond.filter((id) => restsOnTime(id) && !spent.confirmed.includes(id));
   if (unconfirmed.length > 0 && budget.confirm_rounds > 0) {
     return { action: 'confirm', ids: unconfirmed, rounds: budget.confirm_rounds };
   }
@@ -143,4 +160,4 @@ function planIdsFor(ids, verdict, plan) {
   return plan.benchmarks.filter((b) => wanted.has(b.id)).map((b) => b.id);
 }
 
-module.exports = { nextStep, roundsNow, planIdsFor };
+module.exports = { nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE };

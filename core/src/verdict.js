@@ -627,7 +627,7 @@ function headline(overall, items, runError) {
   };
   const open = items.filter((b) => b.verdict === 'pass' && b.open);
   const openNote = open.length
-    ? ` ${open.length === 1 ? 'One row' : `${open.length} rows`} could still be beyond the warn limit (interval open after the budget): ${listed(open, said)}.`
+    ? ` ${open.length === 1 ? 'One row' : `${open.length} rows`} could still be beyond the warn limit (interval open within the budget): ${listed(open, said)}.`
     : '';
   switch (overall) {
     case 'error': {
@@ -647,12 +647,12 @@ function headline(overall, items, runError) {
       // What more would decide: rounds for time, windows for instructions.
       const needed = new Set(u.flatMap((b) => b.needs || []));
       const more = needed.has('instructions') ? (needed.has('time') ? 'more rounds or instruction windows' : 'more instruction windows') : 'more rounds';
-      return `Undecided: ${listed(u, said)}; ${u.length === 1 ? 'its interval stays' : 'their intervals stay'} open after the budget: ${more} would decide.${warned}`;
+      return `Undecided: ${listed(u, said)}; ${u.length === 1 ? 'its interval stays' : 'their intervals stay'} open within the budget: ${more} than it allows would decide.${warned}`;
     }
     case 'warn':
       return `Slightly slower, within the fail limit: ${listed(by('warn'), said)}.${openNote}`;
     default: {
-      if (open.length) return `Nothing is beyond its fail limit, but ${open.length} of ${total} ${total === 1 ? 'comparison' : 'comparisons'} could still be beyond the warn limit (interval open after the budget): ${listed(open, said)}.`;
+      if (open.length) return `Nothing is beyond its fail limit, but ${open.length} of ${total} ${total === 1 ? 'comparison' : 'comparisons'} could still be beyond the warn limit (interval open within the budget): ${listed(open, said)}.`;
       const all = `all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}`;
       // Instructions miss what waits (locks, I/O, fsync, sleeps): rows that were not timed
       // cannot say that nothing got slower.

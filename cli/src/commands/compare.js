@@ -133,7 +133,7 @@ function describeSteps(steps) {
   if (of('count').length) parts.push(`${sum(of('count'), 'windows')} extra instruction windows per side ${inSteps(of('count'))}`);
   if (of('recount').length) parts.push(`instruction fails and warns counted again on fresh servers (${sum(of('recount'), 'windows')} windows per side)`);
   if (of('extend').length) parts.push(`${sum(of('extend'), 'rounds')} extra rounds per side ${inSteps(of('extend'))}`);
-  if (of('confirm').length) parts.push(`time fails re-measured ${sum(of('confirm'), 'rounds')} rounds per side to confirm them`);
+  if (of('confirm').length) parts.push(`time fails and warns re-measured on fresh servers (${sum(of('confirm'), 'rounds')} rounds per side)`);
   return parts.join('; ');
 }
 

@@ -46,9 +46,30 @@ test('an instruction warn is counted again on fresh processes once too: a shift 
   const v = verdictOf('warn', [row('update-index_range=100', 'warn', [], 'pass', 'warn'), row('point-query', 'pass', [], 'pass', 'pass')]);
   assert.deepEqual(nextStep(v, budget, fresh), { action: 'recount', ids: ['update-index_range=100'], windows: 3 });
   assert.deepEqual(nextStep(v, budget, { ...fresh, recounted: ['update-index_range=100'] }), { action: 'done', why: 'every microbenchmark is decided' });
-  // A warn on time alone is no instruction warn: nothing to count again.
+  // A warn on time alone is no instruction warn: nothing to count again (it is confirmed with
+  // rounds, below).
   const timeWarn = verdictOf('warn', [row('update-index_range=100', 'warn', [], 'warn', 'pass')]);
-  assert.deepEqual(nextStep(timeWarn, budget, fresh), { action: 'done', why: 'every microbenchmark is decided' });
+  assert.equal(nextStep(timeWarn, budget, fresh).action, 'confirm');
+});
+
+test('time warns are confirmed on fresh servers too, unless instructions prove them', () => {
+  const timeWarn = verdictOf('warn', [row('update-index_range=100', 'warn', [], 'warn', 'pass'), row('point-query', 'pass', [], 'pass', 'pass')]);
+  assert.deepEqual(nextStep(timeWarn, budget, fresh), { action: 'confirm', ids: ['update-index_range=100'], rounds: 4 });
+  assert.deepEqual(nextStep(timeWarn, budget, { ...fresh, confirmed: ['update-index_range=100'] }), { action: 'done', why: 'every microbenchmark is decided' });
+  // Instructions that prove the warn (counted again on fresh processes themselves): no rounds.
+  const both = verdictOf('warn', [row('a', 'warn', [], 'warn', 'warn')]);
+  assert.deepEqual(nextStep(both, budget, { ...fresh, recounted: ['a'] }), { action: 'done', why: 'every microbenchmark is decided' });
+  // A warn of instructions alone is not timed again, and a time warn under an instruction
+  // fail is moot.
+  assert.equal(nextStep(verdictOf('warn', [row('a', 'warn', [], 'pass', 'warn')]), budget, { ...fresh, recounted: ['a'] }).action, 'done');
+  assert.equal(nextStep(verdictOf('fail', [row('a', 'fail', [], 'warn', 'fail')]), budget, { ...fresh, recounted: ['a'] }).action, 'done');
+  // A fail of instructions with time failing too needs no rounds; a time fail over an
+  // instruction warn does.
+  assert.equal(nextStep(verdictOf('fail', [row('a', 'fail', [], 'fail', 'fail')]), budget, { ...fresh, recounted: ['a'] }).action, 'done');
+  assert.deepEqual(nextStep(verdictOf('fail', [row('a', 'fail', [], 'fail', 'warn')]), budget, { ...fresh, recounted: ['a'] }), { action: 'confirm', ids: ['a'], rounds: 4 });
+  // An AHI gain cell that warns is time alone.
+  const cell = { id: 'point-select@4:ahi-gain', verdict: 'warn', needs: [] };
+  assert.deepEqual(nextStep(verdictOf('warn', [], [cell]), budget, fresh), { action: 'confirm', ids: ['point-select@4:ahi-gain'], rounds: 4 });
 });
 
 test('instructions first, then time: windows are cheap and steady', () => {
@@ -121,10 +142,11 @@ const timed = (id, estimate, sdLog, n) => {
 };
 
 test('extra rounds go only where they could close the interval at the spread measured so far', () => {
-  // An A/A row on a noisy runner: ±19% after 5 pairs; six more pairs of that spread leave it
-  // straddling both limits: no rounds, the row stays open and the step says why.
-  const noisy = timed('point-query', 1.0, 0.15, 5);
-  assert.ok(noisy.rqps.low < 0.85 && noisy.rqps.high > 1.15, JSON.stringify(noisy.rqps));
+  // An A/A row on a noisy runner: ±28% after 5 pairs; six more pairs of that spread leave it
+  // straddling both limits wherever its centre lies within half a standard error: no rounds,
+  // the row stays open and the step says why.
+  const noisy = timed('point-query', 1.0, 0.2, 5);
+  assert.ok(noisy.rqps.low < 0.8 && noisy.rqps.high > 1.25, JSON.stringify(noisy.rqps));
   // A 15% slower row of the same spread: six more pairs would prove at least a warn.
   const slower = timed('update-index_range=100', 0.85, 0.12, 5);
   // A quiet row near the limits: six more pairs would settle it.
@@ -133,9 +155,30 @@ test('extra rounds go only where they could close the interval at the spread mea
   assert.deepEqual(nextStep(v, budget, fresh), { action: 'extend', ids: ['update-index_range=100', 'scan_range=100'], rounds: 2 });
   assert.deepEqual(nextStep(verdictOf('inconclusive', [noisy]), budget, fresh),
     { action: 'done', why: 'the 6 extra rounds left could not close the open time interval at the spread measured' });
-  // Fewer rounds left narrow less: two more pairs would leave the quiet row where it is.
-  assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 4 }).ids, ['update-index_range=100']);
+  // Fewer rounds left narrow less: two more pairs would leave a quiet row nearer the warn
+  // limit where it is.
+  const nearer = timed('scan_range=100', 0.985, 0.03, 5);
+  assert.deepEqual(nextStep(verdictOf('inconclusive', [slower, nearer]), budget, { ...fresh, extra_rounds: 4 }).ids, ['update-index_range=100']);
+  assert.deepEqual(nextStep(verdictOf('inconclusive', [slower, nearer]), budget, fresh).ids, ['update-index_range=100', 'scan_range=100']);
   // Too few pairs to know a spread: rounds, as before.
   const one = { ...row('insert_range=100', 'inconclusive', ['time'], 'inconclusive', 'pass'), rqps: { n: 1, estimate: 0.9, low: null, high: null, sd_log: null }, limits: { warn: 0.97, fail: 0.93 } };
   assert.deepEqual(nextStep(verdictOf('inconclusive', [one]), budget, fresh).ids, ['insert_range=100']);
+});
+
+test('the projection allows for the uncertain centre: a row read 0.96 [0.88, 1.05] after five pairs goes on', () => {
+  // A 20% slower write row whose first five noisy pairs read 0.96: with 13 rounds left, the
+  // interval projected at 0.96 itself would still reach both limits ([0.93, 0.99]), but half a
+  // standard error higher it would clear the fail limit: more rounds can still change it.
+  const { projectedInterval } = require('../../../core/src/statistics');
+  const early = timed('update-index_range=100', 0.96, 0.066, 5);
+  assert.equal(early.rqps.low.toFixed(2), '0.88');
+  assert.equal(early.rqps.high.toFixed(2), '1.04');
+  const atEstimate = projectedInterval(early.rqps, 13);
+  assert.ok(atEstimate.low < 0.93 && atEstimate.high > 0.97, JSON.stringify(atEstimate));
+  assert.deepEqual(nextStep(verdictOf('inconclusive', [early]), { ...budget, extra_rounds: 13 }, fresh),
+    { action: 'extend', ids: ['update-index_range=100'], rounds: 2 });
+  // Where no centre within half a standard error could close it (±45% after five pairs), the
+  // row stops as before.
+  const noisy = timed('point-query', 1.0, 0.3, 5);
+  assert.equal(nextStep(verdictOf('inconclusive', [noisy]), { ...budget, extra_rounds: 13 }, fresh).action, 'done');
 });

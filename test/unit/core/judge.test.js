@@ -85,12 +85,12 @@ const HEADLINES = [
   ['many fails', [['a', [0.5, 0.5]], ['b', [0.6, 0.6]], ['c', [0.7, 0.7]], ['d', [0.8, 0.8]], ['e', [0.85, 0.85]]], 'fail', 1,
     'Slower: a: 50% slower (rQPS 0.50 [0.50, 0.50], fail limit 0.93), b: 40% slower (rQPS 0.60 [0.60, 0.60], fail limit 0.93), c: 30% slower (rQPS 0.70 [0.70, 0.70], fail limit 0.93) and 2 more.'],
   ['inconclusive', [['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'inconclusive', 3,
-    'Undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93); its interval stays open after the budget: more rounds would decide.'],
+    'Undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93); its interval stays open within the budget: more rounds than it allows would decide.'],
   ['warn', [['insert_range=100', [0.95, 0.96, 0.95, 0.96]], ['point-query', [1, 1, 1, 1]]], 'warn', 0,
     'Slightly slower, within the fail limit: insert_range=100: 5% slower (rQPS 0.95 [0.95, 0.96], warn limit 0.97).'],
   // The headline never says nothing got slower while an interval still reaches a limit.
   ['pass with an interval reaching the warn limit', [['insert_range=100', [0.96, 1.06, 1.0, 1.04]], ['point-query', [1, 1, 1, 1]]], 'pass', 0,
-    'Nothing is beyond its fail limit, but 1 of 2 comparisons could still be beyond the warn limit (interval open after the budget): insert_range=100: could be beyond its warn limit (rQPS 1.01 [0.95, 1.09], warn limit 0.97).'],
+    'Nothing is beyond its fail limit, but 1 of 2 comparisons could still be beyond the warn limit (interval open within the budget): insert_range=100: could be beyond its warn limit (rQPS 1.01 [0.95, 1.09], warn limit 0.97).'],
 ];
 
 for (const [name, benches, verdict, exit, line] of HEADLINES) {

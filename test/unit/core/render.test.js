@@ -68,7 +68,7 @@ test('comment.md rows are pinned (real quick run, 3 rounds of 1 s on a loaded 2-
   const v = judge(load('quick-tiny'), CONFIG);
   const md = renderComment(v);
   assert.ok(md.includes('### ❔ perfgate quick: inconclusive'));
-  assert.ok(md.includes('**Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; their intervals stay open after the budget: more rounds would decide.**'));
+  assert.ok(md.includes('**Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; their intervals stay open within the budget: more rounds than it allows would decide.**'));
   assert.ok(md.includes('| ❔ | point-query | 0.52 | 0.15–1.83 | 1.55 | 1.19 | 0.36 | 1.29 | 4.78 | 3 |'));
   assert.ok(md.includes('| ✅ | random-points_range=1000 | 1.11 | 1.00–1.24 | 0.99 | 0.98 | 23.11 | 20.11 | 0.87 | 3 |'));
   // Reaching the warn limit only: a pass, marked as still open.
@@ -120,7 +120,7 @@ test('terminal table carries the verdicts and the headline', () => {
   assert.equal(lines[2], 'microbenchmark                 rQPS  95% interval  cpu/o  cs/o  p95 base  p95 head  p95 ratio  pairs  verdict');
   assert.equal(lines[3], 'point-query                    0.52     0.15–1.83   1.55  1.19      0.36      1.29       4.78      3  inconclusive');
   assert.equal(lines[4], 'random-points_range=1000       1.11     1.00–1.24   0.99  0.98     23.11     20.11       0.87      3  pass');
-  assert.ok(lines.includes('INCONCLUSIVE: Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; their intervals stay open after the budget: more rounds would decide.'));
+  assert.ok(lines.includes('INCONCLUSIVE: Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; their intervals stay open within the budget: more rounds than it allows would decide.'));
   assert.ok(lines.includes('  range-notcovered-si_range=100: within the fail limit, could be beyond the warn limit: rQPS 1.27 [0.94, 1.71] reaches below the warn limit 0.97, not the fail limit 0.93, after 3 pairs'));
 });
 

@@ -101,7 +101,7 @@ test('instructions wholly above the warn limit with time passing is never a pass
   assert.equal(row.verdict, 'inconclusive');
   assert.deepEqual(row.needs, ['instructions']);
   assert.equal(row.reason, 'at least a warn, could be a fail: instr/o 1.042 [1.038, 1.046] lies wholly above the warn limit 1.02 and reaches above the fail limit 1.04 after 3 windows; rQPS 1.06 [1.00, 1.12] lies above the warn limit 0.97');
-  assert.equal(v.headline, 'Undecided: point-query: 4% more instructions per query, could be beyond its fail limit (instr/o 1.042 [1.038, 1.046], fail limit 1.04); its interval stays open after the budget: more instruction windows would decide.');
+  assert.equal(v.headline, 'Undecided: point-query: 4% more instructions per query, could be beyond its fail limit (instr/o 1.042 [1.038, 1.046], fail limit 1.04); its interval stays open within the budget: more instruction windows than it allows would decide.');
   // More windows at the same 4.2% narrow the interval above the fail limit: a fail, named so.
   r.benchmarks[0].instructions.base.windows = windows([41000, 41010, 40990, 41005, 40995, 41000]);
   r.benchmarks[0].instructions.head.windows = windows([42700, 42710, 42690, 42705, 42695, 42700]);
