@@ -38,8 +38,9 @@ const needing = (rows, signal) => rows.filter((b) => (b.needs || []).includes(si
 // projection may lie. At the estimate itself (0) a row of a 20% slowdown whose first five
 // noisy pairs read 0.96 [0.88, 1.05] stopped there, inconclusive: the centre after five pairs is
 // itself uncertain. Half a standard error either side, simulated on rows of 6-14% spread per
-// pair (docs/measurements.md, "Projections"), took 1.6-2.7 more pairs a row in A/A and halved
-// the undecided rows there, and failed a true 0.85 at 14% spread in 77% of rows instead of 63%.
+// pair (bench/projection-margin.js; docs/measurements.md, "A projection's centre"), took 1.7-3.0
+// more pairs a row in A/A and left 1-26% of those rows undecided instead of 8-43%, and failed
+// a true 0.85 at 14% spread in 78% of rows instead of 65%.
 const PROJECTION_MARGIN_SE = 0.5;
 
 /**

@@ -2,12 +2,12 @@
 // A copy of the shipped thresholds/ in a temp folder, with some files replaced or edited, so
 // that each config error can be provoked on an otherwise valid set.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { SHIPPED_DIR } = require('../../core/src/config/thresholds');
+const { scratchDir } = require('./scratch-dir');
 
 function thresholdsWith(edits = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-thresholds-'));
+  const dir = scratchDir('perfgate-thresholds-');
   fs.cpSync(SHIPPED_DIR, dir, { recursive: true });
   for (const [file, edit] of Object.entries(edits)) {
     const target = path.join(dir, file);

@@ -4,12 +4,12 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { main } = require('../../../cli/src/main');
 const { readSettings, writeThresholds } = require('../../../cli/src/commands/calibrate');
 const { thresholdsWith } = require('../../support/thresholds-copy');
+const { scratchDir } = require('../../support/scratch-dir');
 
 function capture() {
   let text = '';
@@ -22,7 +22,7 @@ test('settings: three pairs of servers unless --pairs says otherwise', () => {
 });
 
 test('a bad --pairs exits 2 with one line naming it and measures nothing', async () => {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-cal-')), 'run');
+  const out = path.join(scratchDir('perfgate-cal-'), 'run');
   for (const bad of ['0', 'two', '1.5', '-1']) {
     const io = { stdout: capture(), stderr: capture(), env: process.env };
     const code = await main(['calibrate', '--base', '/nonexistent', '--out', out, `--pairs=${bad}`], io);
@@ -35,7 +35,7 @@ test('a bad --pairs exits 2 with one line naming it and measures nothing', async
 const SUITE_TEXT = (dir) => fs.readFileSync(path.join(dir, 'suites', 'quick.yml'), 'utf8').replace('description: Quick', 'description: Calibrated');
 
 test('the calibrated suite is written where --thresholds can take it, and loads', () => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-cal-'));
+  const out = scratchDir('perfgate-cal-');
   const file = writeThresholds(out, core.SHIPPED_THRESHOLDS_DIR, 'quick', SUITE_TEXT(core.SHIPPED_THRESHOLDS_DIR));
   assert.equal(file, path.join(out, 'thresholds', 'suites', 'quick.yml'));
   assert.equal(core.loadThresholds(path.join(out, 'thresholds')).suites.quick.description, 'Calibrated sysbench subset run on every pull request');
@@ -48,7 +48,7 @@ test('a fork\'s own catalogue and profiles go with its calibrated suite, which n
     'suites/quick.yml': (t) => t.replace('suite: quick\n', 'suite: quick\nprofile: forked\n'),
   });
   fs.copyFileSync(path.join(fork, 'profiles', 'mariadb.cnf'), path.join(fork, 'profiles', 'forked.cnf'));
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-cal-'));
+  const out = scratchDir('perfgate-cal-');
   writeThresholds(out, fork, 'quick', SUITE_TEXT(fork));
   assert.ok(fs.existsSync(path.join(out, 'thresholds', 'profiles', 'forked.cnf')));
   assert.ok(fs.existsSync(path.join(out, 'thresholds', 'benchmarks.yml')));
@@ -56,14 +56,14 @@ test('a fork\'s own catalogue and profiles go with its calibrated suite, which n
 });
 
 test('a suite file the loader refuses is not handed over as calibrated', () => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-cal-'));
+  const out = scratchDir('perfgate-cal-');
   const broken = SUITE_TEXT(core.SHIPPED_THRESHOLDS_DIR).replace('  default: {warn: 0.97', '  point-query: {warn: 0.5, fail: 0.9}\n  default: {warn: 0.97');
   assert.throws(() => writeThresholds(out, core.SHIPPED_THRESHOLDS_DIR, 'quick', broken), /quick\.yml:\d+: limits\.point-query\.warn: warn 0\.5 is below fail 0\.9/);
 });
 
 test('a pair whose measurement fails stops the calibration, naming the pair and its run folder', async () => {
   // A server prefix whose server cannot even say its version: the harness refuses the plan.
-  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-prefix-'));
+  const prefix = scratchDir('perfgate-prefix-');
   fs.mkdirSync(path.join(prefix, 'sbin'));
   fs.mkdirSync(path.join(prefix, 'share'));
   fs.writeFileSync(path.join(prefix, 'sbin', 'mariadbd'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });

@@ -7,11 +7,12 @@ const path = require('node:path');
 const { main } = require('../../../cli/src/main');
 const { readSettings } = require('../../../cli/src/commands/compare');
 const { thresholdsWith, lineOf } = require('../../support/thresholds-copy');
+const { scratchDir } = require('../../support/scratch-dir');
 
 // A real installed server prefix is not needed for argument errors, but --base/--head checks
 // need a folder with an executable server binary: make one that is never run.
 function fakePrefix() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-prefix-'));
+  const dir = scratchDir('perfgate-prefix-');
   fs.mkdirSync(path.join(dir, 'sbin'));
   fs.mkdirSync(path.join(dir, 'share'));
   fs.writeFileSync(path.join(dir, 'sbin', 'mariadbd'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
@@ -41,7 +42,7 @@ test('settings: overrides are typed, the rest defaulted', () => {
 
 test('bad input exits 2 with one line naming the argument and writes nothing', async (t) => {
   const prefix = fakePrefix();
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-out-')), 'run');
+  const out = path.join(scratchDir('perfgate-out-'), 'run');
   const ok = ['--base', prefix, '--head', prefix, '--out', out];
   const badThresholds = thresholdsWith({ 'suites/ahi.yml': (s) => s.replace('seconds: 5', 'seconds: -5') });
   const cases = [
@@ -108,7 +109,7 @@ test('a chain: --head repeated, in order; a single --head stays as it was', () =
 
 test('a bad chain exits 2 with one line naming --head (or what it cannot go with) and writes nothing', async () => {
   const [a, b, c] = [fakePrefix(), fakePrefix(), fakePrefix()];
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-out-')), 'run');
+  const out = path.join(scratchDir('perfgate-out-'), 'run');
   const cases = [
     [['--base', a, '--head', b, '--head', a, '--out', out], `perfgate compare: --head '${a}': the same basedir as --base; expected a version other than the base`],
     [['--base', a, '--head', b, '--head', `${b}/`, '--out', out], `perfgate compare: --head '${b}': given twice (head 1 and head 2); expected each version once`],

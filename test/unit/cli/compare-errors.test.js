@@ -2,10 +2,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { describeErrors } = require('../../../cli/src/compare-loop');
 const { clearRunOutputs } = require('../../../cli/src/run-folder');
+const { scratchDir } = require('../../support/scratch-dir');
 
 test('a run with errors is summarised by its first error in one line', () => {
   const long = `initializing the datadir failed: ${'x'.repeat(400)}\nlog tail`;
@@ -26,7 +26,7 @@ test('a run with errors is summarised by its first error in one line', () => {
 });
 
 test('files of an earlier run are removed before measuring; others stay', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-run-'));
+  const dir = scratchDir('perfgate-run-');
   const stale = ['plan.json', 'results.json', 'plan.extra-2.json', 'results.extra-12.json', 'verdict.json', 'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'];
   const kept = ['notes.txt', 'results.json.bak', 'calibration.json', 'results.csv.old'];
   for (const f of [...stale, ...kept]) fs.writeFileSync(path.join(dir, f), '{}');
