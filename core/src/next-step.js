@@ -12,9 +12,10 @@
 //            must not warn;
 //   extend   more timed rounds of the rows whose time could still change the verdict, up to
 //            budget.extra_rounds per side: only where the rounds left could narrow the interval
-//            past a limit it now straddles, were the spread measured so far to hold (on a
-//            noisy runner, an interval of ±20% does not close on a limit 3% away in six more
-//            rounds: the row stays open, and says so, without the wait);
+//            past a limit it now straddles, were the spread measured so far to hold and the
+//            centre within half a standard error of the estimate (on a noisy runner, an
+//            interval of ±30% does not close on a limit 3% away in six more rounds: the row
+//            stays open, and says so, without the wait);
 //   confirm  a time fail or warn re-measured once (budget.confirm_rounds) on fresh processes;
 //   done.
 // A fail that the fresh processes of a recount or confirm do not repeat is not cleared by them
