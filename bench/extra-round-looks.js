@@ -15,6 +15,7 @@
 const { parseArgs } = require('node:util');
 const core = require('@perfgate/core');
 const { seededNormals } = require('../test/support/seeded-draws');
+const { record, tally } = require('./simulated-rows');
 
 const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '1' }, planned: { type: 'string', default: '6' } } });
 const TRIALS = Number(opt.trials);
@@ -25,23 +26,12 @@ const budgetFor = (planned) => ({ extra_rounds: MOST_PAIRS - planned, step_round
 const PLANS = opt.planned.split(',').map(Number);
 if (!PLANS.length || PLANS.some((n) => !Number.isInteger(n) || n < 2)) throw new Error(`--planned ${opt.planned}: expected whole numbers of pairs, at least 2, separated by commas`);
 
-const record = (ratios) => ({
-  id: 'row', name: 'row', group: 'point', status: 'ok',
-  rounds: ratios.flatMap((r, index) => [
-    { index, side: 'base', qps: 1000, errors: 0 },
-    { index, side: 'head', qps: 1000 * r, errors: 0 },
-  ]),
-});
 const results = (ratios) => ({
   schema: 'perfgate.results/v1', plan: { suite: 'quick', benchmarks: [{ id: 'row' }] }, status: 'ok', errors: [],
   machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
   sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '1' } },
   benchmarks: [record(ratios)],
 });
-// How a settled row reads in the tables: inconclusive split by whether it proved a warn.
-const outcome = (row) => (row.verdict === 'inconclusive' && row.rqps.high < SUITE.limits.default.warn ? 'at least warn'
-  : row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
-
 function pairByPair(draw, planned) {
   const ratios = draw(planned);
   const spent = { extra_rounds: 0, on_request: { row: 0 } };
@@ -72,16 +62,9 @@ for (const centre of [1.0, 0.96, 0.92, 0.85]) {
     const looks = [['steps of 4', inSteps, PLANS[0]], ...PLANS.map((n) => [PLANS.length > 1 ? `pair by pair, ${n}` : 'pair by pair', pairByPair, n])];
     for (const [name, run, planned] of looks) {
       const draw = (n) => Array.from({ length: n }, () => Math.exp(Math.log(centre) + sd * normal()));
-      const counts = {};
-      let pairs = 0;
-      for (let i = 0; i < TRIALS; i += 1) {
-        const r = run(draw, planned);
-        pairs += r.pairs;
-        const o = outcome(r.row);
-        counts[o] = (counts[o] || 0) + 1;
-      }
+      const { meanPairs, counts } = tally(TRIALS, () => run(draw, planned), SUITE.limits.default.warn);
       const pct = (k) => `${(100 * (counts[k] || 0) / TRIALS).toFixed(1)}%`.padStart(6);
-      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(17)}  ${(pairs / TRIALS).toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('at least warn').padStart(13)}  ${pct('inconclusive').padStart(12)}  ${pct('warn')}  ${pct('pass (open)').padStart(11)}  ${pct('pass')}`);
+      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(17)}  ${meanPairs.toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('at least warn').padStart(13)}  ${pct('inconclusive').padStart(12)}  ${pct('warn')}  ${pct('pass (open)').padStart(11)}  ${pct('pass')}`);
     }
   }
 }

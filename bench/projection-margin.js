@@ -13,6 +13,7 @@
 const { parseArgs } = require('node:util');
 const core = require('@perfgate/core');
 const { seededNormals } = require('../test/support/seeded-draws');
+const { record, tally } = require('./simulated-rows');
 
 const { values: opt } = parseArgs({ options: { trials: { type: 'string', default: '2000' }, seed: { type: 'string', default: '11' }, margins: { type: 'string', default: '0,0.5,1' } } });
 const TRIALS = Number(opt.trials);
@@ -22,13 +23,6 @@ const LIMITS = { warn: 0.97, fail: 0.93 };
 const SUITE = { limits: { default: LIMITS } };
 const PLANNED = 5;
 const MOST_PAIRS = 18;
-
-const record = (ratios) => ({
-  id: 'row', name: 'row', group: 'point', status: 'ok',
-  rounds: ratios.flatMap((r, index) => [{ index, side: 'base', qps: 1000, errors: 0 }, { index, side: 'head', qps: 1000 * r, errors: 0 }]),
-});
-const outcome = (row) => (row.verdict === 'inconclusive' && row.rqps.high < LIMITS.warn ? 'at least warn'
-  : row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
 
 function measureRow(draw, margin) {
   const ratios = draw(PLANNED);
@@ -47,14 +41,8 @@ console.log(`true rQPS  sd/pair  margin  mean pairs  ${OUTCOMES.join('  ')}`);
 for (const [centre, sd] of [[1, 0.06], [1, 0.1], [0.95, 0.09], [0.94, 0.09], [0.92, 0.09], [0.85, 0.14], [0.8, 0.14]]) {
   for (const margin of MARGINS) {
     const draw = (n) => Array.from({ length: n }, () => Math.exp(Math.log(centre) + sd * normal()));
-    const counts = {};
-    let pairs = 0;
-    for (let i = 0; i < TRIALS; i += 1) {
-      const r = measureRow(draw, margin);
-      pairs += r.pairs;
-      counts[outcome(r.row)] = (counts[outcome(r.row)] || 0) + 1;
-    }
+    const { meanPairs, counts } = tally(TRIALS, () => measureRow(draw, margin), LIMITS.warn);
     const shares = OUTCOMES.map((o) => `${(100 * (counts[o] || 0) / TRIALS).toFixed(1)}%`.padStart(o.length));
-    console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${String(margin).padEnd(6)}  ${(pairs / TRIALS).toFixed(1).padStart(10)}  ${shares.join('  ')}`);
+    console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${String(margin).padEnd(6)}  ${meanPairs.toFixed(1).padStart(10)}  ${shares.join('  ')}`);
   }
 }
