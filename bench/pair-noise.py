@@ -12,7 +12,10 @@ microbenchmark:
     a row (the pool's tails may come from rows of different noise instead);
   - the correlation, pair by pair, of the log ratio of QPS with that of the server's CPU time
     per query (cpu/o) and of context switches per query: whether the spread is the host's
-    speed (more CPU for the same query) or waits.
+    speed (more CPU for the same query) or waits;
+  - the spread of cpu/s (the log ratio of QPS times CPU time per query), where the host's
+    speed cancels: what the time signal's proof of a wait (core/src/verdict.js, withWaits)
+    spreads by, against rQPS's.
 
 Usage: python3 bench/pair-noise.py runs/pw-onreq/* runs/demo-onreq ...
 """
@@ -79,7 +82,7 @@ def main(dirs):
             pairs = pairs_of(bench)
             if len(pairs) >= 5:
                 rows[bench["id"]].append(np.array([[log_ratio(p, k) for k in ("qps", "cpu_per_query_us", "cs_per_query")] for p in pairs]))
-    print("microbenchmark                  rows pairs   sd   MAD-sd kurtosis | width vs t: Wilcoxon Yuen20 (rows>=8) | r(rQPS, cpu/o) r(rQPS, cs/o)")
+    print("microbenchmark                  rows pairs   sd   MAD-sd kurtosis | width vs t: Wilcoxon Yuen20 (rows>=8) | r(rQPS, cpu/o) r(rQPS, cs/o) | sd cpu/s")
     for bid in sorted(rows):
         centred = np.concatenate([m - np.nanmedian(m, axis=0) for m in rows[bid]])
         q = centred[:, 0]
@@ -93,7 +96,9 @@ def main(dirs):
         def corr(j):
             ok = ~np.isnan(centred[:, j]) & np.isfinite(centred[:, j])
             return np.corrcoef(q[ok], centred[ok, j])[0, 1] if ok.sum() > 2 and centred[ok, j].std() > 0 else float("nan")
-        print(f"{bid[:30]:30s} {len(rows[bid]):4d} {len(q):5d} {100 * sd:5.1f}% {100 * mad:5.1f}% {kurt:7.1f}  |      {wil:5.2f}   {yu:5.2f} ({len(long_rows):2d})          | {corr(1):+.2f}          {corr(2):+.2f}")
+        busy = q + centred[:, 1]
+        busy_sd = np.nanstd(busy[np.isfinite(busy)])
+        print(f"{bid[:30]:30s} {len(rows[bid]):4d} {len(q):5d} {100 * sd:5.1f}% {100 * mad:5.1f}% {kurt:7.1f}  |      {wil:5.2f}   {yu:5.2f} ({len(long_rows):2d})          | {corr(1):+.2f}          {corr(2):+.2f}         | {100 * busy_sd:5.1f}%")
 
 
 if __name__ == "__main__":
