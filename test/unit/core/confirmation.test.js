@@ -255,3 +255,54 @@ test('a time warn one run measured and another did not ends a pass marked open, 
   assert.match(row.reason, /^beyond its warn limit on its first servers, not on fresh ones: /);
   assert.doesNotMatch(v.headline, /Nothing got slower/);
 });
+
+// The loop above over drawn rows: the first servers' rounds or windows and each fresh step's
+// come from a true change plus a shift of their own pair of processes (what ties to a process
+// repeats in all its rounds) and noise. Whatever the steps, the final row keeps the gate's
+// promises: a pooled interval wholly beyond a limit is never a pass (beyond the fail limit, a
+// fail), and a fail the first servers proved on their own is never cleared to a pass or a warn.
+test('over drawn rows and fresh steps, no proof is pooled away', () => {
+  const fc = require('fast-check');
+  const { ratioInterval } = require('../../../core/src/statistics');
+  const drawn = fc.record({
+    timed: fc.boolean(),
+    counted: fc.boolean(),
+    rqps: fc.double({ min: 0.8, max: 1.05, noNaN: true }),
+    instr: fc.double({ min: 0.98, max: 1.06, noNaN: true }),
+    spread: fc.double({ min: 0, max: 0.15, noNaN: true }),
+    instrSpread: fc.double({ min: 0, max: 0.01, noNaN: true }),
+    shifts: fc.array(fc.double({ min: -0.08, max: 0.08, noNaN: true }), { minLength: 12, maxLength: 12 }),
+    noise: fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 64, maxLength: 64 }),
+  }).filter((d) => d.timed || d.counted);
+  fc.assert(fc.property(drawn, (d) => {
+    let at = 0;
+    const next = () => d.noise[at++ % d.noise.length];
+    // Step k's processes (k = 0: the first servers) shift time by shifts[k], instructions by a
+    // tenth of it (two processes of one build counted up to 1.1% apart).
+    const ratios = (n, k) => Array.from({ length: n }, () => d.rqps * Math.exp(d.shifts[k] + d.spread * next()));
+    const perWindow = (n, k) => Array.from({ length: n }, () => d.instr * Math.exp(d.shifts[k] / 10 + d.instrSpread * next()));
+    const first = {
+      ...(d.timed ? { rounds: rounds(ratios(5, 0), 0) } : {}),
+      ...(d.counted ? { instructions: counted(perWindow(3, 0)) } : {}),
+    };
+    const firstRatios = first.rounds ? first.rounds.filter((r) => r.side === 'head').map((r) => r.qps / 1000) : null;
+    const firstWindows = first.instructions ? first.instructions.head.windows.map((w, k) => w.connection.per_query / first.instructions.base.windows[k].connection.per_query) : null;
+    const { verdict, row } = compare(first, (step, k) => (step.rounds
+      ? { ratios: ratios(step.rounds, 1 + k) }
+      : { windows: perWindow(step.windows, 1 + k) }));
+    if (row.verdict === 'error') return;
+    const L = LIMITS.default;
+    const time = row.rqps && row.rqps.low !== null ? row.rqps : null;
+    const instr = row.instructions_per_query && row.instructions_per_query.low !== null ? row.instructions_per_query : null;
+    const why = `${row.verdict}: ${row.reason}`;
+    if ((time && time.high < L.warn) || (instr && instr.low > L.instructions.warn)) assert.notEqual(row.verdict, 'pass', why);
+    if ((time && time.high < L.fail) || (instr && instr.low > L.instructions.fail)) assert.equal(row.verdict, 'fail', why);
+    const own = (xs) => (xs && xs.length >= 2 ? ratioInterval(xs) : null);
+    const firstTime = own(firstRatios);
+    const firstInstr = own(firstWindows);
+    if ((firstTime && firstTime.high < L.fail) || (firstInstr && firstInstr.low > L.instructions.fail)) {
+      assert.ok(['fail', 'inconclusive'].includes(row.verdict), `the first servers proved a fail: ${why}`);
+    }
+    if (!(row.verdict === 'pass' && !row.open)) assert.doesNotMatch(verdict.headline, /Nothing got slower/, verdict.headline);
+  }), { seed: 20261129, numRuns: 300 });
+});
