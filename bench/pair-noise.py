@@ -14,8 +14,8 @@ microbenchmark:
     per query (cpu/o) and of context switches per query: whether the spread is the host's
     speed (more CPU for the same query) or waits;
   - the spread of cpu/s (the log ratio of QPS times CPU time per query), where the host's
-    speed cancels: what the time signal's proof of a wait (core/src/verdict.js, withWaits)
-    spreads by, against rQPS's.
+    speed cancels, against rQPS's: how much a signal of waits built on it could gain
+    (docs/measurements.md, "cpu/s, tried and left out").
 
 Usage: python3 bench/pair-noise.py runs/pw-onreq/* runs/demo-onreq ...
 """
@@ -96,9 +96,9 @@ def main(dirs):
         def corr(j):
             ok = ~np.isnan(centred[:, j]) & np.isfinite(centred[:, j])
             return np.corrcoef(q[ok], centred[ok, j])[0, 1] if ok.sum() > 2 and centred[ok, j].std() > 0 else float("nan")
-        busy = q + centred[:, 1]
-        busy_sd = np.nanstd(busy[np.isfinite(busy)])
-        print(f"{bid[:30]:30s} {len(rows[bid]):4d} {len(q):5d} {100 * sd:5.1f}% {100 * mad:5.1f}% {kurt:7.1f}  |      {wil:5.2f}   {yu:5.2f} ({len(long_rows):2d})          | {corr(1):+.2f}          {corr(2):+.2f}         | {100 * busy_sd:5.1f}%")
+        cpu_per_second = q + centred[:, 1]
+        cpu_per_second_sd = np.nanstd(cpu_per_second[np.isfinite(cpu_per_second)])
+        print(f"{bid[:30]:30s} {len(rows[bid]):4d} {len(q):5d} {100 * sd:5.1f}% {100 * mad:5.1f}% {kurt:7.1f}  |      {wil:5.2f}   {yu:5.2f} ({len(long_rows):2d})          | {corr(1):+.2f}          {corr(2):+.2f}         | {100 * cpu_per_second_sd:5.1f}%")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fc = require('fast-check');
 const { judge } = require('../../../core/src/verdict');
+const { resultsDoc } = require('./results-doc');
+const { pooledIntervals } = require('./pooled-intervals');
 
 const drawnLimits = fc.record({
   warn: fc.double({ min: 0.85, max: 1, noNaN: true }),
@@ -42,33 +44,14 @@ function benchOf(r, k) {
   return bench;
 }
 
-function judged(rows, limits) {
-  return judge({
-    schema: 'perfgate.results/v1', plan: { suite: 'quick' }, status: 'ok', errors: [],
-    machine: { cpu_model: 'x', cores: 2, memory_bytes: 1, kernel: 'k', id: 'm' },
-    sides: { base: { basedir: '/b', flavor: 'mariadb', version: '1' }, head: { basedir: '/h', flavor: 'mariadb', version: '2' } },
-    benchmarks: rows.map(benchOf),
-  }, { limits: { default: limits } });
-}
-
-// What the row's pooled intervals prove and leave possible, read from the verdict's own figures.
-function intervalsOf(row, limits) {
-  const time = row.rqps && row.rqps.low !== null ? row.rqps : null;
-  const instr = row.instructions_per_query && row.instructions_per_query.low !== null ? row.instructions_per_query : null;
-  return {
-    beyondWarn: (time && time.high < limits.warn) || (instr && instr.low > limits.instructions.warn),
-    beyondFail: (time && time.high < limits.fail) || (instr && instr.low > limits.instructions.fail),
-    reachesWarn: (time && time.low < limits.warn) || (instr && instr.high > limits.instructions.warn),
-    single: (row.rqps && row.rqps.low === null) || (row.instructions_per_query && row.instructions_per_query.low === null),
-  };
-}
+const judged = (rows, limits) => judge(resultsDoc(rows.map(benchOf)), { limits: { default: limits } });
 
 test('judge never passes a row whose interval lies wholly beyond a warn limit, over drawn rows and limits', () => {
   fc.assert(fc.property(fc.array(drawnRow, { minLength: 1, maxLength: 4 }), drawnLimits, (rows, limits) => {
     const v = judged(rows, limits);
     for (const row of v.benchmarks) {
       if (row.verdict === 'error') continue;
-      const seen = intervalsOf(row, limits);
+      const seen = pooledIntervals(row, limits);
       if (seen.beyondWarn) assert.notEqual(row.verdict, 'pass', `${row.id}: ${row.reason}`);
       if (seen.beyondFail) assert.equal(row.verdict, 'fail', `${row.id}: ${row.reason}`);
       if (row.verdict === 'pass' && !row.open) {
