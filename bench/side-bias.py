@@ -21,20 +21,16 @@ from pathlib import Path
 from scipy import stats
 
 
-def side_order(sides):
-    return sorted(sides, key=lambda s: (s != "base", len(s), s))
-
-
 def run_means(folder):
     """(row id, later side, earlier side) -> mean log QPS ratio of the run's pairs."""
     doc = json.loads((Path(folder) / "results.json").read_text())
+    sides = list(doc["sides"])  # the run's own order: base, head, head2, ...
     means = {}
     for bench in doc.get("benchmarks") or []:
         by_index = collections.defaultdict(dict)
         for r in bench.get("rounds") or []:
             if r.get("qps"):
                 by_index[r["index"]][r["side"]] = r["qps"]
-        sides = side_order({s for pair in by_index.values() for s in pair})
         for i, later in enumerate(sides):
             for earlier in sides[:i]:
                 logs = [math.log(p[later] / p[earlier]) for p in by_index.values() if later in p and earlier in p]
