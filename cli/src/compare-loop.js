@@ -16,7 +16,7 @@ const { EXIT } = core;
  * Runs the harness on one plan and reads what it wrote.
  * @returns {results|null, exitCode, message|null}
  */
-async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null }) {
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null, places = null }) {
   const planFile = path.join(outDir, planName);
   writeDocument(planFile, 'plan', plan);
   const ids = plan.benchmarks.map((b) => b.id);
@@ -30,7 +30,8 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     basedirs: [...new Set(Object.values(plan.sides).map((side) => side.basedir))],
     stderr: io.stderr,
     answer,
-    onEvent: (event) => {
+    onEvent: (placed) => {
+      const event = core.eventFromPlaces(placed, places);
       if (clock) clock.mark(core.phaseOf(event, stage));
       const line = core.formatHarnessProgress(event, { stage, firstRound: plan.measure.first_round || 0, ids });
       if (line) io.stderr.write(`${line}\n`);
@@ -52,6 +53,11 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
   let results;
   try {
     results = readDocument(resultsFile, 'results');
+    if (places) {
+      // The file is the step's record too: it names every side by the build that ran there.
+      results = core.resultsFromPlaces(results, places);
+      writeDocument(resultsFile, 'results', results);
+    }
   } catch (err) {
     return { results: null, exitCode: EXIT.error, message: err.message };
   }
@@ -75,7 +81,7 @@ function describeErrors(results) {
 
 const STAGE = { extend: 'extra rounds', confirm: 'confirm', count: 'extra windows', recount: 'recount' };
 
-function describeStep(step, ids) {
+function describeStep(step, ids, places) {
   const n = step.windows ?? step.rounds;
   const unit = step.windows ? 'instruction window' : 'round';
   const what = {
@@ -84,7 +90,14 @@ function describeStep(step, ids) {
     count: 'whose instructions are still open',
     recount: 'beyond an instructions limit, counting again on fresh servers',
   }[step.action];
-  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
+  const where = places ? `, ${placesText(places)}` : '';
+  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}${where}: ${ids.join(', ')}`;
+}
+
+// "base in head's place and head in base's".
+function placesText(places) {
+  const moved = Object.entries(places).filter(([side, place]) => side !== place);
+  return moved.map(([side, place]) => `${side} in ${place}'s place`).join(' and ');
 }
 
 // The plan of one adaptive step: instruction windows or timed rounds of the rows it names.
@@ -230,10 +243,14 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     const n = steps.length + 1;
     const ids = step.plan_ids || core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
-    io.stderr.write(`perfgate compare: ${describeStep(step, ids)}\n`);
+    // Fresh servers in the places opposite to the step before (core/src/places.js).
+    const places = core.stepPlaces(step, steps, Object.keys(plan.sides));
+    io.stderr.write(`perfgate compare: ${describeStep(step, ids, places)}\n`);
     clock.mark(STAGE[step.action]);
+    const ownPlan = stepPlan(plan, step, ids, firstRound);
     const more = await measure({
-      plan: stepPlan(plan, step, ids, firstRound),
+      plan: places ? core.planInPlaces(ownPlan, places) : ownPlan,
+      places,
       outDir,
       planName: `plan.extra-${n}.json`,
       resultsName: `results.extra-${n}.json`,
@@ -248,10 +265,11 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     const extension = {
       file: `results.extra-${n}.json`, purpose: step.action, first_round: firstRound,
       rounds: step.rounds ?? 0, ...(step.windows ? { windows: step.windows } : {}), benchmarks: ids,
+      ...(more.results.places ? { places: more.results.places } : {}),
     };
     results = core.mergeResults([results, more.results], { extension });
     writeDocument(path.join(outDir, 'results.json'), 'results', results);
-    steps.push({ ...step, ids });
+    steps.push({ ...step, ids, ...(places ? { places } : {}) });
     spend(spent, step);
     verdict = judge(results, suite);
   }
