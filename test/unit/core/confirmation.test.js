@@ -7,8 +7,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { judge } = require('../../../core/src/verdict');
-const { nextStep } = require('../../../core/src/next-step');
-const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-results');
+const { mergeResults } = require('../../../core/src/merge-results');
+const { simulateCompare } = require('./simulated-compare');
 const { resultsDoc } = require('./results-doc');
 const { pooledIntervals } = require('./pooled-intervals');
 
@@ -32,27 +32,18 @@ const counted = (ratios, run = 0) => ({ events: 1000, seed: 1, base: side(ratios
  * instruction windows). Returns the last verdict and the steps taken.
  */
 function compare(first, later) {
-  let results = doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', ...first }]);
-  let verdict = judge(results, { limits: LIMITS });
-  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
-  const steps = [];
-  for (;;) {
-    const step = nextStep(verdict, BUDGET, spent);
-    if (step.action === 'done') break;
-    const from = nextRoundIndex(results);
-    const m = later(step, steps.length);
-    const bench = { id: 'a', name: 'a', group: 'point', status: 'ok', rounds: m.ratios ? rounds(m.ratios, from) : [] };
-    if (m.windows) bench.instructions = counted(m.windows, steps.length + 1);
-    const extension = { file: `results.extra-${steps.length + 1}.json`, purpose: step.action, first_round: from, rounds: step.rounds ?? 0, ...(step.windows ? { windows: step.windows } : {}), benchmarks: step.ids };
-    results = mergeResults([results, doc([bench])], { extension });
-    steps.push(step.action);
-    if (step.action === 'extend') spent.extra_rounds += step.rounds;
-    if (step.action === 'confirm') spent.confirmed.push(...step.ids);
-    if (step.action === 'count') { spent.extra_windows += step.windows; spent.recounted.push(...step.ids); }
-    if (step.action === 'recount') spent.recounted.push(...step.ids);
-    verdict = judge(results, { limits: LIMITS });
-  }
-  return { verdict, row: verdict.benchmarks[0], steps };
+  const { verdict, row, steps } = simulateCompare({
+    results: doc([{ id: 'a', name: 'a', group: 'point', status: 'ok', ...first }]),
+    limits: LIMITS,
+    budget: BUDGET,
+    measureStep: (step, earlier, from) => {
+      const m = later(step, earlier.length);
+      const bench = { id: 'a', name: 'a', group: 'point', status: 'ok', rounds: m.ratios ? rounds(m.ratios, from) : [] };
+      if (m.windows) bench.instructions = counted(m.windows, earlier.length + 1);
+      return doc([bench]);
+    },
+  });
+  return { verdict, row, steps: steps.map((s) => s.action) };
 }
 
 test('a time fail that fresh servers do not confirm ends inconclusive, never a pass', () => {

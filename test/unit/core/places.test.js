@@ -5,9 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, eventFromPlaces } = require('../../../core/src/places');
-const { judge } = require('../../../core/src/verdict');
-const { nextStep } = require('../../../core/src/next-step');
-const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-results');
+const { simulateCompare } = require('./simulated-compare');
 const { assertValid } = require('../../../core/src/schemas');
 const { resultsDoc } = require('./results-doc');
 
@@ -122,23 +120,13 @@ function compareOnPlaces({ headSpeed, placeCost, keepPlaces = false, pairs = 6 }
     return resultsFromPlaces(doc, places);
   };
   const own = { base: 'base', head: 'head' };
-  let results = measureIn(own, 0, pairs);
-  let verdict = judge(results, { limits: LIMITS });
-  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
-  const steps = [];
-  for (;;) {
-    const step = nextStep(verdict, BUDGET, spent);
-    if (step.action === 'done') break;
-    const places = (!keepPlaces && stepPlaces(step, steps, ['base', 'head'])) || own;
-    const from = nextRoundIndex(results);
-    const more = measureIn(places, from, step.rounds);
-    results = mergeResults([results, more], { extension: { file: `results.extra-${steps.length + 1}.json`, purpose: step.action, first_round: from, rounds: step.rounds, benchmarks: step.ids, ...(more.places ? { places: more.places } : {}) } });
-    steps.push(step);
-    if (step.action === 'extend') spent.extra_rounds += step.rounds;
-    if (step.action === 'confirm') spent.confirmed.push(...step.ids);
-    verdict = judge(results, { limits: LIMITS });
-  }
-  return { row: verdict.benchmarks[0], steps: steps.map((s) => s.action), results };
+  const { row, steps, results } = simulateCompare({
+    results: measureIn(own, 0, pairs),
+    limits: LIMITS,
+    budget: BUDGET,
+    measureStep: (step, earlier, from) => measureIn((!keepPlaces && stepPlaces(step, earlier, ['base', 'head'])) || own, from, step.rounds),
+  });
+  return { row, steps: steps.map((s) => s.action), results };
 }
 
 test('a place that costs 12% does not fail an unchanged build: the confirmation runs it in the other place', () => {
