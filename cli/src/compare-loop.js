@@ -94,7 +94,7 @@ function describeStep(step, ids, places) {
   return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}${where}: ${ids.join(', ')}`;
 }
 
-// "base in head's place and head in base's".
+// "base in head's place and head in base's place".
 function placesText(places) {
   const moved = Object.entries(places).filter(([side, place]) => side !== place);
   return moved.map(([side, place]) => `${side} in ${place}'s place`).join(' and ');
