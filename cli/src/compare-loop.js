@@ -54,8 +54,11 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
   try {
     results = readDocument(resultsFile, 'results');
     if (places) {
-      // The file is the step's record too: it names every side by the build that ran there.
-      results = core.resultsFromPlaces(results, places);
+      // The file is the step's record too: it names every side by the build that ran there,
+      // and each build's callgrind files are in its own folder.
+      const own = core.filesToOwnFolders(core.resultsFromPlaces(results, places), places);
+      moveFiles(outDir, own.moves);
+      results = own.results;
       writeDocument(resultsFile, 'results', results);
     }
   } catch (err) {
@@ -65,6 +68,24 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     return { results, exitCode: EXIT.error, message: `the run has errors: ${describeErrors(results)}` };
   }
   return { results, exitCode: EXIT.ok, message: null };
+}
+
+// Moves each `from` to its `to` (paths in the run folder) in two passes, since two builds'
+// folders swap their contents; what a `to` held before (an earlier count's last window of
+// the same build) is replaced.
+function moveFiles(outDir, moves) {
+  const parked = [];
+  for (const { from, to } of moves) {
+    const source = path.join(outDir, from);
+    if (!fs.existsSync(source)) continue;
+    fs.renameSync(source, `${source}.moving`);
+    parked.push({ source: `${source}.moving`, target: path.join(outDir, to) });
+  }
+  for (const { source, target } of parked) {
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.renameSync(source, target);
+  }
 }
 
 // The first error in one line (the full list is in results.json and the reports): a failed

@@ -103,6 +103,33 @@ function resultsFromPlaces(doc, places) {
   };
 }
 
+/**
+ * The callgrind files a step in places kept (the harness keeps a side's last window in its
+ * place's folder, servers/<place>/callgrind/...) moved to the folder of the build that counted
+ * them, so that servers/head/ holds the head build's files whichever place it ran in.
+ * Returns the results with each side's `files` pointing there, and the moves to make
+ * ({from, to}, relative to the run folder). A path that is not plainly under its place's
+ * folder (absolute, or with a `..` segment) is left as it is and not moved.
+ */
+function filesToOwnFolders(doc, places) {
+  const moves = [];
+  const plain = (p) => typeof p === 'string' && !p.startsWith('/') && !p.split('/').includes('..');
+  const benchmarks = (doc.benchmarks || []).map((b) => {
+    if (!b.instructions) return b;
+    const instructions = { ...b.instructions };
+    for (const [side, place] of Object.entries(places)) {
+      const own = instructions[side];
+      const prefix = `servers/${place}/`;
+      if (side === place || !own || !plain(own.files) || !own.files.startsWith(prefix)) continue;
+      const to = `servers/${side}/${own.files.slice(prefix.length)}`;
+      moves.push({ from: own.files, to });
+      instructions[side] = { ...own, files: to };
+    }
+    return { ...b, instructions };
+  });
+  return { results: { ...doc, benchmarks }, moves };
+}
+
 /** A progress event's side names ("base", or "base, head" for a step of both) as the builds'. */
 function eventFromPlaces(event, places) {
   if (!places || typeof event.side !== 'string') return event;
@@ -110,4 +137,4 @@ function eventFromPlaces(event, places) {
   return { ...event, side: event.side.split(', ').map((place) => who[place] ?? place).join(', ') };
 }
 
-module.exports = { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, eventFromPlaces };
+module.exports = { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces };

@@ -54,6 +54,7 @@ def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_
     assert results["data"] == "shared" and results["instructions"]["windows"] == 3
     # Each fail was counted again on fresh server processes (confirm_windows: 3) before it stood.
     assert [e["purpose"] for e in results["extensions"]] == ["recount"]
+    assert results["extensions"][0]["places"] == {"base": "head", "head": "base"}
     for bench in results["benchmarks"]:
         assert bench["instructions"]["runs"] == 2
         for side in ("base", "head"):
@@ -68,6 +69,7 @@ def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_
         assert "% more instructions per query: instr/o " in row["reason"] and "lies wholly above the fail limit 1.02" in row["reason"]
         went = row["instructions_functions"]
         assert went["grown"] and went["grown"][0]["self_growth"] > 0
+        # The recount ran the head build in the base's place; its files were moved to its own folder.
         assert went["annotate"].startswith("callgrind_annotate --inclusive=yes servers/head/callgrind/")
     comment = (out / "comment.md").read_text()
     assert "| instr/o | 95% interval |" in comment

@@ -4,7 +4,7 @@
 // regression of the build that happened to run there.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, eventFromPlaces } = require('../../../core/src/places');
+const { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('../../../core/src/places');
 const { simulateCompare } = require('./simulated-compare');
 const { assertValid } = require('../../../core/src/schemas');
 const { resultsDoc } = require('./results-doc');
@@ -86,6 +86,23 @@ test('results from reversed places name every side by the build that ran there',
   assert.equal(own.places, undefined);
   assert.deepEqual(own.benchmarks[0].rounds, placedDoc().benchmarks[0].rounds);
   assert.throws(() => resultsFromPlaces(placedDoc(), { base: 'head', head: 'base', head2: 'head2' }), /do not put each of the results's sides/);
+});
+
+test('each build\'s callgrind files go to its own folder; a path that leaves its place\'s folder is not moved', () => {
+  const places = { base: 'head', head: 'base' };
+  const doc = resultsFromPlaces(placedDoc(), places);
+  doc.benchmarks[0].instructions.base.files = 'servers/head/callgrind/a.last';
+  doc.benchmarks[0].instructions.head.files = 'servers/base/callgrind/a.last';
+  const { results, moves } = filesToOwnFolders(doc, places);
+  assert.deepEqual(moves, [{ from: 'servers/head/callgrind/a.last', to: 'servers/base/callgrind/a.last' }, { from: 'servers/base/callgrind/a.last', to: 'servers/head/callgrind/a.last' }]);
+  assert.equal(results.benchmarks[0].instructions.head.files, 'servers/head/callgrind/a.last');
+  assert.equal(results.benchmarks[0].instructions.base.files, 'servers/base/callgrind/a.last');
+  for (const hostile of ['servers/base/../../../etc', '/servers/base/x', 'elsewhere/a.last']) {
+    doc.benchmarks[0].instructions.head.files = hostile;
+    const out = filesToOwnFolders(doc, places);
+    assert.equal(out.results.benchmarks[0].instructions.head.files, hostile);
+    assert.ok(!out.moves.some((m) => m.from === hostile), hostile);
+  }
 });
 
 test('a progress event names the build, also for a step of both sides', () => {
