@@ -5,10 +5,11 @@
 //
 // Why the places change: in A/A runs of one 10.11.18 prefix on this project's runner, the side
 // in the head's place measured the write rows slower than the base's place (update-index below
-// 1 in 22 of 24 runs, geometric mean 0.958; one of them failed an unchanged row at 0.83), and
-// reversing every turn (server starts, warm-ups, slices, sysbench starts) did not move it: the
-// cost goes with the place. Fresh servers in the same places repeat it, so a confirmation that
-// keeps the places cannot tell a regression from a place. Every step on fresh servers therefore
+// 1 in 22 of 24 runs, geometric mean 0.958; one of them failed an unchanged row at 0.83);
+// reversing the servers' start order or the slices' order did not move it, and confirming
+// rounds in reversed places measured it the other way round (update-index 0.985 on the first
+// servers, 1.074 on the confirming ones, 8 runs). Fresh servers in the same places repeat it,
+// so a confirmation that keeps the places cannot tell a regression from a place. Every step on fresh servers therefore
 // runs the builds in places opposite to the step of its signal before it, the first such step
 // in reversed places: what the first servers saw because of their places, the confirming
 // servers see the other way round, and a fail or warn only one pair of servers proved is not
