@@ -117,8 +117,7 @@ function describeStep(step, ids, places) {
 
 // "base in head's place and head in base's place".
 function placesText(places) {
-  const moved = Object.entries(places).filter(([side, place]) => side !== place);
-  return moved.map(([side, place]) => `${side} in ${place}'s place`).join(' and ');
+  return Object.entries(core.movedPlaces(places)).map(([side, place]) => `${side} in ${place}'s place`).join(' and ');
 }
 
 // The plan of one adaptive step: instruction windows or timed rounds of the rows it names.

@@ -110,7 +110,7 @@ const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
-const { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('./places');
+const { reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('./places');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
 const { nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE } = require('./next-step');
@@ -151,7 +151,7 @@ module.exports = {
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces,
+  reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces,
   nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,

@@ -9,9 +9,9 @@
 // reversing the servers' start order or the slices' order did not move it, and confirming
 // rounds in reversed places measured it the other way round (update-index 0.985 on the first
 // servers, 1.074 on the confirming ones, 8 runs). Fresh servers in the same places repeat it,
-// so a confirmation that keeps the places cannot tell a regression from a place. Every step on fresh servers therefore
-// runs the builds in places opposite to the step of its signal before it, the first such step
-// in reversed places: what the first servers saw because of their places, the confirming
+// so a confirmation that keeps the places cannot tell a regression from a place. Every step on
+// fresh servers therefore runs the builds in places opposite to the step of its signal before
+// it, the first such step in reversed places: what the first servers saw because of their places, the confirming
 // servers see the other way round, and a fail or warn only one pair of servers proved is not
 // reported (verdict.js, `unconfirmed`). The pooled rounds still carry a place's cost in
 // proportion to the pairs measured in each place.
@@ -45,11 +45,14 @@ function occupants(places) {
   return Object.fromEntries(Object.entries(places).map(([side, place]) => [place, side]));
 }
 
+// The sides that run in another's place: side -> place.
+function movedPlaces(places) {
+  return Object.fromEntries(Object.entries(places).filter(([side, place]) => side !== place));
+}
+
 function checkPlaces(places, sideNames, what) {
-  const names = Object.keys(places);
-  const taken = Object.values(places);
-  const same = (a, b) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
-  if (!same(names, sideNames) || !same(taken, sideNames)) {
+  const set = (names) => JSON.stringify([...names].sort());
+  if (set(Object.keys(places)) !== set(sideNames) || set(Object.values(places)) !== set(sideNames)) {
     throw new Error(`internal: places ${JSON.stringify(places)} do not put each of ${what}'s sides (${sideNames.join(', ')}) in one of its places`);
   }
 }
@@ -95,14 +98,14 @@ function resultsFromPlaces(doc, places) {
     ...(b.ahi_counters ? { ahi_counters: byOccupant(b.ahi_counters, places) } : {}),
     ...(b.error ? { error: error(b.error) } : {}),
   });
-  const moved = Object.entries(places).filter(([side, place]) => side !== place);
+  const moved = movedPlaces(places);
   return {
     ...doc,
     ...(doc.plan && doc.plan.sides ? { plan: { ...doc.plan, sides: Object.fromEntries(sideNames.map((side) => [side, doc.plan.sides[places[side]]])) } } : {}),
     sides: Object.fromEntries(sideNames.map((side) => [side, doc.sides[places[side]]])),
     errors: (doc.errors || []).map(error),
     benchmarks: (doc.benchmarks || []).map(benchmark),
-    ...(moved.length ? { places: Object.fromEntries(moved) } : {}),
+    ...(Object.keys(moved).length ? { places: moved } : {}),
   };
 }
 
@@ -140,4 +143,4 @@ function eventFromPlaces(event, places) {
   return { ...event, side: event.side.split(', ').map((place) => who[place] ?? place).join(', ') };
 }
 
-module.exports = { reversedPlaces, stepPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces };
+module.exports = { reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces };
