@@ -9,6 +9,7 @@ const core = require('@perfgate/core');
 const { runHarness, HARNESS_EXIT } = require('./harness-process');
 const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./run-folder');
 const { cancellation, sandboxFor } = require('./processes');
+const { runnerCpus } = require('./runner-settings');
 
 const { EXIT } = core;
 
@@ -228,10 +229,10 @@ function spend(spent, step) {
   }
 }
 
-async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, nextStep = core.nextStep, io, env = process.env, sandbox = sandboxFor({ env }) }) {
+async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, nextStep = core.nextStep, io, env = process.env, sandbox = sandboxFor({ env }), cpus = runnerCpus() }) {
   const started = new Date().toISOString();
   const { sandboxed } = sandbox;
-  const plan = core.resolvePlan(config, suiteName, overrides, sides, started);
+  const plan = core.resolvePlan(config, suiteName, overrides, sides, started, { cpus });
   const suite = config.suites[suiteName];
   makeRunFolder(outDir);
   clearRunOutputs(outDir);

@@ -31,7 +31,9 @@ const MEASURE_HELP = `  --suite <name>          suite thresholds/suites/<name>.y
   --rows <n>              rows per table, overrides scale.rows
   --threads <n[,n…]>      client threads, overrides measure.threads (e.g. 1,4)
   --pin-cpus <sets>       server=<cpus>,client=<cpus>: run mysqld and sysbench on separate CPUs
-                          (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else none
+                          (taskset lists), or none; default: $PERFGATE_PIN_CPUS, else the
+                          suite's measure.pin_cpus (quick: split, sysbench on the last CPU and
+                          mysqld on the others)
   --metric <what>         time, instructions or both: what to measure, overrides measure.signals
                           (instructions: per query under callgrind, in paired windows)
   --sides <how>           in-turn (one after the other, A B B A), together (every side's round
@@ -72,7 +74,7 @@ function measureOverrides(values, env = {}) {
   if (values.rows !== undefined) overrides.rows = integerAtLeast('rows', values.rows, 1, 10000);
   if (values.threads !== undefined) overrides.threads = threadList(values.threads);
   const pin = core.pinFromSettings(values['pin-cpus'], env);
-  if (pin) overrides.pin_cpus = pin;
+  if (pin !== undefined) overrides.pin_cpus = pin;  // null: none, over a suite's split too
   if (values.metric !== undefined) {
     if (!METRICS[values.metric]) throw new UsageError(`--metric '${values.metric}': expected time, instructions or both`);
     overrides.signals = METRICS[values.metric];

@@ -3,7 +3,8 @@
 // runner's owner adds to them (PERFGATE_SANDBOX) in one file; the environment wins over it, so
 // a job can still override a setting.
 const fs = require('node:fs');
-const { UsageError } = require('@perfgate/core');
+const os = require('node:os');
+const { UsageError, expandCpuList } = require('@perfgate/core');
 
 const RUNNER_ENV_FILE = '/etc/perfgate/runner.env';
 
@@ -27,4 +28,16 @@ function runnerSettings(env) {
   return { ...settings, ...env };
 }
 
-module.exports = { runnerSettings, RUNNER_ENV_FILE };
+// The CPUs this process may run on (its affinity, which a container or `taskset` narrows), for a
+// suite's `pin_cpus: split`; every CPU the kernel reports where /proc does not say.
+function runnerCpus(statusFile = '/proc/self/status') {
+  try {
+    const m = /^Cpus_allowed_list:\s*([0-9,-]+)\s*$/m.exec(fs.readFileSync(statusFile, 'utf8'));
+    if (m) return expandCpuList(m[1]);
+  } catch {
+    // no /proc: fall through
+  }
+  return os.cpus().map((_, i) => i);
+}
+
+module.exports = { runnerSettings, runnerCpus, RUNNER_ENV_FILE };

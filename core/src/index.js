@@ -26,7 +26,8 @@
  *   findSuite(config, name)      one suite, or a ConfigError listing the suites there are
  *   narrowSuite(config, name, names)  the same config with that suite limited to some names
  *   limitsFor(suite, name)       the limits that apply to one microbenchmark
- *   parsePinCpus, pinFromSettings  CPU sets for server and load generator
+ *   parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList, splitCpus, planPinCpus, expandCpuList
+ *                                  CPU sets for server and load generator
  *   loadRecipe({...}), parseBuildConfig, parseDefine, resolveBuild, cmakeArgs, cacheKey, treeKey
  *                                build recipes (thresholds/build.yml + overrides) and cache keys
  * Plans and results
@@ -107,7 +108,7 @@ const { EXIT, UsageError, ConfigError } = require('./errors');
 const { schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS } = require('./schemas');
 const { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR } = require('./config/thresholds');
 const recipe = require('./config/build-recipe');
-const { parsePinCpus, pinFromSettings } = require('./pin-cpus');
+const { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('./places');
@@ -146,7 +147,7 @@ module.exports = {
   loadRecipe: recipe.loadRecipe, parseBuildConfig: recipe.parseBuildConfig, parseDefine: recipe.parseDefine,
   resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
   FLAVORS: recipe.FLAVORS,
-  parsePinCpus, pinFromSettings,
+  parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList,
   resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS,
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,

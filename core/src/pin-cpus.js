@@ -1,6 +1,7 @@
 'use strict';
 // CPU sets for the server and the load generator (plan.measure.pin_cpus), from
-// `perfgate compare --pin-cpus` or PERFGATE_PIN_CPUS (written by runner-setup/tune --pin-cpus).
+// `perfgate compare --pin-cpus` or PERFGATE_PIN_CPUS (written by runner-setup/tune --pin-cpus),
+// else from the suite's `measure.pin_cpus: split`.
 const { UsageError } = require('./errors');
 
 const CPU_LIST = '[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*';
@@ -31,11 +32,50 @@ function parsePinCpus(raw, where) {
   return { server: m[1], client: m[2] };
 }
 
-// The command line wins over the runner's setting; neither means no pinning.
+// The command line wins over the runner's setting. undefined: neither says (the suite decides);
+// null: `none`, which turns a suite's pinning off too.
 function pinFromSettings(optionValue, env) {
   if (optionValue !== undefined) return parsePinCpus(optionValue, '--pin-cpus');
   if (env && env.PERFGATE_PIN_CPUS) return parsePinCpus(env.PERFGATE_PIN_CPUS, 'PERFGATE_PIN_CPUS');
-  return null;
+  return undefined;
 }
 
-module.exports = { parsePinCpus, pinFromSettings };
+// A taskset list of CPU numbers, ranges joined: [0, 1, 2, 5] -> '0-2,5'.
+function cpuListText(cpus) {
+  const parts = [];
+  for (const c of cpus) {
+    const last = parts[parts.length - 1];
+    if (last && c === last[1] + 1) last[1] = c;
+    else parts.push([c, c]);
+  }
+  return parts.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}-${hi}`)).join(',');
+}
+
+/**
+ * The suite's `split`: sysbench on the last CPU this process may use, mysqld on the others.
+ * On a 2-vCPU runner with both free to move, a client thread and its server thread ran on
+ * one vCPU for a while and on two for a while (a write row's 50 ms slices at 20k or at 70k
+ * QPS, switching every few hundred ms, each server on its own), and that alone spread a write
+ * row's pairs by 20-30%; kept apart they spread 2-5% (docs/measurements.md, "Client and
+ * server on CPUs of their own").
+ * @param cpus the CPU numbers this process may run on (its affinity)
+ * @returns {server, client}, or null when there are fewer than two to split
+ */
+function splitCpus(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  if (sorted.length < 2) return null;
+  return { server: cpuListText(sorted.slice(0, -1)), client: `${sorted[sorted.length - 1]}` };
+}
+
+/**
+ * The CPU sets a plan runs with: the command line's or the runner's setting (null: none), else
+ * the suite's `measure.pin_cpus` ('split' or 'none'). A suite's split is left out where the
+ * sides run at the same time (`together`): both servers would share the server's set.
+ */
+function planPinCpus(setting, suitePin, sideSchedule, cpus) {
+  if (setting !== undefined) return setting;
+  if (suitePin !== 'split' || sideSchedule === 'together') return null;
+  return splitCpus(cpus || []);
+}
+
+module.exports = { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList: expand };

@@ -7,6 +7,7 @@ const { findSuite } = require('./config/thresholds');
 const { UsageError } = require('./errors');
 const { shardOf } = require('./shards');
 const { FLAVORS } = require('./config/flavors');
+const { planPinCpus } = require('./pin-cpus');
 
 const AHI_SCRIPT = 'perfgate_ahi_mix';
 const OVERRIDE_KEYS = ['seconds', 'rounds', 'tables', 'rows', 'threads', 'warmup_seconds', 'pin_cpus', 'signals', 'shard', 'side_schedule'];
@@ -82,8 +83,10 @@ function ahiBenchmarks(suite, threads) {
  *                   suite that shard runs (see shards.js) and records it in the plan
  * @param sides      {base: {basedir, label?, commit?, ref?}, head: {...}}
  * @param created    ISO timestamp recorded in the plan (optional, keeps the function pure)
+ * @param runner     {cpus: [int]}: the CPUs this run may use, for a suite's `pin_cpus: split`
+ *                   (without them a split suite runs unpinned)
  */
-function resolvePlan(config, suiteName, overrides = {}, sides, created) {
+function resolvePlan(config, suiteName, overrides = {}, sides, created, runner = {}) {
   for (const key of Object.keys(overrides)) {
     if (!OVERRIDE_KEYS.includes(key)) throw new Error(`resolvePlan: unknown override '${key}'`);
   }
@@ -105,6 +108,7 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
   if (sideSchedule === 'together' && overrides.pin_cpus) {
     throw new UsageError(`--sides ${sideSchedule}: the sides cannot be pinned (--pin-cpus or PERFGATE_PIN_CPUS puts both servers on one CPU set); expected --sides in-turn, or --pin-cpus none`);
   }
+  const pinCpus = planPinCpus(overrides.pin_cpus, suite.measure.pin_cpus, sideSchedule, runner.cpus);
   const plan = {
     schema: 'perfgate.plan/v1',
     suite: suite.name,
@@ -123,7 +127,7 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created) {
       warmup_seconds: pick('warmup_seconds', suite.measure.warmup_seconds),
       rounds: pick('rounds', suite.measure.rounds),
       ...(sideSchedule !== 'in-turn' ? { side_schedule: sideSchedule } : {}),
-      ...(overrides.pin_cpus ? { pin_cpus: overrides.pin_cpus } : {}),
+      ...(pinCpus ? { pin_cpus: pinCpus } : {}),
       signals: [...signals],
       ...(countsInstructions ? { instructions: { ...suite.instructions } } : {}),
     },

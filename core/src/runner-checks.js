@@ -99,7 +99,7 @@ function cpus(fp) {
   if (typeof n === 'number' && n < 4) {
     return {
       check: 'cpus', state: `${n} logical CPU${n === 1 ? '' : 's'}${isolated}`, ok: false,
-      effect: 'mysqld, sysbench and everything else on the host share so few CPUs that any other process shows up in the QPS; pinning the server and the load generator apart leaves mysqld a single CPU',
+      effect: 'mysqld, sysbench and everything else on the host share so few CPUs that any other process shows up in the QPS; the quick suite keeps sysbench on one CPU and mysqld on the rest (pin_cpus: split), which leaves mysqld a single CPU',
     };
   }
   return { check: 'cpus', state: `${n} logical CPUs${isolated}`, ok: true, effect: 'room to keep the load generator off the server\'s CPUs' };

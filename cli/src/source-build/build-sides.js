@@ -10,6 +10,7 @@ const { buildCommit, cacheDirFrom } = require('./build-commit');
 const { machineFingerprint } = require('../harness-process');
 const { writeDocument, writeText, readOwnText, writeReports, clearRunOutputs, makeRunFolder } = require('../run-folder');
 const { Cancelled, sandboxFor } = require('../processes');
+const { runnerCpus } = require('../runner-settings');
 
 function copyLog(from, to, header) {
   let text;
@@ -91,7 +92,7 @@ async function sidesFromSource({ settings, config, io, env, sandbox = sandboxFor
   for (const side of Object.keys(refs)) {
     planSides[side] = sides[side] || { basedir: '', label: side, commit: failure.side === side ? failure.error.commit : null, ref: refs[side] };
   }
-  const plan = core.resolvePlan(config, settings.suite, settings.overrides || {}, planSides, started);
+  const plan = core.resolvePlan(config, settings.suite, settings.overrides || {}, planSides, started, { cpus: runnerCpus() });
   writeDocument(path.join(settings.out, 'plan.json'), 'plan', plan);
   const results = core.buildErrorResults({ plan, failure, built: sides, refs, flavor: recipe.flavor,
     machine: machineFingerprint({ env, fallback: true }).fingerprint, started, finished: new Date().toISOString() });

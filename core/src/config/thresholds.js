@@ -15,7 +15,8 @@
 //   Suite = { name, file, description, scale: {tables, rows},
 //             profiles: {mariadb, mysql, percona},   the profile name each server flavour runs with
 //             measure: {threads: [int], seconds, warmup_seconds, rounds, signals: ['time'|'instructions'],
-//                       side_schedule: 'in-turn'|'together'|'alternating' (how the rounds of one index share the machine)},
+//                       side_schedule: 'in-turn'|'together'|'alternating' (how the rounds of one index share the machine),
+//                       pin_cpus: 'split'|'none'},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
 //             ahi: {states, parts: [int] | null, workloads: [{name, update_percent, update}],
@@ -157,15 +158,21 @@ function loadInstructions(src) {
 
 function loadMeasure(src) {
   const at = ['measure'];
-  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals', 'side_schedule'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
+  check.mapping(src, at, { required: ['threads', 'seconds', 'warmup_seconds', 'rounds'], optional: ['signals', 'side_schedule', 'pin_cpus'], what: 'a mapping with threads, seconds, warmup_seconds, rounds' });
   const raw = check.get(src.data, at);
   const timing = checkAgainstPlanSchema(src, at, 'measure', { seconds: raw.seconds, warmup_seconds: raw.warmup_seconds, rounds: raw.rounds });
   // Two rounds per side is the least that yields a spread of paired ratios (an extension plan
   // of the compare loop may add a single round; a suite may not plan one).
   check.number(src, [...at, 'rounds'], { integer: true, min: 2 });
   const sideSchedule = raw.side_schedule === undefined ? 'in-turn' : check.oneOf(src, [...at, 'side_schedule'], Object.keys(SIDE_SCHEDULES));
-  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']), side_schedule: sideSchedule };
+  const pinCpus = raw.pin_cpus === undefined ? 'none' : check.oneOf(src, [...at, 'pin_cpus'], PIN_CPUS);
+  return { threads: threadsList(src, [...at, 'threads']), ...timing, signals: loadSignals(src, [...at, 'signals']), side_schedule: sideSchedule,
+    pin_cpus: pinCpus };
 }
+
+// measure.pin_cpus: `split` runs sysbench on the last CPU of the run and mysqld on the others
+// (pin-cpus.js); `none` (the default) lets both run anywhere.
+const PIN_CPUS = ['split', 'none'];
 
 // innodb_adaptive_hash_index_parts accepts 1 to 512 on every server that has it (MariaDB 10.2+,
 // MySQL 5.7+).

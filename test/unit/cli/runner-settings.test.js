@@ -22,7 +22,7 @@ test('the pinning runner-setup/tune records reaches perfgate compare; the enviro
   const env = runnerSettings({ PERFGATE_RUNNER_ENV: file });
   assert.deepEqual(readSettings(ARGS, env).overrides.pin_cpus, { server: '0', client: '1' });
   const overridden = runnerSettings({ PERFGATE_RUNNER_ENV: file, PERFGATE_PIN_CPUS: 'none' });
-  assert.equal(readSettings(ARGS, overridden).overrides.pin_cpus, undefined);
+  assert.equal(readSettings(ARGS, overridden).overrides.pin_cpus, null);  // none: over the suite's split too
 });
 
 test('no runner settings file is fine; a named one that is missing or malformed is bad input', async (t) => {

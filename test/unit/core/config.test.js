@@ -26,7 +26,9 @@ test('the shipped thresholds load into one typed config', () => {
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
-  assert.deepEqual(quick.measure.threads, [2]);
+  assert.deepEqual(quick.measure.threads, [1]);
+  assert.equal(quick.measure.pin_cpus, 'split');
+  assert.equal(config.suites.full.measure.pin_cpus, 'none');
   assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.015, fail: 1.03 } });
   assert.deepEqual(quick.measure.signals, ['time', 'instructions']);
   assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
@@ -282,6 +284,12 @@ test('config errors name file, line and key, the bad value and the expected form
       edits: { 'suites/quick.yml': replace('side_schedule: alternating', 'side_schedule: yes') },
       file: 'suites/quick.yml', at: 'side_schedule: yes',
       expect: (f, l) => `${f}:${l}: measure.side_schedule: 'yes' is not valid; expected one of: in-turn, together, alternating`,
+    },
+    {
+      name: 'pin_cpus that is neither split nor none',
+      edits: { 'suites/quick.yml': replace('  pin_cpus: split', '  pin_cpus: server=0,client=1') },
+      file: 'suites/quick.yml', at: 'pin_cpus: server=0,client=1',
+      expect: (f, l) => `${f}:${l}: measure.pin_cpus: 'server=0,client=1' is not valid; expected one of: split, none`,
     },
     {
       name: 'a fraction of a second',

@@ -28,7 +28,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
     kind: 'read',
     script: 'perfgate_points',
     options: { points_on: 'k', points_columns: 'id, k, c, pad', points: 1000 },
-    threads: 2,
+    threads: 1,
     shape: 'SELECT id, k, c, pad FROM sbtestN WHERE k IN (<1000 random values>)',
     instructions_events: 2,
   });
