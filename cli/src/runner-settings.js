@@ -28,16 +28,24 @@ function runnerSettings(env) {
   return { ...settings, ...env };
 }
 
-// The CPUs this process may run on (its affinity, which a container or `taskset` narrows), for a
-// suite's `pin_cpus: split`; every CPU the kernel reports where /proc does not say.
-function runnerCpus(statusFile = '/proc/self/status') {
+// The CPUs this process may run on, for a suite's `pin_cpus: split`: its affinity (which a
+// container or `taskset` narrows) among the CPUs online. /proc's list is the affinity as set,
+// offline CPUs and all (runner-setup/tune takes SMT siblings offline), and taskset refuses an
+// offline one. Where neither file says, every CPU the kernel reports.
+function readCpuList(file, pattern) {
   try {
-    const m = /^Cpus_allowed_list:\s*([0-9,-]+)\s*$/m.exec(fs.readFileSync(statusFile, 'utf8'));
-    if (m) return expandCpuList(m[1]);
+    const m = pattern.exec(fs.readFileSync(file, 'utf8'));
+    return m ? expandCpuList(m[1]) : null;
   } catch {
-    // no /proc: fall through
+    return null;  // no /proc or /sys here
   }
-  return os.cpus().map((_, i) => i);
+}
+
+function runnerCpus({ statusFile = '/proc/self/status', onlineFile = '/sys/devices/system/cpu/online' } = {}) {
+  const allowed = readCpuList(statusFile, /^Cpus_allowed_list:\s*([0-9,-]+)\s*$/m);
+  const online = readCpuList(onlineFile, /^\s*([0-9,-]+)\s*$/);
+  if (allowed && online) return allowed.filter((cpu) => online.includes(cpu));
+  return allowed || online || os.cpus().map((_, i) => i);
 }
 
 module.exports = { runnerSettings, runnerCpus, RUNNER_ENV_FILE };

@@ -188,6 +188,8 @@ function measuredSettings(results) {
     windows: counted ? plan.measure.instructions.windows : null,
     // The spread of a pair depends on how its rounds were run: limits are for that way.
     side_schedule: plan.measure.side_schedule || 'in-turn',
+    // ... and on whether sysbench and mysqld had CPUs of their own (the CPU sets, or null).
+    pin_cpus: plan.measure.pin_cpus || null,
   };
 }
 
@@ -360,7 +362,13 @@ function measuredHow(doc, measured) {
   if (!measured || !isMap(measure)) return null;
   if (measured.seconds !== undefined && measure.get('seconds') !== measured.seconds) measure.set('seconds', measured.seconds);
   if ((measure.get('side_schedule') || 'in-turn') !== measured.side_schedule) measure.set('side_schedule', measured.side_schedule);
-  return `measure.seconds (${measure.get('seconds')}) and measure.side_schedule (${measure.get('side_schedule') || 'in-turn'}) are as the pairs ran: the limits hold for rounds run that way.`;
+  // Pairs pinned (the suite's split or a runner's sets) make a pinned suite, unpinned pairs an
+  // unpinned one: split limits judged on rounds free to move would warn on noise. (A
+  // calibration recorded before pinning was recorded says nothing: the file keeps its own.)
+  const pinned = measured.pin_cpus === undefined ? undefined : (measured.pin_cpus ? 'split' : 'none');
+  if (pinned !== undefined && (measure.get('pin_cpus') || 'none') !== pinned) measure.set('pin_cpus', pinned);
+  const pinWords = pinned === undefined ? '' : `, measure.pin_cpus (${measure.get('pin_cpus') || 'none'})`;
+  return `measure.seconds (${measure.get('seconds')})${pinWords} and measure.side_schedule (${measure.get('side_schedule') || 'in-turn'}) are as the pairs ran: the limits hold for rounds run that way.`;
 }
 
 /**

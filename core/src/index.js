@@ -26,8 +26,8 @@
  *   findSuite(config, name)      one suite, or a ConfigError listing the suites there are
  *   narrowSuite(config, name, names)  the same config with that suite limited to some names
  *   limitsFor(suite, name)       the limits that apply to one microbenchmark
- *   parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList, splitCpus, planPinCpus, expandCpuList
- *                                  CPU sets for server and load generator
+ *   parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList
+ *                               CPU sets for server and load generator
  *   loadRecipe({...}), parseBuildConfig, parseDefine, resolveBuild, cmakeArgs, cacheKey, treeKey
  *                                build recipes (thresholds/build.yml + overrides) and cache keys
  * Plans and results

@@ -37,7 +37,7 @@ test('compare --pin-cpus reaches plan.measure.pin_cpus', () => {
   assert.deepEqual(plan.measure.pin_cpus, { server: '0', client: '1' });
   assert.equal(readSettings(base, { PERFGATE_PIN_CPUS: 'server=1,client=0' }).overrides.pin_cpus.server, '1');
   const unpinned = resolvePlan(loadThresholds(), 'quick', readSettings(base, {}).overrides, { base: { basedir: '/b' }, head: { basedir: '/h' } });
-  assert.equal(unpinned.measure.pin_cpus, undefined);  // no runner CPUs given: nothing to split
+  assert.equal(unpinned.measure.pin_cpus, undefined);
 });
 
 test('split: sysbench on the last CPU of the run, mysqld on the others', () => {
@@ -75,16 +75,26 @@ test('the shipped quick suite pins on a 2-CPU runner; --pin-cpus none, --sides t
   assert.equal(plan([], 'ahi-quick').measure.pin_cpus, undefined);  // its contention needs both CPUs
 });
 
-test("the runner's CPUs are its affinity, as /proc says", (t) => {
+test("the runner's CPUs are its affinity among the CPUs online", (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-cpus-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const status = path.join(dir, 'status');
-  fs.writeFileSync(status, 'Name:\tnode\nCpus_allowed:\t3c\nCpus_allowed_list:\t2-5\nMems_allowed:\t1\n');
-  assert.deepEqual(runnerCpus(status), [2, 3, 4, 5]);
-  fs.writeFileSync(status, 'Cpus_allowed_list:\t0,2-3,7\n');
-  assert.deepEqual(runnerCpus(status), [0, 2, 3, 7]);
-  // Without the line (or the file) every CPU the kernel reports.
-  assert.equal(runnerCpus(path.join(dir, 'missing')).length, os.cpus().length);
-  fs.writeFileSync(status, 'Name:\tnode\n');
-  assert.equal(runnerCpus(status).length, os.cpus().length);
+  const statusFile = path.join(dir, 'status');
+  const onlineFile = path.join(dir, 'online');
+  const missing = path.join(dir, 'missing');
+  fs.writeFileSync(statusFile, 'Name:\tnode\nCpus_allowed:\t3c\nCpus_allowed_list:\t2-5\nMems_allowed:\t1\n');
+  fs.writeFileSync(onlineFile, '0-7\n');
+  assert.deepEqual(runnerCpus({ statusFile, onlineFile }), [2, 3, 4, 5]);
+  // SMT siblings taken offline (runner-setup/tune) stay in the affinity list: never the client's CPU.
+  fs.writeFileSync(statusFile, 'Cpus_allowed_list:\t0-3\n');
+  fs.writeFileSync(onlineFile, '0-1\n');
+  assert.deepEqual(runnerCpus({ statusFile, onlineFile }), [0, 1]);
+  assert.deepEqual(splitCpus(runnerCpus({ statusFile, onlineFile })), { server: '0', client: '1' });
+  fs.writeFileSync(statusFile, 'Cpus_allowed_list:\t0,2-3,7\n');
+  fs.writeFileSync(onlineFile, '0,2-5,7\n');
+  assert.deepEqual(runnerCpus({ statusFile, onlineFile }), [0, 2, 3, 7]);
+  // One of the two files alone says what it says; neither: every CPU the kernel reports.
+  assert.deepEqual(runnerCpus({ statusFile, onlineFile: missing }), [0, 2, 3, 7]);
+  assert.deepEqual(runnerCpus({ statusFile: missing, onlineFile }), [0, 2, 3, 4, 5, 7]);
+  fs.writeFileSync(statusFile, 'Name:\tnode\n');
+  assert.deepEqual(runnerCpus({ statusFile, onlineFile: missing }), os.cpus().map((_, i) => i));
 });
