@@ -14,7 +14,8 @@ test/e2e/fetch-mariadb-source.sh) on the build cache, each one commit on `base`:
                 per update-index query
   sleep-5/15    a short sleep on one call in K of the secondary-index update: a time-only
                 change (no instructions worth counting), sized for about 5% and 15% slower
-                update-index at the quick suite's scale and two threads on this machine
+                update-index at the quick suite's scale and two threads on this machine, free
+                to move (not re-sized for 1 thread on CPUs of their own; pwrite-5/15 are)
 
 With --prefix <installed server> no source is built: the time-only variants pwrite-5/15 are
 copies of that prefix whose server sleeps on one pwrite() call in K (bench/sleep-variant.sh:
