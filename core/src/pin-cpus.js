@@ -69,10 +69,15 @@ function splitCpus(cpus) {
 
 /**
  * The CPU sets a plan runs with: the command line's or the runner's setting (null: none), else
- * the suite's `measure.pin_cpus` ('split' or 'none'). A suite's split is left out where the
- * sides run at the same time (`together`): both servers would share the server's set.
+ * the suite's `measure.pin_cpus` ('split' or 'none'). Pinning puts every side's server on one
+ * CPU set and every client on another, so sides measured at the same time (`together`) would
+ * share one set instead of having a CPU each: a setting is refused there, a suite's split left
+ * out (alternating sides run one at a time, as in turn).
  */
 function planPinCpus(setting, suitePin, sideSchedule, cpus) {
+  if (sideSchedule === 'together' && setting) {
+    throw new UsageError(`--sides ${sideSchedule}: the sides cannot be pinned (--pin-cpus or PERFGATE_PIN_CPUS puts both servers on one CPU set); expected --sides in-turn, or --pin-cpus none`);
+  }
   if (setting !== undefined) return setting;
   if (suitePin !== 'split' || sideSchedule === 'together') return null;
   return splitCpus(cpus || []);

@@ -101,13 +101,7 @@ function resolvePlan(config, suiteName, overrides = {}, sides, created, runner =
   if (countsInstructions && heads > 1) {
     throw new UsageError(`--metric: a chain of ${heads} heads measures time only, but suite ${suite.name} counts instructions too (measure.signals); expected --metric time`);
   }
-  // Pinning puts every side's server on one CPU set and every client on another: sides
-  // measured at the same time would then share one set instead of having a CPU each
-  // (alternating sides run one at a time, as in turn).
   const sideSchedule = pick('side_schedule', suite.measure.side_schedule);
-  if (sideSchedule === 'together' && overrides.pin_cpus) {
-    throw new UsageError(`--sides ${sideSchedule}: the sides cannot be pinned (--pin-cpus or PERFGATE_PIN_CPUS puts both servers on one CPU set); expected --sides in-turn, or --pin-cpus none`);
-  }
   const pinCpus = planPinCpus(overrides.pin_cpus, suite.measure.pin_cpus, sideSchedule, runner.cpus);
   const plan = {
     schema: 'perfgate.plan/v1',

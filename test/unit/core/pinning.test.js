@@ -56,6 +56,8 @@ test('a setting wins over the suite; the suite splits unless the sides run toget
   assert.deepEqual(planPinCpus(undefined, 'split', 'alternating', [0, 1]), { server: '0', client: '1' });
   assert.deepEqual(planPinCpus(undefined, 'split', 'in-turn', [0, 1, 2, 3]), { server: '0-2', client: '3' });
   assert.equal(planPinCpus(undefined, 'split', 'together', [0, 1]), null);
+  assert.equal(planPinCpus(null, 'split', 'together', [0, 1]), null);
+  assert.throws(() => planPinCpus(sets, 'none', 'together', [0, 1]), { name: 'UsageError', message: /^--sides together: the sides cannot be pinned/ });
   assert.equal(planPinCpus(undefined, 'none', 'alternating', [0, 1]), null);
   assert.equal(planPinCpus(undefined, 'split', 'alternating', [0]), null);
 });
