@@ -56,8 +56,8 @@ function cpuListText(cpus) {
  * On a 2-vCPU runner with both free to move, a client thread and its server thread ran on
  * one vCPU for a while and on two for a while (a write row's 50 ms slices at 20k or at 70k
  * QPS, switching every few hundred ms, each server on its own), and that alone spread a write
- * row's pairs by 20-30%; kept apart they spread 2-5% (docs/measurements.md, "Client and
- * server on CPUs of their own").
+ * row's pairs by 20-30%; kept apart they spread 2-5% at 2 threads and 1-2% at 1
+ * (docs/measurements.md, "Client and server on CPUs of their own").
  * @param cpus the CPU numbers this process may run on (its affinity)
  * @returns {server, client}, or null when there are fewer than two to split
  */

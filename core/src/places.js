@@ -11,9 +11,9 @@
 // servers, 1.074 on the confirming ones, 8 runs). Fresh servers in the same places repeat it,
 // so a confirmation that keeps the places cannot tell a regression from a place. Every step on
 // fresh servers therefore runs the builds in places opposite to the step of its signal before
-// it, the first such step in reversed places: what the first servers saw because of their places, the confirming
-// servers see the other way round, and a fail or warn only one pair of servers proved is not
-// reported (verdict.js, `unconfirmed`). The pooled rounds still carry a place's cost in
+// it, the first such step in reversed places: what the first servers saw because of their
+// places, the confirming servers see the other way round, and a fail or warn only one pair of
+// servers proved is not reported (verdict.js, `unconfirmed`). The pooled rounds still carry a place's cost in
 // proportion to the pairs measured in each place.
 //
 // The harness knows nothing of this: it runs a plan whose sides hold the builds in their places,
