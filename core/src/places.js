@@ -13,8 +13,8 @@
 // fresh servers therefore runs the builds in places opposite to the step of its signal before
 // it, the first such step in reversed places: what the first servers saw because of their
 // places, the confirming servers see the other way round, and a fail or warn only one pair of
-// servers proved is not reported (verdict.js, `unconfirmed`). The pooled rounds still carry a place's cost in
-// proportion to the pairs measured in each place.
+// servers proved is not reported (verdict.js, `unconfirmed`). The pooled rounds still carry a
+// place's cost in proportion to the pairs measured in each place.
 //
 // The harness knows nothing of this: it runs a plan whose sides hold the builds in their places,
 // and its results are turned back to the builds' own side names at the edge (the compare loop),
