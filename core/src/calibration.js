@@ -190,6 +190,9 @@ function measuredSettings(results) {
     side_schedule: plan.measure.side_schedule || 'in-turn',
     // ... and on whether sysbench and mysqld had CPUs of their own (the CPU sets, or null).
     pin_cpus: plan.measure.pin_cpus || null,
+    // ... and on the client threads: one thread's pairs spread less than two threads' here, and
+    // a wait shows whole at one thread and partly hidden at two.
+    threads: [...new Set((plan.benchmarks || []).map((b) => b.threads).filter(Number.isInteger))].sort((a, b) => a - b),
   };
 }
 
@@ -347,15 +350,16 @@ function measuredText(m) {
   if (!m) return 'the suite\'s settings';
   const windows = m.windows ? `, ${m.windows} instruction windows` : '';
   const sides = m.side_schedule && m.side_schedule !== 'in-turn' ? `, ${sideScheduleWords(m.side_schedule)}` : '';
-  return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows, ${m.rounds} rounds per side of ${m.seconds} s${sides}${windows}`;
+  const threads = m.threads && m.threads.length ? `, ${m.threads.join(', ')} client thread${m.threads.length === 1 && m.threads[0] === 1 ? '' : 's'}` : '';
+  return `${m.tables} tables × ${m.rows.toLocaleString('en-US')} rows${threads}, ${m.rounds} rounds per side of ${m.seconds} s${sides}${windows}`;
 }
 
 // The spread of a timed pair depends on the length of its rounds and on how the sides share
 // the machine (in turn, an A/A pair spreads about twice as much here as with the sides
 // alternating), so the calibrated file runs its rounds as the A/A pairs ran: limits made with
 // `--sides alternating` and judged on rounds in turn would warn on noise. Sets
-// measure.seconds and measure.side_schedule in `doc` where they differ (a file calibrated twice
-// reads the same); the sentence saying so, or null. (Rounds differ on purpose: the limits are
+// measure.threads, seconds, side_schedule and pin_cpus in `doc` where they differ (a file
+// calibrated twice reads the same); the sentence saying so, or null. (Rounds differ on purpose: the limits are
 // made for the suite's own number.)
 function measuredHow(doc, measured) {
   const measure = doc.get('measure', true);
@@ -368,7 +372,17 @@ function measuredHow(doc, measured) {
   const pinned = measured.pin_cpus === undefined ? undefined : (measured.pin_cpus ? 'split' : 'none');
   if (pinned !== undefined && (measure.get('pin_cpus') || 'none') !== pinned) measure.set('pin_cpus', pinned);
   const pinWords = pinned === undefined ? '' : `, measure.pin_cpus (${measure.get('pin_cpus') || 'none'})`;
-  return `measure.seconds (${measure.get('seconds')})${pinWords} and measure.side_schedule (${measure.get('side_schedule') || 'in-turn'}) are as the pairs ran: the limits hold for rounds run that way.`;
+  // The limits are keyed by microbenchmark alone when the pairs ran one thread count: the file
+  // runs the thread counts the pairs ran. (A calibration recorded before threads were says nothing.)
+  const ranThreads = measured.threads && measured.threads.length ? measured.threads : null;
+  if (ranThreads) {
+    const own = [].concat(measure.toJSON().threads);
+    if (own.join(',') !== ranThreads.join(',')) {
+      measure.set('threads', ranThreads.length === 1 ? ranThreads[0] : doc.createNode(ranThreads, { flow: true }));
+    }
+  }
+  const threadWords = ranThreads ? `measure.threads (${ranThreads.join(', ')}), ` : '';
+  return `${threadWords}measure.seconds (${measure.get('seconds')})${pinWords} and measure.side_schedule (${measure.get('side_schedule') || 'in-turn'}) are as the pairs ran: the limits hold for rounds run that way.`;
 }
 
 /**

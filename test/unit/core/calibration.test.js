@@ -227,10 +227,11 @@ test('the suggested suite file loads with the config loader and gives each micro
   // The shipped default stays, safe on a runner never calibrated; everything else is the suite's.
   assert.deepEqual(suite.limits.default, QUICK.limits.default);
   for (const key of ['scale', 'benchmarks', 'budget', 'instructions', 'profile']) assert.deepEqual(suite[key], QUICK[key], key);
-  // The A/A pairs ran 3-s rounds in turn, free to move: the calibrated suite runs its rounds
-  // that way, since its time limits were made from that spread.
-  assert.deepEqual(suite.measure, { ...QUICK.measure, seconds: 3, side_schedule: 'in-turn', pin_cpus: 'none' });
-  assert.ok(text.startsWith('# Limits per microbenchmark from `perfgate calibrate` on vm, AMD EPYC, 2 CPUs, 2026-11-25:\n# 10.11.18-MariaDB-0+deb12u1 against itself on 11 pairs of freshly started servers.\n# Measured at 8 tables × 10,000 rows, 6 rounds per side of 3 s, 3 instruction windows.\n# measure.seconds (3), measure.pin_cpus (none) and measure.side_schedule (in-turn) are as the pairs ran: the limits hold for rounds run that way.\n'));
+  // The A/A pairs ran 2 client threads with 3-s rounds in turn, free to move: the calibrated
+  // suite runs its rounds that way, since its time limits were made from that spread.
+  assert.deepEqual(QUICK.measure.threads, [1]);
+  assert.deepEqual(suite.measure, { ...QUICK.measure, threads: [2], seconds: 3, side_schedule: 'in-turn', pin_cpus: 'none' });
+  assert.ok(text.startsWith('# Limits per microbenchmark from `perfgate calibrate` on vm, AMD EPYC, 2 CPUs, 2026-11-25:\n# 10.11.18-MariaDB-0+deb12u1 against itself on 11 pairs of freshly started servers.\n# Measured at 8 tables × 10,000 rows, 2 client threads, 6 rounds per side of 3 s, 3 instruction windows.\n# measure.threads (2), measure.seconds (3), measure.pin_cpus (none) and measure.side_schedule (in-turn) are as the pairs ran: the limits hold for rounds run that way.\n'));
   assert.match(text, /\n {2}# rQPS: A\/A on 1 pair of servers, within 28\.8%, between 3\.3%; capped: rQPS is noisier here than its limits, so more of its rows stay open\n {2}# instr\/o: A\/A on 10 pairs of servers, within 0\.12%, between 0\.00%\n {2}point-query: \{warn: 0\.90, fail: 0\.85, instructions: \{warn: 1\.005, fail: 1\.010\}\}\n/);
   // Calibrating the calibrated file again replaces the earlier calibration's words, not adds to them.
   assert.equal(suggestedSuiteText(text, cal, { date: '2026-11-25' }), text);
@@ -238,7 +239,14 @@ test('the suggested suite file loads with the config loader and gives each micro
 
 test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that already does keeps its settings', () => {
   const pinned = { server: '0', client: '1' };
-  const ranAs = (sideSchedule, pinCpus = pinned) => (results) => ({ ...results, plan: { ...results.plan, measure: { ...results.plan.measure, seconds: QUICK.measure.seconds, side_schedule: sideSchedule, pin_cpus: pinCpus } } });
+  const ranAs = (sideSchedule, pinCpus = pinned, threads = QUICK.measure.threads[0]) => (results) => ({
+    ...results,
+    plan: {
+      ...results.plan,
+      measure: { ...results.plan.measure, seconds: QUICK.measure.seconds, side_schedule: sideSchedule, pin_cpus: pinCpus },
+      benchmarks: results.plan.benchmarks.map((b) => ({ ...b, threads })),
+    },
+  });
   const inTurnText = QUICK_TEXT.replace(/\n {2}side_schedule: alternating\n/, '\n');
   assert.notEqual(inTurnText, QUICK_TEXT);
   // Pairs run with `--sides alternating` on a suite that names no schedule (in turn): the
@@ -246,7 +254,7 @@ test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that al
   const cal = calibrate(aaInstructions(3).map(ranAs('alternating')), QUICK);
   const written = suggestedSuiteText(inTurnText, cal, { date: '2026-11-25' });
   assert.equal(loadWritten(written).measure.side_schedule, 'alternating');
-  assert.match(written, new RegExp(`\\n# measure\\.seconds \\(${QUICK.measure.seconds}\\), measure\\.pin_cpus \\(split\\) and measure\\.side_schedule \\(alternating\\) are as the pairs ran`));
+  assert.match(written, new RegExp(`\\n# measure\\.threads \\(1\\), measure\\.seconds \\(${QUICK.measure.seconds}\\), measure\\.pin_cpus \\(split\\) and measure\\.side_schedule \\(alternating\\) are as the pairs ran`));
   // The shipped quick suite already alternates with rounds of that length: only the limits and the header change.
   const same = suggestedSuiteText(QUICK_TEXT, cal, { date: '2026-11-25' });
   assert.deepEqual(loadWritten(same).measure, QUICK.measure);
@@ -259,9 +267,20 @@ test('the calibrated suite runs its rounds as the A/A pairs ran; a suite that al
   const unpinnedText = QUICK_TEXT.replace(/\n {2}pin_cpus: split\n/, '\n');
   assert.notEqual(unpinnedText, QUICK_TEXT);
   assert.equal(loadWritten(suggestedSuiteText(unpinnedText, cal, { date: '2026-11-25' })).measure.pin_cpus, 'split');
-  // A calibration recorded before pinning was: the file keeps its own setting.
+  // Pairs at 2 threads on the 1-thread suite make a 2-thread file (its limits are for that
+  // spread), and several thread counts a list.
+  const two = suggestedSuiteText(QUICK_TEXT, calibrate(aaInstructions(3).map(ranAs('alternating', pinned, 2)), QUICK), { date: '2026-11-25' });
+  assert.deepEqual(loadWritten(two).measure, { ...QUICK.measure, threads: [2] });
+  assert.match(two, /\n {2}threads: 2\n/);
+  const several = { ...cal, measured: { ...cal.measured, threads: [1, 4] } };
+  assert.deepEqual(loadWritten(suggestedSuiteText(QUICK_TEXT, several, { date: '2026-11-25' })).measure.threads, [1, 4]);
+  // A calibration recorded before pinning and threads were: the file keeps its own settings.
   const older = { ...cal, measured: { ...cal.measured } };
   delete older.measured.pin_cpus;
+  delete older.measured.threads;
+  const twoThreadText = QUICK_TEXT.replace('\n  threads: 1\n', '\n  threads: 2\n');
+  assert.notEqual(twoThreadText, QUICK_TEXT);
+  assert.deepEqual(loadWritten(suggestedSuiteText(twoThreadText, older, { date: '2026-11-25' })).measure.threads, [2]);
   assert.equal(loadWritten(suggestedSuiteText(unpinnedText, older, { date: '2026-11-25' })).measure.pin_cpus, 'none');
   assert.equal(loadWritten(suggestedSuiteText(QUICK_TEXT, older, { date: '2026-11-25' })).measure.pin_cpus, 'split');
 });
