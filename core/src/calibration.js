@@ -39,6 +39,7 @@ const { pairedRatios, studentTQuantile, normalQuantile, chiSquareQuantile, mean,
 const { instructionFigures } = require('./instructions');
 const { judge } = require('./verdict');
 const { sideScheduleWords } = require('./side-schedules');
+const { threadCounts } = require('./thread-scaling');
 
 const METHOD = Object.freeze({
   warn_quantile: 0.99,
@@ -192,7 +193,7 @@ function measuredSettings(results) {
     pin_cpus: plan.measure.pin_cpus || null,
     // ... and on the client threads: one thread's pairs spread less than two threads' here, and
     // a wait shows whole at one thread and partly hidden at two.
-    threads: [...new Set((plan.benchmarks || []).map((b) => b.threads).filter(Number.isInteger))].sort((a, b) => a - b),
+    threads: threadCounts(plan.benchmarks || []),
   };
 }
 
@@ -359,8 +360,8 @@ function measuredText(m) {
 // alternating), so the calibrated file runs its rounds as the A/A pairs ran: limits made with
 // `--sides alternating` and judged on rounds in turn would warn on noise. Sets
 // measure.threads, seconds, side_schedule and pin_cpus in `doc` where they differ (a file
-// calibrated twice reads the same); the sentence saying so, or null. (Rounds differ on purpose: the limits are
-// made for the suite's own number.)
+// calibrated twice reads the same); the sentence saying so, or null. (Rounds differ on
+// purpose: the limits are made for the suite's own number.)
 function measuredHow(doc, measured) {
   const measure = doc.get('measure', true);
   if (!measured || !isMap(measure)) return null;

@@ -22,9 +22,14 @@ const rowKey = (b) => (b.ahi ? `${b.name} ahi=${b.ahi}` : b.name);
  *            scaling: {from, to, base, head} | null}]}           QPS at the most threads over QPS at the fewest,
  *   rows in the order their first thread count appears.        per side, over the row's measured thread counts
  */
+/** The distinct client thread counts of rows (judged or planned), ascending. */
+function threadCounts(benchmarks) {
+  return [...new Set(benchmarks.map((b) => b.threads).filter(Number.isInteger))].sort((a, b) => a - b);
+}
+
 function threadScaling(benchmarks) {
   const counted = benchmarks.filter((b) => Number.isInteger(b.threads));
-  const threads = [...new Set(counted.map((b) => b.threads))].sort((a, b) => a - b);
+  const threads = threadCounts(counted);
   if (threads.length < 2) return null;
   const rows = new Map();
   for (const b of counted) {
@@ -54,4 +59,4 @@ function scalingOf(qps) {
   return { from: first.threads, to: last.threads, base: last.base / first.base, head: last.head / first.head };
 }
 
-module.exports = { threadScaling };
+module.exports = { threadScaling, threadCounts };
