@@ -19,6 +19,9 @@ test/e2e/fetch-mariadb-source.sh) on the build cache, each one commit on `base`:
   read-sleep-5/15  the same on a read path: a sleep on one call in K of the row fetch, sized
                 for about 5% and 15% slower point queries (scan_range=100 calls it a hundred
                 times a query and slows far more)
+  read-0.5, fsync-commit, all-1.5 and every other variant of bench/variants.py whose rows are
+                all quick rows (the others, e.g. plan-fullscan or ddl-slow-index, are checked
+                by bench/variant-checks.py)
 
 With --prefix <installed server> no source is built: the time-only variants pwrite-5/15 are
 copies of that prefix whose server sleeps on one pwrite() call in K (bench/sleep-variant.sh:
@@ -63,11 +66,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PERFGATE = ["node", str(REPO / "cli" / "bin" / "perfgate.js")]
 
-from variants import PREFIX_VARIANTS, VARIANTS, variant_commits, variant_tag  # noqa: E402 (bench/ is the script's folder)
+from variants import PREFIX_VARIANTS, QUICK, VARIANTS, variant_commits, variant_tag  # noqa: E402 (bench/ is the script's folder)
 
-QUICK = ["point-query", "random-points_range=1000", "points-covered-pk_range=100", "range-notcovered-si_range=100",
-         "read-only_range=10000", "scan_range=100", "update-index_range=100", "update-inlist_range=100",
-         "update-nonindex_range=100", "insert_range=100"]
+QUICK = list(QUICK)
 
 
 def thresholds_with(tests, out):
@@ -91,15 +92,16 @@ def commit_of(fork, ref):
 
 class ForkBuilds:
     """The variants as commits of the end-to-end fork, built by perfgate on the build cache."""
-    names = VARIANTS
+    # The variants whose rows are all quick rows: the others are checked by bench/variant-checks.py.
+    names = {name: v for name, v in VARIANTS.items() if v.quick}
 
     def __init__(self):
         self.fork = subprocess.run(["bash", str(REPO / "test" / "e2e" / "fetch-mariadb-source.sh")], check=True,
                                    capture_output=True, text=True).stdout.strip()
-        variant_commits(self.fork)
+        variant_commits(self.fork, list(self.names))
 
     def rows(self, name):
-        return VARIANTS[name][3], VARIANTS[name][4]
+        return list(VARIANTS[name].slows), list(VARIANTS[name].leaves)
 
     def _ref(self, name):
         return variant_tag(name) if name else "base"
@@ -249,8 +251,12 @@ def main():
     p.add_argument("--calibrate-pairs", type=int, default=0)
     p.add_argument("--calibrated", default=None, help="a thresholds folder written by perfgate calibrate")
     a = p.parse_args()
-    kinds = PREFIX_VARIANTS if a.prefix else VARIANTS
+    kinds = PREFIX_VARIANTS if a.prefix else ForkBuilds.names
     names = [v for v in (a.variants or ",".join(kinds)).split(",") if v]
+    not_quick = [v for v in names if v in VARIANTS and v not in kinds and not a.prefix]
+    if not_quick:
+        raise SystemExit(f"regression-variants: --variants: {', '.join(not_quick)} name rows outside the quick suite; "
+                         f"bench/variant-checks.py checks them")
     unknown = [v for v in names if v not in kinds]
     if unknown:
         raise SystemExit(f"regression-variants: --variants: unknown {', '.join(unknown)}; expected some of: {', '.join(kinds)}"
