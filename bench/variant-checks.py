@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "harness"))
 
-from perfgate_harness import server, sysbench  # noqa: E402
+from perfgate_harness import procstat, server, sysbench  # noqa: E402
 from variants import VARIANTS, variant_commits, variant_tag  # noqa: E402 (bench/ is the script's folder)
 
 PERFGATE = ["node", str(REPO / "cli" / "bin" / "perfgate.js")]
@@ -62,9 +62,12 @@ def measure_lock():
 
 
 def ratio_summary(head, base):
-    """Geometric mean of the paired ratios head/base, and their smallest and largest."""
+    """The paired ratios head/base (round k of one side against round k of the other): their
+    median, which one round disturbed by the rest of the machine does not move, their geometric
+    mean, smallest and largest."""
     ratios = [h / b for h, b in zip(head, base)]
-    return {"ratio": math.exp(statistics.mean(math.log(r) for r in ratios)), "min": min(ratios), "max": max(ratios)}
+    return {"ratio": statistics.median(ratios), "geomean": math.exp(statistics.mean(math.log(r) for r in ratios)),
+            "min": min(ratios), "max": max(ratios)}
 
 
 class Lab:
@@ -142,21 +145,34 @@ class Lab:
         raise SystemExit(f"variant-checks: no VmRSS in /proc/{srv.pid}/status")
 
     def qps_rounds(self, sides, rounds, run):
-        """QPS of `run(srv)` per side, the sides taking turns (the order reversed every round)."""
+        """QPS and mysqld CPU microseconds per query of `run(srv)` per side, the sides taking
+        turns (the order reversed every round)."""
         qps = {srv.side: [] for srv in sides}
+        cpu = {srv.side: [] for srv in sides}
         for k in range(rounds):
             for srv in sides if k % 2 == 0 else list(reversed(sides)):
-                qps[srv.side].append(run(srv)["qps"])
-        return qps
+                before = procstat.sample(srv.pid)
+                result = run(srv)
+                after = procstat.sample(srv.pid)
+                qps[srv.side].append(result["qps"])
+                cpu[srv.side].append(procstat.per_query(before, after, result["queries"])[0])
+        return qps, cpu
 
 
-def print_qps(label, qps, base="base"):
-    for side, values in qps.items():
-        line = f"  {label} {side}: QPS median {statistics.median(values):.0f} over {len(values)} rounds"
+def print_ratios(label, figures, what, base="base"):
+    for side, values in figures.items():
+        line = f"  {label} {side}: {what} median {statistics.median(values):.2f} over {len(values)} rounds"
         if side != base:
-            s = ratio_summary(values, qps[base])
-            line += f"; {side}/{base} {s['ratio']:.3f} (rounds {s['min']:.3f}-{s['max']:.3f})"
+            s = ratio_summary(values, figures[base])
+            line += (f"; {side}/{base} median of pairs {s['ratio']:.3f}, geometric mean {s['geomean']:.3f} "
+                     f"(pairs {s['min']:.3f}-{s['max']:.3f})")
         say(line)
+
+
+def print_qps(label, measured):
+    qps, cpu = measured
+    print_ratios(label, qps, "QPS")
+    print_ratios(label, cpu, "mysqld CPU us/query")
 
 
 def per(delta, count):
@@ -244,7 +260,7 @@ def check_leak_statement(lab, base, head, rounds):
 def check_default_sort_buffer(lab, base, head, rounds):
     options = {"range_size": 10000}
     sides = [lab.start("base", base), lab.start("variant", head)]
-    base_value = lab.query(sides[0], "SELECT @@GLOBAL.sort_buffer_size")[0][0]
+    base_value = lab.query(sides[0], "SELECT @@GLOBAL.sort_buffer_size", database=None)[0][0]
     sides.append(lab.start("variant+base-value", head, sort_buffer_size=base_value))
     for srv in sides:
         lab.load(srv, 4, 10000)
@@ -261,7 +277,8 @@ def check_default_sort_buffer(lab, base, head, rounds):
 
 
 # The DDL bug report's table (/work/shared/context/002_*), its rows generated in one statement
-# with the report's expressions from a fixed seed, and the report's UPDATE.
+# from fixed seeds with the report's distributions (its FROM_UNIXTIME of dates before 1970 is
+# NULL in MariaDB: whole days from the same first dates instead), and the report's UPDATE.
 EMPLOYEES = """CREATE TABLE employees (
     emp_no      INT             AUTO_INCREMENT NOT NULL,
     salary      INT             NOT NULL,
@@ -275,9 +292,9 @@ EMPLOYEES = """CREATE TABLE employees (
 ) ENGINE=InnoDB"""
 EMPLOYEE_ROWS = """INSERT INTO employees SELECT NULL,
     ROUND((RAND(1) * (100000-1000)) + 1000),
-    FROM_UNIXTIME(UNIX_TIMESTAMP('1949-10-1') + FLOOR(RAND(2) * (UNIX_TIMESTAMP('1999-10-1') - UNIX_TIMESTAMP('1949-10-1')))),
+    '1949-10-01' + INTERVAL FLOOR(RAND(2) * DATEDIFF('1999-10-01', '1949-10-01')) DAY,
     LEFT(MD5(RAND(3)), 8), LEFT(MD5(RAND(4)), 7), 'M',
-    FROM_UNIXTIME(UNIX_TIMESTAMP('1998-10-1') + FLOOR(RAND(5) * (UNIX_TIMESTAMP('2023-10-1') - UNIX_TIMESTAMP('1998-10-1'))))
+    '1998-10-01' + INTERVAL FLOOR(RAND(5) * DATEDIFF('2023-10-01', '1998-10-01')) DAY
     FROM seq_1_to_{rows}"""
 ADD_INDEX = "ALTER TABLE employees ADD INDEX idx_name (last_name, first_name)"
 
@@ -288,18 +305,23 @@ def check_ddl_slow_index(lab, base, head, rounds, rows=200000):
         lab.query(srv, "CREATE DATABASE ddl", database=None)
         for sql in (EMPLOYEES, EMPLOYEE_ROWS.format(rows=rows), "UPDATE employees SET gender='F' WHERE salary%2 = 0"):
             lab.query(srv, sql, database="ddl")
-    seconds = {srv.side: [] for srv in sides}
+    wall = {srv.side: [] for srv in sides}
+    cpu = {srv.side: [] for srv in sides}
     with measure_lock():
         for k in range(rounds):
             for srv in sides if k % 2 == 0 else list(reversed(sides)):
-                start = time.monotonic()
+                before, start = procstat.sample(srv.pid), time.monotonic()
                 lab.query(srv, ADD_INDEX, database="ddl")
-                seconds[srv.side].append(time.monotonic() - start)
+                wall[srv.side].append(time.monotonic() - start)
+                cpu[srv.side].append(procstat.sample(srv.pid).cpu_seconds - before.cpu_seconds)
                 lab.query(srv, "ALTER TABLE employees DROP INDEX idx_name", database="ddl")
-    for side, values in seconds.items():
-        say(f"  {ADD_INDEX} ({rows} rows) {side}: {', '.join(f'{s:.2f}' for s in values)} s")
-    s = ratio_summary(seconds["variant"], seconds["base"])
-    say(f"  time variant/base {s['ratio']:.3f} (rounds {s['min']:.3f}-{s['max']:.3f})")
+    for side in wall:
+        say(f"  {ADD_INDEX} ({rows} rows) {side}: wall {', '.join(f'{s:.2f}' for s in wall[side])} s; "
+            f"mysqld CPU {', '.join(f'{s:.2f}' for s in cpu[side])} s")
+    for what, figures in (("wall", wall), ("mysqld CPU", cpu)):
+        s = ratio_summary(figures["variant"], figures["base"])
+        say(f"  {what} time variant/base: median of pairs {s['ratio']:.3f}, geometric mean {s['geomean']:.3f} "
+            f"(pairs {s['min']:.3f}-{s['max']:.3f})")
 
 
 def check_spin_longer(lab, base, head, rounds):

@@ -174,7 +174,7 @@ VARIANTS = {
                                    ["read-only_range=10000"], ["point-query", "update-index_range=100"],
                                    "a smaller default sort buffer: large sorts merge through temporary files",
                                    replaces=True),
-    "ddl-slow-index": variant(MERGE, MERGE_AT, busy_loop(2000),
+    "ddl-slow-index": variant(MERGE, MERGE_AT, busy_loop(200),
                               ["ALTER TABLE employees ADD INDEX (the DDL bug report's table, 200k rows)"], QUICK,
                               "more work per entry an index build inserts; no sysbench statement builds an index"),
     # The spin of every InnoDB srw latch (index trees, pages, the log) before it sleeps.
