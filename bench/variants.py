@@ -68,6 +68,34 @@ def latched_sleep(micros, one_in):
             f"\t\tpthread_mutex_unlock(&variant_latch);\n\t}}\n")
 
 
+def handler_loop(iterations, primary=None):
+    # The same loop in the SQL layer (no ulint there), indented as it is; `primary` iterations
+    # instead when the handler reads the primary key.
+    count = f"(active_index == table->s->primary_key ? {primary} : {iterations})" if primary is not None else iterations
+    words = f"{iterations} iterations ({primary} on the primary key)" if primary is not None else f"{iterations} iterations"
+    return (f"  {{ /* regression variant: {words} of extra work */\n"
+            f"    for (volatile ulong variant_i= 0; variant_i < {count}; variant_i++) {{}}\n  }}\n")
+
+
+HANDLER = "sql/handler.cc"
+# Per statement and per row, at the handler interface every engine call passes: iterations per
+# site fitted to base's calls per query of each quick row so that each gets about the same share
+# (docs/measurements.md, "Regression variants of the end-to-end fork").
+HANDLER_SITES = (
+    ("int handler::ha_reset()\n", '  DBUG_ENTER("ha_reset");\n', 16),
+    ("int handler::ha_rnd_next(uchar *buf)\n", "    increment_statistics(&SSV::ha_read_rnd_next_count);\n", 1),
+    ("int handler::ha_index_next(uchar * buf)\n", "  increment_statistics(&SSV::ha_read_next_count);\n", (12, 4)),
+    ("int handler::ha_index_next_same(uchar *buf, const uchar *key, uint keylen)\n",
+     "  increment_statistics(&SSV::ha_read_next_count);\n", 81),
+    ("int handler::ha_index_read_map(uchar *buf, const uchar *key,\n", "  increment_statistics(&SSV::ha_read_key_count);\n", 19),
+    ("int handler::ha_index_read_idx_map(uchar *buf, uint index, const uchar *key,\n",
+     "  increment_statistics(&SSV::ha_read_key_count);\n", 90),
+    ("int handler::ha_write_row(const uchar *buf)\n", "  DBUG_ASSERT(table_share->tmp_table || m_lock_type == F_WRLCK);\n", 287),
+    ("int handler::ha_update_row(const uchar *old_data, const uchar *new_data)\n",
+     "  increment_statistics(&SSV::ha_update_count);\n", 139),
+)
+
+
 @dataclass(frozen=True)
 class Variant:
     """One edit of one source file of the fork. `at` is (marker, anchor): the marker names the
@@ -81,16 +109,27 @@ class Variant:
     leaves: tuple
     why: str
     replaces: bool = False  # the code takes the anchor's place instead of following it
+    more: tuple = ()  # further (marker, anchor, code) of the same file, each code after its anchor
 
     def edit(self, text):
-        marker, anchor = self.at
+        text = self._place(text, *self.at, self.code, self.replaces)
+        for marker, anchor, code in self.more:
+            text = self._place(text, marker, anchor, code, False)
+        return text
+
+    def _place(self, text, marker, anchor, code, replaces):
         if text.count(marker) != 1:
             raise ValueError(f"{self.path}: expected {marker!r} once, found it {text.count(marker)} times")
         found = text.find(anchor, text.index(marker))
         if found < 0:
             raise ValueError(f"{self.path}: no {anchor!r} after {marker!r}")
         end = found + len(anchor)
-        return text[:found] + self.code + text[end:] if self.replaces else text[:end] + self.code + text[end:]
+        return text[:found] + code + text[end:] if replaces else text[:end] + code + text[end:]
+
+    @property
+    def all_code(self):
+        """Every piece of code the variant adds, in order: what its tag hashes."""
+        return self.code + "".join(code for _, _, code in self.more)
 
     @property
     def quick(self):
@@ -98,8 +137,8 @@ class Variant:
         return bool(self.slows) and all(r in QUICK for r in self.slows + self.leaves)
 
 
-def variant(path, at, code, slows, leaves, why, replaces=False):
-    return Variant(path, at, code, tuple(slows), tuple(leaves), why, replaces)
+def variant(path, at, code, slows, leaves, why, replaces=False, more=()):
+    return Variant(path, at, code, tuple(slows), tuple(leaves), why, replaces, tuple(more))
 
 
 VARIANTS = {
@@ -183,6 +222,13 @@ VARIANTS = {
                            ["updates of one hot row at 16 client threads on one table"], ["point-query", "update-index_range=100"],
                            "a latch waiter spins 5 times longer before it sleeps: costs only when latches are contended",
                            replaces=True),
+    # What a secondary-index update costs inside InnoDB is not seen at the handler: update-index
+    # gets about a third of the others' share.
+    "all-1.5": variant(HANDLER, HANDLER_SITES[0][:2], handler_loop(HANDLER_SITES[0][2]), QUICK, [],
+                       "more instructions at every handler call, sized for the same share of every quick row: a "
+                       "change spread over the whole suite that no row alone decides",
+                       more=[(marker, anchor, handler_loop(*n) if isinstance(n, tuple) else handler_loop(n))
+                             for marker, anchor, n in HANDLER_SITES[1:]]),
 }
 # name -> (sleep on one pwrite() in K, microseconds, rows it slows, rows it must leave alone):
 # variants of an installed prefix (--prefix), made by bench/sleep-variant.sh. One commit of
@@ -200,7 +246,7 @@ PREFIX_VARIANTS = {
 
 def variant_tag(name):
     """The variant's tag names its code too: a resized variant is a commit of its own."""
-    return f"variant-{name}-{hashlib.sha256(VARIANTS[name].code.encode()).hexdigest()[:8]}"
+    return f"variant-{name}-{hashlib.sha256(VARIANTS[name].all_code.encode()).hexdigest()[:8]}"
 
 
 def _pr_commits():

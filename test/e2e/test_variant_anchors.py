@@ -46,11 +46,10 @@ def test_the_variants_commit_changes_its_file_by_its_code(clone, name):
     tag = variants.variant_tag(name)
     assert git(clone, "diff", "--name-only", "base", tag).split() == [v.path]
     after = git(clone, "show", f"{tag}:{v.path}")
-    marker, anchor = v.at
-    at = before.index(marker)
-    lines_between = before[at:before.index(anchor, at)].count("\n")
-    # The anchor is near its marker: in the function the marker names, not somewhere further down.
-    assert lines_between < 100, f"{name}: anchor {lines_between} lines after its marker"
-    assert after == edited and v.code in after
-    removed = len(before) - (len(anchor) if v.replaces else 0)
-    assert len(after) == removed + len(v.code)
+    for marker, anchor in [v.at] + [site[:2] for site in v.more]:
+        at = before.index(marker)
+        lines_between = before[at:before.index(anchor, at)].count("\n")
+        # The anchor is near its marker: in the function the marker names, not further down.
+        assert lines_between < 100, f"{name}: {anchor!r} {lines_between} lines after its marker"
+    assert after == edited
+    assert len(after) == len(before) - (len(v.at[1]) if v.replaces else 0) + len(v.all_code)
