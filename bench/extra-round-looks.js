@@ -6,7 +6,7 @@
 // perfgate's own rule: each simulated row is a results record judged by core.judgeRow, and
 // the decision to go on is core's. The pairs are drawn from a log-normal of a given centre
 // (the true rQPS) and spread per pair, independent: what a machine adds beyond that (a
-// process offset, drift) is the real runs' business (docs/measurements.md).
+// process offset, drift) is the real runs' business (docs/archive/notebook-2026-11.md).
 //
 // --planned 6,5 adds the pair-by-pair looks after 5 planned pairs (the steps always start at
 // the first number).

@@ -7,7 +7,7 @@
 // the rounds left could move it; at most 18 pairs, the quick suite's limits. Prints the mean
 // pairs a row costs and the shares of its verdicts; the shipped margin is
 // core.PROJECTION_MARGIN_SE. What a machine adds beyond independent pairs (a process offset,
-// drift) is the real runs' business (docs/measurements.md).
+// drift) is the real runs' business (docs/archive/notebook-2026-11.md).
 //
 //   node bench/projection-margin.js [--trials 2000] [--seed 11] [--margins 0,0.5,1]
 const { parseArgs } = require('node:util');

@@ -222,7 +222,7 @@ test('perfgate judge does not join shards: that is perfgate merge\'s job', () =>
 });
 
 // The verdict of the full suite at its default scale and timing (8 × 250,000 rows, 6 rounds of
-// 5 s per side), run as four shards one after another and merged (docs/measurements.md).
+// 5 s per side), run as four shards one after another and merged (docs/archive/notebook-2026-11.md).
 test('the 42-row verdict of the full suite at its defaults: comment.md whole within GitHub\'s limit', () => {
   const verdict = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/verdicts/full-4-shards/verdict.json'), 'utf8'));
   assert.equal(schemaProblem('verdict', verdict), null);

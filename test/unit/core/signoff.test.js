@@ -2,7 +2,7 @@
 // The release sign-off's decision and report, on real merged verdicts of the full suite:
 // test/fixtures/verdicts/full-4-shards (the shipped full suite in four shards, 10.11.18 against
 // 10.11.19) and, when present, test/fixtures/verdicts/signoff-10.11.18-10.11.19 (the sign-off
-// run measured for docs/measurements.md).
+// run measured for docs/archive/notebook-2026-11.md).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -171,7 +171,7 @@ test('the core entry point exports the sign-off', () => {
   assert.equal(core.renderSignoff, renderSignoff);
 });
 
-// The sign-off run measured for docs/measurements.md: previous Debian 10.11.18, candidate
+// The sign-off run measured for docs/archive/notebook-2026-11.md: previous Debian 10.11.18, candidate
 // 10.11.19, the full suite (time and instructions) in four shards, merged.
 test('the measured sign-off run: every microbenchmark reported once, the decision from its verdicts', () => {
   const verdict = readVerdict('signoff-10.11.18-10.11.19');
