@@ -4,7 +4,8 @@
 const F = require('./format');
 const { rqpsChart: mermaidChart, legend, text, code, NAME_MAX } = require('./markdown');
 const { LIMITS } = require('../github-limits');
-const { rqpsChart: svgChart, esc } = require('./html');
+const { rqpsChart: svgChart } = require('./html');
+const { esc } = require('./html-base');
 const { plural } = require('./scope');
 const { isPre } = require('../shards');
 const { signoffDecision, isWithinLimits, waiverIndex, SIGNOFF_CONTEXT } = require('../signoff');

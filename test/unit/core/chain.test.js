@@ -5,25 +5,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const core = require('../../../core');
 const { headView } = require('../../../core/src/chain');
-const { capturedResults, loadResults } = require('../../support/captured-results');
 
 const CONFIG = { limits: { default: { warn: 0.97, fail: 0.93 } } };
-const captured = () => loadResults(capturedResults().find((c) => c.name === 'io-tiny').file);
-
-// A real two-sided run with a second head added: head2 ran every round of the head at half
-// its QPS, so it fails where the head does not, and read twice the KB per query.
-function chainResults() {
-  const r = captured();
-  r.sides.head2 = { ...r.sides.head, version: '11.8.9-MariaDB', label: 'head2' };
-  r.plan.sides.head2 = { ...r.plan.sides.head, label: 'head2' };
-  for (const b of r.benchmarks) {
-    const extra = b.rounds.filter((x) => x.side === 'head').map((x) => ({
-      ...x, side: 'head2', qps: x.qps / 2, device_reads_per_query: x.device_reads_per_query * 2, latency_ms: { ...x.latency_ms, p95: x.latency_ms.p95 * 2 },
-    }));
-    b.rounds.push(...extra);
-  }
-  return r;
-}
+const { chainResults, captured } = require('../../support/chain-results');
 
 test('each head of a chain is judged exactly as the head of a two-sided comparison', () => {
   const r = chainResults();
