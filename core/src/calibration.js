@@ -11,9 +11,9 @@
 //            own mean, pooled over the pairs.
 //   between  the spread of the pairs' estimates around 1 (the truth of an A/A run) beyond what
 //            s_w explains: what two processes of one build differ by for good (heap state,
-//            memory placement, where their threads ran). Instructions repeat within a window
-//            spread of ±0.2% on point-query here, yet two processes have counted 1.1% apart:
-//            a limit from the within spread alone would fail unchanged builds.
+//            memory placement, where their threads ran). Two processes can count further apart
+//            than one process's windows spread (docs/usage.md#instructions-per-query): a limit
+//            from the within spread alone would fail unchanged builds.
 //   Both are taken at their upper 90% confidence bound (chi-square on their degrees of
 //   freedom), so that a calibration from few pairs comes out wide, not lucky.
 //   An A/A estimate after n rounds (or windows) spreads by σ_e(n) = √(between² + s_w²/n), and
@@ -32,8 +32,8 @@
 //   and a 4% instructions change its interval puts wholly beyond them (0.85, 1.04). Noise
 //   beyond the caps is the rule's business, not the limit's: an interval that reaches a limit
 //   stays open, and a fail is measured again on fresh servers before it stands (the shipped
-//   0.97 / 0.93 gave no fail and no warn in 100 A/A row verdicts on a runner whose pairs sat up
-//   to 22% apart). Limits are rounded outward (rQPS down to 2 decimals, instr/o up to 3).
+//   limits on noisy runners: docs/measurements.md). Limits are rounded outward (rQPS down to
+//   2 decimals, instr/o up to 3).
 const { Document, parseDocument, isMap } = require('yaml');
 const { pairedRatios, studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd } = require('./statistics');
 const { instructionFigures } = require('./instructions');
@@ -191,8 +191,9 @@ function measuredSettings(results) {
     side_schedule: plan.measure.side_schedule || 'in-turn',
     // ... and on whether sysbench and mysqld had CPUs of their own (the CPU sets, or null).
     pin_cpus: plan.measure.pin_cpus || null,
-    // ... and on the client threads: one thread's pairs spread less than two threads' here, and
-    // a wait shows whole at one thread and partly hidden at two.
+    // ... and on the client threads: pairs at one thread spread differently from two threads'
+    // (docs/runner-setup.md#cpu-pinning-measured-on-this-machine-on-for-the-quick-suite), and a
+    // wait shows whole at one thread and partly hidden at two.
     threads: threadCounts(plan.benchmarks || []),
   };
 }
@@ -356,8 +357,8 @@ function measuredText(m) {
 }
 
 // The spread of a timed pair depends on the length of its rounds and on how the sides share
-// the machine (in turn, an A/A pair spreads about twice as much here as with the sides
-// alternating), so the calibrated file runs its rounds as the A/A pairs ran: limits made with
+// the machine (in turn or alternating: docs/usage.md#perfgate-compare), so the calibrated
+// file runs its rounds as the A/A pairs ran: limits made with
 // `--sides alternating` and judged on rounds in turn would warn on noise. Sets
 // measure.threads, seconds, side_schedule and pin_cpus in `doc` where they differ (a file
 // calibrated twice reads the same); the sentence saying so, or null. (Rounds differ on

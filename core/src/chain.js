@@ -7,8 +7,8 @@
 // microbenchmark on every side in turn, A B C / C B A, so the machine's drift hits every head
 // alike, and head k's round i pairs with the base's round i of the very same run. Running one
 // two-sided comparison per head would pair each head with a base measured at another time: the
-// columns of one row would then differ by the machine's drift between the runs (±12% in QPS
-// here), not by the versions.
+// columns of one row would then differ by the machine's drift between the runs, not by the
+// versions.
 //
 // Judging loops over the heads: each head's view of the results (the base's rounds and that
 // head's, the head named `head`) goes through the one judge(), so a head of a chain is decided
