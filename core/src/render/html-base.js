@@ -25,9 +25,10 @@ const folded = (summary, html, { open = false, data = '' } = {}) => `<details${o
 
 const verdictStyles = () => Object.entries(COLOR).filter(([k]) => !SIDES.has(k)).map(([k, c]) => `tr.${k} td.mark,td.mark.${k}{color:${c}}.badge.${k}{background:${c}}tr.reason.${k} td{border-left:3px solid ${c}}`).join('\n');
 
-// The opening of every report page, up to <body>: one style for all of them. Wide tables
-// scroll in their own box (.scroll); text breaks anywhere rather than widen the page.
-function pageHead(title) {
+// The opening of every report page, up to <body>: one style for all of them (`extra`: a page's
+// own rules after it). Wide tables scroll in their own box (.scroll); text breaks anywhere
+// rather than widen the page.
+function pageHead(title, extra = '') {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,7 +51,7 @@ ${verdictStyles()}
 details{margin:10px 0;border:1px solid #d0d7de;border-radius:6px;padding:4px 10px}summary{cursor:pointer;font-weight:600;padding:4px 0}details[open]>summary{border-bottom:1px solid #d0d7de;margin-bottom:6px}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px;overflow-wrap:normal}.warnbox{border-left:4px solid ${COLOR.warn};background:#fff8c5;padding:6px 10px}
 @media (max-width:600px){body{margin:12px auto;padding:0 10px}h1{font-size:19px}th,td{padding:3px 5px}}
-</style></head><body>`;
+${extra}</style></head><body>`;
 }
 
 module.exports = { esc, COLOR, colorOf, td, scrollTable, reasonRow, folded, pageHead };

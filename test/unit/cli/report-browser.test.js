@@ -63,7 +63,7 @@ test('report.html renders its charts in headless Chromium without console errors
 });
 
 // The pages a reader opens, at a desktop width and a phone's: every report.html of the captured
-// runs, a chain's, and one whose reason and paths are long unbroken strings.
+// runs, a chain's, one whose reason and paths are long unbroken strings, and a sign-off's.
 function layoutPages() {
   const { capturedResults, loadResults } = require('../../support/captured-results');
   const { chainResults } = require('../../support/chain-results');
@@ -74,12 +74,14 @@ function layoutPages() {
     const verdict = judge(loadResults(c.file), limits);
     // A row of each microbenchmark and AHI cell, and one of each row of the thread-count table.
     const scaling = threadScaling(verdict.benchmarks);
-    return { name: c.name, html: renderReport(verdict), reasons: [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.reason).length + (scaling ? scaling.rows.length : 0) };
+    return { name: c.name, html: renderReport(verdict), folds: true, reasons: [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.reason).length + (scaling ? scaling.rows.length : 0) };
   });
   const long = judge(loadResults(capturedResults().find((c) => c.name === 'io-tiny').file), limits);
   long.benchmarks[0].reason = `${'x'.repeat(300)} ${long.benchmarks[0].reason}`;
   long.run.sides.base.basedir = `/${'very-long-folder-name-'.repeat(20)}usr`;
-  pages.push({ name: 'long-words', html: renderReport(long), reasons: long.benchmarks.length });
+  pages.push({ name: 'long-words', html: renderReport(long), folds: true, reasons: long.benchmarks.length });
+  const signoff = core.renderSignoff(long, { candidate: { ref: 'v2', sha: 'a'.repeat(40) }, previous: { ref: 'v1', sha: 'b'.repeat(40) }, waivers: [{ microbenchmark: 'point-query', author: 'someone', reason: 'y'.repeat(300), createdAt: '2026-12-01T00:00:00Z' }] });
+  pages.push({ name: 'signoff', html: signoff.files['signoff.html'], reasons: 0 });
   const chain = core.judgeChain(chainResults(), { limits: { default: { warn: 0.97, fail: 0.93 } } });
   pages.push({ name: 'chain', html: core.renderChainReports(chain)['report.html'], reasons: chain.heads.length + chain.heads[0].verdict.benchmarks.length });
   return pages;
@@ -120,7 +122,7 @@ test('report.html reads at 1280 px and at 390 px: no page overflow, each reason 
       assert.ok(layout.scrollWidth <= layout.innerWidth, `${where}: the page is ${layout.scrollWidth} px wide, wider than the window`);
       assert.equal(layout.reasons.length, p.reasons, `${where}: one reason line per row`);
       assert.ok(layout.reasons.every((r) => r.spans && r.below && r.text), `${where}: every reason line lies under its row, across the whole table: ${JSON.stringify(layout.reasons)}`);
-      if (p.name !== 'chain') assert.ok(layout.details >= 2 && layout.folded >= 1, `${where}: the details are folded away (${layout.details} details, ${layout.folded} folded)`);
+      if (p.folds) assert.ok(layout.details >= 2 && layout.folded >= 1, `${where}: the details are folded away (${layout.details} details, ${layout.folded} folded)`);
       // Opened, the details shown still fit: their tables scroll in their own box.
       const opened = await page.evaluate(() => {
         for (const d of document.querySelectorAll('details')) d.open = true;
