@@ -75,12 +75,17 @@ export function blocks(root = ROOT) {
 const begin = (name) => `<!-- generated: ${name}; edit its source, then run ${COMMAND} -->`;
 const end = (name) => `<!-- end of generated: ${name} -->`;
 
-/** `text` with the block `name` replaced by `body`; throws naming the file when a marker is missing. */
+/**
+ * `text` with the block `name` replaced by `body`, indented as its first marker is (a block in
+ * a list item stays in it); throws naming the file when a marker is missing.
+ */
 export function replaceBlock(text, file, name, body) {
   const from = text.indexOf(begin(name));
   const to = text.indexOf(end(name));
   if (from < 0 || to < from) throw new Error(`${file}: no block '${name}'; expected the line ${begin(name)} and later ${end(name)}`);
-  return `${text.slice(0, from)}${begin(name)}\n${body}\n${text.slice(to)}`;
+  const indent = text.slice(text.lastIndexOf('\n', from) + 1, from);
+  const indented = body.split('\n').map((l) => (l ? `${indent}${l}` : l)).join('\n');
+  return `${text.slice(0, from)}${begin(name)}\n${indented}\n${indent}${text.slice(to)}`;
 }
 
 /** Each file holding generated blocks, with its text as it is and as the code says it should be. */

@@ -44,6 +44,12 @@ test('the inputs table holds every input of action.yml with its default, escaped
   assert.match(action, /^\| `comment-author` \| `github-actions\[bot\]` \| .*&lt;app-slug>\[bot\]/m);
 });
 
+test('a block in a list item is indented as its marker, so that it stays in the item', () => {
+  const text = '1. step:\n\n   <!-- generated: x; edit its source, then run node scripts/generate-docs.mjs -->\n   <!-- end of generated: x -->\n2. next\n';
+  assert.equal(replaceBlock(text, 'README.md', 'x', '```\na\n\nb\n```'),
+    '1. step:\n\n   <!-- generated: x; edit its source, then run node scripts/generate-docs.mjs -->\n   ```\n   a\n\n   b\n   ```\n   <!-- end of generated: x -->\n2. next\n');
+});
+
 test('a missing marker is an error naming the file and the block', () => {
   assert.throws(() => replaceBlock('# no markers\n', 'docs/x.md', 'action-inputs', 'body'), /^Error: docs\/x\.md: no block 'action-inputs'; expected the line <!-- generated: action-inputs;/);
 });
