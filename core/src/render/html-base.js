@@ -17,8 +17,11 @@ const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
  */
 const scrollTable = (attrs, rows) => `<div class="scroll"><table${attrs}>${rows}</table></div>`;
 
-/** The reason of the row above, on a line of its own across all `span` columns. */
-const reasonRow = (reason, span, verdict) => (reason ? `<tr class="reason ${esc(verdict || '')}"><td colspan="${span}">${esc(reason)}</td></tr>` : '');
+/**
+ * The reason of the row above, on a line of its own across all `span` columns; its text stays
+ * within the window while the table scrolls under it.
+ */
+const reasonRow = (reason, span, verdict) => (reason ? `<tr class="reason ${esc(verdict || '')}"><td colspan="${span}"><div>${esc(reason)}</div></td></tr>` : '');
 
 /** A part of the page folded away under `summary` (open when `open`). */
 const folded = (summary, html, { open = false, data = '' } = {}) => `<details${open ? ' open' : ''}${data ? ` data-details="${esc(data)}"` : ''}><summary>${esc(summary)}</summary>\n${html}\n</details>`;
@@ -41,7 +44,7 @@ h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .scroll{max-width:100%;overflow-x:auto;margin:6px 0 12px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;overflow-wrap:normal}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
 td.n{text-align:right;white-space:nowrap}td.n.fail{color:${COLOR.fail};font-weight:600}td.n.warn{color:${COLOR.warn}}th{background:#f6f8fa}
-tr.reason td{color:#57606a;font-size:12px;border-top:none;padding:1px 8px 6px 24px;overflow-wrap:anywhere;min-width:16em}
+tr.reason td{color:#57606a;font-size:12px;border-top:none;padding:1px 8px 6px 24px}tr.reason td>div{position:sticky;left:24px;max-width:min(100%,calc(100vw - 72px));overflow-wrap:anywhere}
 td.mark{font-weight:600;white-space:nowrap}
 ${verdictStyles()}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(330px,100%),1fr));gap:14px}.cell{border:1px solid #d0d7de;border-radius:6px;padding:8px;min-width:0}
