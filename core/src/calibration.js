@@ -191,9 +191,8 @@ function measuredSettings(results) {
     side_schedule: plan.measure.side_schedule || 'in-turn',
     // ... and on whether sysbench and mysqld had CPUs of their own (the CPU sets, or null).
     pin_cpus: plan.measure.pin_cpus || null,
-    // ... and on the client threads: pairs at one thread spread differently from two threads'
-    // (docs/runner-setup.md#cpu-pinning-measured-on-this-machine-on-for-the-quick-suite), and a
-    // wait shows whole at one thread and partly hidden at two.
+    // ... and on the client threads: pairs spread differently at one thread than at two, and a
+    // wait shows whole at one and partly hidden at two (docs/runner-setup.md, "CPU pinning").
     threads: threadCounts(plan.benchmarks || []),
   };
 }
