@@ -72,4 +72,4 @@ function rowVerdict({ time = null, instructions = null }) {
   return { verdict: settledVerdict({ best, worst }), best, worst, open, needs, decidedBy };
 }
 
-module.exports = { signalRange, settledVerdict, rowVerdict, LEVELS };
+module.exports = { signalRange, settledVerdict, rowVerdict, LEVELS, level, higher };

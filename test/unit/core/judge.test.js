@@ -3,7 +3,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
-const { judge, decide, clause, worst } = require('../../../core/src/verdict');
+const { judge, worst } = require('../../../core/src/verdict');
+const { clause } = require('../../../core/src/verdict-words');
+const { signalRange, settledVerdict } = require('../../../core/src/row-verdict');
 const { UsageError } = require('../../../core/src/errors');
 
 const LIMITS = { warn: 0.97, fail: 0.93 };
@@ -59,8 +61,8 @@ for (const [name, ratios, verdict, line] of TABLE) {
   });
 }
 
-test('decide: boundaries are pinned (fail strictly below, pass at or above warn)', () => {
-  const at = (low, high) => decide({ low, high, n: 4 }, LIMITS);
+test('an interval\'s settled verdict: boundaries are pinned (fail strictly below, pass at or above warn)', () => {
+  const at = (low, high) => settledVerdict(signalRange({ low, high, n: 4 }, LIMITS, { higherIsWorse: false }));
   assert.equal(at(0.5, 0.9299), 'fail');
   assert.equal(at(0.5, 0.93), 'inconclusive');
   assert.equal(at(0.93, 0.99), 'pass'); // open: reaches the warn limit only
