@@ -198,9 +198,9 @@ function summarize(rows) {
     `up to ${opt['extra-rounds']} extra rounds for undecided rows and ${opt['confirm-rounds']} confirmation rounds for fails; base = head = ${opt.base}.`,
     '',
     `A/A: ${A.runs} comparisons (${A.runsWithFail} with any fail), ${A.verdicts} microbenchmark verdicts: fail ${fmt(A.counts.fail, A.verdicts)} (95% upper bound ${(upperBound(A.counts.fail || 0, A.verdicts) * 100).toFixed(1)}%),`
-      + ` inconclusive ${fmt(A.counts.inconclusive, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}; median 95% interval ${hw(A)}.`,
+      + ` undecided ${fmt(A.counts.undecided, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}; median 95% interval ${hw(A)}.`,
     `Slowed head (paused ${duty !== null ? (duty * 100).toFixed(1) : '?'}% of the time, expected rQPS ≈ ${duty !== null ? (1 - duty).toFixed(3) : '?'}): ${S.runs} comparisons (${S.runsWithFail} with any fail), ${S.verdicts} verdicts:`
-      + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, inconclusive ${fmt(S.counts.inconclusive, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}; median 95% interval ${hw(S)}.`,
+      + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, undecided ${fmt(S.counts.undecided, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}; median 95% interval ${hw(S)}.`,
   ];
   if (retried) lines.push(`${retried} comparison(s) were run again because a server failed to start (counted once, by their last attempt).`);
   const perBench = {};

@@ -18,7 +18,7 @@ const { values: opt, positionals: dirs } = parseArgs({ allowPositionals: true, o
 const K = Number(opt.planned);
 if (!Number.isInteger(K) || K < 2) throw new Error(`--planned ${opt.planned}: expected a whole number of pairs, at least 2`);
 const suite = core.loadThresholds().suites.quick;
-const tag = (row) => `${row.verdict}${row.open ? ' (open)' : ''}`;
+const tag = (row) => `${row.verdict}${row.verdict === 'pass' && row.could_be ? ' (could be a warn)' : ''}`;
 const shown = (row) => (row.rqps ? `${row.rqps.estimate.toFixed(3)} [${row.rqps.low.toFixed(3)}, ${row.rqps.high.toFixed(3)}]` : '-');
 
 let rows = 0;

@@ -161,7 +161,7 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param budget     the suite's budget, or an override of it
  * @param sides      {base: {basedir, label}, head: {basedir, label}} with checked basedirs
  * @param outDir     run folder
- * @param judge      (results, suite) -> perfgate.verdict/v1 (a chain: core.judgeChain, perfgate.chain/v1),
+ * @param judge      (results, suite) -> perfgate.verdict/v2 (a chain: core.judgeChain, perfgate.chain/v2),
  *                   or null to measure only
  * @param nextStep   (verdict, budget, spent, plan) -> the next adaptive step (a chain:
  *                   core.chainStep, whose steps name their plan_ids)

@@ -58,7 +58,7 @@ function ahiCells(judged, config, extensions = []) {
       }));
       const row = rowVerdict({ time: gain });
       cell.verdict = row.verdict;
-      cell.open = row.open;
+      cell.could_be = row.open ? row.worst : null;
       cell.needs = row.needs;
       cell.reason = clausesOf([gain]);
       if (gain.unconfirmed) cell.headline_phrase = unconfirmedPhrase(gain.unconfirmed);

@@ -11,7 +11,7 @@
 //     regression showed on (instructions when the bad end failed on instructions, else time):
 //       fail (the whole interval beyond the fail limit)  → that microbenchmark is bad here;
 //       pass or warn (the interval within the fail limit) → good here;
-//       inconclusive (the interval straddles the limit)   → undecided.
+//       undecided (the interval straddles the limit)      → undecided.
 //     A commit is bad when any watched microbenchmark is bad (the regression has arrived by
 //     it), good when all are good, undecided otherwise.
 //   * Why against the good end: the question of a step is "has the regression arrived by this
@@ -36,6 +36,7 @@ const { count } = require('./render/format');
 const { formatDuration } = require('./progress');
 const { narrowSuite } = require('./config/thresholds');
 const { decidingInstructions, signalFigure } = require('./signals');
+const { outcomeWord } = require('./verdict-versions');
 
 const SCHEMA = 'perfgate.bisect/v1';
 const DEFAULT_REPEATS = 2;
@@ -206,7 +207,7 @@ function rowsById(verdict) {
  * What the measurement of the bad end against the good end says: which microbenchmarks
  * regressed and on which signal they are to be watched (instructions when they failed there,
  * else time).
- * @param verdict  perfgate.verdict/v1 of good (base) against bad (head)
+ * @param verdict  perfgate.verdict/v2 of good (base) against bad (head)
  * @param ids      the microbenchmarks measured
  * @returns {status: 'regressed'|'no-regression'|'undecided'|'error', watched: [{id, signal,
  *          bad_end}], reason}
@@ -223,7 +224,7 @@ function regressionAtBadEnd(verdict, ids) {
     if (row.verdict === 'fail') {
       const signal = row.instructions_verdict === 'fail' ? 'instructions' : 'time';
       watched.push({ id, signal, bad_end: pickInterval(signalInterval(row, signal)) });
-    } else if (row.verdict === 'inconclusive') {
+    } else if (row.verdict === 'undecided') {
       open.push(row);
     }
   }
@@ -250,7 +251,7 @@ function isPartial(signal, interval, badEnd) {
 
 /**
  * The decision on one commit from its measurement against the good end.
- * @param verdict  perfgate.verdict/v1 of good (base) against the commit (head)
+ * @param verdict  perfgate.verdict/v2 of good (base) against the commit (head)
  * @param watched  regressionAtBadEnd(...).watched
  * @returns {decision: 'good'|'bad'|'undecided'|'error', reason, tests: [{id, signal, verdict,
  *          decision, interval, partial}]}
@@ -264,7 +265,7 @@ function decideStep(verdict, watched) {
     }
     const v = row[SIGNAL_VERDICT[signal]] || 'error';
     const interval = pickInterval(signalInterval(row, signal));
-    const decision = { fail: 'bad', pass: 'good', warn: 'good', inconclusive: 'undecided' }[v] || 'error';
+    const decision = { fail: 'bad', pass: 'good', warn: 'good', undecided: 'undecided' }[v] || 'error';
     const partial = decision === 'bad' && isPartial(signal, interval, badEnd);
     const limit = limitOf(row, signal);
     const what = signalWord(row, signal);
@@ -441,7 +442,7 @@ function measurementLine(m) {
   if (m.rqps) parts.push(`rQPS ${intervalText(m.rqps)}`);
   const instr = decidingInstructions(m);
   if (instr) parts.push(`${instr.word} ${intervalText(instr.interval, f3)}`);
-  return `${m.id}: ${parts.join(', ') || 'no figures'} (${m.verdict})`;
+  return `${m.id}: ${parts.join(', ') || 'no figures'} (${outcomeWord(m.verdict)})`;
 }
 
 /** The end of a bisection as people read it: the steps, then the culprit (last). */

@@ -198,7 +198,7 @@ function measuredSettings(results) {
 }
 
 /**
- * calibrate(runs, suite) -> perfgate.calibration/v3
+ * calibrate(runs, suite) -> perfgate.calibration/v4
  *   runs   A/A results documents, one per pair of freshly started servers (the same plan)
  *   suite  the loaded suite (config.suites[name]): its limits judge the A/A runs as they stand,
  *          its measure.rounds and instructions.windows are the sizes the limits are made for
@@ -236,7 +236,7 @@ function calibrate(runs, suite) {
   }
   const first = verdicts[0];
   return {
-    schema: 'perfgate.calibration/v3',
+    schema: 'perfgate.calibration/v4',
     suite: first.suite,
     machine: first.run.machine,
     server: first.run.sides.base,

@@ -137,7 +137,7 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
   }
   const row = rowVerdict({ time, instructions });
   out.verdict = row.verdict;
-  out.open = row.open;
+  out.could_be = row.open ? row.worst : null;
   out.needs = row.needs;
   out.decided_by = row.decidedBy;
   const told = explain(row, signals);

@@ -81,7 +81,7 @@ function roundsNow(row, budget, spent = {}) {
 }
 
 /**
- * @param verdict  perfgate.verdict/v1 of everything measured so far
+ * @param verdict  perfgate.verdict/v2 of everything measured so far
  * @param budget   suite budget {extra_rounds, step_rounds, confirm_rounds, extra_windows,
  *                 step_windows, confirm_windows}
  * @param spent    {extra_rounds, confirmed: [ids], extra_windows, recounted: [ids],

@@ -92,7 +92,7 @@ function unfinishedRun(run) {
 // A row whose figures cannot stand (its side failed as a whole): an error, with no interval and
 // no signal's word left to be read as a result.
 function withdrawn(row, reason) {
-  Object.assign(row, { verdict: 'error', reason, rqps: null, time_verdict: null, open: false, needs: [] });
+  Object.assign(row, { verdict: 'error', reason, rqps: null, time_verdict: null, could_be: null, needs: [] });
   for (const key of ['instructions_verdict', 'instructions_threads', 'instructions_recount', 'decided_by', 'headline_phrase']) delete row[key];
   for (const key of ['instructions_per_query', 'all_threads_per_query', 'background_per_query']) if (key in row) row[key] = null;
   return row;

@@ -3,6 +3,7 @@
 // headline. Decisions come in made (row-verdict.js, row-signals.js, process-pairs.js); this
 // only says them. Every sentence here is pinned by a test: reports print it as is.
 const { higherIsWorse } = require('./row-signals');
+const { shardList } = require('./shards');
 
 // How each signal is named and what one sample of it is called. Instructions repeat within a
 // fraction of a percent: they are shown to three decimals.
@@ -116,8 +117,8 @@ function explain(row, signals) {
   const rowSignal = { cpu: 'time', rqps: 'time', instructions_all: 'instructions' };
   const byKind = Object.fromEntries(signals.map((s) => [rowSignal[s.kind] || s.kind, s]));
   // Of the signals that leave a row open, the one that reaches the limit named leads: an
-  // inconclusive row's could-be fail is the signal that can reach the fail limit.
-  const reaching = row.verdict === 'inconclusive' ? 'fail' : row.open ? 'warn' : null;
+  // undecided row's could-be fail is the signal that can reach the fail limit.
+  const reaching = row.verdict === 'undecided' ? 'fail' : row.open ? 'warn' : null;
   const deciding = row.decidedBy.map((name) => byKind[name]).filter(Boolean);
   const leading = reaching ? [...deciding.filter((s) => s.worst === reaching), ...deciding.filter((s) => s.worst !== reaching)] : deciding;
   const clauses = clausesOf([...leading, ...signals.filter((s) => !leading.includes(s))]);
@@ -128,24 +129,26 @@ function explain(row, signals) {
     const said = change(lead.kind, lead.interval);
     summary = said || `below its ${row.verdict} limit`;
     phrase = `${said || `not slower, but beyond its ${row.verdict} limit`} ${figures(lead, row.verdict)}`;
-  } else if (row.verdict === 'inconclusive') {
-    // At least a warn when some signal proves it (that one may not be the signal left open).
+  } else if (row.verdict === 'undecided') {
+    // Beyond the warn limit already when some signal proves it (maybe not the one left open).
     const proving = row.best === 'warn' ? signals.find((s) => s.best === 'warn') : null;
     // A fail one pair of server processes measured and the others did not: that is the news.
     const seen = signals.find((s) => s.unconfirmed && s.unconfirmed.best === 'fail');
-    summary = proving ? 'at least a warn, could be a fail' : 'could be slower than the fail limit';
     const atLeast = proving ? `${change(proving.kind, proving.interval) || 'beyond its warn limit'}, ` : '';
+    summary = `${atLeast}could be beyond its fail limit`;
     phrase = `${atLeast}could be beyond its fail limit ${figures(lead, 'fail')}`;
     if (seen) {
       summary = `failed ${stretchWhere(seen.unconfirmed.stretch)}: ${summary}`;
       phrase = `${atLeast}${unconfirmedPhrase(seen.unconfirmed)}`;
     }
   } else if (row.open) {
+    // A pass that could still be a warn: noise alone must not warn, nor may this read as
+    // "within limits".
     const seen = signals.find((s) => s.unconfirmed);
-    summary = 'within the fail limit, could be beyond the warn limit';
-    phrase = `could be beyond its warn limit ${figures(lead, 'warn')}`;
+    summary = 'within the fail limit; its interval still reaches the warn limit';
+    phrase = `its interval still reaches the warn limit ${figures(lead, 'warn')}`;
     if (seen) {
-      summary = `beyond its warn limit ${stretchWhere(seen.unconfirmed.stretch)}: ${summary}`;
+      summary = `within the fail limit; beyond its warn limit ${stretchWhere(seen.unconfirmed.stretch)}`;
       phrase = unconfirmedPhrase(seen.unconfirmed);
     }
   } else {
@@ -162,60 +165,66 @@ const listed = (items, fmt, max = 3) => {
   return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 };
 
-// One sentence saying what got slower (or why there is no answer), naming for every row the
-// signal and the limit that decided it.
-function headline(overall, items, runError) {
+// What the headline says of one row: its phrase (a row's, from explain), or for an AHI gain
+// cell, its ratio and the limit it is held to.
+function rowPhrase(b) {
+  const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
+  if (b.headline_phrase) return `${what}: ${b.headline_phrase}`;
+  const i = b.gain_ratio || b.rqps;
+  const word = b.verdict === 'fail' ? 'fail' : 'warn';
+  const limit = b.verdict === 'undecided' ? 'fail' : word;
+  const fig = i && i.low !== null ? `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)}, ${limit} limit ${f2(b.limits[limit])})` : '';
+  // A gain ratio below 1 says the head gains less from AHI than the base, not that it is
+  // slower (both sides may be faster with AHI on and off alike).
+  const lower = b.gain_ratio ? `${pct(i.estimate)} lower` : `${pct(i.estimate)} slower`;
+  let how = i && i.estimate < 1 ? lower : `beyond its ${word} limit`;
+  if (b.verdict === 'undecided') how = 'could be beyond its fail limit';
+  else if (b.verdict === 'pass') how = 'its interval still reaches the warn limit';
+  return `${what}: ${how} ${fig}`.trim();
+}
+
+/**
+ * The headline: one sentence form per outcome, `<Outcome>: <each row that made it, in words>`;
+ * a pass names the rows whose intervals still reach the warn limit. A merge that lacks shards
+ * (`partial`: results' shards) is at best undecided, and says what it lacks.
+ */
+function headline({ overall, measured, items, runError, partial = null }) {
+  const said = sentence(measured, items, runError);
+  if (!partial) return said;
+  const { missing, count, not_measured: notMeasured, benchmarks_in_suite: inSuite } = partial;
+  const lacks = `${shardList(missing, count)} ${missing.length === 1 ? 'is' : 'are'} missing, ${notMeasured.length} of ${inSuite} microbenchmarks not measured`;
+  return overall === measured ? `${said} Partial: ${lacks}.` : `Undecided: ${lacks}. ${said}`;
+}
+
+// The sentence of what was measured.
+function sentence(overall, items, runError) {
   const total = items.length;
   const by = (v) => items.filter((b) => b.verdict === v);
-  const said = (b) => {
-    const what = b.gain_ratio ? `${b.name} (${b.threads} threads) AHI gain` : b.id;
-    if (b.headline_phrase) return `${what}: ${b.headline_phrase}`;
-    // AHI gain cells: one ratio, judged like rQPS.
-    const i = b.gain_ratio || b.rqps;
-    const word = b.verdict === 'fail' ? 'fail' : 'warn';
-    const limit = b.verdict === 'inconclusive' ? 'fail' : word;
-    const fig = i && i.low !== null ? `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)}, ${limit} limit ${f2(b.limits[limit])})` : '';
-    // A gain ratio below 1 says the head gains less from AHI than the base, not that it is
-    // slower (both sides may be faster with AHI on and off alike).
-    const lower = b.gain_ratio ? `${pct(i.estimate)} lower` : `${pct(i.estimate)} slower`;
-    const how = b.verdict === 'inconclusive' || b.open ? `could be beyond its ${limit} limit` : i && i.estimate < 1 ? lower : `beyond its ${word} limit`;
-    return `${what}: ${how} ${fig}`.trim();
-  };
-  const open = items.filter((b) => b.verdict === 'pass' && b.open);
-  const openNote = open.length
-    ? ` ${open.length === 1 ? 'One row' : `${open.length} rows`} could still be beyond the warn limit (interval open within the budget): ${listed(open, said)}.`
-    : '';
+  const reaching = items.filter((b) => b.verdict === 'pass' && b.could_be);
+  const also = (label, rows, max) => (rows.length ? `; ${label}${listed(rows, rowPhrase, max)}` : '');
   switch (overall) {
     case 'error': {
-      if (runError) return `No verdict: ${runError}.`;
-      const e = by('error');
-      return `No verdict for ${listed(e, (b) => `${b.id} (${b.reason})`, 2)}: the measurement failed.`;
+      if (runError) return `Error: no verdict: ${runError}.`;
+      return `Error: no verdict for ${listed(by('error'), (b) => `${b.id} (${b.reason})`, 2)}: the measurement failed.`;
     }
-    case 'fail': {
-      const u = by('inconclusive');
-      const rest = u.length ? `; undecided: ${listed(u, said, 2)}` : '';
-      return `Slower: ${listed(by('fail'), said)}${rest}.`;
-    }
-    case 'inconclusive': {
-      const u = by('inconclusive');
-      const w = by('warn');
-      const warned = w.length ? ` Slightly slower: ${listed(w, said)}.` : '';
+    case 'fail':
+      return `Fail: ${listed(by('fail'), rowPhrase)}${also('undecided: ', by('undecided'), 2)}.`;
+    case 'undecided': {
       // What more would decide: rounds for time, windows for instructions.
-      const needed = new Set(u.flatMap((b) => b.needs || []));
+      const needed = new Set(by('undecided').flatMap((b) => b.needs || []));
       const more = needed.has('instructions') ? (needed.has('time') ? 'more rounds or instruction windows' : 'more instruction windows') : 'more rounds';
-      return `Undecided: ${listed(u, said)}; ${u.length === 1 ? 'its interval stays' : 'their intervals stay'} open within the budget: ${more} than it allows would decide.${warned}`;
+      return `Undecided: ${listed(by('undecided'), rowPhrase)}; ${more} than the budget allows would decide${also('warn: ', by('warn'))}.`;
     }
     case 'warn':
-      return `Slightly slower, within the fail limit: ${listed(by('warn'), said)}.${openNote}`;
+      return `Warn: ${listed(by('warn'), rowPhrase)}${also('', reaching)}.`;
     default: {
-      if (open.length) return `Nothing is beyond its fail limit, but ${open.length} of ${total} ${total === 1 ? 'comparison' : 'comparisons'} could still be beyond the warn limit (interval open within the budget): ${listed(open, said)}.`;
-      const all = `all ${total} ${total === 1 ? 'comparison passes' : 'comparisons pass'}`;
+      const all = (limits) => (total === 1 ? `1 comparison, within its ${limits}` : `all ${total} comparisons within their ${limits}`);
+      if (reaching.length) return `Pass: ${all('fail limits')}${also('', reaching)}.`;
       // Instructions miss what waits (locks, I/O, fsync, sleeps): rows that were not timed
       // cannot say that nothing got slower.
       const untimed = items.filter((b) => !b.rqps && !b.gain_ratio).length;
-      if (untimed === total) return `No more instructions per query than the warn limit: ${all} (time was not measured: waits, locks and I/O run no instructions).`;
-      const note = untimed ? ` (${untimed} of them on instructions alone: not timed)` : '';
-      return `Nothing got slower than the warn limit: ${all}${note}.`;
+      if (untimed === total) return `Pass: ${all('limits')}, on instructions alone (time was not measured: waits, locks and I/O run no instructions).`;
+      return `Pass: ${all('limits')}${untimed ? ` (${untimed} of them on instructions alone: not timed)` : ''}.`;
     }
   }
 }

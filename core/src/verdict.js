@@ -8,22 +8,22 @@ const { EXIT } = require('./errors');
 const { CONFIDENCE } = require('./statistics');
 const { mergeResults } = require('./merge-results');
 const { diagnose, warnings } = require('./runner-checks');
-const { partialSentence } = require('./shards');
 const { rowLimits, flatLimits } = require('./row-limits');
 const { judgeRecord } = require('./judge-row');
 const { ahiCells, sideQps } = require('./ahi-cells');
 const { errorText, failedSide, unfinishedRun, withdrawn, judgedOrOutOfRange } = require('./row-errors');
 const { headline } = require('./verdict-words');
 
-const VERDICTS = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
+const SCHEMA = 'perfgate.verdict/v2';
+const VERDICTS = ['pass', 'warn', 'undecided', 'fail', 'error'];
 // The run's verdict is its worst benchmark's, in this order of precedence:
 //   error        a measurement failed: no figure of the run can be trusted to be complete;
 //   fail         a regression whose whole interval is below the fail limit: it must be seen
 //                even when other benchmarks are undecided;
-//   inconclusive undecided benchmarks may hide a fail, so the run cannot be called good;
+//   undecided    undecided benchmarks may hide a fail, so the run cannot be called good;
 //   warn, pass   decided and acceptable.
-const PRECEDENCE = { error: 4, fail: 3, inconclusive: 2, warn: 1, pass: 0 };
-const EXIT_OF = { pass: EXIT.ok, warn: EXIT.ok, fail: EXIT.fail, inconclusive: EXIT.inconclusive, error: EXIT.error };
+const PRECEDENCE = { error: 4, fail: 3, undecided: 2, warn: 1, pass: 0 };
+const EXIT_OF = { pass: EXIT.ok, warn: EXIT.ok, fail: EXIT.fail, undecided: EXIT.undecided, error: EXIT.error };
 
 function worst(verdicts) {
   return verdicts.reduce((w, v) => (PRECEDENCE[v] > PRECEDENCE[w] ? v : w), 'pass');
@@ -59,21 +59,21 @@ function judge(results, config = {}, options = {}) {
   if (!runError && missing.length) runError = `the results hold no rounds or windows of ${missing.length} planned microbenchmark${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''})`;
   const measured = runError ? 'error' : worst(items.map((b) => b.verdict));
   // A merge of some shards only: what was not measured may hide a fail, so at best undecided.
-  const partial = run.shards ? partialSentence(run.shards) : '';
-  const overall = partial ? worst([measured, 'inconclusive']) : measured;
+  const partial = run.shards && (run.shards.missing || []).length ? run.shards : null;
+  const overall = partial ? worst([measured, 'undecided']) : measured;
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, items.filter((b) => b.verdict === v).length]));
   const plan = run.plan || {};
   return {
-    schema: 'perfgate.verdict/v1',
+    schema: SCHEMA,
     suite: plan.suite || null,
     verdict: overall,
     exit_code: EXIT_OF[overall],
-    headline: `${partial ? `${partial} ` : ''}${headline(measured, items, runError)}`,
+    headline: headline({ overall, measured, items, runError, partial }),
     confidence: CONFIDENCE,
     method: 'paired rounds (base i, head i); geometric mean of head/base with a Student-t interval on the log ratios',
     limits: flatLimits(config),
     counts,
-    inconclusive: items.filter((b) => b.verdict === 'inconclusive').map((b) => b.id),
+    undecided: items.filter((b) => b.verdict === 'undecided').map((b) => b.id),
     failed: items.filter((b) => b.verdict === 'fail').map((b) => b.id),
     errors: runErrors.map(errorText),
     doctor: run.machine ? warnings(diagnose(run.machine)) : [],
@@ -107,4 +107,4 @@ function judgeRow(bench, config = {}, { timePlanned = true } = {}) {
   return judgedOrOutOfRange(bench, limits, () => judgeRecord(bench, limits, [], [], timePlanned));
 }
 
-module.exports = { judge, judgeRow, sideQps, worst, PRECEDENCE, EXIT_OF, CONFIDENCE };
+module.exports = { judge, judgeRow, sideQps, worst, PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA: SCHEMA };

@@ -162,7 +162,7 @@ def test_sides_together_measure_both_rounds_of_an_index_at_the_same_time(tmp_pat
 
 def test_undecided_microbenchmarks_get_extra_rounds_on_their_own_servers(tmp_path):
     # A two-pair interval is wide (t(0.975, 1) = 12.7): a limit of 0.8 lies inside it unless
-    # the two pairs agree within about 3%, so the row is inconclusive, while the budget's eight
+    # the two pairs agree within about 3%, so the row is undecided, while the budget's eight
     # more pairs at the same spread would close it on one side of 0.8 (t(0.975, 9)/sqrt(10)
     # = 0.71 against 12.7/sqrt(2) = 9.0): extra rounds can decide, so they are measured, pair
     # by pair, right after the planned ones on the same servers (the harness asks after each

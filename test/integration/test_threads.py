@@ -49,7 +49,7 @@ def test_two_thread_counts_side_by_side_and_scaling(tmp_path):
     verdict = json.loads((out / "verdict.json").read_text())
     word = {b["id"]: b["verdict"] for b in verdict["benchmarks"]}
 
-    mark = {"pass": "✅", "warn": "⚠️", "inconclusive": "❔", "fail": "❌", "error": "💥"}
+    mark = {"pass": "✅", "warn": "⚠️", "undecided": "❔", "fail": "❌", "error": "💥"}
     for report in ("comment.md", "summary.md"):
         text = (out / report).read_text()
         assert "**rQPS per thread count (1, 2 client threads)**" in text, report

@@ -66,7 +66,7 @@ ${MEASURE_HELP}
                           whenever this host has it; PERFGATE_SANDBOX=off in the runner's
                           settings runs everything outside it
 
-Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error,
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 undecided, 4 error,
 130/143 cancelled by SIGINT/SIGTERM (results.json says "cancelled").
 `;
 

@@ -145,12 +145,12 @@ h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .headline{font-size:16px;font-weight:600}.muted{color:#57606a}
 table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
 td.n{text-align:right}td.n.fail{color:${COLOR.fail};font-weight:600}td.n.warn{color:${COLOR.warn}}td.why{color:#57606a;font-size:12px}th{background:#f6f8fa}
-tr.fail td.mark{color:${COLOR.fail}}tr.warn td.mark{color:${COLOR.warn}}tr.pass td.mark{color:${COLOR.pass}}tr.inconclusive td.mark{color:${COLOR.inconclusive}}tr.error td.mark{color:${COLOR.error}}
+tr.fail td.mark{color:${COLOR.fail}}tr.warn td.mark{color:${COLOR.warn}}tr.pass td.mark{color:${COLOR.pass}}tr.undecided td.mark{color:${COLOR.undecided}}tr.error td.mark{color:${COLOR.error}}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:14px}.cell{border:1px solid #d0d7de;border-radius:6px;padding:8px}
 .cell h3{margin:0 0 4px;font-size:13px}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}svg text.ref{font-size:10px}
 .legend span{display:inline-block;width:10px;height:10px;border-radius:50%;margin:0 4px 0 12px}
 td.mark{font-weight:600}.badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:12px;vertical-align:middle}
-.badge.pass{background:${COLOR.pass}}.badge.warn{background:${COLOR.warn}}.badge.inconclusive{background:${COLOR.inconclusive}}.badge.fail{background:${COLOR.fail}}.badge.error{background:${COLOR.error}}
+.badge.pass{background:${COLOR.pass}}.badge.warn{background:${COLOR.warn}}.badge.undecided{background:${COLOR.undecided}}.badge.fail{background:${COLOR.fail}}.badge.error{background:${COLOR.error}}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{border-left:4px solid ${COLOR.warn};background:#fff8c5;padding:6px 10px}
 </style></head><body>`;
 }

@@ -216,7 +216,7 @@ test('the ends: a regression is watched on instructions when it fails there, els
   assert.equal(at.reason, 'the bad end is not slower than the good end beyond the fail limits on update-index_range=100: nothing to search for');
   at = regressionAtBadEnd(verdictOf({ qps: [0.9, 0.97, 0.92, 0.95] }), [ID]);
   assert.equal(at.status, 'undecided');
-  assert.match(at.reason, /^whether the bad end is slower is open: update-index_range=100 \(could be slower than the fail limit: rQPS 0\.93 .* reaches below the fail limit 0\.93 after 4 pairs\)$/);
+  assert.match(at.reason, /^whether the bad end is slower is open: update-index_range=100 \(could be beyond its fail limit: rQPS 0\.93 .* reaches below the fail limit 0\.93 after 4 pairs\)$/);
   at = regressionAtBadEnd(verdictOf({ instr: [1.1, 1.1] }), ['point-query']);
   assert.equal(at.status, 'error');
 });

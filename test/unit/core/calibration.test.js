@@ -87,7 +87,7 @@ test('drawn A/A rows with the calibrated spread are judged warn at most about 1%
       const logs = w.head.windows.map((h, i) => Math.log(h.connection.per_query / w.base.windows[i].connection.per_query));
       const m = logs.reduce((s, x) => s + x, 0) / windows;
       const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (windows - 1));
-      // A row is judged beyond a limit when its whole interval is (docs/usage.md, "How a row is decided").
+      // A row is judged beyond a limit when its whole interval is (docs/verdicts.md).
       const low = Math.exp(m - studentTQuantile(0.975, windows - 1) * sd / Math.sqrt(windows));
       if (low > warn) judged.warn++;
       if (low > fail) judged.fail++;
@@ -199,7 +199,7 @@ test('what calibrate prints: both tables, the method in one legend, the limits a
   assert.match(text, /\npoint-query +1\.001 1\.001 +0\.999–1\.002 .* 1\.0\d\d +1\.0\d\d +\+\d\.\d\d% \/ \+\d\.\d\d% +(warn floor, )?fail gap\n/);
   assert.ok(text.includes('±95%: reach of an A/A interval at the suite\'s size. warn: A/A rows are judged warn (the whole interval beyond it) at most 1% of the time, fail 0.1%,\nat every size the suite\'s budget lets a row reach'));
   assert.ok(text.includes('\nSuggested limits per microbenchmark (suite file format):\n\nlimits:\n  point-query: {warn: 0.90, fail: 0.85, instructions: {warn: '));
-  assert.ok(text.includes('\nA/A verdicts at the current limits:\n  pair 1: pass: No more instructions per query than the warn limit: all 10 comparisons pass (time was not measured: waits, locks and I/O run no instructions).\n'));
+  assert.ok(text.includes('\nA/A verdicts at the current limits:\n  pair 1: pass: Pass: all 10 comparisons within their limits, on instructions alone (time was not measured: waits, locks and I/O run no instructions).\n'));
   assert.equal(METHOD.warn_quantile, 0.99);
 });
 

@@ -11,9 +11,10 @@ const fs = require('node:fs');
 const { judge } = require('../../../core/src/verdict');
 const { ruleCases, FROZEN } = require('../../support/rule-history');
 
-// How hard a verdict is on the head: a pass still open at the warn limit is above a pass.
-const LEVEL = { pass: 0, 'pass+': 0.5, warn: 1, inconclusive: 2, 'inconclusive+': 2, fail: 3 };
-const levelOfRow = (b) => (b.verdict === 'pass' && b.open ? 0.5 : LEVEL[b.verdict]);
+// How hard a verdict is on the head: a pass that could still be a warn is above a pass. The
+// frozen words are e3340e2's ('inconclusive' is undecided; '+': its intervals were open).
+const LEVEL = { pass: 0, 'pass+': 0.5, warn: 1, inconclusive: 2, 'inconclusive+': 2, undecided: 2, fail: 3 };
+const levelOfRow = (b) => (b.verdict === 'pass' && b.could_be ? 0.5 : LEVEL[b.verdict]);
 
 function problems(frozen, verdict) {
   const out = [];
@@ -26,7 +27,7 @@ function problems(frozen, verdict) {
     if (!row) {
       out.push(`${id}: ${then} then, not judged now`);
     } else if ((then === 'error') !== (row.verdict === 'error') || levelOfRow(row) < LEVEL[then]) {
-      out.push(`${id}: ${then} then, ${row.verdict}${row.open ? ' (open)' : ''} now: ${row.reason}`);
+      out.push(`${id}: ${then} then, ${row.verdict}${row.could_be ? ` (could be ${row.could_be})` : ''} now: ${row.reason}`);
     }
   }
   return out;
