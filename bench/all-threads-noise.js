@@ -39,7 +39,7 @@ if (!(instructionLimits.warn > 1 && instructionLimits.fail >= instructionLimits.
   throw new core.UsageError(`--warn ${opt.warn} --fail ${opt.fail}: expected both, with 1 < warn <= fail`);
 }
 const LIMITS = { default: { ...suite.limits.default, instructions: instructionLimits } };
-const BUDGET = { ...suite.budget, extra_rounds: 0, confirm_rounds: 0 };
+const BUDGET = { ...core.stepBudget(suite.budget, { rounds: suite.measure.rounds, windows: suite.instructions.windows }), extra_rounds: 0, confirm_rounds: 0 };
 
 // A small linear congruential generator: the same --seed draws the same rows.
 let state = Number(opt.seed) >>> 0;

@@ -40,7 +40,7 @@ for (const dir of dirs) {
     const first = { ...bench, rounds };
     const cut = { ...bench, rounds: rounds.filter((r) => r.index < indices[0] + K) };
     const atK = core.judgeRow(cut, suite);
-    const goesOn = core.roundsNow(atK, suite.budget, { extra_rounds: 0, on_request: {} }) > 0;
+    const goesOn = core.roundsNow(atK, core.stepBudget(suite.budget, { rounds: suite.measure.rounds }), { extra_rounds: 0, on_request: {} }) > 0;
     withK += goesOn ? indices.length : K;
     if (goesOn) continue;
     stopped += 1;

@@ -102,6 +102,9 @@ function describeErrors(results) {
 }
 
 const STAGE = { extend: 'extra rounds', confirm: 'confirm', count: 'extra windows', recount: 'recount' };
+// The phases of narrowing open rows, which the budget's minutes bound (more pairs on a row's
+// own servers are 'extra rounds' too); confirmations are not bound by them.
+const NARROWING = [STAGE.extend, STAGE.count];
 
 function describeStep(step, ids, places) {
   const n = step.windows ?? step.rounds;
@@ -158,7 +161,7 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param config     loadThresholds() result
  * @param suiteName  suite to run
  * @param overrides  plan overrides (see core resolvePlan)
- * @param budget     the suite's budget, or an override of it
+ * @param budget     the suite's budget {extra_pairs, minutes}, or an override of it
  * @param sides      {base: {basedir, label}, head: {basedir, label}} with checked basedirs
  * @param outDir     run folder
  * @param judge      (results, suite) -> perfgate.verdict/v2 (a chain: core.judgeChain, perfgate.chain/v2),
@@ -198,12 +201,13 @@ async function runComparison(args) {
  * chain, whose heads are judged apart (core.chainStep decides their steps).
  * @returns {most, answer(event)} or null when the budget has no extra rounds
  */
-function roundsOnRequest(suite, budget, spent, io) {
+function roundsOnRequest(suite, budget, spent, io, clock) {
   if (!(budget.extra_rounds > 0)) return null;
   const answer = (event) => {
     let more = 0;
     try {
       if (event.event === 'more_rounds?' && event.record && event.record.id === event.benchmark) {
+        spent.seconds = clock.secondsIn(NARROWING);
         more = Math.min(core.roundsNow(core.judgeRow(event.record, suite), budget, spent), Number.isInteger(event.most) ? event.most : 0);
       }
     } catch (err) {
@@ -237,35 +241,37 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
   makeRunFolder(outDir);
   clearRunOutputs(outDir);
   const clock = core.phaseClock(() => Date.now());
-  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [], on_request: {} };
-  const onRequest = judge && nextStep === core.nextStep ? roundsOnRequest(suite, budget || suite.budget, spent, io) : null;
+  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [], on_request: {}, seconds: 0 };
+  const allowed = core.stepBudget(budget || suite.budget, { rounds: plan.measure.rounds, windows: plan.measure.instructions ? plan.measure.instructions.windows : null });
+  const onRequest = judge && nextStep === core.nextStep ? roundsOnRequest(suite, allowed, spent, io, clock) : null;
   const first = await measure({
     plan: onRequest ? { ...plan, measure: { ...plan.measure, rounds_on_request: onRequest.most } } : plan,
     outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, sandboxed, io, env, clock,
     answer: onRequest && onRequest.answer,
   });
-  const steps = [];
+  const taken = [];
   const done = (fields) => {
     clock.stop();
-    return { plan, started, steps, phases: clock.totals(), ...fields };
+    return { plan, started, steps: taken, phases: clock.totals(), ...fields };
   };
   if (!first.results || !judge) return done({ results: first.results, verdict: null, exitCode: first.exitCode, message: first.message });
 
   let results = first.results;
   let verdict = judge(results, suite);
   for (;;) {
-    const step = nextStep(verdict, budget || suite.budget, spent, plan);
+    spent.seconds = clock.secondsIn(NARROWING);
+    const step = nextStep(verdict, allowed, spent, plan);
     if (step.action === 'done') {
       // Why rows that are still open were measured no further (the budget, or rounds that
       // could not decide them): the reports say they are open, this says why they stayed so.
       if (step.why !== 'every microbenchmark is decided' && step.why !== 'the run has errors') io.stderr.write(`perfgate compare: no more measurement: ${step.why}\n`);
       break;
     }
-    const n = steps.length + 1;
+    const n = taken.length + 1;
     const ids = step.plan_ids || core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
     // Fresh servers in the places opposite to the step before (core/src/places.js).
-    const places = core.stepPlaces(step, steps, Object.keys(plan.sides));
+    const places = core.stepPlaces(step, taken, Object.keys(plan.sides));
     io.stderr.write(`perfgate compare: ${describeStep(step, ids, places)}\n`);
     clock.mark(STAGE[step.action]);
     const ownPlan = stepPlan(plan, step, ids, firstRound);
@@ -290,7 +296,7 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     };
     results = core.mergeResults([results, more.results], { extension });
     writeDocument(path.join(outDir, 'results.json'), 'results', results);
-    steps.push({ ...step, ids, ...(places ? { places } : {}) });
+    taken.push({ ...step, ids, ...(places ? { places } : {}) });
     spend(spent, step);
     verdict = judge(results, suite);
   }

@@ -307,7 +307,7 @@ const unique = (xs) => [...new Set(xs)];
  * @param attempt   0 for the first measurement of a commit, 1… for its repeats
  * @param rounds    the rounds per side asked for (--rounds), else the suite's
  * @returns {signals, windows, rounds, budget}: windows and rounds double per repeat (up to
- *          ×4); when time decides a step, the extra-round budget is twice the suite's
+ *          ×4); when time decides a step, its budget has twice the suite's extra pairs
  */
 function stepMeasurement({ suite, purpose, watched = [], allowed, attempt = 0, rounds = null }) {
   const scale = Math.min(2 ** attempt, MAX_SCALE);
@@ -319,7 +319,7 @@ function stepMeasurement({ suite, purpose, watched = [], allowed, attempt = 0, r
   else throw new Error(`stepMeasurement: purpose '${purpose}': expected confirm, step or culprit`);
   const timeDecides = purpose === 'step' ? signals.includes('time') : purpose === 'confirm' && signals.includes('time');
   const budget = { ...suite.budget };
-  if (timeDecides) budget.extra_rounds = 2 * (suite.budget.extra_rounds || 0);
+  if (timeDecides) budget.extra_pairs = 2 * suite.budget.extra_pairs;
   return {
     signals,
     windows: suite.instructions ? suite.instructions.windows * scale : null,

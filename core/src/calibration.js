@@ -38,6 +38,7 @@ const { Document, parseDocument, isMap } = require('yaml');
 const { pairedRatios, studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd } = require('./statistics');
 const { instructionFigures } = require('./instructions');
 const { judge } = require('./verdict');
+const { stepBudget } = require('./next-step');
 const { sideScheduleWords } = require('./side-schedules');
 const { threadCounts } = require('./thread-scaling');
 
@@ -208,10 +209,10 @@ function calibrate(runs, suite) {
   const verdicts = runs.map((r) => judge(r, suite));
   const at = { rounds: suite.measure.rounds, windows: suite.instructions ? suite.instructions.windows : null };
   // The largest size a row reaches: every extra and confirming round or window spent on it.
-  const budget = suite.budget || {};
+  const budget = stepBudget(suite.budget, at);
   const upTo = {
-    rounds: at.rounds + (budget.extra_rounds || 0) + (budget.confirm_rounds || 0),
-    windows: at.windows === null ? null : at.windows + (budget.extra_windows || 0) + (budget.confirm_windows || 0),
+    rounds: at.rounds + budget.extra_rounds + budget.confirm_rounds,
+    windows: at.windows === null ? null : at.windows + budget.extra_windows + budget.confirm_windows,
   };
   const ids = [];
   for (const r of runs) for (const b of r.benchmarks) if (!ids.includes(b.id)) ids.push(b.id);

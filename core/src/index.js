@@ -40,7 +40,8 @@
  *   signalVerdict(item, signal), REGRESSION_SIGNALS: what one signal of a judged row decided
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
- *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ *   stepBudget(suite budget, {rounds, windows}) → what the steps below may measure (docs/usage.md, "Budget")
+ *   nextStep(verdict, stepBudget, spent), planIdsFor(ids, verdict, plan)
  *   judgeRow(record, suite) → one row; roundsNow(row, budget, spent) → 1: one more pair on its servers
  *   timeCouldChange(row, rounds, marginSe?) → whether that many more pairs could move its verdict
  *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
@@ -117,7 +118,7 @@ const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('./places');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA } = require('./verdict');
-const { nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE } = require('./next-step');
+const { nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE } = require('./next-step');
 const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
@@ -156,7 +157,7 @@ module.exports = {
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA,
   reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces,
-  nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
+  nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
   judgeChain: chain.judgeChain, chainStep: chain.chainStep,

@@ -55,8 +55,7 @@ def without_extra_rounds(folder):
     """The shipped quick and ahi suites with no extra or confirmation rounds: one pass only."""
     for suite in ("quick.yml", "ahi.yml"):
         text = (folder / "suites" / suite).read_text()
-        text = re.sub(r"extra_rounds: \d+", "extra_rounds: 0", text)
-        text = re.sub(r"confirm_rounds: \d+", "confirm_rounds: 0", text)
+        text = re.sub(r"extra_pairs: \d+", "extra_pairs: 0", text)
         (folder / "suites" / suite).write_text(text)
     return folder
 
@@ -68,7 +67,7 @@ def rounds_of(results, bench_id, side):
 
 def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
     out = tmp_path / "run"
-    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}"))
+    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_pairs: 0, minutes: 10}"))
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "quick",
                          "--thresholds", str(thresholds), *TINY)
     assert r.returncode in (0, 1, 3), r.stderr
@@ -105,7 +104,7 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
 
 def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
     out = tmp_path / "run"
-    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}"))
+    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_pairs: 0, minutes: 10}"))
     # Keep the default ahi suite's workloads but shrink scale and time.
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "ahi",
                          "--thresholds", str(thresholds), *TINY, "--threads", "2")
@@ -127,7 +126,7 @@ def measured_with_sides(tmp_path, way):
     """The tiny suite, 3 rounds of 2 s per side, measured with `--sides way`: its run folder,
     (schema-checked) results and the finished process."""
     out = tmp_path / "run"
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}", rounds=3, seconds=2)
+    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_pairs: 0, minutes: 10}", rounds=3, seconds=2)
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
                          "--thresholds", str(thresholds), "--sides", way)
     assert r.returncode in (0, 1, 3), r.stderr
@@ -170,7 +169,7 @@ def test_undecided_microbenchmarks_get_extra_rounds_on_their_own_servers(tmp_pat
     # narrow interval that clears 0.8, or a load burst leaves a spread that ten pairs could not
     # close either. Such a run must have measured nothing more, and the test measures again;
     # three of them in a row are rare enough to mean a bug.
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.8, fail: 0.8}", "{extra_rounds: 8, step_rounds: 1, confirm_rounds: 0}",
+    thresholds = tiny_thresholds(tmp_path, "{warn: 0.8, fail: 0.8}", "{extra_pairs: 14, minutes: 10}",
                                  benchmarks=("point-query",))
     for attempt in range(3):
         out = tmp_path / f"run{attempt}"
@@ -205,7 +204,7 @@ def test_a_fail_is_confirmed_by_fresh_rounds_before_exit_1(tmp_path):
     # pair QPS ratios of 0.46 and 2.5 were seen within one run).
     out = tmp_path / "run"
     thresholds = tiny_thresholds(tmp_path, "{warn: 1.0, fail: 1.0, cpu_per_query: {warn: 0.1, fail: 0.1}}",
-                                 "{extra_rounds: 0, confirm_rounds: 2}", benchmarks=("point-query",), rounds=4)
+                                 "{extra_pairs: 2, minutes: 10}", benchmarks=("point-query",), rounds=4)
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
                          "--thresholds", str(thresholds))
     assert r.returncode == 1, r.stderr

@@ -26,7 +26,7 @@ def thresholds(tmp_path):
     (folder / "suites" / "threads.yml").write_text("\n".join([
         "suite: threads", "scale: {tables: 2, rows: 1000}",
         "measure: {threads: [1, 2], seconds: 1, warmup_seconds: 0, rounds: 2}",
-        "limits: {default: {warn: 0.97, fail: 0.93}}", "budget: {extra_rounds: 0, confirm_rounds: 0}",
+        "limits: {default: {warn: 0.97, fail: 0.93}}", "budget: {extra_pairs: 0, minutes: 10}",
         "benchmarks:", *[f"  - {n}" for n in NAMES]]) + "\n")
     return folder
 

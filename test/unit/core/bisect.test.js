@@ -273,7 +273,7 @@ test('what a step measures: the watched signals; repeats double windows and roun
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 1 }).windows, 6);
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 5 }).windows, 12);
   const onTime = stepMeasurement({ suite, purpose: 'step', watched: [{ id: ID, signal: 'time' }], allowed: ['time'], attempt: 1, rounds: 4 });
-  assert.deepEqual(onTime, { signals: ['time'], windows: 6, rounds: 8, budget: { ...suite.budget, extra_rounds: 2 * suite.budget.extra_rounds } });
+  assert.deepEqual(onTime, { signals: ['time'], windows: 6, rounds: 8, budget: { ...suite.budget, extra_pairs: 2 * suite.budget.extra_pairs } });
   assert.deepEqual(stepMeasurement({ suite, purpose: 'confirm', allowed: ['instructions'] }).signals, ['instructions']);
   // The culprit is reported with its rQPS and, where they may be counted, its instructions.
   assert.deepEqual(stepMeasurement({ suite, purpose: 'culprit', watched: onInstr, allowed: ['instructions'] }).signals, ['time', 'instructions']);

@@ -102,10 +102,9 @@ test('rQPS limits are not widened by the noise the interval already covers: A/A 
   const draw = normals(13);
   const runs = Array.from({ length: 10 }, () => drawnRun(draw, { within: 0.0005, between: 0, rounds: 10, qpsWithin: 0.05 }));
   const time = row(calibrate(runs, POINT_ONLY), 'point-query').time;
-  // From the suite's rounds to those plus every extra and confirming round of its budget.
+  // From the suite's rounds to those plus every extra pair of its budget.
   const { rounds } = POINT_ONLY.measure;
-  const { extra_rounds: extra, confirm_rounds: confirm } = POINT_ONLY.budget;
-  assert.deepEqual(time.sizes, { from: rounds, to: rounds + extra + confirm });
+  assert.deepEqual(time.sizes, { from: rounds, to: rounds + POINT_ONLY.budget.extra_pairs });
   assert.ok(time.suggested.warn >= 0.93 && time.suggested.fail >= 0.9, JSON.stringify(time.suggested));
   const { warn, fail } = time.suggested;
   const rowOf = (rounds, slower) => {
@@ -312,7 +311,7 @@ test('a suite of two thread counts: calibrate keys each row as `<name> threads=<
   const results = loadResults(path.join(FIXTURES, 'results', 'threads-tiny', 'results.json'));
   const source = [
     'suite: quick', 'scale: {tables: 2, rows: 2000}', 'measure: {threads: [1, 2], seconds: 2, warmup_seconds: 1, rounds: 3}',
-    'limits:', '  default: {warn: 0.97, fail: 0.93}', 'budget: {extra_rounds: 0, confirm_rounds: 0}',
+    'limits:', '  default: {warn: 0.97, fail: 0.93}', 'budget: {extra_pairs: 0, minutes: 0}',
     'benchmarks:', '  - point-query', '  - update-index_range=100', '',
   ].join('\n');
   const suite = loadWritten(source);
