@@ -17,7 +17,7 @@ const { EXIT } = core;
  * Runs the harness on one plan and reads what it wrote.
  * @returns {results|null, exitCode, message|null}
  */
-async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null, places = null }) {
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null }) {
   const planFile = path.join(outDir, planName);
   writeDocument(planFile, 'plan', plan);
   const ids = plan.benchmarks.map((b) => b.id);
@@ -31,8 +31,7 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     basedirs: [...new Set(Object.values(plan.sides).map((side) => side.basedir))],
     stderr: io.stderr,
     answer,
-    onEvent: (placed) => {
-      const event = core.eventFromPlaces(placed, places);
+    onEvent: (event) => {
       if (clock) clock.mark(core.phaseOf(event, stage));
       const line = core.formatHarnessProgress(event, { stage, firstRound: plan.measure.first_round || 0, ids });
       if (line) io.stderr.write(`${line}\n`);
@@ -54,14 +53,6 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
   let results;
   try {
     results = readDocument(resultsFile, 'results');
-    if (places) {
-      // The file is the step's record too: it names every side by the build that ran there,
-      // and each build's callgrind files are in its own folder.
-      const own = core.filesToOwnFolders(core.resultsFromPlaces(results, places), places);
-      moveFiles(outDir, own.moves);
-      results = own.results;
-      writeDocument(resultsFile, 'results', results);
-    }
   } catch (err) {
     return { results: null, exitCode: EXIT.error, message: err.message };
   }
@@ -69,24 +60,6 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     return { results, exitCode: EXIT.error, message: `the run has errors: ${describeErrors(results)}` };
   }
   return { results, exitCode: EXIT.ok, message: null };
-}
-
-// Moves each `from` to its `to` (paths in the run folder) in two passes, since two builds'
-// folders swap their contents; what a `to` held before (an earlier count's last window of
-// the same build) is replaced.
-function moveFiles(outDir, moves) {
-  const parked = [];
-  for (const { from, to } of moves) {
-    const source = path.join(outDir, from);
-    if (!fs.existsSync(source)) continue;
-    fs.renameSync(source, `${source}.moving`);
-    parked.push({ source: `${source}.moving`, target: path.join(outDir, to) });
-  }
-  for (const { source, target } of parked) {
-    fs.rmSync(target, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.renameSync(source, target);
-  }
 }
 
 // The first error in one line (the full list is in results.json and the reports): a failed
@@ -106,7 +79,7 @@ const STAGE = { extend: 'extra rounds', confirm: 'confirm', count: 'extra window
 // own servers are 'extra rounds' too); confirmations are not bound by them.
 const NARROWING = [STAGE.extend, STAGE.count];
 
-function describeStep(step, ids, places) {
+function describeStep(step, ids) {
   const n = step.windows ?? step.rounds;
   const unit = step.windows ? 'instruction window' : 'round';
   const what = {
@@ -115,13 +88,7 @@ function describeStep(step, ids, places) {
     count: 'whose instructions are still open',
     recount: 'beyond an instructions limit, counting again on fresh servers',
   }[step.action];
-  const where = places ? `, ${placesText(places)}` : '';
-  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}${where}: ${ids.join(', ')}`;
-}
-
-// "base in head's place and head in base's place".
-function placesText(places) {
-  return Object.entries(core.movedPlaces(places)).map(([side, place]) => `${side} in ${place}'s place`).join(' and ');
+  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
 }
 
 // The plan of one adaptive step: instruction windows or timed rounds of the rows it names.
@@ -270,14 +237,11 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     const n = taken.length + 1;
     const ids = step.plan_ids || core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
-    // Fresh servers in the places opposite to the step before (core/src/places.js).
-    const places = core.stepPlaces(step, taken, Object.keys(plan.sides));
-    io.stderr.write(`perfgate compare: ${describeStep(step, ids, places)}\n`);
+    io.stderr.write(`perfgate compare: ${describeStep(step, ids)}\n`);
     clock.mark(STAGE[step.action]);
     const ownPlan = stepPlan(plan, step, ids, firstRound);
     const more = await measure({
-      plan: places ? core.planInPlaces(ownPlan, places) : ownPlan,
-      places,
+      plan: ownPlan,
       outDir,
       planName: `plan.extra-${n}.json`,
       resultsName: `results.extra-${n}.json`,
@@ -292,11 +256,10 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     const extension = {
       file: `results.extra-${n}.json`, purpose: step.action, first_round: firstRound,
       rounds: step.rounds ?? 0, ...(step.windows ? { windows: step.windows } : {}), benchmarks: ids,
-      ...(more.results.places ? { places: more.results.places } : {}),
     };
     results = core.mergeResults([results, more.results], { extension });
     writeDocument(path.join(outDir, 'results.json'), 'results', results);
-    taken.push({ ...step, ids, ...(places ? { places } : {}) });
+    taken.push({ ...step, ids });
     spend(spent, step);
     verdict = judge(results, suite);
   }

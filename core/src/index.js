@@ -17,8 +17,6 @@
  *   nextStep(verdict, budget, spent)  → measure more rounds, confirm fails, or stop
  *   extensionPlan(plan, ids, rounds, firstRound), instructionExtensionPlan(plan, ids, windows),
  *   mergeResults(docs, {extension})
- *   stepPlaces(step, steps, sides), planInPlaces(plan, places), resultsFromPlaces(results, places):
- *   each step on fresh servers runs the builds in places opposite to the step before it (places.js)
  *
  * Configuration
  *   loadThresholds(dir?)         thresholds folder → config {dir, catalogue, profiles, suites};
@@ -115,7 +113,6 @@ const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
-const { reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('./places');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA } = require('./verdict');
 const { nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE } = require('./next-step');
@@ -156,7 +153,6 @@ module.exports = {
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA,
-  reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces,
   nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
