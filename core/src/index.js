@@ -120,9 +120,8 @@ const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
 const { threadScaling } = require('./thread-scaling');
-const {
-  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
-} = require('./calibration');
+const { calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText } = require('./calibration');
+const { noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./aa-noise');
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');

@@ -3,12 +3,12 @@
 // the paired intervals, and where the instructions went. Pure.
 //
 // Window i of the base and window i of the head ran the same events with the same seed on the
-// same rows, so they pair like timed rounds do; their ratios spread by 0.2% on reads and 0.5%
-// on writes on this project's runner (bench/instructions.md), against 14–35% for QPS.
+// same rows, so they pair like timed rounds do, and spread far less than QPS
+// (bench/instructions.md).
 const { pairedInterval, mean } = require('./statistics');
 
-// A change smaller than this is inside what two processes of one build differ by (heap state:
-// 1.1% on update-nonindex in one A/A pair): functions are listed only above it.
+// A change smaller than this is inside what two processes of one build can differ by (heap
+// state; docs/measurements.md): functions are listed only above it.
 const NOTEWORTHY_CHANGE = 0.01;
 
 // A window's instructions per query: of one group of threads, or of all of them (`all`: the

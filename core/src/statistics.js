@@ -1,22 +1,8 @@
 'use strict';
-// Statistics of paired rounds. Pure functions of numbers; no I/O.
-//
-// Why a t-interval on log ratios (and not a bootstrap or an order-statistics interval):
-// - perfgate runs few rounds (4 pairs by default, up to ~10 with extra rounds). An exact
-//   distribution-free interval for the median of n ratios is [min, max] at best, and that
-//   covers the median with probability 1 - 2·0.5^n: 87.5% for n = 4, so a 95% interval does
-//   not exist below n = 6; every default run would be "inconclusive".
-// - A percentile bootstrap on 4–6 values covers far less than its nominal 95% (it cannot
-//   reach beyond the sample's min and max, and underestimates the spread by about
-//   sqrt((n-1)/n)); narrow intervals mean false "fail" verdicts in A/A runs, which is the
-//   error users punish most.
-// - Ratios of throughputs are multiplicative: log(head/base) is symmetric around 0 when
-//   nothing changed, and round-to-round noise of QPS is close to log-normal. Student's t on
-//   the logs is exact under that model, honest about small n (t(0.975, 3) = 3.18 widens
-//   the interval instead of pretending), and its estimate, the geometric mean of the
-//   ratios, treats 0.5 and 2.0 as equally far from 1.
-// An outlier widens the interval (the standard deviation grows) rather than moving the
-// decision: the verdict becomes inconclusive and the compare loop measures more rounds.
+// Statistics of paired rounds. Pure functions of numbers; no I/O. Why a Student-t interval on
+// log ratios, and not a bootstrap or an order-statistics interval, at the few pairs perfgate
+// runs: docs/verdicts.md ("Two signals"). An outlier widens the interval rather than moving the
+// decision: the row stays undecided and the compare loop measures more.
 
 // Quantiles of the distributions come from stdlib (@stdlib/stats-base-dists-*), checked
 // against scipy in test/stats/test_stats_scipy.py; the wrappers below only refuse arguments
