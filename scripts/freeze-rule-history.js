@@ -97,7 +97,7 @@ function drawnRun(merge, k) {
 
 // --- the frozen verdicts --------------------------------------------------------------------
 
-// Each row's and cell's verdict, '+' after a pass or inconclusive whose intervals were open.
+// Each row's and cell's verdict, '+' after a pass or inconclusive whose intervals were open (e3340e2's words).
 function outcomes(verdict) {
   const rows = {};
   for (const b of [...verdict.benchmarks, ...verdict.ahi]) rows[b.id] = `${b.verdict}${b.open ? '+' : ''}`;
