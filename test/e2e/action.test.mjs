@@ -356,7 +356,7 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
     const run = s.gh.state.checkRuns(REPOSITORY).find((entry) => entry.name === 'perfgate quick');
     assert.equal(run.status, 'completed');
     assert.equal(run.conclusion, 'failure');
-    assert.match(run.output.title, /^perfgate quick: error/);
+    assert.match(run.output.title, /^perfgate quick — Error: /);
     // Both suites' report jobs complete their check runs, in either order: the first update
     // answered 403 and was retried on the same check run.
     const updates = s.gh.callsTo('checks/update');
