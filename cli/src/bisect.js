@@ -17,7 +17,7 @@ const { runProcessSync, Cancelled, EXIT_ON_SIGNAL, throwIfCancelled, sandboxFor 
 const { UsageError, BuildError, EXIT } = core;
 const short = (sha) => String(sha).slice(0, 12);
 
-const EXIT_OF_STATUS = { found: EXIT.ok, 'no-regression': EXIT.inconclusive, undecided: EXIT.inconclusive, ambiguous: EXIT.inconclusive, error: EXIT.error };
+const EXIT_OF_STATUS = { found: EXIT.ok, 'no-regression': EXIT.undecided, undecided: EXIT.undecided, ambiguous: EXIT.undecided, error: EXIT.error };
 
 function git(toplevel, args) {
   const r = runProcessSync('git', ['-C', toplevel, ...args]);

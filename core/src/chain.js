@@ -77,8 +77,8 @@ function headView(results, side) {
 }
 
 /**
- * Every head judged against the base: perfgate.chain/v1 {verdict (the worst head's),
- * exit_code, headline, heads: [{side, verdict: perfgate.verdict/v1}]}. `results`: one
+ * Every head judged against the base: perfgate.chain/v2 {verdict (the worst head's),
+ * exit_code, headline, heads: [{side, verdict: perfgate.verdict/v2}]}. `results`: one
  * results document, or several of one chain to merge (perfgate judge --results).
  */
 function judgeChain(docs, config = {}, options = {}) {
@@ -88,7 +88,7 @@ function judgeChain(docs, config = {}, options = {}) {
   const overall = worst(heads.map((h) => h.verdict.verdict));
   const version = (side) => (results.sides[side] && results.sides[side].version) || side;
   const chain = {
-    schema: 'perfgate.chain/v1',
+    schema: 'perfgate.chain/v2',
     suite: (results.plan && results.plan.suite) || null,
     verdict: overall,
     exit_code: EXIT_OF[overall],

@@ -369,7 +369,7 @@ function storeContract(backend) {
         await assert.rejects(bot.storeRun(s, { request: {}, results: { schema: 'perfgate.plan/v1' } }),
           { message: `storeRun: results key 'schema' is "perfgate.plan/v1", expected "perfgate.results/v1"` });
         await assert.rejects(bot.storeRun(s, { request: {}, results, verdict: { schema: 'x' } }),
-          { message: `storeRun: verdict key 'schema' is "x", expected "perfgate.verdict/v1"` });
+          { message: `storeRun: verdict key 'schema' is "x", expected "perfgate.verdict/v2"` });
         await assert.rejects(bot.storeRun(s, { request: { head: { sha: sha(1) } }, results }),
           { message: `storeRun: request key 'repo' is missing: the head commit ${sha(1)} needs its repository` });
         const runs = await s.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();

@@ -227,7 +227,7 @@ const KEYS = {
     },
   },
   PERFGATE_FAIL_ON: {
-    describe: 'with PERFGATE_REPORT=bot: the verdicts whose check run completes as failure, as the action\'s fail-on: fail (fail, error), warn (also warn and inconclusive, which are otherwise neutral and pass a required check) or never (a fail or an error is a failure still)',
+    describe: 'with PERFGATE_REPORT=bot: the verdicts whose check run completes as failure, as the action\'s fail-on: fail (fail, error), warn (also warn and undecided, which are otherwise neutral and pass a required check) or never (a fail or an error is a failure still)',
     default: 'fail',
     read: (value, fail) => {
       if (!core.FAIL_ON.includes(String(value))) throw fail(core.FAIL_ON.join(', '));

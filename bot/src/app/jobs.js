@@ -35,7 +35,7 @@ class PermanentJobError extends Error {
 
 const MEASURE_COMMANDS = Object.keys(contract.SUITE_OF_COMMAND);
 // The check run's conclusion of each verdict: fail and error block a merge, warn and
-// inconclusive are for a person to read.
+// undecided are for a person to read.
 function whereOf(request) {
   const [owner, repo] = request.repo.split('/');
   return { owner, repo, prNumber: request.prNumber };

@@ -87,7 +87,7 @@ const STICKY = {
     `${code(requestLine(request))} from @${request.author}${request.headSha ? ` (head ${short(request.headSha)})` : ''} was cancelled: ${request.detail || 'cancelled'}.`,
   ],
   failed: ({ suite, request, runUrl, why }) => [
-    `### 💥 perfgate ${suite}: no verdict`,
+    `### 💥 perfgate ${suite}: error`,
     '',
     `The ${link('workflow run', runUrl)} of ${code(requestLine(request))} from @${request.author} (head ${short(request.headSha)}, base ${short(request.baseSha)}) left nothing perfgate could use: ${why}. Nothing was stored; ${code('/perf rerun')} measures it again.`,
   ],
@@ -122,7 +122,7 @@ const CHECK = {
     summary: `${code(requestLine(request))} from @${request.author}: head ${short(request.headSha)} against base ${short(request.baseSha)}.`,
   }),
   cancelled: ({ suite, request }) => ({ title: `perfgate ${suite}: cancelled`, summary: `${request.detail || 'cancelled'}.` }),
-  failed: ({ suite, why }) => ({ title: `perfgate ${suite}: no verdict`, summary: `${why}.` }),
+  failed: ({ suite, why }) => ({ title: `perfgate ${suite}: error`, summary: `No verdict: ${why}.` }),
 };
 
 module.exports = { REPLIES, STATUS, reply, replyMarker, sticky, verdictFooter, CANCEL_REASONS, CHECK, requestLine, untrusted };

@@ -34,7 +34,7 @@ Nothing is measured.
   --allow-different-machines    judge results whose machine fingerprints differ
   --report-link <text>          where readers of comment.md find the full report (an artifact URL)
 
-Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 undecided, 4 error.
 `;
 
 

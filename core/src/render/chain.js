@@ -1,5 +1,5 @@
 'use strict';
-// The reports of a chain (perfgate.chain/v1) in the posts' layout: "Throughput relative to:
+// The reports of a chain (perfgate.chain/v2) in the posts' layout: "Throughput relative to:
 // <base>", one column per version (col-1, col-2, ...), one row per microbenchmark, rQPS with
 // its interval; then I/O per query and p95 latency per version. Pure: chain in, text out. Each
 // head's own full report (reasons, variables, options, how to reproduce) is rendered by the
@@ -114,7 +114,7 @@ function renderChainSummary(chain, options = {}) {
   const table = chainTable(chain);
   const why = table.columns.map((c, k) => {
     const v = chain.heads[k].verdict;
-    const rows = [...v.benchmarks, ...v.ahi].filter((b) => b.verdict !== 'pass' || b.open);
+    const rows = [...v.benchmarks, ...v.ahi].filter(F.listsReason);
     return rows.length ? [`**Why (${c.name})**`, '', ...rows.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}`)].join('\n') : '';
   }).filter(Boolean);
   return `${chainMarkdown(chain, { heading: '##', ...options }).trimEnd()}${why.length ? `\n\n${why.join('\n\n')}` : ''}\n`;

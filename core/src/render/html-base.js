@@ -5,7 +5,7 @@
 // away). The words shown come from the verdict; a verdict without a colour of its own is drawn
 // in the error's.
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-const COLOR = { pass: '#1a7f37', warn: '#9a6700', inconclusive: '#6e7781', undecided: '#6e7781', fail: '#cf222e', error: '#8250df', base: '#0969da', head: '#d1242f' };
+const COLOR = { pass: '#1a7f37', warn: '#9a6700', undecided: '#6e7781', fail: '#cf222e', error: '#8250df', base: '#0969da', head: '#d1242f' };
 const SIDES = new Set(['base', 'head']);
 const colorOf = (verdict) => COLOR[verdict] || COLOR.error;
 

@@ -67,7 +67,7 @@ describe('perfgate bot on MariaDB', () => {
     const rounds = await running.store.db.selectFrom('rounds').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     assert.ok(Number(rounds.n) > 0);
     assert.equal((await t.bot.getRequest(running.store, request.id)).status, 'completed');
-    assert.match(t.botComments(gh, 9)[0].body, /^<!-- perfgate:comment suite=quick -->\n### ❔ perfgate quick: inconclusive/);
+    assert.match(t.botComments(gh, 9)[0].body, /^<!-- perfgate:comment suite=quick -->\n### ❔ perfgate quick: undecided/);
 
     // The /perf full of #8, whose artifact measured another head.
     const full = await t.bot.latestRequest(running.store, { repo: t.REPOSITORY, prNumber: 8, commands: ['full'] });

@@ -111,7 +111,7 @@ describe('perfgate bot settings', () => {
       [{ PERFGATE_COMMAND_WORKFLOW: '../evil.yml' }, "environment: PERFGATE_COMMAND_WORKFLOW '../evil.yml' is not valid; expected a workflow file name such as perf-command.yml"],
       [{ PERFGATE_FULL_WORKFLOW: 'full' }, "environment: PERFGATE_FULL_WORKFLOW 'full' is not valid; expected a workflow file name such as perf-command.yml"],
       [{ PERFGATE_REPORT: 'both' }, "environment: PERFGATE_REPORT 'both' is not valid; expected workflow or bot"],
-      [{ PERFGATE_FAIL_ON: 'inconclusive' }, "environment: PERFGATE_FAIL_ON 'inconclusive' is not valid; expected fail, warn, never"],
+      [{ PERFGATE_FAIL_ON: 'undecided' }, "environment: PERFGATE_FAIL_ON 'undecided' is not valid; expected fail, warn, never"],
       [{ PERFGATE_WORKERS: '0' }, "environment: PERFGATE_WORKERS '0' is not valid; expected a number of concurrent jobs, an integer from 1 to 64"],
       [{ PERFGATE_JOB_LEASE_SECONDS: '1.5' }, "environment: PERFGATE_JOB_LEASE_SECONDS '1.5' is not valid; expected seconds, an integer from 2 to 3600"],
       [{ PERFGATE_MAX_CONNECTIONS: '0' }, "environment: PERFGATE_MAX_CONNECTIONS '0' is not valid; expected a number of connections, an integer from 1 to 65535"],

@@ -216,7 +216,7 @@ test('the ends: a regression is watched on instructions when it fails there, els
   assert.equal(at.reason, 'the bad end is not slower than the good end beyond the fail limits on update-index_range=100: nothing to search for');
   at = regressionAtBadEnd(verdictOf({ qps: [0.9, 0.97, 0.92, 0.95] }), [ID]);
   assert.equal(at.status, 'undecided');
-  assert.match(at.reason, /^whether the bad end is slower is open: update-index_range=100 \(could be slower than the fail limit: rQPS 0\.93 .* reaches below the fail limit 0\.93 after 4 pairs\)$/);
+  assert.match(at.reason, /^whether the bad end is slower is open: update-index_range=100 \(could be beyond its fail limit: rQPS 0\.93 .* reaches below the fail limit 0\.93 after 4 pairs\)$/);
   at = regressionAtBadEnd(verdictOf({ instr: [1.1, 1.1] }), ['point-query']);
   assert.equal(at.status, 'error');
 });
@@ -273,7 +273,7 @@ test('what a step measures: the watched signals; repeats double windows and roun
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 1 }).windows, 6);
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 5 }).windows, 12);
   const onTime = stepMeasurement({ suite, purpose: 'step', watched: [{ id: ID, signal: 'time' }], allowed: ['time'], attempt: 1, rounds: 4 });
-  assert.deepEqual(onTime, { signals: ['time'], windows: 6, rounds: 8, budget: { ...suite.budget, extra_rounds: 2 * suite.budget.extra_rounds } });
+  assert.deepEqual(onTime, { signals: ['time'], windows: 6, rounds: 8, budget: { ...suite.budget, extra_pairs: 2 * suite.budget.extra_pairs } });
   assert.deepEqual(stepMeasurement({ suite, purpose: 'confirm', allowed: ['instructions'] }).signals, ['instructions']);
   // The culprit is reported with its rQPS and, where they may be counted, its instructions.
   assert.deepEqual(stepMeasurement({ suite, purpose: 'culprit', watched: onInstr, allowed: ['instructions'] }).signals, ['time', 'instructions']);
