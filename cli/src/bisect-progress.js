@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const core = require('@perfgate/core');
-const { writeDocument, readDocument } = require('./run-folder');
+const { writeDocument, readDocument } = require('./own-files');
 
 const RUNNING_MESSAGE = { confirm: 'confirming the regression between the ends', search: 'searching', culprit: 'searching' };
 

@@ -13,7 +13,7 @@ const core = require('@perfgate/core');
 const { buildSides } = require('./source-build/build-sides');
 const { cacheDirFrom, openSource, resolveCommit } = require('./source-build/build-commit');
 const { runComparison } = require('./compare-loop');
-const { writeReports, makeRunFolder } = require('./run-folder');
+const { writeReports, makeRunFolder } = require('./own-files');
 const { BisectProgress } = require('./bisect-progress');
 const { runProcessSync, Cancelled, EXIT_ON_SIGNAL, throwIfCancelled, sandboxFor } = require('./processes');
 

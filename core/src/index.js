@@ -131,7 +131,7 @@ const { buildRecord } = require('./cmake-cache');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const githubWrites = require('./github-writes');
-const runFolder = require('./run-folder');
+const untrustedRunFolder = require('./untrusted-run-folder');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
@@ -168,7 +168,7 @@ module.exports = {
   ...render,
   stickyComments,
   ...githubWrites,
-  ...runFolder,
+  ...untrustedRunFolder,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,
