@@ -36,7 +36,8 @@ CONNECTION_ENTRY_POINTS = frozenset({"do_command", "do_handle_one_connection", "
 DEFAULT_BUFFER_POOL_SIZE = "128M"
 CONTROL_TIMEOUT = 120.0
 # An idle server (between windows, every thread waits in a system call) answers vgdb only when
-# vgdb interrupts it, which it does after this long; its default, 100 ms, was most of a call.
+# vgdb interrupts it, which it does after this long; its default (100 ms) was most of a call
+# (docs/measurements.md, "`make demo`").
 INVOKE_AFTER_MS = 1
 TOP_FUNCTIONS = {"connection": 300, "background": 50}
 _DUMP_FILE = re.compile(rf"^{re.escape(OUT_FILE_PREFIX)}\.(\d+)\.(\d+)-(\d+)$")
@@ -197,8 +198,9 @@ class Control:
     """Callgrind's gdbserver in one valgrind process, whose dumps go to `out_dir`.
 
     Commands go through `vgdb` itself, not callgrind_control: that Perl script lists every
-    Valgrind process and then runs vgdb once per command (about 0.25 s a call here against 0.1 s),
-    and one vgdb call can carry two commands (instrumentation off, then the dump)."""
+    Valgrind process and then runs vgdb once per command, a slower call each
+    (bench/instructions.md), and one vgdb call can carry two commands (instrumentation off,
+    then the dump)."""
 
     def __init__(self, pid: int, out_dir: Path):
         self.pid = pid
