@@ -41,12 +41,17 @@ def shares_data(versions: dict) -> bool:
     return all(flavor == flavor_b and series(version) == series(version_b) for flavor, version in versions.values())
 
 
+def replace_with_copy(source: Path, target: Path) -> None:
+    """`target` (a datadir, or a copy of one) replaced by a copy of `source`, links kept."""
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target, symlinks=True)
+
+
 def rewrite_as_copy(datadir: Path, scratch: Path) -> None:
     """`datadir` replaced by a copy of itself written in one go (through `scratch`, a path
     beside it that is removed first if a run cut short left it)."""
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    shutil.copytree(datadir, scratch, symlinks=True)
+    replace_with_copy(datadir, scratch)
     shutil.rmtree(datadir)
     scratch.rename(datadir)
 
@@ -142,10 +147,8 @@ class Datadirs:
         progress.emit("phase", phase="copy data", side=target)
         try:
             server.clean_stale_files(dst)
-            if dst.datadir.exists():
-                shutil.rmtree(dst.datadir)
             dst.dir.mkdir(parents=True, exist_ok=True)
-            shutil.copytree(src.datadir, dst.datadir, symlinks=True)
+            replace_with_copy(src.datadir, dst.datadir)
             dst.marker.write_text(json.dumps(self._marker(target)) + "\n")
             return None
         except OSError as e:
@@ -209,9 +212,7 @@ class Datadirs:
             layout = self._layout(side)
             progress.emit("phase", phase="keep loaded data", side=side)
             try:
-                if layout.loaded_copy.exists():
-                    shutil.rmtree(layout.loaded_copy)
-                shutil.copytree(layout.datadir, layout.loaded_copy, symlinks=True)
+                replace_with_copy(layout.datadir, layout.loaded_copy)
             except OSError as e:
                 self.fleet.side_failed(side, {"step": "prepare", "message": f"{side}: keeping a copy of the loaded datadir failed: {e}",
                                               "log_tail": ""})
@@ -228,9 +229,7 @@ class Datadirs:
             progress.emit("phase", phase="restore loaded data", side=side)
             try:
                 server.clean_stale_files(layout)
-                if layout.datadir.exists():
-                    shutil.rmtree(layout.datadir)
-                shutil.copytree(layout.loaded_copy, layout.datadir, symlinks=True)
+                replace_with_copy(layout.loaded_copy, layout.datadir)
             except OSError as e:
                 self.fleet.side_failed(side, {"step": "prepare", "message": f"{side}: restoring the loaded datadir failed: {e}",
                                               "log_tail": ""})

@@ -8,21 +8,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pymysql
 
 from . import callgrind, progress, schedule, server
-from .phase import Services
+from .phase import Phase
 from .plan import Benchmark
 
 VALGRIND_START_TIMEOUT = 600.0  # a server under valgrind starts many times slower
 VALGRIND_SHUTDOWN_TIMEOUT = 300.0
 
 
-class InstructionPhase:
+class InstructionPhase(Phase):
     name = "instructions"
-
-    def __init__(self, services: Services):
-        self.services = services
-        self.plan = services.plan
-        self.fleet = services.fleet
-        self.sides = services.fleet.sides
 
     @property
     def wanted(self) -> bool:
@@ -44,15 +38,15 @@ class InstructionPhase:
 
     def _count_all(self, records: dict) -> dict | None:
         started = time.monotonic()
-        fleet, journal = self.fleet, self.services.journal
+        fleet, journal = self.fleet, self.journal
         reason = callgrind.unavailable_reason()
         if reason:
-            for side in self.sides:
+            for side in self.fleet.sides:
                 fleet.side_failed(side, {"step": "instructions", "message": reason, "log_tail": ""})
             return None
-        dirs = {side: fleet.servers[side].layout.dir / "callgrind" for side in self.sides}
+        dirs = {side: fleet.servers[side].layout.dir / "callgrind" for side in self.fleet.sides}
         counted = {}
-        for side in self.sides:
+        for side in self.fleet.sides:
             dirs[side].mkdir(parents=True, exist_ok=True)
             srv = fleet.servers[side]
             counted[side] = server.Server(side, srv.basedir, srv.binary, srv.flavor, srv.version, srv.layout,
@@ -61,7 +55,7 @@ class InstructionPhase:
         with fleet.replaced(counted):
             try:
                 fleet.start_all(timeout=VALGRIND_START_TIMEOUT)
-                controls = {side: callgrind.Control(counted[side].pid, dirs[side]) for side in self.sides
+                controls = {side: callgrind.Control(counted[side].pid, dirs[side]) for side in self.fleet.sides
                             if side not in fleet.dead}
                 benches = self.plan.benchmarks
                 for i, bench in enumerate(benches):
@@ -107,10 +101,10 @@ class InstructionPhase:
                 return None, {"side": side, "step": "instructions", "message": f"{side}: {e}",
                               "log_tail": srv.log_tail(30 if state != "running" else 5)}
         with ThreadPoolExecutor(max_workers=2) as pool:
-            outcomes = dict(zip(self.sides, pool.map(side_windows, self.sides)))
+            outcomes = dict(zip(self.fleet.sides, pool.map(side_windows, self.fleet.sides)))
         failure = next((error for _, error in outcomes.values() if error), None)
         if failure:
-            self.services.journal.fail(record, failure)
+            self.journal.fail(record, failure)
             return
         record["instructions"] = {"events": bench.instructions_events, "seed": self.plan.instruction_seed,
-                                  **{side: outcomes[side][0] for side in self.sides}}
+                                  **{side: outcomes[side][0] for side in self.fleet.sides}}

@@ -4,7 +4,6 @@ share: the servers (fleet.py), the datadirs (datadirs.py), the journal of errors
 records and may return a block of its own for results.json."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from .datadirs import Datadirs
 from .fleet import Fleet
@@ -32,12 +31,21 @@ class Services:
         return self._workloads[bench.id]
 
 
-class Phase(Protocol):
-    name: str  # the key of its block in results.json
+class Phase:
+    """One phase of a run; a new kind of measurement is a subclass, appended to `Run.phases`."""
+    name = ""  # the key of its block in results.json
+
+    def __init__(self, services: Services):
+        self.services = services
+        self.plan = services.plan
+        self.fleet = services.fleet
+        self.journal = services.journal
 
     @property
     def wanted(self) -> bool:
         """Whether the plan asks for this phase."""
+        raise NotImplementedError
 
     def run(self, records: dict) -> dict | None:
         """Measures every benchmark into `records` (id -> record); its results block, or None."""
+        raise NotImplementedError

@@ -5,20 +5,17 @@ import traceback
 
 from . import progress, schedule
 from .ahi import AhiCells
-from .phase import Services
+from .phase import Phase, Services
 from .plan import Benchmark
 from .records import BenchmarkFailed
 from .rounds import Rounds
 
 
-class TimedPhase:
+class TimedPhase(Phase):
     name = "rounds"
 
     def __init__(self, services: Services):
-        self.services = services
-        self.plan = services.plan
-        self.fleet = services.fleet
-        self.journal = services.journal
+        super().__init__(services)
         self.rounds = Rounds(services.fleet)
         self.ahi = AhiCells(services.fleet)
 
