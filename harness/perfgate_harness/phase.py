@@ -9,8 +9,13 @@ from .datadirs import Datadirs
 from .fleet import Fleet
 from .plan import Benchmark, Plan
 from .records import Journal
-from .sysbench_workload import SysbenchWorkload
-from .workload import Workload
+from .sysbench_workload import SysbenchTables, SysbenchWorkload
+from .workload import Dataset, Workload
+
+
+def dataset_for(plan: Plan, client_log: Path) -> Dataset:
+    """The tables the plan's workloads run on: sysbench's, for every catalogue entry today."""
+    return SysbenchTables(plan, client_log)
 
 
 @dataclass

@@ -11,10 +11,9 @@ from . import fingerprint, progress
 from .datadirs import Datadirs
 from .fleet import Fleet
 from .instruction_phase import InstructionPhase
-from .phase import Phase, Services
+from .phase import Phase, Services, dataset_for
 from .plan import Plan
 from .records import Journal, benchmark_record, now
-from .sysbench_workload import SysbenchTables
 from .timed_phase import TimedPhase
 
 
@@ -25,7 +24,7 @@ class Run:
         self.journal = Journal()
         self.fleet = Fleet(plan, self.out, versions, self.journal)
         client_log = self.out / "sysbench.log"
-        self.datadirs = Datadirs(self.fleet, SysbenchTables(plan, client_log), reuse_data)
+        self.datadirs = Datadirs(self.fleet, dataset_for(plan, client_log), reuse_data)
         self.services = Services(plan, self.out, self.journal, self.fleet, self.datadirs, client_log)
         self.timed_phase = TimedPhase(self.services)
         # In this order: the windows count on the tables as loaded, the timed rounds follow.
