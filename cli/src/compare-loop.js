@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { runHarness, HARNESS_EXIT } = require('./harness-process');
-const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./run-folder');
+const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./own-files');
 const { cancellation, sandboxFor } = require('./processes');
 const { runnerCpus } = require('./runner-settings');
 

@@ -2,6 +2,7 @@
 // Finding the commit behind a regression by binary search over the first-parent commits
 // between a good and a bad commit. Pure: the search state, the next commit to measure, what
 // a measurement decides, and the summaries that bisect.json and the progress lines show. The
+// course over them (the ends, the search, the culprit) is core/src/bisect-course.js; the
 // builds and measurements themselves are the cli's (cli/src/bisect.js).
 //
 // The rule that decides a step (written down in docs/usage.md "perfgate bisect"):
@@ -477,7 +478,7 @@ function renderBisect(doc) {
 }
 
 module.exports = {
-  BISECT_SCHEMA: SCHEMA, DEFAULT_REPEATS,
+  BISECT_SCHEMA: SCHEMA, DEFAULT_REPEATS, shortCommit: short,
   parseCommitLog, firstParentRange,
   startBisection, nextCommit, recordDecision, searchProgress, bounds,
   regressionAtBadEnd, decideStep, stepMeasurement, configForStep,

@@ -66,7 +66,9 @@
  * Bisection (the commit behind a regression: perfgate bisect)
  *   parseCommitLog(text), firstParentRange({good, bad, log}) → the commits to search
  *   startBisection(commits, {repeats}), nextCommit(state), recordDecision(state, i, decision, why),
- *   searchProgress(state): the search
+ *   searchProgress(state): the search; shortCommit(sha): a commit as its words name it
+ *   beginBisect(commits, {ids, repeats}), nextBisectStep(course), recordBisectStep(course, step,
+ *   measured): the course (the ends, the search, the culprit): which step next, what it decides, when done
  *   regressionAtBadEnd(verdict, ids), decideStep(verdict, watched): what a measurement decides
  *   stepMeasurement({...}), configForStep(config, suite, ids, {windows}): what a step measures
  *   summarizeMeasurement(verdict), describeCulprit(state, {...}), formatBisectProgress(event),
@@ -129,10 +131,11 @@ const { buildRecord } = require('./cmake-cache');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const githubWrites = require('./github-writes');
-const runFolder = require('./run-folder');
+const untrustedRunFolder = require('./untrusted-run-folder');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
+const bisectCourse = require('./bisect-course');
 const bisectComment = require('./render/bisect-comment');
 const watch = require('./watch');
 const { signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS } = require('./signals');
@@ -164,13 +167,14 @@ module.exports = {
   ...render,
   stickyComments,
   ...githubWrites,
-  ...runFolder,
+  ...untrustedRunFolder,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,
   parseCommitLog: bisect.parseCommitLog, firstParentRange: bisect.firstParentRange,
   startBisection: bisect.startBisection, nextCommit: bisect.nextCommit, recordDecision: bisect.recordDecision,
-  searchProgress: bisect.searchProgress,
+  searchProgress: bisect.searchProgress, shortCommit: bisect.shortCommit,
+  beginBisect: bisectCourse.beginBisect, nextBisectStep: bisectCourse.nextBisectStep, recordBisectStep: bisectCourse.recordBisectStep,
   regressionAtBadEnd: bisect.regressionAtBadEnd, decideStep: bisect.decideStep,
   stepMeasurement: bisect.stepMeasurement, configForStep: bisect.configForStep,
   summarizeMeasurement: bisect.summarizeMeasurement, describeCulprit: bisect.describeCulprit,

@@ -6,7 +6,7 @@ const { parseCommandLine } = require('../command-line');
 const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare-loop');
 const { sidesFromSource } = require('../source-build/build-sides');
-const { writeReports } = require('../run-folder');
+const { writeReports } = require('../own-files');
 const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions, testList } = require('../measure-options');
 const { EXIT_ON_SIGNAL, sandboxFor } = require('../processes');
 

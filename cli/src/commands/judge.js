@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
-const { readDocument, writeReports } = require('../run-folder');
+const { readDocument, writeReports } = require('../own-files');
 
 const { UsageError, EXIT } = core;
 

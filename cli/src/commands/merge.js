@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
-const { readDocument, writeDocument, writeReports, makeRunFolder, clearRunOutputs } = require('../run-folder');
+const { readDocument, writeDocument, writeReports, makeRunFolder, clearRunOutputs } = require('../own-files');
 const { limitsConfig } = require('./judge');
 
 const { UsageError } = core;
