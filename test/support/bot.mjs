@@ -244,9 +244,10 @@ export function pushEvent({ headSha, pr = PR, at = new Date(), action = 'synchro
 
 /**
  * pull_request.opened (or .reopened) of #pr with head headSha, stamped `at`: what the bot pins
- * a later /perf's head from. The default, a minute ago, is before any comment a test posts.
+ * a later /perf's head from. The default, ten minutes ago, is before any comment a test posts
+ * by more than the margin of GitHub's stamps (approval.js).
  */
-export function openedEvent({ pr = PR, headSha = HEAD_SHA, at = new Date(Date.now() - 60_000), action = 'opened', repository = REPOSITORY }) {
+export function openedEvent({ pr = PR, headSha = HEAD_SHA, at = new Date(Date.now() - 600_000), action = 'opened', repository = REPOSITORY }) {
   const payload = published('pull_request', action, (e) => e.installation);
   moveTo(payload, repository);
   asInstallation(payload, INSTALLATION_ID);

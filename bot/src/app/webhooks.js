@@ -9,6 +9,7 @@ const { BlockList, isIPv4 } = require('node:net');
 const { Webhooks, emitterEventNames } = require('@octokit/webhooks');
 const store = require('../store');
 const { triage } = require('./triage');
+const { STAMP_MARGIN_MS } = require('./approval');
 const messages = require('./messages');
 const { HttpRefusal: Refusal, sendText } = require('./http-server');
 
@@ -129,7 +130,10 @@ async function record(db, { deliveryId, name, action, work }) {
       // that too).
       const notMeasuringTheHead = ['signoff', 'cancel', 'waive', 'help'];
       const keep = work.action === 'closed' ? notMeasuringTheHead : [...notMeasuringTheHead, 'bisect'];
-      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep, by: 'push' });
+      // Commands written up to the stamps' margin after the push too: which came first is
+      // unknown, and the command's job would refuse such a head (approval.js).
+      const before = work.at === null ? null : work.at + STAMP_MARGIN_MS;
+      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before, reason, keep, by: 'push' });
       if (!cancelled.length) return { outcome: 'nothing to cancel' };
       const job = await store.enqueue(tx, {
         kind: 'push',
