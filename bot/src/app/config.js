@@ -41,15 +41,24 @@ function integerIn(min, max, describe) {
   };
 }
 
+// Key material pasted where a path belongs (PERFGATE_PRIVATE_KEY_FILE="$(cat app.pem)").
+function looksLikeKey(value) {
+  return /-----BEGIN|PRIVATE KEY|[\r\n]/.test(String(value));
+}
+
 // Each key: what it is for, how its value is read, and its default (no default: required).
+// `secret`: its value is never shown; `show`: how it is shown in an error.
 const KEYS = {
   PERFGATE_APP_ID: {
     describe: "the GitHub App's id",
     read: integerIn(1, Number.MAX_SAFE_INTEGER, "the App's id (Settings → Developer settings → GitHub Apps → App ID)"),
   },
   PERFGATE_PRIVATE_KEY_FILE: {
-    describe: "the App's private key (.pem), as GitHub generated it",
+    describe: "the App's private key (.pem) as GitHub generated it, in a file only its owner may read (mode 600)",
+    // A key given where its file's path belongs is never shown, in the error or anywhere else.
+    show: (value) => (looksLikeKey(value) ? '(a private key, not shown)' : value),
     read: (value, fail, base) => {
+      if (looksLikeKey(value)) throw fail("the path of the key's file, not the key itself: write the key to a file (chmod 600) and give its path");
       const file = path.resolve(base, String(value));
       let pem;
       try {
@@ -60,6 +69,19 @@ const KEYS = {
       if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(pem)) throw fail('a PEM private key file, as GitHub generates for the App');
       return { file, pem };
     },
+  },
+  PERFGATE_SECRET_FILES: {
+    describe: 'refuse: the private key file, and a --config file holding a secret, must not be readable by group or others; warn: start anyway and log a warning',
+    default: 'refuse',
+    read: (value, fail) => {
+      if (!['refuse', 'warn'].includes(String(value))) throw fail('refuse or warn');
+      return String(value);
+    },
+  },
+  PERFGATE_GITHUB_TIMEOUT_SECONDS: {
+    describe: 'how long one call to GitHub may take before it is abandoned (and, if it reads, tried again)',
+    default: 30,
+    read: integerIn(1, 600, 'seconds'),
   },
   PERFGATE_WEBHOOK_SECRET: {
     describe: "the App's webhook secret",
@@ -385,6 +407,39 @@ function jiraSettings(values) {
   };
 }
 
+// The settings whose values give away the App or its store.
+const SECRET_KEYS = ['PERFGATE_WEBHOOK_SECRET', 'PERFGATE_JIRA_TOKEN', 'PERFGATE_PRIVATE_KEY_FILE', 'PERFGATE_DATABASE_URL'];
+
+function holdsSecret(key, value) {
+  if (key === 'PERFGATE_DATABASE_URL') return redact(String(value)) !== String(value);
+  if (key === 'PERFGATE_PRIVATE_KEY_FILE') return looksLikeKey(value);
+  return true;
+}
+
+/**
+ * Files holding secrets readable by group or others (by mode; POSIX only): a refusal, or with
+ * PERFGATE_SECRET_FILES=warn the warnings to log. -> [warning]
+ */
+function secretFileModes({ keyFile, file, fromFile, policy }) {
+  const exposed = [];
+  const check = (what, name) => {
+    let mode;
+    try {
+      mode = fs.statSync(name).mode & 0o777;
+    } catch {
+      return;
+    }
+    if (mode & 0o077) exposed.push(`${name}: ${what} is readable or writable by group or others (mode ${mode.toString(8).padStart(4, '0')}); expected mode 0600 (chmod 600 '${name}')`);
+  };
+  if (process.platform === 'win32') return [];
+  check("the App's private key", keyFile);
+  const secrets = Object.entries(fromFile).filter(([key, value]) => SECRET_KEYS.includes(key) && value !== null && value !== undefined && holdsSecret(key, value)).map(([key]) => key);
+  if (file && secrets.length) check(`the config file holding ${secrets.join(', ')}`, path.resolve(file));
+  if (!exposed.length) return [];
+  if (policy === 'warn') return exposed.map((line) => `${line}; started anyway (PERFGATE_SECRET_FILES=warn)`);
+  throw new UsageError(`${exposed[0]}, or set PERFGATE_SECRET_FILES=warn to start anyway`);
+}
+
 /**
  * @param file  the --config file, or null
  * @param env   the environment (its values win over the file's)
@@ -394,7 +449,8 @@ function jiraSettings(values) {
  *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
  *          host, dashboard, dashboardHosts, port, workers,
  *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
- *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes}
+ *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes,
+ *          githubTimeoutMs, warnings: [line]}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
@@ -421,6 +477,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
     throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
   }
+  const warnings = secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES });
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
   }
@@ -460,6 +517,9 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     maxWebhookBytesInFlight: values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT,
     webhookSources: values.PERFGATE_WEBHOOK_SOURCES,
     maxArtifactBytes: values.PERFGATE_MAX_ARTIFACT_BYTES,
+    githubTimeoutMs: values.PERFGATE_GITHUB_TIMEOUT_SECONDS * 1000,
+    // What the bot logs when it starts (PERFGATE_SECRET_FILES=warn).
+    warnings,
   };
 }
 

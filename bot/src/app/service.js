@@ -12,6 +12,8 @@ const { dashboardHandler, isDashboardPath } = require('../dashboard/handler');
 const { createHttpServer, sendJson, sendText } = require('./http-server');
 
 const WEBHOOK_PATH = '/api/github/webhooks';
+// How long jobs in hand may go on once the bot is told to stop.
+const STOP_GRACE_MS = 10_000;
 const HEALTH_PATH = '/healthz';
 
 function stderrLog(stream = process.stderr) {
@@ -60,12 +62,19 @@ function listen(server, port, host) {
  * @param config   readBotConfig()'s settings
  * @param options  {log, github: {retryBaseMs}, worker: {pollMs, backoffFirstMs}}: for tests
  */
-async function startBot(config, { log = stderrLog(), github: githubOptions = {}, worker: workerOptions = {} } = {}) {
+async function startBot(config, { log = stderrLog(), signal = null, github: githubOptions = {}, worker: workerOptions = {} } = {}) {
+  for (const warning of config.warnings || []) log.warn(warning);
   const db = await store.openStore(config.databaseUrl);
   let server = null;
   let worker = null;
+  // Stops every call to GitHub at once: the bot is stopping (also while it starts).
+  const stopping = new AbortController();
+  const onSignal = () => stopping.abort();
+  if (signal) signal.addEventListener('abort', onSignal, { once: true });
   try {
-    const github = createGitHub({ appId: config.appId, privateKey: config.privateKey, apiUrl: config.apiUrl, pacing: config.pacing, ...githubOptions }, log);
+    const github = createGitHub({
+      appId: config.appId, privateKey: config.privateKey, apiUrl: config.apiUrl, pacing: config.pacing, timeoutMs: config.githubTimeoutMs, signal: stopping.signal, ...githubOptions,
+    }, log);
     // Who the App is: its comments are by <slug>[bot], which is how the sticky comment is found.
     const { data: app } = await github.app.rest.apps.getAuthenticated();
     const branches = new Map();
@@ -111,16 +120,23 @@ async function startBot(config, { log = stderrLog(), github: githubOptions = {},
       botLogin: ctx.botLogin,
       store: db,
       worker,
-      async close() {
+      // Jobs in hand get `graceMs` to finish; then their calls to GitHub are ended, and they
+      // are run again at the next start (every step looks first at what was done).
+      async close({ graceMs = STOP_GRACE_MS } = {}) {
         await new Promise((resolve) => {
           server.close(resolve);
           server.closeIdleConnections();
         });
+        const grace = setTimeout(() => stopping.abort(), graceMs);
         await worker.stop();
+        clearTimeout(grace);
+        if (signal) signal.removeEventListener('abort', onSignal);
         await db.close();
       },
     };
   } catch (err) {
+    stopping.abort();
+    if (signal) signal.removeEventListener('abort', onSignal);
     if (server && server.listening) await new Promise((resolve) => server.close(resolve));
     if (worker) await worker.stop();
     await db.close();
