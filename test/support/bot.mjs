@@ -100,14 +100,14 @@ export function memoryLog() {
  * The bot in this process on a fresh SQLite store (or databaseUrl), with a double. Retries and
  * polls are quick so that tests of faults do not wait GitHub's real seconds.
  */
-export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2 } = {}) {
+export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2, worker = {} } = {}) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-test-'));
   const log = memoryLog();
   let config;
   let running;
   try {
     config = bot.readBotConfig({ env: botEnvironment({ folder, apiUrl: gh.url, databaseUrl, extra: { PERFGATE_WORKERS: String(workers), ...env } }), port: '0' });
-    running = await bot.startBot(config, { log, github: { retryBaseMs: 20 }, worker: { pollMs: 50, backoffFirstMs: 100 } });
+    running = await bot.startBot(config, { log, github: { retryBaseMs: 20 }, worker: { pollMs: 50, backoffFirstMs: 100, ...worker } });
   } catch (err) {
     // A start the test expects to fail leaves no key file behind.
     rmSync(folder, { recursive: true, force: true });

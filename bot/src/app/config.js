@@ -291,6 +291,16 @@ const KEYS = {
     default: 60,
     read: integerIn(2, 3600, 'seconds'),
   },
+  PERFGATE_SWEEP_SECONDS: {
+    describe: 'how often the bot compares unfinished commands with what GitHub shows, and finishes or reports them (also at start, and when GitHub answers again)',
+    default: 300,
+    read: integerIn(1, 86400, 'seconds'),
+  },
+  PERFGATE_COMMAND_DEADLINE_SECONDS: {
+    describe: 'how long after it arrived a command may still be started; one GitHub did not let start for longer is answered "not started"',
+    default: 1800,
+    read: integerIn(1, 7 * 86400, 'seconds'),
+  },
   PERFGATE_MAX_CONNECTIONS: {
     describe: 'how many client connections the HTTP server holds at once; more are closed as they arrive',
     default: 1024,
@@ -450,7 +460,7 @@ function secretFileModes({ keyFile, file, fromFile, policy }) {
  *          host, dashboard, dashboardHosts, port, workers,
  *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
  *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes,
- *          githubTimeoutMs, warnings: [line]}
+ *          githubTimeoutMs, sweepMs, commandDeadlineMs, warnings: [line]}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
@@ -508,6 +518,8 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     port: listenPort,
     workers: values.PERFGATE_WORKERS,
     leaseSeconds: values.PERFGATE_JOB_LEASE_SECONDS,
+    sweepMs: values.PERFGATE_SWEEP_SECONDS * 1000,
+    commandDeadlineMs: values.PERFGATE_COMMAND_DEADLINE_SECONDS * 1000,
     http: {
       maxConnections: values.PERFGATE_MAX_CONNECTIONS,
       headersTimeoutMs: values.PERFGATE_HEADERS_TIMEOUT_SECONDS * 1000,

@@ -17,6 +17,7 @@ const store = require('../store');
 const gh = require('./pull-request');
 const { runNameMatches, workflowPath } = require('./contract');
 const { isPermanent, describeError } = require('./github');
+const { releaseKeptRuns } = require('./run-completions');
 
 // How far GitHub's clock may be behind ours when runs are listed by creation time.
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
@@ -98,10 +99,12 @@ const whereOf = (request) => {
 
 // The run's id and address on the request; a request cancelled while GitHub started the run
 // keeps its id, and the run is stopped.
-async function recordRun(ctx, octokit, request, run, recorded) {
+async function recordRun(ctx, octokit, request, run, recorded, { by = 'command' } = {}) {
   const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
-  const moved = await store.transition(ctx.store, request.id, 'dispatched', { by: 'command', ...fields });
+  const moved = await store.transition(ctx.store, request.id, 'dispatched', { by, ...fields });
   await recorded(fields);
+  // A completion of the run that came before it was known here waits for it.
+  if (run) await releaseKeptRuns(ctx.store, { repo: request.repo, runId: run.id });
   if (!moved && run) {
     await store.updateRequest(ctx.store, request.id, fields);
     await gh.cancelRun(octokit, whereOf(request), run.id);
@@ -133,4 +136,4 @@ async function dispatchRequest(ctx, octokit, request, { workflow, inputs, reques
   return recordRun(ctx, octokit, request, started, recorded);
 }
 
-module.exports = { dispatchWorkflow, dispatchRequest, findDispatchedRun, isBotDispatch, starterOf, DispatchRefused, CLOCK_SKEW_MS };
+module.exports = { dispatchWorkflow, dispatchRequest, recordRun, findDispatchedRun, isBotDispatch, starterOf, DispatchRefused, CLOCK_SKEW_MS };

@@ -28,6 +28,11 @@ const WRITE_ONCE_ROUTES = Object.freeze([
   'POST /repos/{owner}/{repo}/issues',
 ]);
 
+// An installation token is asked for on behalf of another call, which the retry plugin retries
+// whole (asking for the token again): retried on its own as well, each try of that call would
+// ask up to four times.
+const TOKEN_ROUTE = 'POST /app/installations/{installation_id}/access_tokens';
+
 /**
  * The plugin of the bot's own rules: no library retry of WRITE_ONCE_ROUTES, octokit.writeOnce
  * (its pauses after the retry plugin's), and GitHub's state as the bot last saw it (healthz).
@@ -35,7 +40,8 @@ const WRITE_ONCE_ROUTES = Object.freeze([
 function botRules(octokit, options) {
   const { health = null } = options.perfgate || {};
   octokit.hook.before('request', (request) => {
-    if (WRITE_ONCE_ROUTES.includes(`${request.method} ${request.url}`)) request.request = { ...request.request, retries: 0 };
+    const route = `${request.method} ${request.url}`;
+    if (WRITE_ONCE_ROUTES.includes(route) || route === TOKEN_ROUTE) request.request = { ...request.request, retries: 0 };
   });
   if (health) {
     octokit.hook.after('request', () => health.answered());
@@ -63,12 +69,18 @@ function timedFetch(timeoutMs, stop) {
   };
 }
 
-/** What the bot last heard from GitHub: 'unknown' until the first call, then 'ok' or 'failing' (since when). */
-function githubHealth(clock = Date.now) {
+/**
+ * What the bot last heard from GitHub: 'unknown' until the first call, then 'ok' or 'failing'
+ * (since when). onRecovered(): GitHub answers again after failing.
+ */
+function githubHealth({ clock = Date.now, onRecovered = () => {} } = {}) {
   let state = { status: 'unknown', since: clock() };
   return {
     answered() {
-      if (state.status !== 'ok') state = { status: 'ok', since: clock() };
+      if (state.status === 'ok') return;
+      const was = state.status;
+      state = { status: 'ok', since: clock() };
+      if (was === 'failing') onRecovered();
     },
     failed() {
       if (state.status !== 'failing') state = { status: 'failing', since: clock() };

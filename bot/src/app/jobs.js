@@ -27,6 +27,8 @@ const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 const { watchPushJob, watchRunJob } = require('./watch-main');
 const signoff = require('./signoff');
 const { outsiderReply, undecided } = require('./reply-limit');
+const { keepRunCompletion } = require('./run-completions');
+const { sweepJob, SWEEP_JOB } = require('./sweep');
 
 /** A job that cannot succeed by trying again: failed for good, its reason kept on the job. */
 class PermanentJobError extends Error {
@@ -127,12 +129,25 @@ async function dispatch(ctx, octokit, request, { lookFirst }) {
   return dispatchRequest(ctx, octokit, request, { workflow, inputs, requestId, lookFirst, refused });
 }
 
-/** Posts a reply once and moves the request to `status` (as its command job: store LIFECYCLE). */
-async function say(ctx, octokit, request, text, { status, lookFirst }) {
+/** Posts a reply once and moves the request to `status` (as its command job, or `by`: store LIFECYCLE). */
+async function say(ctx, octokit, request, text, { status, lookFirst, by = 'command' }) {
   const replyId = await gh.postReply(octokit, whereOf(request), {
     commentId: request.commentId, author: ctx.botLogin, body: messages.reply(request.commentId, text), lookFirst,
   });
-  await store.transition(ctx.store, request.id, status, { by: 'command', replyId });
+  await store.transition(ctx.store, request.id, status, { by, replyId });
+}
+
+/**
+ * True when a command not yet started has waited past its deadline (GitHub did not answer its
+ * job for that long): it is then not started at all. A run a dispatch started meanwhile is
+ * found and kept.
+ */
+async function pastDeadline(ctx, octokit, request) {
+  if (!['received', 'pinned', 'dispatching'].includes(request.status)) return false;
+  if (ctx.store.now() - request.createdAt <= ctx.config.commandDeadlineMs) return false;
+  if (request.status !== 'dispatching') return true;
+  const [owner, repo] = request.repo.split('/');
+  return !(await findDispatchedRun(ctx, octokit, { owner, repo, workflow: workflowOf(ctx, request), requestId: contract.requestIdOf(request), since: request.createdAt }));
 }
 
 async function measure(ctx, octokit, request, { suite, args, named = null, lookFirst }) {
@@ -218,6 +233,11 @@ async function commandJob(ctx, job) {
   await gh.acknowledge(octokit, whereOf(request), commentId);
   if (request.status === 'cancelled') {
     await announceCancelled(ctx, octokit, [request]);
+    return;
+  }
+  if (await pastDeadline(ctx, octokit, request)) {
+    const waited = { waitedMs: ctx.store.now() - request.createdAt, deadlineMs: ctx.config.commandDeadlineMs };
+    await say(ctx, octokit, request, messages.REPLIES.notStarted({ author, line: messages.requestLine(request), ...waited }), { status: 'failed', lookFirst });
     return;
   }
 
@@ -306,13 +326,13 @@ async function findRequestOfRun(ctx, { repo, runId, displayTitle, installationId
   return store.getRequest(ctx.store, waiting.id);
 }
 
-async function reportNoVerdict(ctx, octokit, request, { runUrl, why }) {
+async function reportNoVerdict(ctx, octokit, request, { runUrl, why, by = 'run' }) {
   const where = whereOf(request);
   await tell(ctx, octokit, request, 'failed', { runUrl, why });
   if (request.checkRunId) {
     await gh.completeCheckRun(octokit, where, request.checkRunId, { conclusion: 'failure', detailsUrl: runUrl, output: messages.CHECK.failed({ suite: request.suite, why }) });
   }
-  await store.transition(ctx.store, request.id, 'failed', { by: 'run', detail: why });
+  await store.transition(ctx.store, request.id, 'failed', { by, detail: why });
 }
 
 /** The bot's own report of a verdict: the sticky comment with core's table, the check run. */
@@ -348,7 +368,10 @@ async function runJob(ctx, job) {
   const request = await findRequestOfRun(ctx, job.payload);
   if (!request) {
     if (await watchRunJob(ctx, job)) return;
-    ctx.log.info(`run ${repo}#${runId}: no command of this bot started it; ignored`);
+    // The App dispatched it, and no request knows it yet: the bot may have stopped between its
+    // dispatch and recording the run. Kept until one does (run-completions.js, sweep.js).
+    await keepRunCompletion(ctx.store, { repo, runId, attempt });
+    ctx.log.info(`run ${repo}#${runId}: no request knows this run yet; its completion is kept until one does`);
     return;
   }
   // completed or failed: reported already; cancelled: the pull request moved on.
@@ -395,7 +418,10 @@ async function runJob(ctx, job) {
 }
 
 const bisect = bisectJobs({ whereOf, clientFor, dispatch, say });
+const sweep = sweepJob({ clientFor, workflowOf, reportNoVerdict });
 
-const HANDLERS = { command: commandJob, push: pushJob, run: runJob, [BISECT_PROGRESS_JOB]: (ctx, job) => bisect.progress(ctx, job), 'watch-push': watchPushJob };
+const HANDLERS = {
+  command: commandJob, push: pushJob, run: runJob, [BISECT_PROGRESS_JOB]: (ctx, job) => bisect.progress(ctx, job), 'watch-push': watchPushJob, [SWEEP_JOB]: sweep,
+};
 
 module.exports = { HANDLERS, PermanentJobError, mayRun };

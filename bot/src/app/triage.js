@@ -125,17 +125,20 @@ function workflowRun(payload, context) {
   if (!dispatched.includes(runPath.split('@')[0])) return { ignore: `a run of ${runPath.slice(0, 200) || '(no path)'}, not of ${dispatched.join(' or ')}` };
   const wrong = malformed([['workflow_run.id', run.id, 'id'], ['workflow_run.run_attempt', run.run_attempt, 'optionalId']]);
   if (wrong) return { malformed: wrong };
+  return { work: runWork(run) };
+}
+
+/** A completed run's job payload, from a delivery's workflow_run or the REST API's run (the sweep). */
+function runWork(run) {
   return {
-    work: {
-      kind: 'run',
-      runId: run.id,
-      attempt: run.run_attempt || 1,
-      conclusion: run.conclusion,
-      displayTitle: run.display_title || null,
-      runUrl: run.html_url || null,
-      // Who started it: the run jobs take only runs this App dispatched (dispatch.js).
-      starter: starterOf(run),
-    },
+    kind: 'run',
+    runId: run.id,
+    attempt: run.run_attempt || 1,
+    conclusion: run.conclusion,
+    displayTitle: run.display_title || null,
+    runUrl: run.html_url || null,
+    // Who started it: the run jobs take only runs this App dispatched (dispatch.js).
+    starter: starterOf(run),
   };
 }
 
@@ -176,4 +179,4 @@ function triage(name, payload, given) {
   return { work: { ...decided.work, repo, installationId: installationOf(payload) } };
 }
 
-module.exports = { triage, EVENTS };
+module.exports = { triage, runWork, EVENTS };

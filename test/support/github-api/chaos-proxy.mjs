@@ -107,7 +107,7 @@ export class ChaosProxy {
     const body = await readBody(request);
     const path = new URL(request.url, this.url).pathname;
     const fault = this.faultFor(request.method, path);
-    this.log.push({ method: request.method, path, fault });
+    this.log.push({ method: request.method, path, fault, at: Date.now() });
     const [kind, when] = fault ? fault.split('-') : [null, null];
     const answer = when === 'before' ? null : await this.forward(request, body);
     if (kind === '502') {

@@ -28,8 +28,8 @@ describe('exactly once through a proxy that loses answers', () => {
   before(async () => {
     gh = await startDouble({ prs });
     proxy = await startChaosProxy(gh.url);
-    // A hung call is abandoned after a second; the one place that writes again looks first.
-    running = await startBotOn({ url: proxy.url }, { env: { PERFGATE_GITHUB_TIMEOUT_SECONDS: '1' } });
+    // A hung call is abandoned after 3 s; the one place that writes again looks first.
+    running = await startBotOn({ url: proxy.url }, { env: { PERFGATE_GITHUB_TIMEOUT_SECONDS: '3' } });
     await openPulls(running, prs);
   });
   after(async () => {
@@ -56,7 +56,7 @@ describe('exactly once through a proxy that loses answers', () => {
       const pr = nextPr++;
       proxy.failNext({ method: 'POST', path: /\/actions\/workflows\/perf-command\.yml\/dispatches$/, fault });
       const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await settled(running);
+      await settled(running, 60_000);
       assert.equal(runsOf(comment).length, 1);
       const request = await bot.requestForComment(running.store, comment.id);
       assert.deepEqual([request.status, request.runId], ['dispatched', runsOf(comment)[0].runId]);
@@ -68,7 +68,7 @@ describe('exactly once through a proxy that loses answers', () => {
       const pr = nextPr++;
       proxy.failNext({ method: 'POST', path: /\/check-runs$/, fault });
       const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await settled(running);
+      await settled(running, 60_000);
       assert.deepEqual([runsOf(comment).length, checkRunsOf(comment).length], [1, 1]);
       assert.equal((await bot.requestForComment(running.store, comment.id)).checkRunId, checkRunsOf(comment)[0].id);
     });
@@ -77,7 +77,7 @@ describe('exactly once through a proxy that loses answers', () => {
       const pr = nextPr++;
       proxy.failNext({ method: 'POST', path: new RegExp(`/issues/${pr}/comments$`), fault });
       await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await settled(running);
+      await settled(running, 60_000);
       const stickies = botComments(gh, pr).filter((c) => c.body.startsWith(core.commentMarker('quick')));
       assert.equal(stickies.length, 1);
       assert.equal(botComments(gh, pr).length, 1);
@@ -87,7 +87,7 @@ describe('exactly once through a proxy that loses answers', () => {
       const pr = nextPr++;
       proxy.failNext({ method: 'POST', path: new RegExp(`/issues/${pr}/comments$`), fault });
       const { comment } = await command(gh, running, 'reader', '/perf help', { pr });
-      await settled(running);
+      await settled(running, 60_000);
       const replies = botComments(gh, pr).filter((c) => c.body.startsWith(`<!-- perfgate:reply comment=${comment.id} -->`));
       assert.equal(replies.length, 1);
       assert.equal((await bot.requestForComment(running.store, comment.id)).replyId, replies[0].id);
@@ -98,7 +98,7 @@ describe('exactly once through a proxy that loses answers', () => {
     const pr = nextPr++;
     proxy.failNext({ method: 'GET', path: new RegExp(`/pulls/${pr}$`), fault: '502-before', times: 2 });
     const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-    await settled(running);
+    await settled(running, 60_000);
     assert.equal(proxy.calls('GET', new RegExp(`^${REPO_PATH}/pulls/${pr}$`)).length, 3);
     const job = await running.store.db.selectFrom('jobs').select(['attempts', 'status']).where('unique_key', '=', `command:${comment.id}`).executeTakeFirst();
     assert.deepEqual([Number(job.attempts), job.status, runsOf(comment).length], [1, 'done', 1]);
@@ -116,7 +116,7 @@ describe('an issue and its comments filed once through a proxy that loses answer
   before(async () => {
     gh = await startDouble();
     proxy = await startChaosProxy(gh.url);
-    const octokit = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: proxy.url, pacing: 'none', retryBaseMs: 20, timeoutMs: 1000 }, quiet).installation(INSTALLATION_ID);
+    const octokit = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: proxy.url, pacing: 'none', retryBaseMs: 20, timeoutMs: 3000 }, quiet).installation(INSTALLATION_ID);
     tracker = githubTracker({ octokit, repo: REPOSITORY });
   });
   after(async () => {
