@@ -60,12 +60,37 @@ function botRules(octokit, options) {
 
 const BotOctokit = Octokit.plugin(restEndpointMethods, paginateRest, retry, throttling, botRules);
 
-// fetch with a deadline for each call (the retry plugin's attempts are calls of their own), and
-// the bot's stop signal.
+// fetch with a deadline for each call, its body included (the retry plugin's attempts are calls
+// of their own), ended too by the bot's stop signal or the caller's. An AbortController and a
+// timer of our own: the timer holds the controller until it fires, where Node's
+// AbortSignal.timeout, held weakly, can be collected with the call still hanging. The calls
+// alive are kept in one set, so that the stop signal has one listener however many there are.
 function timedFetch(timeoutMs, stop) {
+  const live = new Set();
+  if (stop) stop.addEventListener('abort', () => { for (const controller of live) controller.abort(stop.reason); }, { once: true });
   return (url, init = {}) => {
-    const signals = [AbortSignal.timeout(timeoutMs), init.signal, stop].filter(Boolean);
-    return fetch(url, { ...init, signal: AbortSignal.any(signals) });
+    const controller = new AbortController();
+    const caller = init.signal;
+    const onCaller = () => controller.abort(caller.reason);
+    const done = () => {
+      clearTimeout(timer);
+      live.delete(controller);
+      if (caller) caller.removeEventListener('abort', onCaller);
+    };
+    const timer = setTimeout(() => {
+      controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+      done();
+    }, timeoutMs);
+    timer.unref();
+    live.add(controller);
+    if (stop && stop.aborted) controller.abort(stop.reason);
+    if (caller && caller.aborted) onCaller();
+    else if (caller) caller.addEventListener('abort', onCaller, { once: true });
+    // Kept until the deadline once answered: the body is read after fetch resolves.
+    return fetch(url, { ...init, signal: controller.signal }).catch((err) => {
+      done();
+      throw err;
+    });
   };
 }
 
