@@ -13,6 +13,7 @@ import {
 } from '../../support/bot.mjs';
 import { startChaosProxy } from '../../support/github-api/chaos-proxy.mjs';
 
+const jobOf = async (store, key) => store.db.selectFrom('jobs').select(['status', 'attempts']).where('unique_key', '=', key).executeTakeFirst();
 const count = async (store, table) => Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
 const runOf = async (gh, runId) => (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${runId}`)).json();
 
@@ -58,9 +59,8 @@ describe('a completion that arrives before its request is recovered', () => {
       const completion = workflowRunEvent({ run });
       const delivered = await second.deliver('workflow_run', completion, { deliveryId: 'completion-1' });
       assert.deepEqual([delivered.status, delivered.text], [202, 'queued']);
-      const kept = await waitFor('the completion to be kept', async () => (await bot.keptRun(db, { repo: REPOSITORY, runId: run.id, attempt: 1 })), { timeoutMs: 10_000 });
-      assert.equal(kept.takenAt, null);
-      assert.equal((await bot.requestForComment(db, comment.id)).status, 'dispatching', 'kept before the request was recovered');
+      await waitFor('the completion to be looked at', async () => (await jobOf(db, `run:${REPOSITORY}/${run.id}/1`))?.status === 'done', { timeoutMs: 10_000 });
+      assert.equal((await bot.requestForComment(db, comment.id)).status, 'dispatching', 'looked at before the request was recovered');
       // GitHub delivers it again (the same delivery): not swallowed, its first job kept it.
       const again = await second.deliver('workflow_run', completion, { deliveryId: 'completion-1' });
       assert.deepEqual([again.status, again.text], [202, 'queued again']);
@@ -72,7 +72,8 @@ describe('a completion that arrives before its request is recovered', () => {
       }, { timeoutMs: 40_000 });
       assert.equal(request.runId, run.id);
       assert.equal(await count(db, 'runs'), 1);
-      assert.equal((await bot.keptRun(db, { repo: REPOSITORY, runId: run.id, attempt: 1 })).takenAt !== null, true);
+      // It was kept until the request knew the run, then taken.
+      assert.notEqual((await bot.keptRun(db, { repo: REPOSITORY, runId: run.id, attempt: 1 })).takenAt, null);
     } finally {
       await db.close();
     }
@@ -118,7 +119,7 @@ describe('completions the bot would otherwise lose', () => {
     gh.failNext('actions/list-workflow-run-artifacts', { status: 500, times: 20 });
     const first = await running.deliver('workflow_run', workflowRunEvent({ run }), { deliveryId: 'failing-completion' });
     assert.deepEqual([first.status, first.text], [202, 'queued']);
-    await waitFor('the run job to fail for good', async () => (await bot.jobByKey(running.store, `run:${REPOSITORY}/${run.id}/1`)).status === 'failed');
+    await waitFor('the run job to fail for good', async () => (await jobOf(running.store, `run:${REPOSITORY}/${run.id}/1`)).status === 'failed');
     const again = await running.deliver('workflow_run', workflowRunEvent({ run }), { deliveryId: 'failing-completion' });
     assert.deepEqual([again.status, again.text], [202, 'queued again']);
     await waitFor('the request to be completed', async () => (await bot.getRequest(running.store, request.id)).status === 'completed');
@@ -139,7 +140,7 @@ describe('a command while GitHub does not answer', () => {
   let proxy;
   const bots = [];
   before(async () => {
-    gh = await startDouble({ prs: [800, 801] });
+    gh = await startDouble({ prs: [800, 801, 802] });
     proxy = await startChaosProxy(gh.url);
   });
   after(async () => {
@@ -156,13 +157,19 @@ describe('a command while GitHub does not answer', () => {
     const { comment, answer } = await command(gh, running, 'maintainer', '/perf quick', { pr });
     assert.equal(answer.status, 202, 'the delivery is taken while GitHub is away');
     // All its tries used (the sweep then queues it again, and again, while GitHub is away).
-    await waitFor('the command job to give up', async () => (await bot.jobByKey(running.store, `command:${comment.id}`)).attempts >= 5, { timeoutMs: 15_000 });
-    const health = await (await fetch(`${running.url}/healthz`)).json();
-    assert.deepEqual([health.status, health.store, health.github], ['degraded', 'ok', 'failing']);
+    await waitFor('the command job to give up', async () => Number((await jobOf(running.store, `command:${comment.id}`)).attempts) >= 5, { timeoutMs: 40_000 });
+    const health = await fetch(`${running.url}/healthz`);
     assert.equal(botComments(gh, pr).length, 0);
     proxy.up();
-    return { running, comment };
+    return { running, comment, health: [health.status, await health.json()] };
   }
+
+  it('/healthz says GitHub is failing while it is, and ok once it answers', async () => {
+    const { running, health } = await during('502-before', { env: {}, pr: 802 });
+    assert.deepEqual([health[0], health[1].status, health[1].store, health[1].github], [200, 'degraded', 'ok', 'failing']);
+    assert.ok(Number.isInteger(health[1].githubFailingSeconds));
+    await waitFor('GitHub to be seen answering', async () => (await (await fetch(`${running.url}/healthz`)).json()).github === 'ok');
+  });
 
   it('past its deadline: once GitHub answers again, the pull request hears that it was not started', async () => {
     const pr = 800;
@@ -175,7 +182,6 @@ describe('a command while GitHub does not answer', () => {
     assert.deepEqual(replies, [`<!-- perfgate:reply comment=${comment.id} -->\n@maintainer \`/perf quick\` was not started: GitHub did not answer me for 1 minute after your comment, longer than a command may wait (1 minute). Nothing was started; comment again to start it.\n`]);
     assert.equal(request.replyId, botComments(gh, pr)[0].id);
     assert.deepEqual(gh.state.dispatches.filter((d) => d.inputs['pull-request'] === String(pr)), []);
-    await waitFor('GitHub to be seen answering', async () => (await (await fetch(`${running.url}/healthz`)).json()).github === 'ok');
   });
 
   it('within its deadline: once GitHub answers again, the command is started', async () => {
