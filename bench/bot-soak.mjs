@@ -7,7 +7,7 @@
 // lost, none doubled), no head dispatched that was pushed near or after its command, and the
 // bot's memory (RSS) and file descriptors over time.
 //
-//   nice -n 10 node bench/bot-soak.mjs [--minutes 10] [--rate 4] [--fail 0.05] [--seed 1]
+//   nice -n 10 node bench/bot-soak.mjs [--minutes 10] [--rate 2] [--fail 0.05] [--seed 1]
 //        [--kill-every 60] [--drain-minutes 5] [--out bench/results/bot-soak-<date>.txt]
 //
 // Deliveries, at --rate a second, drawn from: a maintainer's /perf quick on a pull request
@@ -29,17 +29,11 @@ import {
 } from '../test/support/bot.mjs';
 import { startChaosProxy } from '../test/support/github-api/chaos-proxy.mjs';
 
-const { values: opt } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '10' },
-    rate: { type: 'string', default: '4' },
-    fail: { type: 'string', default: '0.05' },
-    seed: { type: 'string', default: '1' },
-    'kill-every': { type: 'string', default: '60' },
-    'drain-minutes': { type: 'string', default: '5' },
-    out: { type: 'string', default: `bench/results/bot-soak-${new Date().toISOString().slice(0, 10)}.txt` },
-  },
-});
+// Every option is a string with a default.
+const DEFAULTS = {
+  minutes: '10', rate: '2', fail: '0.05', seed: '1', 'kill-every': '60', 'drain-minutes': '5', out: `bench/results/bot-soak-${new Date().toISOString().slice(0, 10)}.txt`,
+};
+const { values: opt } = parseArgs({ options: Object.fromEntries(Object.entries(DEFAULTS).map(([name, value]) => [name, { type: 'string', default: value }])) });
 const MINUTES = Number(opt.minutes);
 const RATE = Number(opt.rate);
 const KILL_EVERY_MS = Number(opt['kill-every']) * 1000;

@@ -41,6 +41,14 @@ function integerIn(min, max, describe) {
   };
 }
 
+// One of a few words, as written.
+function oneOf(...words) {
+  return (value, fail) => {
+    if (!words.includes(String(value))) throw fail(`${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
+    return String(value);
+  };
+}
+
 // Key material pasted where a path belongs (PERFGATE_PRIVATE_KEY_FILE="$(cat app.pem)").
 function looksLikeKey(value) {
   return /-----BEGIN|PRIVATE KEY|[\r\n]/.test(String(value));
@@ -73,10 +81,7 @@ const KEYS = {
   PERFGATE_SECRET_FILES: {
     describe: 'refuse: the private key file, and a --config file holding a secret, must not be readable by group or others; warn: start anyway and log a warning',
     default: 'refuse',
-    read: (value, fail) => {
-      if (!['refuse', 'warn'].includes(String(value))) throw fail('refuse or warn');
-      return String(value);
-    },
+    read: oneOf('refuse', 'warn'),
   },
   PERFGATE_GITHUB_TIMEOUT_SECONDS: {
     describe: 'how long one call to GitHub may take before it is abandoned (and, if it reads, tried again)',
@@ -130,10 +135,7 @@ const KEYS = {
   PERFGATE_GITHUB_PACING: {
     describe: "github: one write a second and one comment every 3 s per installation, as GitHub advises; none: no pacing (a test double)",
     default: 'github',
-    read: (value, fail) => {
-      if (!['github', 'none'].includes(String(value))) throw fail('github or none');
-      return String(value);
-    },
+    read: oneOf('github', 'none'),
   },
   PERFGATE_TEAMS: {
     describe: 'teams whose members may run commands without write access, org/team-slug',
@@ -172,10 +174,7 @@ const KEYS = {
   PERFGATE_WATCH: {
     describe: 'on: a push to the watched branch dispatches PERFGATE_WATCH_WORKFLOW for the pushed commit against the previous measured main commit, and confirmed regressions are filed in PERFGATE_TRACKER (docs/bot.md, Watching main); off: pushes are not measured',
     default: 'off',
-    read: (value, fail) => {
-      if (!['on', 'off'].includes(String(value))) throw fail('on or off');
-      return String(value);
-    },
+    read: oneOf('on', 'off'),
   },
   PERFGATE_WATCH_BRANCH: {
     describe: "the branch watched (a branch name); unset: each repository's default branch",
@@ -198,10 +197,7 @@ const KEYS = {
   PERFGATE_TRACKER: {
     describe: "where confirmed regressions are filed: github (the repository's issues) or jira (PERFGATE_JIRA_*)",
     default: 'github',
-    read: (value, fail) => {
-      if (!['github', 'jira'].includes(String(value))) throw fail('github or jira');
-      return String(value);
-    },
+    read: oneOf('github', 'jira'),
   },
   PERFGATE_JIRA_URL: {
     describe: 'with PERFGATE_TRACKER=jira: the Jira site, e.g. https://example.atlassian.net',
@@ -243,10 +239,7 @@ const KEYS = {
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
     default: 'workflow',
-    read: (value, fail) => {
-      if (!['workflow', 'bot'].includes(String(value))) throw fail('workflow or bot');
-      return String(value);
-    },
+    read: oneOf('workflow', 'bot'),
   },
   PERFGATE_FAIL_ON: {
     describe: 'with PERFGATE_REPORT=bot: the verdicts whose check run completes as failure, as the action\'s fail-on: fail (fail, error), warn (also warn and inconclusive, which are otherwise neutral and pass a required check) or never (a fail or an error is a failure still)',

@@ -28,7 +28,7 @@ const { bisectJobs, PROGRESS_JOB: BISECT_PROGRESS_JOB } = require('./bisect');
 const { watchPushJob, watchRunJob } = require('./watch-main');
 const signoff = require('./signoff');
 const { outsiderReply, undecided } = require('./reply-limit');
-const { keepRunCompletion } = require('./run-completions');
+const { KEEP } = require('./worker');
 const { sweepJob, SWEEP_JOB } = require('./sweep');
 const {
   whereOf, clientFor, mayRun, say, tell, announceCancelled,
@@ -167,9 +167,8 @@ async function runJob(ctx, job) {
     if (await watchRunJob(ctx, job)) return;
     // The App dispatched it, and no request knows it yet: the bot may have stopped between its
     // dispatch and recording the run. Kept until one does (run-completions.js, sweep.js).
-    await keepRunCompletion(ctx.store, { repo, runId, attempt });
     ctx.log.info(`run ${repo}#${runId}: no request knows this run yet; its completion is kept until one does`);
-    return;
+    return KEEP;
   }
   // completed or failed: reported already; cancelled: the pull request moved on.
   if (request.status !== 'dispatched') return;

@@ -77,8 +77,8 @@ function sweepJob({ clientFor, workflowOf, reportNoVerdict }) {
   }
 
   return async function sweep(ctx) {
-    for (const kept of await store.keptRuns(ctx.store)) {
-      if (await store.requestForRun(ctx.store, kept)) await releaseKeptRuns(ctx.store, kept);
+    for (const { payload } of await store.keptJobs(ctx.store, { kind: 'run' })) {
+      if (await store.requestForRun(ctx.store, payload)) await releaseKeptRuns(ctx.store, payload);
     }
     // One request GitHub fails on does not keep the others from being looked at.
     const each = async (request, look) => {

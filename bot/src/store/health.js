@@ -1,5 +1,5 @@
 'use strict';
-// Whether the store takes writes: one row (table heartbeat of 0010_recovery) written again on
+// Whether the store takes writes: one row (table heartbeat of 0010_heartbeat) written again on
 // each look. Reading alone would say "ok" of a store that refuses every delivery.
 
 /** Writes the heartbeat row; throws what the store says when it cannot. */

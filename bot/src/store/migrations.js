@@ -455,24 +455,11 @@ const pullHeads = {
   },
 };
 
-// What a crash or an outage must not lose: a workflow run's completion that arrived before the
-// request it belongs to was recovered (kept until the request knows its run, then handed to a
-// run job), and a row the health check writes to show the store takes writes.
-const recovery = {
+// A row the health check writes: a store that takes no writes refuses every delivery, and
+// /healthz must say so (app/service.js).
+const heartbeat = {
   async up(db) {
-    await db.schema.createTable('kept_runs')
-      .addColumn('id', 'integer', id)
-      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
-      .addColumn('run_id', 'bigint', (c) => c.notNull())
-      .addColumn('attempt', 'integer', (c) => c.notNull())
-      .addColumn('kept_at', 'bigint', (c) => c.notNull())
-      .addColumn('taken_at', 'bigint')
-      .addUniqueConstraint('kept_runs_repo_run_attempt', ['repo', 'run_id', 'attempt'])
-      .execute();
-    await db.schema.createTable('heartbeat')
-      .addColumn('id', 'integer', (c) => c.primaryKey())
-      .addColumn('at', 'bigint', (c) => c.notNull())
-      .execute();
+    await db.schema.createTable('heartbeat').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('at', 'bigint', (c) => c.notNull()).execute();
   },
 };
 
@@ -486,7 +473,7 @@ const MIGRATIONS = Object.freeze({
   '0007_signoff': signoff,
   '0008_instruction_windows': instructionWindows,
   '0009_pull_heads': pullHeads,
-  '0010_recovery': recovery,
+  '0010_heartbeat': heartbeat,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

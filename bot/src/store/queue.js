@@ -10,8 +10,11 @@
 //     never get the same job: SQLite claims under BEGIN IMMEDIATE, MySQL/MariaDB with
 //     SELECT … FOR UPDATE SKIP LOCKED.
 //   complete(store, jobId, {workerId?}) -> boolean
-//   requeue(store, uniqueKey, {attempts}) -> boolean: a finished job queued again (a completion
-//     redelivered whose first job did not do its work), its attempts so far kept
+//   keep(store, jobId, {workerId?}) -> boolean: a job whose handler found it too early (a run's
+//     completion before its request knew the run) is kept, never claimed, until requeued
+//   requeue(store, uniqueKey, {attempts}) -> boolean: a finished or kept job queued again (a
+//     completion redelivered whose first job did not do its work), its attempts so far kept
+//   keptJobs(store, {kind}) -> the jobs of `kind` kept, oldest first
 //   hurryRetries(store) -> n: jobs waiting out a backoff made due now (GitHub answers again)
 //   fail(store, jobId, error, retryAt, {workerId?}) -> boolean
 //     retryAt (ms or Date) queues the job again from then, unless it has used maxAttempts;
@@ -165,7 +168,17 @@ async function requeue(store, uniqueKey, { attempts = DEFAULT_MAX_ATTEMPTS } = {
   const now = store.now();
   return update(store, store.db.updateTable('jobs')
     .set((eb) => ({ status: 'queued', run_at: now, max_attempts: eb('attempts', '+', attempts), updated_at: now, completed_at: null }))
-    .where('unique_key', '=', uniqueKey).where('status', 'in', ['done', 'failed']));
+    .where('unique_key', '=', uniqueKey).where('status', 'in', ['done', 'failed', 'kept']));
+}
+
+async function keep(store, jobId, { workerId } = {}) {
+  const now = store.now();
+  return update(store, running(store.db.updateTable('jobs'), jobId, workerId)
+    .set({ status: 'kept', updated_at: now, locked_by: null, locked_until: null }));
+}
+
+async function keptJobs(store, { kind, limit = 500 }) {
+  return (await store.db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('status', '=', 'kept').orderBy('id').limit(limit).execute()).map(jobOf);
 }
 
 /**
@@ -192,4 +205,4 @@ async function getJob(store, jobId) {
   return jobOf(await store.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst());
 }
 
-module.exports = { enqueue, claim, complete, fail, extendLease, queueDepth, getJob, jobByKey, requeue, hurryRetries, DEFAULT_MAX_ATTEMPTS };
+module.exports = { enqueue, claim, complete, fail, keep, extendLease, queueDepth, getJob, jobByKey, requeue, keptJobs, hurryRetries, DEFAULT_MAX_ATTEMPTS };

@@ -4,29 +4,12 @@
 // never saw it). Rules pick calls by method and path; a seeded random mode fails a share of
 // all calls (the soak benchmark); `down` fails every call until `up`.
 import http from 'node:http';
+import { createRequire } from 'node:module';
+import { readBody } from './server.mjs';
+
+const { seededUniform } = createRequire(import.meta.url)('../seeded-draws.js');
 
 export const FAULTS = Object.freeze(['502-after', 'reset-after', 'hang-after', '502-before', 'reset-before', 'hang-before']);
-
-// A small seeded generator (mulberry32): the same seed fails the same calls.
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function readBody(request) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
 
 export class ChaosProxy {
   constructor(target) {
@@ -60,7 +43,7 @@ export class ChaosProxy {
 
   /** Fails a share `rate` of all calls, each with one of `faults`, drawn from `seed`. */
   failRandomly({ rate, seed = 1, faults = FAULTS, only = () => true }) {
-    const draw = seeded(seed);
+    const draw = seededUniform(seed);
     this.random = { rate, draw, faults, only };
   }
 

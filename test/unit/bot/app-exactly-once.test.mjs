@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createRequire } from 'node:module';
 import {
-  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, bot, botComments, command, openPulls, settled, startBotOn, startDouble,
+  APP_ID, INSTALLATION_ID, REPOSITORY, appKeys, bot, botComments, botInProcess, command, settled, startDouble,
 } from '../../support/bot.mjs';
 import { startChaosProxy } from '../../support/github-api/chaos-proxy.mjs';
 
@@ -20,27 +20,15 @@ const quiet = { info() {}, warn() {}, error() {} };
 const REPO_PATH = `/repos/${REPOSITORY}`;
 
 describe('exactly once through a proxy that loses answers', () => {
-  let gh;
-  let proxy;
-  let running;
+  // A hung call is abandoned after 3 s; the one place that writes again looks first.
+  const fx = botInProcess({
+    prs: Array.from({ length: 30 }, (_, i) => 600 + i), env: { PERFGATE_GITHUB_TIMEOUT_SECONDS: '3' }, front: (gh) => startChaosProxy(gh.url),
+  });
   let nextPr = 600;
-  const prs = Array.from({ length: 30 }, (_, i) => 600 + i);
-  before(async () => {
-    gh = await startDouble({ prs });
-    proxy = await startChaosProxy(gh.url);
-    // A hung call is abandoned after 3 s; the one place that writes again looks first.
-    running = await startBotOn({ url: proxy.url }, { env: { PERFGATE_GITHUB_TIMEOUT_SECONDS: '3' } });
-    await openPulls(running, prs);
-  });
-  after(async () => {
-    await running?.close();
-    await proxy?.close();
-    await gh?.close();
-  });
 
   const requestIdOf = (comment) => `c${comment.id}`;
-  const runsOf = (comment) => gh.state.dispatches.filter((d) => d.inputs['request-id'] === requestIdOf(comment));
-  const checkRunsOf = (comment) => gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === requestIdOf(comment));
+  const runsOf = (comment) => fx.gh.state.dispatches.filter((d) => d.inputs['request-id'] === requestIdOf(comment));
+  const checkRunsOf = (comment) => fx.gh.state.checkRuns(REPOSITORY).filter((c) => c.externalId === requestIdOf(comment));
 
   it('Octokit retries none of the writes that make something new', () => {
     assert.deepEqual(WRITE_ONCE_ROUTES, [
@@ -54,58 +42,58 @@ describe('exactly once through a proxy that loses answers', () => {
   for (const fault of FAULTS) {
     it(`the dispatch carried out, then ${fault.replace('-after', '')}: one workflow run`, async () => {
       const pr = nextPr++;
-      proxy.failNext({ method: 'POST', path: /\/actions\/workflows\/perf-command\.yml\/dispatches$/, fault });
-      const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await settled(running, 60_000);
+      fx.front.failNext({ method: 'POST', path: /\/actions\/workflows\/perf-command\.yml\/dispatches$/, fault });
+      const { comment } = await command(fx.gh, fx.running, 'maintainer', '/perf quick', { pr });
+      await settled(fx.running, 60_000);
       assert.equal(runsOf(comment).length, 1);
-      const request = await bot.requestForComment(running.store, comment.id);
+      const request = await bot.requestForComment(fx.running.store, comment.id);
       assert.deepEqual([request.status, request.runId], ['dispatched', runsOf(comment)[0].runId]);
       assert.equal(checkRunsOf(comment).length, 1);
-      assert.equal(botComments(gh, pr).length, 1);
+      assert.equal(botComments(fx.gh, pr).length, 1);
     });
 
     it(`the check run made, then ${fault.replace('-after', '')}: one check run`, async () => {
       const pr = nextPr++;
-      proxy.failNext({ method: 'POST', path: /\/check-runs$/, fault });
-      const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await settled(running, 60_000);
+      fx.front.failNext({ method: 'POST', path: /\/check-runs$/, fault });
+      const { comment } = await command(fx.gh, fx.running, 'maintainer', '/perf quick', { pr });
+      await settled(fx.running, 60_000);
       assert.deepEqual([runsOf(comment).length, checkRunsOf(comment).length], [1, 1]);
-      assert.equal((await bot.requestForComment(running.store, comment.id)).checkRunId, checkRunsOf(comment)[0].id);
+      assert.equal((await bot.requestForComment(fx.running.store, comment.id)).checkRunId, checkRunsOf(comment)[0].id);
     });
 
     it(`the sticky comment made, then ${fault.replace('-after', '')}: one sticky comment`, async () => {
       const pr = nextPr++;
-      proxy.failNext({ method: 'POST', path: new RegExp(`/issues/${pr}/comments$`), fault });
-      await command(gh, running, 'maintainer', '/perf quick', { pr });
-      await settled(running, 60_000);
-      const stickies = botComments(gh, pr).filter((c) => c.body.startsWith(core.commentMarker('quick')));
+      fx.front.failNext({ method: 'POST', path: new RegExp(`/issues/${pr}/comments$`), fault });
+      await command(fx.gh, fx.running, 'maintainer', '/perf quick', { pr });
+      await settled(fx.running, 60_000);
+      const stickies = botComments(fx.gh, pr).filter((c) => c.body.startsWith(core.commentMarker('quick')));
       assert.equal(stickies.length, 1);
-      assert.equal(botComments(gh, pr).length, 1);
+      assert.equal(botComments(fx.gh, pr).length, 1);
     });
 
     it(`the reply made, then ${fault.replace('-after', '')}: one reply`, async () => {
       const pr = nextPr++;
-      proxy.failNext({ method: 'POST', path: new RegExp(`/issues/${pr}/comments$`), fault });
-      const { comment } = await command(gh, running, 'reader', '/perf help', { pr });
-      await settled(running, 60_000);
-      const replies = botComments(gh, pr).filter((c) => c.body.startsWith(`<!-- perfgate:reply comment=${comment.id} -->`));
+      fx.front.failNext({ method: 'POST', path: new RegExp(`/issues/${pr}/comments$`), fault });
+      const { comment } = await command(fx.gh, fx.running, 'reader', '/perf help', { pr });
+      await settled(fx.running, 60_000);
+      const replies = botComments(fx.gh, pr).filter((c) => c.body.startsWith(`<!-- perfgate:reply comment=${comment.id} -->`));
       assert.equal(replies.length, 1);
-      assert.equal((await bot.requestForComment(running.store, comment.id)).replyId, replies[0].id);
+      assert.equal((await bot.requestForComment(fx.running.store, comment.id)).replyId, replies[0].id);
     });
   }
 
   it('a read that fails is retried by Octokit within the job', async () => {
     const pr = nextPr++;
-    proxy.failNext({ method: 'GET', path: new RegExp(`/pulls/${pr}$`), fault: '502-before', times: 2 });
-    const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
-    await settled(running, 60_000);
-    assert.equal(proxy.calls('GET', new RegExp(`^${REPO_PATH}/pulls/${pr}$`)).length, 3);
-    const job = await running.store.db.selectFrom('jobs').select(['attempts', 'status']).where('unique_key', '=', `command:${comment.id}`).executeTakeFirst();
+    fx.front.failNext({ method: 'GET', path: new RegExp(`/pulls/${pr}$`), fault: '502-before', times: 2 });
+    const { comment } = await command(fx.gh, fx.running, 'maintainer', '/perf quick', { pr });
+    await settled(fx.running, 60_000);
+    assert.equal(fx.front.calls('GET', new RegExp(`^${REPO_PATH}/pulls/${pr}$`)).length, 3);
+    const job = await fx.running.store.db.selectFrom('jobs').select(['attempts', 'status']).where('unique_key', '=', `command:${comment.id}`).executeTakeFirst();
     assert.deepEqual([Number(job.attempts), job.status, runsOf(comment).length], [1, 'done', 1]);
   });
 
   it("sent nothing that breaks GitHub's description", () => {
-    assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
+    assert.deepEqual(fx.gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });
 });
 

@@ -26,7 +26,7 @@ describe('a push after a command', () => {
 
   const repo = () => gh.state.repoByFullName('r', REPOSITORY);
   // What GitHub does on a push: the pull request's head moves, then the webhook goes out,
-  // stamped past the margin after the comment (a push within it: app-approval-skew.test.mjs).
+  // stamped past the margin after the comment (a push within it: app-approval.test.mjs).
   async function push(pr, { at = new Date(Date.now() + 90_000), headSha = NEW_SHA } = {}) {
     repo().pulls.get(pr).head.sha = headSha;
     return running.deliver('pull_request', pushEvent({ pr, headSha, at }));
