@@ -7,7 +7,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { botEnvironment, PERFGATE, waitFor } from '../../support/bot.mjs';
+import {
+  botEnvironment, command, openPulls, PERFGATE, spawnedBots, waitFor,
+} from '../../support/bot.mjs';
 
 describe('perfgate bot told to stop', () => {
   let folder;
@@ -46,5 +48,27 @@ describe('perfgate bot told to stop', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+  });
+});
+
+describe('perfgate bot told to stop while a job waits on GitHub', () => {
+  const fx = spawnedBots({ prs: [7] });
+
+  it('SIGTERM: the job in hand gets its grace, then its call is ended; exit 0, and the next start finishes the job', async () => {
+    const first = await fx.spawn();
+    await openPulls(first, [7]);
+    const hold = fx.gh.holdNext('actions/create-workflow-dispatch');
+    await command(fx.gh, first, 'maintainer', '/perf quick', { pr: 7 });
+    await hold.arrived;
+    const told = Date.now();
+    first.child.kill('SIGTERM');
+    assert.deepEqual(await first.exited, { code: 0, signal: null });
+    // 10 s of grace, well inside the 30 s of the call's own deadline.
+    assert.ok(Date.now() - told < 20_000, `stopped ${Date.now() - told} ms after SIGTERM`);
+    hold.release();
+    const second = await fx.spawn();
+    await waitFor('the command dispatched once', () => fx.gh.state.dispatches.length === 1 && fx.gh.state.checkRuns('perfgate-test/fork').length === 1, { timeoutMs: 30_000 });
+    second.child.kill('SIGTERM');
+    await second.exited;
   });
 });
