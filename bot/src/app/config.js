@@ -3,7 +3,6 @@
 // with the same keys; the environment wins. Every value is checked here, and a bad one is one
 // line naming where it came from, the key, the value and what is expected.
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
@@ -11,7 +10,8 @@ const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
 const { SIGNOFF_WORKFLOW } = require('./signoff-contract');
-const { hostnameOf } = require('./http-server');
+const { cidrBlock, dashboardHostName, defaultDashboardHosts } = require('./address-settings');
+const { looksLikeKey, secretFileModes } = require('./secret-files');
 
 const { UsageError } = core;
 
@@ -47,11 +47,6 @@ function oneOf(...words) {
     if (!words.includes(String(value))) throw fail(`${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
     return String(value);
   };
-}
-
-// Key material pasted where a path belongs (PERFGATE_PRIVATE_KEY_FILE="$(cat app.pem)").
-function looksLikeKey(value) {
-  return /-----BEGIN|PRIVATE KEY|[\r\n]/.test(String(value));
 }
 
 // Each key: what it is for, how its value is read, and its default (no default: required).
@@ -352,31 +347,6 @@ const KEYS = {
   },
 };
 
-// One CIDR block {address, prefix, family}, or null when it is not one.
-function cidrBlock(text) {
-  const m = /^([0-9A-Fa-f.:]+)\/(\d{1,3})$/.exec(text);
-  if (!m) return null;
-  const family = net.isIPv4(m[1]) ? 'ipv4' : net.isIPv6(m[1]) ? 'ipv6' : null;
-  const prefix = Number(m[2]);
-  if (!family || prefix > (family === 'ipv4' ? 32 : 128)) return null;
-  return { address: m[1], prefix, family };
-}
-
-// A host name as the Host header carries it, without port: IPv6 addresses with or without brackets.
-function dashboardHostName(name) {
-  const bare = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
-  return hostnameOf(bare.includes(':') ? `[${bare}]` : bare);
-}
-
-// The dashboard's host names when none are set: loopback, and the address it listens on
-// unless that is every address.
-function defaultDashboardHosts(listenHost) {
-  const names = ['localhost', '127.0.0.1', '::1'];
-  const own = dashboardHostName(listenHost);
-  if (own && !['0.0.0.0', '::'].includes(own) && !names.includes(own)) names.push(own);
-  return names;
-}
-
 function readFileSettings(file) {
   let text;
   try {
@@ -408,39 +378,6 @@ function jiraSettings(values) {
     url: values.PERFGATE_JIRA_URL, project: values.PERFGATE_JIRA_PROJECT, issueType: values.PERFGATE_JIRA_ISSUE_TYPE,
     user: values.PERFGATE_JIRA_USER, token: values.PERFGATE_JIRA_TOKEN,
   };
-}
-
-// The settings whose values give away the App or its store.
-const SECRET_KEYS = ['PERFGATE_WEBHOOK_SECRET', 'PERFGATE_JIRA_TOKEN', 'PERFGATE_PRIVATE_KEY_FILE', 'PERFGATE_DATABASE_URL'];
-
-function holdsSecret(key, value) {
-  if (key === 'PERFGATE_DATABASE_URL') return redact(String(value)) !== String(value);
-  if (key === 'PERFGATE_PRIVATE_KEY_FILE') return looksLikeKey(value);
-  return true;
-}
-
-/**
- * Files holding secrets readable by group or others (by mode; POSIX only): a refusal, or with
- * PERFGATE_SECRET_FILES=warn the warnings to log. -> [warning]
- */
-function secretFileModes({ keyFile, file, fromFile, policy }) {
-  const exposed = [];
-  const check = (what, name) => {
-    let mode;
-    try {
-      mode = fs.statSync(name).mode & 0o777;
-    } catch {
-      return;
-    }
-    if (mode & 0o077) exposed.push(`${name}: ${what} is readable or writable by group or others (mode ${mode.toString(8).padStart(4, '0')}); expected mode 0600 (chmod 600 '${name}')`);
-  };
-  if (process.platform === 'win32') return [];
-  check("the App's private key", keyFile);
-  const secrets = Object.entries(fromFile).filter(([key, value]) => SECRET_KEYS.includes(key) && value !== null && value !== undefined && holdsSecret(key, value)).map(([key]) => key);
-  if (file && secrets.length) check(`the config file holding ${secrets.join(', ')}`, path.resolve(file));
-  if (!exposed.length) return [];
-  if (policy === 'warn') return exposed.map((line) => `${line}; started anyway (PERFGATE_SECRET_FILES=warn)`);
-  throw new UsageError(`${exposed[0]}, or set PERFGATE_SECRET_FILES=warn to start anyway`);
 }
 
 /**
