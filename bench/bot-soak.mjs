@@ -41,6 +41,18 @@ const MARGIN_S = 60;
 const CLEAN_PRS = Array.from({ length: 40 }, (_, i) => 1000 + i);
 const SKEW_PRS = Array.from({ length: 2000 }, (_, i) => 3000 + i);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+// This process's own calls to the double, tried again when a kept-alive connection is reset
+// under them (a race of Node's HTTP client and server, nothing the bot does).
+async function onDouble(call) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (err) {
+      if (attempt >= 5 || !/fetch failed/.test(err.message)) throw err;
+      await sleep(200);
+    }
+  }
+}
 const sha = (n) => n.toString(16).padStart(40, '0');
 const lines = [];
 const say = (line) => {
@@ -121,7 +133,7 @@ let nextSha = 0x5000;
 
 async function cleanCommand() {
   const pr = CLEAN_PRS[Math.floor(draw() * CLEAN_PRS.length)];
-  const comment = await postComment(gh, 'maintainer', '/perf quick', { pr });
+  const comment = await onDouble(() => postComment(gh, 'maintainer', '/perf quick', { pr }));
   clean.set(comment.id, { pr, head: heads.get(pr) });
   const payload = commentEvent({ comment, pr });
   recent.push(['issue_comment', payload]);
@@ -132,7 +144,7 @@ let skewPr = 0;
 async function skewedCommand() {
   const pr = SKEW_PRS[skewPr++];
   await send('pull_request', openedEvent({ pr, headSha: heads.get(pr), at: new Date(Date.now() - 600_000) }));
-  const comment = await postComment(gh, 'maintainer', '/perf quick', { pr });
+  const comment = await onDouble(() => postComment(gh, 'maintainer', '/perf quick', { pr }));
   // Within the margin either side, or well before: the pushed head is approved only then.
   const skew = draw() < 0.2 ? -(MARGIN_S + 30) : Math.round((draw() * 2 - 1) * 30);
   const pushed = sha(nextSha++);
@@ -155,13 +167,13 @@ async function noise() {
   const pr = CLEAN_PRS[Math.floor(draw() * CLEAN_PRS.length)];
   const pick = draw();
   if (pick < 0.25) {
-    const comment = await postComment(gh, 'reader', '/perf quick', { pr });
+    const comment = await onDouble(() => postComment(gh, 'reader', '/perf quick', { pr }));
     await send('issue_comment', commentEvent({ comment, pr }));
   } else if (pick < 0.5) {
-    const comment = await postComment(gh, 'maintainer', '/perf help', { pr });
+    const comment = await onDouble(() => postComment(gh, 'maintainer', '/perf help', { pr }));
     await send('issue_comment', commentEvent({ comment, pr }));
   } else if (pick < 0.75) {
-    const comment = await postComment(gh, 'maintainer', 'Looks good to me.', { pr });
+    const comment = await onDouble(() => postComment(gh, 'maintainer', 'Looks good to me.', { pr }));
     await send('issue_comment', commentEvent({ comment, pr }));
   } else if (recent.length) {
     // The same delivery again, under a new id (a proxy or GitHub sending it twice).
@@ -190,7 +202,7 @@ async function complete(dispatch) {
   artifactFor(dispatch);
   const run = gh.state.updateWorkflowRun(REPOSITORY, dispatch.runId, { status: 'completed', conclusion: 'success' });
   if (!run) return;
-  const answer = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${dispatch.runId}`)).json();
+  const answer = await onDouble(async () => (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${dispatch.runId}`)).json());
   if (answer.conclusion !== 'success') return;
   const payload = workflowRunEvent({ run: answer });
   const deliveryId = randomUUID();
