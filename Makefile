@@ -21,7 +21,7 @@ setup:
 	@bash scripts/install-ci-tools.sh
 	@bash scripts/fetch-servers.sh
 
-# A fail (1) or an inconclusive answer (3) is a result the demo shows, not a broken demo;
+# A fail (1) or an undecided answer (3) is a result the demo shows, not a broken demo;
 # bad input (2) and a failed measurement (4) stop make.
 demo: setup
 	@$(PERFGATE) compare --base $(BASE) --head $(HEAD) --suite quick --out $(DEMO_OUT); \

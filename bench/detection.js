@@ -41,8 +41,8 @@ const { values: opt } = parseArgs({
     rows: { type: 'string', default: '2000' },
     warn: { type: 'string', default: '0.97' },
     fail: { type: 'string', default: '0.93' },
-    'extra-rounds': { type: 'string', default: '0' },
-    'confirm-rounds': { type: 'string', default: '0' },
+    'extra-pairs': { type: 'string', default: '0' },
+    minutes: { type: 'string', default: '10' },
     summarize: { type: 'boolean' },
   },
 });
@@ -65,7 +65,7 @@ function writeSuite() {
     `scale: {tables: ${opt.tables}, rows: ${opt.rows}}`,
     `measure: {threads: 2, seconds: ${opt.seconds}, warmup_seconds: ${opt['warmup-seconds']}, rounds: ${opt.rounds}}`,
     `limits:\n  default: {warn: ${opt.warn}, fail: ${opt.fail}}`,
-    `budget: {extra_rounds: ${opt['extra-rounds']}, confirm_rounds: ${opt['confirm-rounds']}, step_rounds: 2}`,
+    `budget: {extra_pairs: ${opt['extra-pairs']}, minutes: ${opt.minutes}}`,
     'benchmarks:',
     ...names.map((n) => `  - ${n}`),
     '',
@@ -195,12 +195,12 @@ function summarize(rows) {
   const lines = [
     `Detection benchmark: ${opt.benchmarks.split(',').length} microbenchmarks (${opt.benchmarks}),`,
     `${opt.rounds} rounds per side of ${opt.seconds} s, ${opt.tables} tables × ${opt.rows} rows, limits warn ${opt.warn} fail ${opt.fail},`,
-    `up to ${opt['extra-rounds']} extra rounds for undecided rows and ${opt['confirm-rounds']} confirmation rounds for fails; base = head = ${opt.base}.`,
+    `up to ${opt['extra-pairs']} extra pairs a row (to narrow and to confirm) in ${opt.minutes} minutes; base = head = ${opt.base}.`,
     '',
     `A/A: ${A.runs} comparisons (${A.runsWithFail} with any fail), ${A.verdicts} microbenchmark verdicts: fail ${fmt(A.counts.fail, A.verdicts)} (95% upper bound ${(upperBound(A.counts.fail || 0, A.verdicts) * 100).toFixed(1)}%),`
-      + ` inconclusive ${fmt(A.counts.inconclusive, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}; median 95% interval ${hw(A)}.`,
+      + ` undecided ${fmt(A.counts.undecided, A.verdicts)}, warn ${fmt(A.counts.warn, A.verdicts)}, pass ${fmt(A.counts.pass, A.verdicts)}, error ${fmt(A.counts.error, A.verdicts)}; geometric mean rQPS ${A.gmean && A.gmean.toFixed(3)}; median 95% interval ${hw(A)}.`,
     `Slowed head (paused ${duty !== null ? (duty * 100).toFixed(1) : '?'}% of the time, expected rQPS ≈ ${duty !== null ? (1 - duty).toFixed(3) : '?'}): ${S.runs} comparisons (${S.runsWithFail} with any fail), ${S.verdicts} verdicts:`
-      + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, inconclusive ${fmt(S.counts.inconclusive, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}; median 95% interval ${hw(S)}.`,
+      + ` caught as fail ${fmt(S.counts.fail, S.verdicts)}, undecided ${fmt(S.counts.undecided, S.verdicts)}, warn ${fmt(S.counts.warn, S.verdicts)}, pass ${fmt(S.counts.pass, S.verdicts)}, error ${fmt(S.counts.error, S.verdicts)}; geometric mean rQPS ${S.gmean && S.gmean.toFixed(3)}; median 95% interval ${hw(S)}.`,
   ];
   if (retried) lines.push(`${retried} comparison(s) were run again because a server failed to start (counted once, by their last attempt).`);
   const perBench = {};

@@ -6,7 +6,7 @@
 // perfgate's own rule: each simulated row is a results record judged by core.judgeRow, and
 // the decision to go on is core's. The pairs are drawn from a log-normal of a given centre
 // (the true rQPS) and spread per pair, independent: what a machine adds beyond that (a
-// process offset, drift) is the real runs' business (docs/measurements.md).
+// process offset, drift) is the real runs' business (docs/archive/notebook-2026-11.md).
 //
 // --planned 6,5 adds the pair-by-pair looks after 5 planned pairs (the steps always start at
 // the first number).
@@ -56,7 +56,7 @@ function inSteps(draw, planned) {
 
 const normal = seededNormals(Number(opt.seed));
 console.log(`${TRIALS} rows per case; ${PLANS.join(' or ')} planned pairs, up to ${MOST_PAIRS} in all; limits warn 0.97, fail 0.93`);
-console.log('true rQPS  sd/pair  looks              mean pairs  fail  at least warn  inconclusive  warn  pass (open)  pass');
+console.log('true rQPS  sd/pair  looks              mean pairs  fail  beyond warn  undecided  warn  pass (could be a warn)  pass');
 for (const centre of [1.0, 0.96, 0.92, 0.85]) {
   for (const sd of [0.045, 0.09]) {
     const looks = [['steps of 4', inSteps, PLANS[0]], ...PLANS.map((n) => [PLANS.length > 1 ? `pair by pair, ${n}` : 'pair by pair', pairByPair, n])];
@@ -64,7 +64,7 @@ for (const centre of [1.0, 0.96, 0.92, 0.85]) {
       const draw = (n) => Array.from({ length: n }, () => Math.exp(Math.log(centre) + sd * normal()));
       const { meanPairs, counts } = tally(TRIALS, () => run(draw, planned), SUITE.limits.default.warn);
       const pct = (k) => `${(100 * (counts[k] || 0) / TRIALS).toFixed(1)}%`.padStart(6);
-      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(17)}  ${meanPairs.toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('at least warn').padStart(13)}  ${pct('inconclusive').padStart(12)}  ${pct('warn')}  ${pct('pass (open)').padStart(11)}  ${pct('pass')}`);
+      console.log(`${centre.toFixed(2).padEnd(9)}  ${sd.toFixed(3).padEnd(7)}  ${name.padEnd(17)}  ${meanPairs.toFixed(1).padStart(10)}  ${pct('fail')}  ${pct('beyond warn').padStart(11)}  ${pct('undecided').padStart(9)}  ${pct('warn')}  ${pct('pass (could be a warn)').padStart(22)}  ${pct('pass')}`);
     }
   }
 }

@@ -71,7 +71,7 @@ async function main() {
     lines.push(`| ${id} | ${core.formatCount(perQuery)} | ${Math.min(...estimates).toFixed(4)}–${Math.max(...estimates).toFixed(4)} | ${Math.min(...windows).toFixed(4)}–${Math.max(...windows).toFixed(4)} | ${pct(half)} |`);
   }
   const n = verdicts.length;
-  lines.push('', `Instruction verdicts: ${n} (pass ${count('pass')}, warn ${count('warn')}, inconclusive ${count('inconclusive')}, fail ${count('fail')}, error ${count('error')}); `
+  lines.push('', `Instruction verdicts: ${n} (pass ${count('pass')}, warn ${count('warn')}, undecided ${count('undecided')}, fail ${count('fail')}, error ${count('error')}); `
     + `false-fail rate ${count('fail')}/${n}, 95% upper bound ${pct(core.statistics.binomialUpperBound(count('fail'), n))}.`);
   lines.push(`Wall time per run: ${Math.min(...rows.map((r) => r.seconds)).toFixed(0)}–${Math.max(...rows.map((r) => r.seconds)).toFixed(0)} s; instruction phase ${Math.min(...rows.map((r) => r.phase_seconds)).toFixed(0)}–${Math.max(...rows.map((r) => r.phase_seconds)).toFixed(0)} s.`);
   process.stdout.write(`${lines.join('\n')}\n`);

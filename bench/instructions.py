@@ -30,6 +30,7 @@ sys.path.insert(0, str(REPO / "harness"))
 
 from perfgate_harness import callgrind, server, sysbench  # noqa: E402
 from perfgate_harness.plan import load_plan  # noqa: E402
+from perfgate_harness.sysbench_workload import run_events  # noqa: E402
 
 EVENTS_FILE = REPO / "bench" / "instructions-events.json"
 SEED = 1
@@ -122,7 +123,8 @@ def run_side(plan, side: str, out: Path, events: dict, windows: int, calibrate: 
             inv = invocation(plan, bench, vsrv, events[bench.id], SEED)
             t = time.monotonic()
             top_n = {"connection": top, "background": top // 6}
-            record = callgrind.measure_benchmark(control, inv, vsrv.connect, bench.id, windows, log, top_n)
+            record = callgrind.measure_benchmark(control, lambda: run_events(inv, log), inv.events, vsrv.connect, bench.id,
+                                                 windows, top_n)
             results[bench.id] = record
             timings["warmups"] += record["warmup_seconds"]
             timings["windows"] += time.monotonic() - t - record["warmup_seconds"]
@@ -149,12 +151,13 @@ def calibrate_one(plan, bench, srv, control, log) -> dict:
     """Per-event connection instructions from two windows of different lengths (the difference
     cancels what every window pays once: connecting, preparing statements)."""
     small, large = CALIBRATION_EVENTS
-    callgrind.warm_up(invocation(plan, bench, srv, large, SEED), srv.connect, log)
+    warmup = invocation(plan, bench, srv, large, SEED)
+    callgrind.warm_up(lambda: run_events(warmup, log), srv.connect)
     counts = {}
     for n in (small, large):
-        record, _ = callgrind.measure_window(control, invocation(plan, bench, srv, n, SEED),
-                                             callgrind.window_description(bench.id, f"cal{n}"), srv.connect,
-                                             log_path=log)
+        inv = invocation(plan, bench, srv, n, SEED)
+        record, _ = callgrind.measure_window(control, lambda: run_events(inv, log), n,
+                                             callgrind.window_description(bench.id, f"cal{n}"), srv.connect)
         counts[n] = record
     per_event = (counts[large]["connection"]["instructions"] - counts[small]["connection"]["instructions"]) / (large - small)
     fixed = counts[small]["connection"]["instructions"] - small * per_event

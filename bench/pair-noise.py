@@ -15,7 +15,7 @@ microbenchmark:
     speed (more CPU for the same query) or waits;
   - the spread of cpu/s (the log ratio of QPS times CPU time per query), where the host's
     speed cancels, against rQPS's: how much a signal of waits built on it could gain
-    (docs/measurements.md, "cpu/s, tried and left out").
+    (docs/archive/notebook-2026-11.md, "cpu/s, tried and left out").
 
 Usage: python3 bench/pair-noise.py runs/pw-onreq/* runs/demo-onreq ...
 """

@@ -18,7 +18,7 @@ const { values: opt, positionals: dirs } = parseArgs({ allowPositionals: true, o
 const K = Number(opt.planned);
 if (!Number.isInteger(K) || K < 2) throw new Error(`--planned ${opt.planned}: expected a whole number of pairs, at least 2`);
 const suite = core.loadThresholds().suites.quick;
-const tag = (row) => `${row.verdict}${row.open ? ' (open)' : ''}`;
+const tag = (row) => `${row.verdict}${row.verdict === 'pass' && row.could_be ? ' (could be a warn)' : ''}`;
 const shown = (row) => (row.rqps ? `${row.rqps.estimate.toFixed(3)} [${row.rqps.low.toFixed(3)}, ${row.rqps.high.toFixed(3)}]` : '-');
 
 let rows = 0;
@@ -40,7 +40,7 @@ for (const dir of dirs) {
     const first = { ...bench, rounds };
     const cut = { ...bench, rounds: rounds.filter((r) => r.index < indices[0] + K) };
     const atK = core.judgeRow(cut, suite);
-    const goesOn = core.roundsNow(atK, suite.budget, { extra_rounds: 0, on_request: {} }) > 0;
+    const goesOn = core.roundsNow(atK, core.stepBudget(suite.budget, { rounds: suite.measure.rounds }), { extra_rounds: 0, on_request: {} }) > 0;
     withK += goesOn ? indices.length : K;
     if (goesOn) continue;
     stopped += 1;

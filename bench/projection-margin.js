@@ -7,7 +7,7 @@
 // the rounds left could move it; at most 18 pairs, the quick suite's limits. Prints the mean
 // pairs a row costs and the shares of its verdicts; the shipped margin is
 // core.PROJECTION_MARGIN_SE. What a machine adds beyond independent pairs (a process offset,
-// drift) is the real runs' business (docs/measurements.md).
+// drift) is the real runs' business (docs/archive/notebook-2026-11.md).
 //
 //   node bench/projection-margin.js [--trials 2000] [--seed 11] [--margins 0,0.5,1]
 const { parseArgs } = require('node:util');
@@ -35,7 +35,7 @@ function measureRow(draw, margin) {
 }
 
 const normal = seededNormals(Number(opt.seed));
-const OUTCOMES = ['fail', 'at least warn', 'inconclusive', 'warn', 'pass (open)', 'pass'];
+const OUTCOMES = ['fail', 'beyond warn', 'undecided', 'warn', 'pass (could be a warn)', 'pass'];
 console.log(`${TRIALS} rows per case; ${PLANNED} planned pairs, up to ${MOST_PAIRS}; limits warn ${LIMITS.warn}, fail ${LIMITS.fail}; shipped margin ${core.PROJECTION_MARGIN_SE} se`);
 console.log(`true rQPS  sd/pair  margin  mean pairs  ${OUTCOMES.join('  ')}`);
 for (const [centre, sd] of [[1, 0.06], [1, 0.1], [0.95, 0.09], [0.94, 0.09], [0.92, 0.09], [0.85, 0.14], [0.8, 0.14]]) {

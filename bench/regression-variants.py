@@ -229,15 +229,18 @@ def figure(row, instructions=None):
 
 
 def label(row):
-    """The row's verdict; a pass still open and an undecided row that one signal already proves
-    at least a warn are told apart (the reason says so in the reports)."""
-    if row["verdict"] == "pass" and row.get("open"):
-        return "pass (open)"
+    """The row's verdict; a pass that could still be a warn and an undecided row that one signal
+    already proves beyond its warn limit are told apart (their reasons say so). A run folder
+    judged before perfgate.verdict/v2 said "inconclusive" and marked such a pass `open`."""
+    verdict = "undecided" if row["verdict"] == "inconclusive" else row["verdict"]
+    if verdict == "pass" and (row.get("could_be") or row.get("open")):
+        return "pass (could be a warn)"
     # The summary may follow what one pair of servers proved on its own ("failed on its first
-    # servers, not on fresh ones: at least a warn, could be a fail: ...").
-    if row["verdict"] == "inconclusive" and "at least a warn, could be a fail:" in row.get("reason", ""):
-        return "inconclusive (at least warn)"
-    return row["verdict"]
+    # servers, not on fresh ones: 6% slower, could be beyond its fail limit: ...").
+    summary = row.get("reason", "").split(": ")
+    if verdict == "undecided" and any(s.endswith(", could be beyond its fail limit") or s == "at least a warn, could be a fail" for s in summary):
+        return "undecided (beyond warn)"
+    return verdict
 
 
 def main():
@@ -324,11 +327,13 @@ def median(values):
     return round(statistics.median(values), 4) if values else None
 
 
-VERDICT_COLUMNS = ("fail", "warn", "inconclusive (at least warn)", "inconclusive", "pass (open)", "pass")
+# Before perfgate.verdict/v2 the columns read fail/warn/inconclusive (at least warn)/inconclusive/
+# pass (open)/pass: the same rows, in the same order.
+VERDICT_COLUMNS = ("fail", "warn", "undecided (beyond warn)", "undecided", "pass (could be a warn)", "pass")
 
 
 def counts(v):
-    """fail/warn/inconclusive/pass (open)/pass counts as one cell: 5/0/0/0/0."""
+    """The counts of VERDICT_COLUMNS as one cell: 5/0/0/0/0/0."""
     return "/".join(str((v or {}).get(k, 0)) for k in VERDICT_COLUMNS)
 
 

@@ -64,8 +64,7 @@ function fixedRoundThresholds(dir, suite) {
   fs.cpSync(path.join(REPO, 'thresholds'), dir, { recursive: true });
   const file = path.join(dir, 'suites', `${suite}.yml`);
   const doc = parseDocument(fs.readFileSync(file, 'utf8'));
-  doc.setIn(['budget', 'extra_rounds'], 0);
-  doc.setIn(['budget', 'confirm_rounds'], 0);
+  doc.setIn(['budget', 'extra_pairs'], 0);
   fs.writeFileSync(file, doc.toString());
 }
 

@@ -7,7 +7,7 @@ before it in the run's order (head/base; in a chain also head2/base, head2/head)
 row and pair of sides: the runs, the geometric mean of the runs' means, how many runs were
 below 1, and a one-sample t-test of the runs' means against 0 (each run one sample).
 Noise alone puts about half the runs below 1; a side's place that costs speed puts nearly all.
-(docs/measurements.md, "Where the write rows' spread comes from, and a bias by side order".)
+(docs/archive/notebook-2026-11.md, "Where the write rows' spread comes from, and a bias by side order".)
 
 Usage: python3 bench/side-bias.py runs/aa-1 runs/aa-2 ... [--rows update-index_range=100,insert_range=100]
 """

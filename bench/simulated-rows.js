@@ -12,9 +12,9 @@ const record = (ratios) => ({
   ]),
 });
 
-// How a settled row reads in the tables: inconclusive split by whether it proved a warn.
-const outcome = (row, warn) => (row.verdict === 'inconclusive' && row.rqps.high < warn ? 'at least warn'
-  : row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
+// How a settled row reads in the tables: undecided split by whether it proved a warn.
+const outcome = (row, warn) => (row.verdict === 'undecided' && row.rqps.high < warn ? 'beyond warn'
+  : row.verdict === 'pass' && row.could_be ? 'pass (could be a warn)' : row.verdict);
 
 /**
  * `trials` rows of one case: `measureRow()` → {pairs, row}. Returns the mean pairs a row took

@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 # python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.
 # binutils: readelf reads the compiler from a server binary's .comment section (results.json).
 # patchelf: bench/sleep-variant.sh makes the time-only variants of an installed server.
+# fonts-noto-color-emoji: the verdict marks in the pictures scripts/render-pictures.mjs takes.
 # bubblewrap: pull-request code runs in a sandbox (cli/src/sandbox.js).
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap patchelf)
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap patchelf fonts-noto-color-emoji)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

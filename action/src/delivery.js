@@ -13,11 +13,11 @@ export { checkRunOutput, jobSummary, conclusionOf, jobFails, fitCharacters, fitB
  */
 export function noVerdictReport({ marker, suite, headSha, why }) {
   // `why` quotes the run folders (a runner's message, names in them): text, never markdown.
-  const headline = `No verdict for head ${headSha ? headSha.slice(0, 12) : '(unknown)'}: ${perfgateCore.markdownText(why)}.`;
+  const headline = `Error: no verdict for head ${headSha ? headSha.slice(0, 12) : '(unknown)'}: ${perfgateCore.markdownText(why)}.`;
   const body = [marker, `### 💥 perfgate ${suite}: error`, '', `**${headline}**`, '', 'Nothing was judged, so nothing here says this pull request passes. A re-run of the workflow measures it again.', ''].join('\n');
   return {
     comment: body,
     summary: body.slice(body.indexOf('\n') + 1),
-    check: { conclusion: 'failure', output: { title: `perfgate ${suite}: error — ${fitCharacters(why, 900, 'cut')}`, summary: body.slice(body.indexOf('\n') + 1), text: perfgateCore.markdownText(why) } },
+    check: { conclusion: 'failure', output: { title: `perfgate ${suite} — Error: ${fitCharacters(why, 900, 'cut')}`, summary: body.slice(body.indexOf('\n') + 1), text: perfgateCore.markdownText(why) } },
   };
 }

@@ -19,11 +19,13 @@
 //   mainSeries / verdictSeries(store, {repo, microbenchmark, signal, machine?, threads?, ahi?})
 //   recordWaiver(store, {...}), waiversFor(store, {repo, prNumber})
 //   enqueue(store, job, uniqueKey), claim(store, workerId, leaseSeconds),
-//   complete(store, jobId, {workerId?}), fail(store, jobId, error, retryAt, {workerId?}), getJob
+//   complete(store, jobId, {workerId?}), fail(store, jobId, error, retryAt, {workerId?}), getJob,
+//   keep(store, jobId) (a job too early, never claimed), requeue(store, uniqueKey, {attempts}),
+//   keptJobs, jobByKey, hurryRetries (GitHub answers again); writeHeartbeat (GET /healthz)
 //   Command requests (requests.js): getRequest, requestForComment, requestForRun,
 //   transition(store, id, to, {by, ...fields}) along REQUEST_LIFECYCLE, updateRequest(store,
 //   id, changes) for other fields, cancelRequests({..., by}), requestsAwaitingRun,
-//   requestsOfPull, latestRequest, inTransaction(store, work); extendLease, queueDepth
+//   requestsIn, requestsOfPull, latestRequest, inTransaction(store, work); extendLease, queueDepth
 // Every store function takes the store first; none keeps state of its own.
 //
 // The GitHub App (src/app/, needs GitHub):

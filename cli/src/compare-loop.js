@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { runHarness, HARNESS_EXIT } = require('./harness-process');
-const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./run-folder');
+const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./own-files');
 const { cancellation, sandboxFor } = require('./processes');
 const { runnerCpus } = require('./runner-settings');
 
@@ -17,7 +17,7 @@ const { EXIT } = core;
  * Runs the harness on one plan and reads what it wrote.
  * @returns {results|null, exitCode, message|null}
  */
-async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null, places = null }) {
+async function measure({ plan, outDir, planName, resultsName, stage, reuseData, sandboxed = false, io, env, clock = null, answer = null }) {
   const planFile = path.join(outDir, planName);
   writeDocument(planFile, 'plan', plan);
   const ids = plan.benchmarks.map((b) => b.id);
@@ -31,8 +31,7 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     basedirs: [...new Set(Object.values(plan.sides).map((side) => side.basedir))],
     stderr: io.stderr,
     answer,
-    onEvent: (placed) => {
-      const event = core.eventFromPlaces(placed, places);
+    onEvent: (event) => {
       if (clock) clock.mark(core.phaseOf(event, stage));
       const line = core.formatHarnessProgress(event, { stage, firstRound: plan.measure.first_round || 0, ids });
       if (line) io.stderr.write(`${line}\n`);
@@ -54,14 +53,6 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
   let results;
   try {
     results = readDocument(resultsFile, 'results');
-    if (places) {
-      // The file is the step's record too: it names every side by the build that ran there,
-      // and each build's callgrind files are in its own folder.
-      const own = core.filesToOwnFolders(core.resultsFromPlaces(results, places), places);
-      moveFiles(outDir, own.moves);
-      results = own.results;
-      writeDocument(resultsFile, 'results', results);
-    }
   } catch (err) {
     return { results: null, exitCode: EXIT.error, message: err.message };
   }
@@ -69,24 +60,6 @@ async function measure({ plan, outDir, planName, resultsName, stage, reuseData, 
     return { results, exitCode: EXIT.error, message: `the run has errors: ${describeErrors(results)}` };
   }
   return { results, exitCode: EXIT.ok, message: null };
-}
-
-// Moves each `from` to its `to` (paths in the run folder) in two passes, since two builds'
-// folders swap their contents; what a `to` held before (an earlier count's last window of
-// the same build) is replaced.
-function moveFiles(outDir, moves) {
-  const parked = [];
-  for (const { from, to } of moves) {
-    const source = path.join(outDir, from);
-    if (!fs.existsSync(source)) continue;
-    fs.renameSync(source, `${source}.moving`);
-    parked.push({ source: `${source}.moving`, target: path.join(outDir, to) });
-  }
-  for (const { source, target } of parked) {
-    fs.rmSync(target, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.renameSync(source, target);
-  }
 }
 
 // The first error in one line (the full list is in results.json and the reports): a failed
@@ -102,8 +75,11 @@ function describeErrors(results) {
 }
 
 const STAGE = { extend: 'extra rounds', confirm: 'confirm', count: 'extra windows', recount: 'recount' };
+// The phases of narrowing open rows, which the budget's minutes bound (more pairs on a row's
+// own servers are 'extra rounds' too); confirmations are not bound by them.
+const NARROWING = [STAGE.extend, STAGE.count];
 
-function describeStep(step, ids, places) {
+function describeStep(step, ids) {
   const n = step.windows ?? step.rounds;
   const unit = step.windows ? 'instruction window' : 'round';
   const what = {
@@ -112,13 +88,7 @@ function describeStep(step, ids, places) {
     count: 'whose instructions are still open',
     recount: 'beyond an instructions limit, counting again on fresh servers',
   }[step.action];
-  const where = places ? `, ${placesText(places)}` : '';
-  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}${where}: ${ids.join(', ')}`;
-}
-
-// "base in head's place and head in base's place".
-function placesText(places) {
-  return Object.entries(core.movedPlaces(places)).map(([side, place]) => `${side} in ${place}'s place`).join(' and ');
+  return `${n} more ${unit}${n === 1 ? '' : 's'} per side of ${ids.length} ${what}: ${ids.join(', ')}`;
 }
 
 // The plan of one adaptive step: instruction windows or timed rounds of the rows it names.
@@ -158,10 +128,10 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param config     loadThresholds() result
  * @param suiteName  suite to run
  * @param overrides  plan overrides (see core resolvePlan)
- * @param budget     the suite's budget, or an override of it
+ * @param budget     the suite's budget {extra_pairs, minutes}, or an override of it
  * @param sides      {base: {basedir, label}, head: {basedir, label}} with checked basedirs
  * @param outDir     run folder
- * @param judge      (results, suite) -> perfgate.verdict/v1 (a chain: core.judgeChain, perfgate.chain/v1),
+ * @param judge      (results, suite) -> perfgate.verdict/v2 (a chain: core.judgeChain, perfgate.chain/v2),
  *                   or null to measure only
  * @param nextStep   (verdict, budget, spent, plan) -> the next adaptive step (a chain:
  *                   core.chainStep, whose steps name their plan_ids)
@@ -198,12 +168,13 @@ async function runComparison(args) {
  * chain, whose heads are judged apart (core.chainStep decides their steps).
  * @returns {most, answer(event)} or null when the budget has no extra rounds
  */
-function roundsOnRequest(suite, budget, spent, io) {
+function roundsOnRequest(suite, budget, spent, io, clock) {
   if (!(budget.extra_rounds > 0)) return null;
   const answer = (event) => {
     let more = 0;
     try {
       if (event.event === 'more_rounds?' && event.record && event.record.id === event.benchmark) {
+        spent.seconds = clock.secondsIn(NARROWING);
         more = Math.min(core.roundsNow(core.judgeRow(event.record, suite), budget, spent), Number.isInteger(event.most) ? event.most : 0);
       }
     } catch (err) {
@@ -237,41 +208,40 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
   makeRunFolder(outDir);
   clearRunOutputs(outDir);
   const clock = core.phaseClock(() => Date.now());
-  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [], on_request: {} };
-  const onRequest = judge && nextStep === core.nextStep ? roundsOnRequest(suite, budget || suite.budget, spent, io) : null;
+  const spent = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [], on_request: {}, seconds: 0 };
+  const allowed = core.stepBudget(budget || suite.budget, { rounds: plan.measure.rounds, windows: plan.measure.instructions ? plan.measure.instructions.windows : null });
+  const onRequest = judge && nextStep === core.nextStep ? roundsOnRequest(suite, allowed, spent, io, clock) : null;
   const first = await measure({
     plan: onRequest ? { ...plan, measure: { ...plan.measure, rounds_on_request: onRequest.most } } : plan,
     outDir, planName: 'plan.json', resultsName: 'results.json', stage: '', reuseData: false, sandboxed, io, env, clock,
     answer: onRequest && onRequest.answer,
   });
-  const steps = [];
+  const taken = [];
   const done = (fields) => {
     clock.stop();
-    return { plan, started, steps, phases: clock.totals(), ...fields };
+    return { plan, started, steps: taken, phases: clock.totals(), ...fields };
   };
   if (!first.results || !judge) return done({ results: first.results, verdict: null, exitCode: first.exitCode, message: first.message });
 
   let results = first.results;
   let verdict = judge(results, suite);
   for (;;) {
-    const step = nextStep(verdict, budget || suite.budget, spent, plan);
+    spent.seconds = clock.secondsIn(NARROWING);
+    const step = nextStep(verdict, allowed, spent, plan);
     if (step.action === 'done') {
       // Why rows that are still open were measured no further (the budget, or rounds that
       // could not decide them): the reports say they are open, this says why they stayed so.
       if (step.why !== 'every microbenchmark is decided' && step.why !== 'the run has errors') io.stderr.write(`perfgate compare: no more measurement: ${step.why}\n`);
       break;
     }
-    const n = steps.length + 1;
+    const n = taken.length + 1;
     const ids = step.plan_ids || core.planIdsFor(step.ids, verdict, plan);
     const firstRound = core.nextRoundIndex(results);
-    // Fresh servers in the places opposite to the step before (core/src/places.js).
-    const places = core.stepPlaces(step, steps, Object.keys(plan.sides));
-    io.stderr.write(`perfgate compare: ${describeStep(step, ids, places)}\n`);
+    io.stderr.write(`perfgate compare: ${describeStep(step, ids)}\n`);
     clock.mark(STAGE[step.action]);
     const ownPlan = stepPlan(plan, step, ids, firstRound);
     const more = await measure({
-      plan: places ? core.planInPlaces(ownPlan, places) : ownPlan,
-      places,
+      plan: ownPlan,
       outDir,
       planName: `plan.extra-${n}.json`,
       resultsName: `results.extra-${n}.json`,
@@ -286,11 +256,10 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     const extension = {
       file: `results.extra-${n}.json`, purpose: step.action, first_round: firstRound,
       rounds: step.rounds ?? 0, ...(step.windows ? { windows: step.windows } : {}), benchmarks: ids,
-      ...(more.results.places ? { places: more.results.places } : {}),
     };
     results = core.mergeResults([results, more.results], { extension });
     writeDocument(path.join(outDir, 'results.json'), 'results', results);
-    steps.push({ ...step, ids, ...(places ? { places } : {}) });
+    taken.push({ ...step, ids });
     spend(spent, step);
     verdict = judge(results, suite);
   }

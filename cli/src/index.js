@@ -30,7 +30,7 @@ const { runBisection } = require('./bisect');
 const { sidesFromSource } = require('./source-build/build-sides');
 const { buildCommit, cacheDirFrom } = require('./source-build/build-commit');
 const { runHarness, machineFingerprint } = require('./harness-process');
-const runFolder = require('./run-folder');
+const ownFiles = require('./own-files');
 const processes = require('./processes');
 const { checkBasedir } = require('./basedir');
 const { parseCommandLine } = require('./command-line');
@@ -41,6 +41,6 @@ module.exports = {
   main, COMMANDS, runnerSettings,
   runComparison, runBisection, sidesFromSource, buildCommit, cacheDirFrom, mergeShardFolders,
   runHarness, machineFingerprint, checkBasedir, parseCommandLine, MEASURE_OPTIONS, measureOverrides,
-  ...runFolder,
+  ...ownFiles,
   ...processes,
 };

@@ -2,6 +2,7 @@
 // Finding the commit behind a regression by binary search over the first-parent commits
 // between a good and a bad commit. Pure: the search state, the next commit to measure, what
 // a measurement decides, and the summaries that bisect.json and the progress lines show. The
+// course over them (the ends, the search, the culprit) is core/src/bisect-course.js; the
 // builds and measurements themselves are the cli's (cli/src/bisect.js).
 //
 // The rule that decides a step (written down in docs/usage.md "perfgate bisect"):
@@ -11,7 +12,7 @@
 //     regression showed on (instructions when the bad end failed on instructions, else time):
 //       fail (the whole interval beyond the fail limit)  → that microbenchmark is bad here;
 //       pass or warn (the interval within the fail limit) → good here;
-//       inconclusive (the interval straddles the limit)   → undecided.
+//       undecided (the interval straddles the limit)      → undecided.
 //     A commit is bad when any watched microbenchmark is bad (the regression has arrived by
 //     it), good when all are good, undecided otherwise.
 //   * Why against the good end: the question of a step is "has the regression arrived by this
@@ -36,6 +37,7 @@ const { count } = require('./render/format');
 const { formatDuration } = require('./progress');
 const { narrowSuite } = require('./config/thresholds');
 const { decidingInstructions, signalFigure } = require('./signals');
+const { outcomeWord } = require('./verdict-versions');
 
 const SCHEMA = 'perfgate.bisect/v1';
 const DEFAULT_REPEATS = 2;
@@ -206,7 +208,7 @@ function rowsById(verdict) {
  * What the measurement of the bad end against the good end says: which microbenchmarks
  * regressed and on which signal they are to be watched (instructions when they failed there,
  * else time).
- * @param verdict  perfgate.verdict/v1 of good (base) against bad (head)
+ * @param verdict  perfgate.verdict/v2 of good (base) against bad (head)
  * @param ids      the microbenchmarks measured
  * @returns {status: 'regressed'|'no-regression'|'undecided'|'error', watched: [{id, signal,
  *          bad_end}], reason}
@@ -223,7 +225,7 @@ function regressionAtBadEnd(verdict, ids) {
     if (row.verdict === 'fail') {
       const signal = row.instructions_verdict === 'fail' ? 'instructions' : 'time';
       watched.push({ id, signal, bad_end: pickInterval(signalInterval(row, signal)) });
-    } else if (row.verdict === 'inconclusive') {
+    } else if (row.verdict === 'undecided') {
       open.push(row);
     }
   }
@@ -250,7 +252,7 @@ function isPartial(signal, interval, badEnd) {
 
 /**
  * The decision on one commit from its measurement against the good end.
- * @param verdict  perfgate.verdict/v1 of good (base) against the commit (head)
+ * @param verdict  perfgate.verdict/v2 of good (base) against the commit (head)
  * @param watched  regressionAtBadEnd(...).watched
  * @returns {decision: 'good'|'bad'|'undecided'|'error', reason, tests: [{id, signal, verdict,
  *          decision, interval, partial}]}
@@ -264,7 +266,7 @@ function decideStep(verdict, watched) {
     }
     const v = row[SIGNAL_VERDICT[signal]] || 'error';
     const interval = pickInterval(signalInterval(row, signal));
-    const decision = { fail: 'bad', pass: 'good', warn: 'good', inconclusive: 'undecided' }[v] || 'error';
+    const decision = { fail: 'bad', pass: 'good', warn: 'good', undecided: 'undecided' }[v] || 'error';
     const partial = decision === 'bad' && isPartial(signal, interval, badEnd);
     const limit = limitOf(row, signal);
     const what = signalWord(row, signal);
@@ -306,7 +308,7 @@ const unique = (xs) => [...new Set(xs)];
  * @param attempt   0 for the first measurement of a commit, 1… for its repeats
  * @param rounds    the rounds per side asked for (--rounds), else the suite's
  * @returns {signals, windows, rounds, budget}: windows and rounds double per repeat (up to
- *          ×4); when time decides a step, the extra-round budget is twice the suite's
+ *          ×4); when time decides a step, its budget has twice the suite's extra pairs
  */
 function stepMeasurement({ suite, purpose, watched = [], allowed, attempt = 0, rounds = null }) {
   const scale = Math.min(2 ** attempt, MAX_SCALE);
@@ -318,7 +320,7 @@ function stepMeasurement({ suite, purpose, watched = [], allowed, attempt = 0, r
   else throw new Error(`stepMeasurement: purpose '${purpose}': expected confirm, step or culprit`);
   const timeDecides = purpose === 'step' ? signals.includes('time') : purpose === 'confirm' && signals.includes('time');
   const budget = { ...suite.budget };
-  if (timeDecides) budget.extra_rounds = 2 * (suite.budget.extra_rounds || 0);
+  if (timeDecides) budget.extra_pairs = 2 * suite.budget.extra_pairs;
   return {
     signals,
     windows: suite.instructions ? suite.instructions.windows * scale : null,
@@ -441,7 +443,7 @@ function measurementLine(m) {
   if (m.rqps) parts.push(`rQPS ${intervalText(m.rqps)}`);
   const instr = decidingInstructions(m);
   if (instr) parts.push(`${instr.word} ${intervalText(instr.interval, f3)}`);
-  return `${m.id}: ${parts.join(', ') || 'no figures'} (${m.verdict})`;
+  return `${m.id}: ${parts.join(', ') || 'no figures'} (${outcomeWord(m.verdict)})`;
 }
 
 /** The end of a bisection as people read it: the steps, then the culprit (last). */
@@ -476,7 +478,7 @@ function renderBisect(doc) {
 }
 
 module.exports = {
-  BISECT_SCHEMA: SCHEMA, DEFAULT_REPEATS,
+  BISECT_SCHEMA: SCHEMA, DEFAULT_REPEATS, shortCommit: short,
   parseCommitLog, firstParentRange,
   startBisection, nextCommit, recordDecision, searchProgress, bounds,
   regressionAtBadEnd, decideStep, stepMeasurement, configForStep,

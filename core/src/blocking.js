@@ -7,7 +7,7 @@
 
 const FAILING = Object.freeze({
   fail: Object.freeze(['fail', 'error']),
-  warn: Object.freeze(['warn', 'inconclusive', 'fail', 'error']),
+  warn: Object.freeze(['warn', 'undecided', 'fail', 'error']),
   never: Object.freeze([]),
 });
 const FAIL_ON = Object.freeze(Object.keys(FAILING));
@@ -20,7 +20,7 @@ function jobFails(verdict, failOn = 'fail') {
 
 /**
  * The check run conclusion of a verdict word: success for a pass; failure for a fail, an
- * error, or whatever `failOn` fails the job on; otherwise neutral (warn and inconclusive ask a
+ * error, or whatever `failOn` fails the job on; otherwise neutral (warn and undecided ask a
  * reader to look, and GitHub counts neutral as passing a required check).
  */
 function conclusionOf(verdict, failOn = 'fail') {

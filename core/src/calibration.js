@@ -11,16 +11,16 @@
 //            own mean, pooled over the pairs.
 //   between  the spread of the pairs' estimates around 1 (the truth of an A/A run) beyond what
 //            s_w explains: what two processes of one build differ by for good (heap state,
-//            memory placement, where their threads ran). Instructions repeat within a window
-//            spread of ±0.2% on point-query here, yet two processes have counted 1.1% apart:
-//            a limit from the within spread alone would fail unchanged builds.
+//            memory placement, where their threads ran). Two processes can count further apart
+//            than one process's windows spread (docs/usage.md#instructions-per-query): a limit
+//            from the within spread alone would fail unchanged builds.
 //   Both are taken at their upper 90% confidence bound (chi-square on their degrees of
 //   freedom), so that a calibration from few pairs comes out wide, not lucky.
 //   An A/A estimate after n rounds (or windows) spreads by σ_e(n) = √(between² + s_w²/n), and
 //   its 95% interval reaches h(n) = t(0.975, n−1)·s_w/√n either side of it. A row is judged
-//   warn only when its whole interval lies beyond warn (docs/usage.md, "How a row is
-//   decided"): an A/A row does so when its estimate lies beyond warn by more than h(n). The
-//   within spread is what the interval already covers; the between spread is what it cannot
+//   warn only when its whole interval lies beyond warn (docs/verdicts.md): an A/A row does so
+//   when its estimate lies beyond warn by more than h(n). The within spread is what the
+//   interval already covers; the between spread is what it cannot
 //   (every round of a run measures the same two processes), and it does not shrink as rounds
 //   are added. So, for every size n a row can reach under the suite's budget (its planned
 //   rounds or windows up to those plus every extra and confirming one):
@@ -32,12 +32,13 @@
 //   and a 4% instructions change its interval puts wholly beyond them (0.85, 1.04). Noise
 //   beyond the caps is the rule's business, not the limit's: an interval that reaches a limit
 //   stays open, and a fail is measured again on fresh servers before it stands (the shipped
-//   0.97 / 0.93 gave no fail and no warn in 100 A/A row verdicts on a runner whose pairs sat up
-//   to 22% apart). Limits are rounded outward (rQPS down to 2 decimals, instr/o up to 3).
+//   limits on noisy runners: docs/measurements.md). Limits are rounded outward (rQPS down to
+//   2 decimals, instr/o up to 3).
 const { Document, parseDocument, isMap } = require('yaml');
 const { pairedRatios, studentTQuantile, normalQuantile, chiSquareQuantile, mean, sampleSd } = require('./statistics');
 const { instructionFigures } = require('./instructions');
 const { judge } = require('./verdict');
+const { stepBudget } = require('./next-step');
 const { sideScheduleWords } = require('./side-schedules');
 const { threadCounts } = require('./thread-scaling');
 
@@ -191,14 +192,14 @@ function measuredSettings(results) {
     side_schedule: plan.measure.side_schedule || 'in-turn',
     // ... and on whether sysbench and mysqld had CPUs of their own (the CPU sets, or null).
     pin_cpus: plan.measure.pin_cpus || null,
-    // ... and on the client threads: one thread's pairs spread less than two threads' here, and
-    // a wait shows whole at one thread and partly hidden at two.
+    // ... and on the client threads: pairs spread differently at one thread than at two, and a
+    // wait shows whole at one and partly hidden at two (docs/runner-setup.md, "CPU pinning").
     threads: threadCounts(plan.benchmarks || []),
   };
 }
 
 /**
- * calibrate(runs, suite) -> perfgate.calibration/v3
+ * calibrate(runs, suite) -> perfgate.calibration/v4
  *   runs   A/A results documents, one per pair of freshly started servers (the same plan)
  *   suite  the loaded suite (config.suites[name]): its limits judge the A/A runs as they stand,
  *          its measure.rounds and instructions.windows are the sizes the limits are made for
@@ -208,10 +209,10 @@ function calibrate(runs, suite) {
   const verdicts = runs.map((r) => judge(r, suite));
   const at = { rounds: suite.measure.rounds, windows: suite.instructions ? suite.instructions.windows : null };
   // The largest size a row reaches: every extra and confirming round or window spent on it.
-  const budget = suite.budget || {};
+  const budget = stepBudget(suite.budget, at);
   const upTo = {
-    rounds: at.rounds + (budget.extra_rounds || 0) + (budget.confirm_rounds || 0),
-    windows: at.windows === null ? null : at.windows + (budget.extra_windows || 0) + (budget.confirm_windows || 0),
+    rounds: at.rounds + budget.extra_rounds + budget.confirm_rounds,
+    windows: at.windows === null ? null : at.windows + budget.extra_windows + budget.confirm_windows,
   };
   const ids = [];
   for (const r of runs) for (const b of r.benchmarks) if (!ids.includes(b.id)) ids.push(b.id);
@@ -236,7 +237,7 @@ function calibrate(runs, suite) {
   }
   const first = verdicts[0];
   return {
-    schema: 'perfgate.calibration/v3',
+    schema: 'perfgate.calibration/v4',
     suite: first.suite,
     machine: first.run.machine,
     server: first.run.sides.base,
@@ -356,8 +357,8 @@ function measuredText(m) {
 }
 
 // The spread of a timed pair depends on the length of its rounds and on how the sides share
-// the machine (in turn, an A/A pair spreads about twice as much here as with the sides
-// alternating), so the calibrated file runs its rounds as the A/A pairs ran: limits made with
+// the machine (in turn or alternating: docs/usage.md#perfgate-compare), so the calibrated
+// file runs its rounds as the A/A pairs ran: limits made with
 // `--sides alternating` and judged on rounds in turn would warn on noise. Sets
 // measure.threads, seconds, side_schedule and pin_cpus in `doc` where they differ (a file
 // calibrated twice reads the same); the sentence saying so, or null. (Rounds differ on
@@ -435,115 +436,6 @@ function suggestedSuiteText(sourceText, cal, { date }) {
   first.commentBefore = [header, ...own].join('\n\n');
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
-// --- noise of a runner, from A/A runs (one server on both sides) ----------------------------
-
-// min, max and coefficient of variation (sample standard deviation / mean) of some values.
-function spread(values) {
-  const m = mean(values);
-  return { min: Math.min(...values), max: Math.max(...values), cv: values.length > 1 && m ? sampleSd(values) / m : 0 };
-}
-
-function ratioRange(rounds, metric) {
-  const ratios = pairedRatios(rounds, metric).map((r) => r.ratio);
-  return ratios.length ? [Math.min(...ratios), Math.max(...ratios)] : null;
-}
-
-/**
- * One row per measured microbenchmark of one A/A results document: the spread of round QPS and
- * cpu/o over both sides' rounds (they ran one server) and the range of the paired ratios.
- */
-function noiseRows(results) {
-  return results.benchmarks.filter((b) => b.status === 'ok').map((b) => {
-    const rounds = b.rounds || [];
-    const cpu = rounds.map((r) => r.cpu_per_query_us).filter((v) => typeof v === 'number');
-    return {
-      id: b.id,
-      rounds: rounds.length,
-      qps: spread(rounds.map((r) => r.qps)),
-      cpu: cpu.length ? spread(cpu) : null,
-      qps_ratio: ratioRange(rounds, 'qps'),
-      cpu_ratio: ratioRange(rounds, 'cpu_per_query_us'),
-    };
-  });
-}
-
-function renderNoiseTable(rows) {
-  const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  const range = (r, digits) => (r ? `${r[0].toFixed(digits)}–${r[1].toFixed(digits)}` : '–');
-  const out = [
-    '| microbenchmark | rounds | QPS min–max | QPS CV | cpu/o µs min–max | cpu/o CV | paired QPS ratio | paired cpu/o ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const r of rows) {
-    out.push(`| ${r.id} | ${r.rounds} | ${r.qps.min.toFixed(0)}–${r.qps.max.toFixed(0)} | ${pct(r.qps.cv)} | `
-      + `${r.cpu ? `${r.cpu.min.toFixed(1)}–${r.cpu.max.toFixed(1)}` : '–'} | ${r.cpu ? pct(r.cpu.cv) : '–'} | `
-      + `${range(r.qps_ratio, 2)} | ${range(r.cpu_ratio, 2)} |`);
-  }
-  return out.join('\n') + '\n';
-}
-
-/**
- * Noise under several conditions (e.g. unpinned and pinned), each measured by several A/A
- * runs: {benchmark: {condition: {cv, ratio_min, ratio_max, ratio_sd, pairs}}}. cv is the CV
- * of one side's round QPS within one run, averaged over sides and runs (the spread a single
- * round carries); ratio_sd the standard deviation of the log paired ratios of all runs.
- */
-function conditionNoise(runsByCondition) {
-  const table = {};
-  for (const [condition, runs] of Object.entries(runsByCondition)) {
-    const cvs = {};
-    const ratios = {};
-    for (const results of runs) {
-      for (const b of results.benchmarks) {
-        for (const side of ['base', 'head']) {
-          const qps = b.rounds.filter((r) => r.side === side).map((r) => r.qps);
-          if (qps.length >= 2 && mean(qps) > 0) (cvs[b.id] ||= []).push(spread(qps).cv);
-        }
-        (ratios[b.id] ||= []).push(...pairedRatios(b.rounds, 'qps').map((r) => r.ratio));
-      }
-    }
-    for (const id of Object.keys(cvs)) {
-      const rs = ratios[id] || [];
-      (table[id] ||= {})[condition] = {
-        cv: mean(cvs[id]),
-        ratio_min: rs.length ? Math.min(...rs) : null,
-        ratio_max: rs.length ? Math.max(...rs) : null,
-        ratio_sd: rs.length >= 2 ? sampleSd(rs.map(Math.log)) : null,
-        pairs: rs.length,
-      };
-    }
-  }
-  return table;
-}
-
-function renderConditionNoise(table, conditions) {
-  const pct = (x) => `${(100 * x).toFixed(1)}%`;
-  const lines = [
-    `| microbenchmark | ${conditions.map((c) => `${c}: CV of round QPS | ${c}: paired ratio range | ${c}: sd of ratio`).join(' | ')} |`,
-    `${'|---'.repeat(1 + 3 * conditions.length)}|`,
-  ];
-  const sums = Object.fromEntries(conditions.map((c) => [c, { cv: [], sd: [], width: [] }]));
-  for (const [id, byCondition] of Object.entries(table)) {
-    const cells = [];
-    for (const c of conditions) {
-      const s = byCondition[c];
-      if (!s || s.ratio_min === null) { cells.push('–', '–', '–'); continue; }
-      cells.push(pct(s.cv), `${s.ratio_min.toFixed(3)}–${s.ratio_max.toFixed(3)}`, s.ratio_sd === null ? '–' : pct(s.ratio_sd));
-      sums[c].cv.push(s.cv);
-      sums[c].width.push(s.ratio_max - s.ratio_min);
-      if (s.ratio_sd !== null) sums[c].sd.push(s.ratio_sd);
-    }
-    lines.push(`| ${id} | ${cells.join(' | ')} |`);
-  }
-  const cells = conditions.flatMap((c) => {
-    const m = sums[c];
-    return [m.cv.length ? `**${pct(mean(m.cv))}**` : '–', m.width.length ? `**width ${mean(m.width).toFixed(3)}**` : '–', m.sd.length ? `**${pct(mean(m.sd))}**` : '–'];
-  });
-  lines.push(`| mean | ${cells.join(' | ')} |`);
-  return lines.join('\n');
-}
-
 module.exports = {
-  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, METHOD, RULES,
-  noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, METHOD, RULES, pct,
 };

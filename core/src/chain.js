@@ -7,8 +7,8 @@
 // microbenchmark on every side in turn, A B C / C B A, so the machine's drift hits every head
 // alike, and head k's round i pairs with the base's round i of the very same run. Running one
 // two-sided comparison per head would pair each head with a base measured at another time: the
-// columns of one row would then differ by the machine's drift between the runs (±12% in QPS
-// here), not by the versions.
+// columns of one row would then differ by the machine's drift between the runs, not by the
+// versions.
 //
 // Judging loops over the heads: each head's view of the results (the base's rounds and that
 // head's, the head named `head`) goes through the one judge(), so a head of a chain is decided
@@ -77,8 +77,8 @@ function headView(results, side) {
 }
 
 /**
- * Every head judged against the base: perfgate.chain/v1 {verdict (the worst head's),
- * exit_code, headline, heads: [{side, verdict: perfgate.verdict/v1}]}. `results`: one
+ * Every head judged against the base: perfgate.chain/v2 {verdict (the worst head's),
+ * exit_code, headline, heads: [{side, verdict: perfgate.verdict/v2}]}. `results`: one
  * results document, or several of one chain to merge (perfgate judge --results).
  */
 function judgeChain(docs, config = {}, options = {}) {
@@ -88,7 +88,7 @@ function judgeChain(docs, config = {}, options = {}) {
   const overall = worst(heads.map((h) => h.verdict.verdict));
   const version = (side) => (results.sides[side] && results.sides[side].version) || side;
   const chain = {
-    schema: 'perfgate.chain/v1',
+    schema: 'perfgate.chain/v2',
     suite: (results.plan && results.plan.suite) || null,
     verdict: overall,
     exit_code: EXIT_OF[overall],

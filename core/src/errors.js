@@ -6,7 +6,7 @@ const EXIT = Object.freeze({
   ok: 0,          // pass or warn
   fail: 1,        // a confirmed regression
   usage: 2,       // bad arguments, bad config, bad input files
-  inconclusive: 3,
+  undecided: 3,   // an interval still reaches the fail limit once the budget is spent: it could be a fail
   error: 4,       // the measurement itself failed: a server crashed, sysbench failed, a build failed
 });
 

@@ -9,7 +9,7 @@
  * The data flow, one function per arrow:
  *
  *   thresholds folder ──loadThresholds──▶ config ──resolvePlan──▶ plan.json (perfgate.plan/v1)
- *   results.json (perfgate.results/v1, from the harness) ──judge──▶ verdict.json (perfgate.verdict/v1)
+ *   results.json (perfgate.results/v1, from the harness) ──judge──▶ verdict.json (perfgate.verdict/v2)
  *   verdict ──renderReports──▶ comment.md · summary.md · report.html · results.csv · results.tsv
  *
  * and around them, what the compare loop decides between measurements:
@@ -17,8 +17,6 @@
  *   nextStep(verdict, budget, spent)  → measure more rounds, confirm fails, or stop
  *   extensionPlan(plan, ids, rounds, firstRound), instructionExtensionPlan(plan, ids, windows),
  *   mergeResults(docs, {extension})
- *   stepPlaces(step, steps, sides), planInPlaces(plan, places), resultsFromPlaces(results, places):
- *   each step on fresh servers runs the builds in places opposite to the step before it (places.js)
  *
  * Configuration
  *   loadThresholds(dir?)         thresholds folder → config {dir, catalogue, profiles, suites};
@@ -36,18 +34,19 @@
  *                                a suite (overrides.shard); isPre(name), twinName(name): `.pre` names
  *   mergeResults(docs, {allowDifferentMachines, extension}), nextRoundIndex(results)
  * Decisions
- *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict
+ *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict (VERDICT_SCHEMA)
  *   signalVerdict(item, signal), REGRESSION_SIGNALS: what one signal of a judged row decided
  *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
- *   nextStep(verdict, budget, spent), planIdsFor(ids, verdict, plan)
+ *   stepBudget(suite budget, {rounds, windows}) → what the steps below may measure (docs/usage.md, "Budget")
+ *   nextStep(verdict, stepBudget, spent), planIdsFor(ids, verdict, plan)
  *   judgeRow(record, suite) → one row; roundsNow(row, budget, spent) → 1: one more pair on its servers
  *   timeCouldChange(row, rounds, marginSe?) → whether that many more pairs could move its verdict
  *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
  *                                client thread counts side by side, each side's QPS against threads
  * Chains (one base, several heads measured in the same interleaved rounds; see chain.js)
  *   chainSides(base, heads, key), headSide(k), headSides(sides), isChain(sides), MAX_HEADS
- *   judgeChain(results, suite) → perfgate.chain/v1 (each head judged by judge() on its view)
+ *   judgeChain(results, suite) → perfgate.chain/v2 (each head judged by judge() on its view)
  *   chainStep(chain, budget, spent, plan): nextStep of every head, joined into one step
  *   chainTable(chain), renderChainReports(chain) → {'comment.md', 'summary.md', 'report.html',
  *   'chain.csv', 'chain.tsv'}: the posts' layout, one column per version
@@ -67,7 +66,9 @@
  * Bisection (the commit behind a regression: perfgate bisect)
  *   parseCommitLog(text), firstParentRange({good, bad, log}) → the commits to search
  *   startBisection(commits, {repeats}), nextCommit(state), recordDecision(state, i, decision, why),
- *   searchProgress(state): the search
+ *   searchProgress(state): the search; shortCommit(sha): a commit as its words name it
+ *   beginBisect(commits, {ids, repeats}), nextBisectStep(course), recordBisectStep(course, step,
+ *   measured): the course (the ends, the search, the culprit): which step next, what it decides, when done
  *   regressionAtBadEnd(verdict, ids), decideStep(verdict, watched): what a measurement decides
  *   stepMeasurement({...}), configForStep(config, suite, ids, {windows}): what a step measures
  *   summarizeMeasurement(verdict), describeCulprit(state, {...}), formatBisectProgress(event),
@@ -101,27 +102,28 @@
  *   checkRunName(suite, options), optionWords(options): the check run a suite's run completes
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
+ *   readVerdict(doc) → {verdict: perfgate.verdict/v2} | {problem}: a verdict of any version, checked
+ *   against its own schema, as v2; outcomeWord(word): a verdict word of any version as v2 says it
  * Errors and exit codes
- *   EXIT {ok, fail, usage, inconclusive, error}, UsageError, ConfigError
+ *   EXIT {ok, fail, usage, undecided, error}, UsageError, ConfigError
  */
 const { EXIT, UsageError, ConfigError } = require('./errors');
 const { schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS } = require('./schemas');
+const { readVerdict, outcomeWord } = require('./verdict-versions');
 const { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR } = require('./config/thresholds');
 const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
-const { reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces } = require('./places');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
-const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE } = require('./verdict');
-const { nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE } = require('./next-step');
+const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA } = require('./verdict');
+const { nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE } = require('./next-step');
 const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
 const { threadScaling } = require('./thread-scaling');
-const {
-  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise,
-} = require('./calibration');
+const { calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText } = require('./calibration');
+const { noiseRows, renderNoiseTable, conditionNoise, renderConditionNoise } = require('./aa-noise');
 const statistics = require('./statistics');
 const { diagnose, warnings, describeMachine } = require('./runner-checks');
 const buildFailure = require('./build-failure');
@@ -129,10 +131,11 @@ const { buildRecord } = require('./cmake-cache');
 const render = require('./render');
 const { stickyComments } = require('./sticky-comment');
 const githubWrites = require('./github-writes');
-const runFolder = require('./run-folder');
+const untrustedRunFolder = require('./untrusted-run-folder');
 const progress = require('./progress');
 const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
+const bisectCourse = require('./bisect-course');
 const bisectComment = require('./render/bisect-comment');
 const watch = require('./watch');
 const { signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS } = require('./signals');
@@ -142,7 +145,7 @@ const regressionIssue = require('./render/regression-issue');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
-  schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS,
+  schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS, readVerdict, outcomeWord,
   loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_THRESHOLDS_DIR: SHIPPED_DIR,
   loadRecipe: recipe.loadRecipe, parseBuildConfig: recipe.parseBuildConfig, parseDefine: recipe.parseDefine,
   resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
@@ -151,9 +154,8 @@ module.exports = {
   resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS,
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
-  judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE,
-  reversedPlaces, stepPlaces, movedPlaces, planInPlaces, resultsFromPlaces, filesToOwnFolders, eventFromPlaces,
-  nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
+  judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA,
+  nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,
   judgeChain: chain.judgeChain, chainStep: chain.chainStep,
@@ -165,13 +167,14 @@ module.exports = {
   ...render,
   stickyComments,
   ...githubWrites,
-  ...runFolder,
+  ...untrustedRunFolder,
   ...progress,
   formatCount,
   BISECT_SCHEMA: bisect.BISECT_SCHEMA, DEFAULT_BISECT_REPEATS: bisect.DEFAULT_REPEATS,
   parseCommitLog: bisect.parseCommitLog, firstParentRange: bisect.firstParentRange,
   startBisection: bisect.startBisection, nextCommit: bisect.nextCommit, recordDecision: bisect.recordDecision,
-  searchProgress: bisect.searchProgress,
+  searchProgress: bisect.searchProgress, shortCommit: bisect.shortCommit,
+  beginBisect: bisectCourse.beginBisect, nextBisectStep: bisectCourse.nextBisectStep, recordBisectStep: bisectCourse.recordBisectStep,
   regressionAtBadEnd: bisect.regressionAtBadEnd, decideStep: bisect.decideStep,
   stepMeasurement: bisect.stepMeasurement, configForStep: bisect.configForStep,
   summarizeMeasurement: bisect.summarizeMeasurement, describeCulprit: bisect.describeCulprit,

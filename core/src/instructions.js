@@ -3,13 +3,12 @@
 // the paired intervals, and where the instructions went. Pure.
 //
 // Window i of the base and window i of the head ran the same events with the same seed on the
-// same rows, so they pair like timed rounds do; their ratios spread by 0.2% on reads and 0.5%
-// on writes on this project's runner (bench/instructions.md), against 14–35% for QPS.
-const { ratioInterval, mean } = require('./statistics');
+// same rows, so they pair like timed rounds do, and spread far less than QPS does
+// (docs/usage.md#instructions-per-query).
+const { pairedInterval, mean } = require('./statistics');
 
-const CONFIDENCE = 0.95;
-// A change smaller than this is inside what two processes of one build differ by (heap state:
-// 1.1% on update-nonindex in one A/A pair): functions are listed only above it.
+// A change smaller than this is inside what two processes of one build can differ by (heap
+// state; docs/usage.md#instructions-per-query): functions are listed only above it.
 const NOTEWORTHY_CHANGE = 0.01;
 
 // A window's instructions per query: of one group of threads, or of all of them (`all`: the
@@ -31,14 +30,7 @@ function pairedWindowRatios(instructions, group) {
   return out;
 }
 
-function intervalOfRatios(ratios) {
-  if (!ratios.length) return null;
-  const i = ratioInterval(ratios.map((r) => r.ratio), CONFIDENCE);
-  return {
-    estimate: i.estimate, low: i.low, high: i.high, n: i.n, sd_log: i.sd_log,
-    ratios: ratios.map((r) => r.ratio), indices: ratios.map((r) => r.index),
-  };
-}
+const intervalOfRatios = (ratios) => (ratios.length ? pairedInterval(ratios) : null);
 
 // Geometric mean of one side's instructions per query over its windows.
 function perQuery(side, group) {

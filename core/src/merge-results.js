@@ -134,7 +134,7 @@ function refuseRepeatedRounds(doc, docName) {
  * The record of a document's rounds and windows of benchmarks that earlier documents already
  * hold, when nothing else records them (`perfgate judge --results` of two runs): another run
  * is other server processes, so its rounds are judged like extra rounds on fresh servers, and
- * a fail of the earlier ones is not pooled away (verdict.js). Its rounds must continue the
+ * a fail of the earlier ones is not pooled away (process-pairs.js). Its rounds must continue the
  * earlier numbering: rounds pair by index, and "before" is "below its first index".
  */
 function rerunRecord(doc, docName, seen) {

@@ -1,29 +1,18 @@
 'use strict';
-// The adaptive part of a comparison, as pure decisions. While a row's servers are still up
-// after its planned rounds, `roundsNow` says whether it gets one more pair there and then (the
-// harness asks after every pair); the pairs it got come off that row's extra-round budget.
-// After each judgement of a whole run, in order:
+// The adaptive part of a comparison, as pure decisions (docs/usage.md, "Adaptive rounds and
+// windows"). While a row's servers are still up after its planned rounds, `roundsNow` says
+// whether it gets one more pair there and then. After each judgement of a whole run, in order:
 //   count    more instruction windows of the rows whose instructions could still change the
-//            verdict (they are cheap and steady), up to budget.extra_windows per side;
-//   recount  an instruction fail or warn (or what all threads' instructions proved) counted
-//            again on fresh server processes (every extension starts its servers anew), so
-//            that it is confirmed on processes other than the ones that saw it: two processes
-//            of one build can count about 1% apart, as far as a warn limit, and noise alone
-//            must not warn;
-//   extend   more timed rounds of the rows whose time could still change the verdict, up to
-//            budget.extra_rounds per side: only where the rounds left could narrow the interval
-//            past a limit it now straddles, were the spread measured so far to hold and the
-//            centre within half a standard error of the estimate (on a noisy runner, an
-//            interval of ±30% does not close on a limit 3% away in six more rounds: the row
-//            stays open, and says so, without the wait);
-//   confirm  a time fail or warn re-measured once (budget.confirm_rounds) on fresh processes;
+//            verdict (they are cheap and steady);
+//   recount  an instruction fail or warn counted again on fresh server processes: two
+//            processes of one build can count apart, and noise alone must not warn;
+//   extend   more timed rounds where the rounds left could move the interval past a limit it
+//            straddles (timeCouldChange);
+//   confirm  a time fail or warn measured again on fresh servers;
 //   done.
-// A fail that the fresh processes of a recount or confirm do not repeat is not cleared by them
-// either: judge keeps the signal open to a fail (verdict.js, `unconfirmed`), so the row ends
-// inconclusive unless all its rounds (or windows) together lie beyond the fail limit; a warn
-// they do not repeat leaves the row a pass marked open, at the warn limit.
-// Each signal is decided by more of its own measurement, never by another signal: a row's
-// `needs` (see row-verdict.js) names the signals that could still move its verdict.
+// A fail or warn the fresh processes do not repeat is not cleared by them either
+// (process-pairs.js). Each signal is decided by more of its own measurement, never by another
+// signal's: a row's `needs` (row-verdict.js) names the signals that could still move it.
 
 const { projectedInterval } = require('./statistics');
 const { signalRange, LEVELS } = require('./row-verdict');
@@ -36,13 +25,46 @@ const roundsLeftFor = (row, budget, spent) =>
 const needing = (rows, signal) => rows.filter((b) => (b.needs || []).includes(signal)).map((b) => b.id);
 
 // How far from the estimate, in standard errors of the pairs measured so far, the centre of a
-// projection may lie. At the estimate itself (0) a row of a 20% slowdown whose first five
-// noisy pairs read 0.96 [0.88, 1.05] stopped there, inconclusive: the centre after five pairs is
-// itself uncertain. Half a standard error either side, simulated on rows of 6-14% spread per
-// pair (bench/projection-margin.js; docs/measurements.md, "A projection's centre"), took 1.7-3.0
-// more pairs a row in A/A and left 1-26% of those rows undecided instead of 8-43%, and failed
-// a true 0.85 at 14% spread in 78% of rows instead of 65%.
+// projection may lie: after a few pairs the centre is itself uncertain, and a projection at the
+// estimate alone stops rows that more pairs would decide (bench/projection-margin.js;
+// docs/measurements.md, "A projection's centre").
 const PROJECTION_MARGIN_SE = 0.5;
+
+// The fewest pairs one batch on fresh servers measures (a confirmation, or a step of extra
+// rounds): each pair of processes is judged on its own as well as pooled, and a t interval of
+// fewer pairs is too wide to prove anything (t(0.975, 5) = 2.57, t(0.975, 3) = 3.18).
+const FRESH_BATCH_MIN = 6;
+
+/**
+ * What a suite's budget ({extra_pairs, minutes}, config/budget.js) lets the adaptive steps
+ * measure, for a plan of `rounds` timed pairs and `windows` instruction windows per side (null:
+ * none counted). The rules, as docs/usage.md ("Budget") states them:
+ *   - a batch on fresh servers is max(rounds, 6) pairs; a time fail or warn is confirmed by one
+ *     batch (fewer when extra_pairs is smaller), the rest of extra_pairs narrows open rows:
+ *     pair by pair on the row's own servers, then in steps of a batch;
+ *   - instructions: a count on fresh processes is `windows` more windows per side; a row whose
+ *     instructions are open gets at most two, one whose instructions fail or warn one to
+ *     confirm it (a count to narrow, being on fresh processes, confirms too);
+ *   - narrowing (extra rounds and windows) stops once `minutes` of it were spent; a
+ *     confirmation always runs, so that no fail or warn goes unconfirmed for lack of time.
+ */
+function stepBudget({ extra_pairs: pairs, minutes }, { rounds, windows = null }) {
+  const batch = Math.max(rounds, FRESH_BATCH_MIN);
+  const confirm = Math.min(pairs, batch);
+  const narrowing = pairs - confirm;
+  return {
+    extra_rounds: narrowing,
+    step_rounds: Math.max(1, Math.min(batch, narrowing)),
+    confirm_rounds: confirm,
+    extra_windows: windows ? 2 * windows : 0,
+    step_windows: windows || 0,
+    confirm_windows: windows || 0,
+    seconds: 60 * minutes,
+  };
+}
+
+// Whether narrowing may go on: the budget's wall time not yet spent (none set: no limit).
+const timeLeft = (budget, spent) => !(budget.seconds >= 0) || (spent.seconds || 0) < budget.seconds;
 
 /**
  * Whether `rounds` more pairs could move a row's time interval to another span of verdicts:
@@ -65,27 +87,27 @@ function timeCouldChange(row, rounds, marginSe = PROJECTION_MARGIN_SE) {
 /**
  * Whether a row gets one more pair now, on the servers that measured its planned rounds: when
  * its time could still change its verdict with the rounds it has left. One pair at a time, so
- * that a row stops at the pair that decides it rather than at the end of a step; the verdict
- * after such looks came out as after steps of four in a simulation of both on rows of 4.5% and
- * 9% spread per pair (docs/measurements.md). An AHI row is measured further as part of its
+ * that a row stops at the pair that decides it rather than at the end of a step, at no cost in
+ * what it decides (bench/extra-round-looks.js). An AHI row is measured further as part of its
  * cell (on and off together), by the steps.
  * @param row    judgeRow() of the benchmark's record so far
- * @param budget suite budget
+ * @param budget stepBudget(suite budget, plan)
  * @param spent  {extra_rounds, on_request: {id: pairs}} as nextStep takes it
  * @returns 0 or 1
  */
 function roundsNow(row, budget, spent = {}) {
-  if (row.ahi || !(row.needs || []).includes('time')) return 0;
+  if (row.ahi || !(row.needs || []).includes('time') || !timeLeft(budget, spent)) return 0;
   const left = roundsLeftFor(row, budget, spent);
   return left > 0 && timeCouldChange(row, left) ? 1 : 0;
 }
 
 /**
- * @param verdict  perfgate.verdict/v1 of everything measured so far
- * @param budget   suite budget {extra_rounds, step_rounds, confirm_rounds, extra_windows,
- *                 step_windows, confirm_windows}
+ * @param verdict  perfgate.verdict/v2 of everything measured so far
+ * @param budget   stepBudget(suite budget, plan): {extra_rounds, step_rounds, confirm_rounds,
+ *                 extra_windows, step_windows, confirm_windows, seconds}
  * @param spent    {extra_rounds, confirmed: [ids], extra_windows, recounted: [ids],
- *                 on_request: {id: pairs given on the row's own servers (roundsNow)}}
+ *                 on_request: {id: pairs given on the row's own servers (roundsNow)},
+ *                 seconds: wall time narrowing took so far}
  * @returns {action: 'count'|'recount', ids, windows} | {action: 'extend'|'confirm', ids, rounds}
  *          | {action: 'done', why}
  */
@@ -95,19 +117,20 @@ function nextStep(verdict, budget, spent) {
   const extraWindows = budget.extra_windows ?? 0;
   const windowsLeft = extraWindows - (spent.extra_windows || 0);
   const recounted = spent.recounted || [];
+  const narrowing = timeLeft(budget, spent);
   const count = needing(rows, 'instructions');
-  if (count.length > 0 && windowsLeft > 0) {
+  if (count.length > 0 && windowsLeft > 0 && narrowing) {
     return { action: 'count', ids: count, windows: Math.min(budget.step_windows ?? windowsLeft, windowsLeft) };
   }
   // Also a row whose instructions of all threads one pair of processes proved beyond a limit:
-  // they stand only once a fresh pair proves it too (verdict.js, withAllThreads).
+  // they stand only once a fresh pair proves it too (process-pairs.js, withAllThreads).
   const recount = rows.filter((b) => (['fail', 'warn'].includes(b.instructions_verdict) || b.instructions_recount) && !recounted.includes(b.id)).map((b) => b.id);
   if (recount.length > 0 && (budget.confirm_windows ?? 0) > 0) {
     return { action: 'recount', ids: recount, windows: budget.confirm_windows };
   }
   const left = (b) => roundsLeftFor(b, budget, spent);
   const timeOpen = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).includes('time'));
-  const extendable = timeOpen.filter((b) => left(b) > 0 && timeCouldChange(b, left(b)));
+  const extendable = narrowing ? timeOpen.filter((b) => left(b) > 0 && timeCouldChange(b, left(b))) : [];
   if (extendable.length > 0) {
     // Every row of a step gets its rounds: no more than the one with the fewest left may take.
     const fewestLeft = Math.min(...extendable.map(left));
@@ -131,6 +154,7 @@ function nextStep(verdict, budget, spent) {
   const open = [...rows, ...(verdict.ahi || [])].filter((b) => (b.needs || []).length > 0);
   if (open.length > 0) {
     const withRoundsLeft = timeOpen.filter((b) => left(b) > 0);
+    if (!narrowing) return { action: 'done', why: `the budget's ${budget.seconds / 60} minutes of extra measurement are spent` };
     const spentOn = [
       needing(rows, 'instructions').length ? `extra-window budget of ${extraWindows}` : null,
       timeOpen.length > withRoundsLeft.length ? `extra-round budget of ${budget.extra_rounds}` : null,
@@ -162,4 +186,4 @@ function planIdsFor(ids, verdict, plan) {
   return plan.benchmarks.filter((b) => wanted.has(b.id)).map((b) => b.id);
 }
 
-module.exports = { nextStep, roundsNow, planIdsFor, timeCouldChange, PROJECTION_MARGIN_SE };
+module.exports = { nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE };

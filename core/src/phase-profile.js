@@ -22,7 +22,8 @@ function phaseOf(event, stage = '') {
 
 /**
  * @param now  () => milliseconds
- * @returns {mark(category), stop(), totals(): [{phase, seconds}] in the order first seen}
+ * @returns {mark(category), stop(), totals(): [{phase, seconds}] in the order first seen,
+ *          secondsIn(categories): the time spent in those so far, the current stretch too}
  */
 function phaseClock(now) {
   const totals = new Map();
@@ -41,6 +42,10 @@ function phaseClock(now) {
       this.mark(category);
     },
     totals: () => [...totals].filter(([, ms]) => ms > 0).map(([phase, ms]) => ({ phase, seconds: ms / 1000 })),
+    secondsIn(categories) {
+      const running = categories.includes(current) ? now() - since : 0;
+      return (categories.reduce((ms, c) => ms + (totals.get(c) || 0), 0) + running) / 1000;
+    },
   };
 }
 

@@ -53,11 +53,9 @@ function cpuListText(cpus) {
 
 /**
  * The suite's `split`: sysbench on the last CPU this process may use, mysqld on the others.
- * On a 2-vCPU runner with both free to move, a client thread and its server thread ran on
- * one vCPU for a while and on two for a while (a write row's 50 ms slices at 20k or at 70k
- * QPS, switching every few hundred ms, each server on its own), and that alone spread a write
- * row's pairs by 20-30%; kept apart they spread 2-5% at 2 threads and 1-2% at 1
- * (docs/measurements.md, "Client and server on CPUs of their own").
+ * Free to move on a runner of few CPUs, a client thread and its server thread share one CPU
+ * for a while and use two for a while, which alone spreads a write row's pairs; kept apart
+ * they spread far less (docs/runner-setup.md#cpu-pinning-measured-on-this-machine-on-for-the-quick-suite).
  * @param cpus the CPU numbers this process may run on (its affinity)
  * @returns {server, client}, or null when there are fewer than two to split
  */

@@ -1,7 +1,8 @@
 'use strict';
 // The rule that turns one microbenchmark's signals into its verdict. Pure; documented as a
-// table in docs/usage.md ("How a row is decided") and tested as one in
-// test/unit/core/row-verdict.test.js.
+// table in docs/verdicts.md and tested as one in test/unit/core/signals.test.js.
+// Internal: a reader meets only the verdict (pass, warn, fail, undecided, error) and the
+// row's reason in words (verdict-words.js).
 //
 // A signal is a ratio with a 95% interval and two limits (warn, fail). Its interval places it
 // in a range of verdicts: from `best` (where the interval's better end lies) to `worst` (where
@@ -17,9 +18,9 @@
 // A signal whose `worst` lies above the row's `best` can still change the verdict: it `needs`
 // more of its own measurement (instruction windows or timed rounds), never another signal's.
 // When the budget is spent, a row still open is:
-//   - inconclusive when it could be a fail (exit 3: the gate does not pass it),
-//   - pass, marked open, when at worst it could be a warn: noise alone must not warn, and
-//     the reports say the interval still reaches the warn limit.
+//   - undecided when it could be a fail (exit 3: the gate does not pass it),
+//   - a pass when at worst it could be a warn: noise alone must not warn, and its reason
+//     says that its interval still reaches the warn limit.
 
 const LEVELS = ['pass', 'warn', 'fail'];
 const level = (v) => LEVELS.indexOf(v);
@@ -44,14 +45,14 @@ function signalRange(interval, limits, { higherIsWorse }) {
 /** A range's verdict once no more measurement will come. */
 function settledVerdict({ best, worst }) {
   if (best === worst) return best;
-  return worst === 'fail' ? 'inconclusive' : 'pass';
+  return worst === 'fail' ? 'undecided' : 'pass';
 }
 
 /**
  * @param signals {time, instructions}: each null (not measured), {error: reason}, or
  *                {best, worst} from signalRange
  * @returns {verdict, best, worst, open, needs, decidedBy}:
- *   verdict    pass | warn | fail | inconclusive | error, as settled now
+ *   verdict    pass | warn | fail | undecided | error, as settled now
  *   open       the row's range is not one verdict (more measurement could change it)
  *   needs      the signals whose own measurement could still change the verdict
  *   decidedBy  the signals whose `best` is the row's `best` and above pass (what proved the
@@ -72,4 +73,4 @@ function rowVerdict({ time = null, instructions = null }) {
   return { verdict: settledVerdict({ best, worst }), best, worst, open, needs, decidedBy };
 }
 
-module.exports = { signalRange, settledVerdict, rowVerdict, LEVELS };
+module.exports = { signalRange, settledVerdict, rowVerdict, LEVELS, level, higher };

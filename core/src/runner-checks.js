@@ -17,7 +17,7 @@ function virtualization(fp) {
     return {
       check: 'virtualization', ok: false,
       state: v.container ? 'VM, inside a container' : 'VM',
-      effect: 'other guests take CPU time from this one (steal) and the host sets the clock: on a 2-vCPU VM two back-to-back 10 s runs of one server differed by up to ±12% in QPS; rely on interleaved rounds and cpu/o',
+      effect: 'other guests take CPU time from this one (steal) and the host sets the clock: back-to-back runs of one server can differ in QPS; rely on interleaved rounds and cpu/o',
     };
   }
   return {

@@ -9,6 +9,7 @@ const SCHEMAS = {
   plan: require('../../schema/plan.schema.json'),
   results: require('../../schema/results.schema.json'),
   verdict: require('../../schema/verdict.schema.json'),
+  'verdict-v1': require('../../schema/verdict-v1.schema.json'),
   chain: require('../../schema/chain.schema.json'),
   calibration: require('../../schema/calibration.schema.json'),
   builds: require('../../schema/builds.schema.json'),

@@ -212,10 +212,4 @@ function shardList(indices, count) {
 }
 
 // The sentence a partial merge starts its headline with.
-function partialSentence(shards) {
-  const missing = shards.missing || [];
-  if (!missing.length) return '';
-  return `Partial: ${shardList(missing, shards.count)} ${missing.length === 1 ? 'is' : 'are'} missing, ${shards.not_measured.length} of ${shards.benchmarks_in_suite} microbenchmarks not measured.`;
-}
-
-module.exports = { parseShard, shardPlan, shardOf, shardList, partialSentence, shardLayout, shardFields, shardErrors, isPre, twinName };
+module.exports = { parseShard, shardPlan, shardOf, shardList, shardLayout, shardFields, shardErrors, isPre, twinName };

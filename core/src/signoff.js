@@ -5,7 +5,7 @@
 //
 // The decision is strict on purpose: a release is signed off only when every microbenchmark
 // of the suite is within its limits (pass or warn) or a maintainer waived it, saying why. An
-// inconclusive row is not within the limits: a release needs an answer, not "could be slower".
+// undecided row is not within the limits: a release needs an answer, not "could be slower".
 
 const SIGNOFF_CONTEXT = 'perfgate/signoff';
 // The artifact a sign-off workflow leaves its merged, judged run folder in (report beside it).
@@ -35,7 +35,7 @@ function listNames(names, max = 3) {
 /**
  * The sign-off's decision, and the commit status that says it.
  *
- * @param verdict    the merged perfgate.verdict/v1 of the full suite, or null when the run left none
+ * @param verdict    the merged perfgate.verdict/v2 of the full suite, or null when the run left none
  * @param waivers    [{microbenchmark, reason, author}]: the sign-off's waivers
  * @param runFailed  why the run left no usable verdict (a string), or null
  * @returns {state: success | failure | error, description (≤ 140 characters), within, waived,

@@ -1,22 +1,8 @@
 'use strict';
-// Statistics of paired rounds. Pure functions of numbers; no I/O.
-//
-// Why a t-interval on log ratios (and not a bootstrap or an order-statistics interval):
-// - perfgate runs few rounds (4 pairs by default, up to ~10 with extra rounds). An exact
-//   distribution-free interval for the median of n ratios is [min, max] at best, and that
-//   covers the median with probability 1 - 2·0.5^n: 87.5% for n = 4, so a 95% interval does
-//   not exist below n = 6; every default run would be "inconclusive".
-// - A percentile bootstrap on 4–6 values covers far less than its nominal 95% (it cannot
-//   reach beyond the sample's min and max, and underestimates the spread by about
-//   sqrt((n-1)/n)); narrow intervals mean false "fail" verdicts in A/A runs, which is the
-//   error users punish most.
-// - Ratios of throughputs are multiplicative: log(head/base) is symmetric around 0 when
-//   nothing changed, and round-to-round noise of QPS is close to log-normal. Student's t on
-//   the logs is exact under that model, honest about small n (t(0.975, 3) = 3.18 widens
-//   the interval instead of pretending), and its estimate, the geometric mean of the
-//   ratios, treats 0.5 and 2.0 as equally far from 1.
-// An outlier widens the interval (the standard deviation grows) rather than moving the
-// decision: the verdict becomes inconclusive and the compare loop measures more rounds.
+// Statistics of paired rounds. Pure functions of numbers; no I/O. Why a Student-t interval on
+// log ratios, and not a bootstrap or an order-statistics interval, at the few pairs perfgate
+// runs: docs/verdicts.md ("Two signals"). An outlier widens the interval rather than moving the
+// decision: the row stays undecided and the compare loop measures more.
 
 // Quantiles of the distributions come from stdlib (@stdlib/stats-base-dists-*), checked
 // against scipy in test/stats/test_stats_scipy.py; the wrappers below only refuse arguments
@@ -50,6 +36,9 @@ function chiSquareQuantile(p, df) {
   return chiSquareQuantileOf(p, df);
 }
 
+// Every interval a verdict gives is a 95% one.
+const CONFIDENCE = 0.95;
+
 function mean(xs) {
   return xs.reduce((s, x) => s + x, 0) / xs.length;
 }
@@ -71,7 +60,7 @@ function sampleSd(xs) {
 // Interval for the typical ratio of n positive ratios: geometric mean and the Student-t
 // interval on their logarithms, mapped back. With one ratio no interval exists (low/high
 // null). With identical ratios the spread is 0 and the interval is the point itself.
-function ratioInterval(ratios, confidence = 0.95) {
+function ratioInterval(ratios, confidence = CONFIDENCE) {
   const n = ratios.length;
   if (n === 0) return { n: 0, estimate: null, low: null, high: null, sd_log: null };
   for (const r of ratios) {
@@ -88,13 +77,23 @@ function ratioInterval(ratios, confidence = 0.95) {
 // The interval `ratioInterval` would give after `extra` more pairs, were their spread and
 // centre those measured so far: whether more rounds could still narrow an interval enough to
 // decide is a question of this width, not of luck. null when no spread is known yet (n < 2).
-function projectedInterval(interval, extra, confidence = 0.95) {
+function projectedInterval(interval, extra, confidence = CONFIDENCE) {
   const { n, estimate, sd_log: sd } = interval || {};
   if (!(n >= 2) || !(sd >= 0) || !(estimate > 0) || !(extra >= 0)) return null;
   const m = Math.log(estimate);
   const size = n + extra;
   const halfWidth = studentTQuantile(0.5 + confidence / 2, size - 1) * (sd / Math.sqrt(size));
   return { n: size, estimate, low: Math.exp(m - halfWidth), high: Math.exp(m + halfWidth), sd_log: sd };
+}
+
+// The interval of paired ratios ({index, ratio}, as pairedRatios gives them) as verdicts
+// record it: ratioInterval's figures, with the ratios and the pair each came from.
+function pairedInterval(pairs, confidence = CONFIDENCE) {
+  const i = ratioInterval(pairs.map((r) => r.ratio), confidence);
+  return {
+    estimate: i.estimate, low: i.low, high: i.high, n: i.n, sd_log: i.sd_log,
+    ratios: pairs.map((r) => r.ratio), indices: pairs.map((r) => r.index),
+  };
 }
 
 // Paired ratios head/base of one metric. Rounds pair by index: plans interleave A B B A, so
@@ -118,6 +117,13 @@ function pairedRatios(rounds, metric) {
   return out;
 }
 
+// The interval of one metric's paired ratios head/base over timed rounds, or null when no pair
+// has it on both sides.
+function metricInterval(rounds, metric) {
+  const pairs = pairedRatios(rounds, metric);
+  return pairs.length ? pairedInterval(pairs) : null;
+}
+
 // Exact (Clopper-Pearson) one-sided upper confidence bound of a proportion seen x times in n
 // trials: the p at which seeing x or fewer has probability 1 - confidence, which is the
 // confidence-quantile of Beta(x + 1, n - x). Used to state how high a false-fail rate can
@@ -129,6 +135,6 @@ function binomialUpperBound(x, n, confidence = 0.95) {
 }
 
 module.exports = {
-  binomialUpperBound,
-  studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, projectedInterval, pairedRatios,
+  CONFIDENCE, binomialUpperBound, pairedInterval,
+  studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, projectedInterval, pairedRatios, metricInterval,
 };

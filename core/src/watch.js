@@ -35,12 +35,12 @@ const figureWords = (item, signal) => {
 /**
  * watchDecisions({repo, base, head, verdict, open, recorded, confirmation, changePoints}) -> actions
  *   base, head    SHAs the verdict compared (head = the main commit judged)
- *   verdict       perfgate.verdict/v1 of that run
+ *   verdict       perfgate.verdict/v2 of that run
  *   open          the open regressions of the repository: [{dedupeKey, benchKey, signal, lastGood, lastSeen}]
  *                 (lastSeen: the last head SHA counted as a sighting, or the first bad commit;
  *                 a run against another base than lastGood says nothing about them)
  *   recorded      dedupe keys the history already holds, in any state (a decision made once stays)
- *   confirmation  perfgate.verdict/v1 of the re-measurement of this pair, or null before it ran
+ *   confirmation  perfgate.verdict/v2 of the re-measurement of this pair, or null before it ran
  *   changePoints  [{benchKey, signal, sha}]: change points found at commits of this series
  * Actions, in verdict order:
  *   {action: 'confirm', benchKey, signal}               re-measure (the bot dispatches once per run)

@@ -1,7 +1,7 @@
 """Instructions per query of a real server under Valgrind's callgrind.
 
-The server runs under callgrind with instrumentation off. A measured window is one sysbench run
-of a fixed number of events with a fixed seed and one thread: instrumentation on, the run, a
+The server runs under callgrind with instrumentation off. A measured window is one run of a
+workload's fixed number of events with a fixed seed and one thread: instrumentation on, the run, a
 dump `<window>.q`, then purge is let go and counted until it has caught up, instrumentation off
 and a dump `<window>.p` (commands to callgrind's gdbserver, sent with `vgdb`). With
 `--separate-threads=yes` each dump writes one file per thread,
@@ -23,8 +23,9 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import children, sysbench
+from . import children
 from .callgrind_format import CallgrindFormatError, Profile, parse_profile
+from .workload import WorkloadFailed
 
 OUT_FILE_PREFIX = "callgrind.out"
 # The functions one connection's statements run under: MariaDB's one-thread-per-connection loop
@@ -35,7 +36,8 @@ CONNECTION_ENTRY_POINTS = frozenset({"do_command", "do_handle_one_connection", "
 DEFAULT_BUFFER_POOL_SIZE = "128M"
 CONTROL_TIMEOUT = 120.0
 # An idle server (between windows, every thread waits in a system call) answers vgdb only when
-# vgdb interrupts it, which it does after this long; its default, 100 ms, was most of a call.
+# vgdb interrupts it, which it does after this long; its default (100 ms) was most of a call
+# (docs/measurements.md, "`make demo`").
 INVOKE_AFTER_MS = 1
 TOP_FUNCTIONS = {"connection": 300, "background": 50}
 _DUMP_FILE = re.compile(rf"^{re.escape(OUT_FILE_PREFIX)}\.(\d+)\.(\d+)-(\d+)$")
@@ -196,8 +198,9 @@ class Control:
     """Callgrind's gdbserver in one valgrind process, whose dumps go to `out_dir`.
 
     Commands go through `vgdb` itself, not callgrind_control: that Perl script lists every
-    Valgrind process and then runs vgdb once per command (about 0.25 s a call here against 0.1 s),
-    and one vgdb call can carry two commands (instrumentation off, then the dump)."""
+    Valgrind process and then runs vgdb once per command, a slower call each
+    (bench/instructions.md), and one vgdb call can carry two commands (instrumentation off,
+    then the dump)."""
 
     def __init__(self, pid: int, out_dir: Path):
         self.pid = pid
@@ -334,29 +337,33 @@ def window_problem(description: str, parsed: dict, record: dict) -> str | None:
     return None
 
 
-def measure_window(control: Control, inv: sysbench.Invocation, description: str, connect,
-                   log_path: Path | None = None, keep_files: bool = False,
-                   keep_in: Path | None = None) -> tuple[dict, list[Profile]]:
-    """One counted sysbench run: (window record, the threads' profiles).
+def measure_window(control: Control, run, events: int, description: str, connect,
+                   keep_files: bool = False, keep_in: Path | None = None) -> tuple[dict, list[Profile]]:
+    """One counted run of a workload: (window record, the threads' profiles). `run()` sends the
+    window's `events` events and returns the workload's report, or raises WorkloadFailed
+    (workload.py); `connect()` returns a DB-API connection to the measured server.
 
     Purge is held off during the run by an open read view, then released and counted while it
     catches up. Left free, purge runs whenever Valgrind's scheduler lets it, and what it has
-    cleaned (or not) changes the work of the next statements: update-index, update-inlist and
-    insert then spread by 5-50% between windows. Held, each window starts with an empty history
-    and its background count includes the purge of exactly its own changes.
-    `connect()` returns a DB-API connection to the measured server.
+    cleaned (or not) changes the work of the next statements: the writes' windows then spread
+    far apart (bench/instructions.md, "Why purge is held"). Held, each window starts with an empty
+    history and its background count includes the purge of exactly its own changes.
 
     Three vgdb calls per window: no `zero`, because instrumentation is off between windows
-    (nothing is collected) and every dump zeroes the counters it wrote.
+    (nothing is collected) and every dump zeroes the counters it wrote. A failed run is raised
+    only once its counts are dumped, so that none of them is left for the next window.
     """
-    if not inv.events:
-        raise ValueError("a measured window needs a fixed number of events (Invocation.events > 0)")
-    cmd = sysbench.build_command(inv)
+    if not events:
+        raise ValueError("a measured window needs a fixed number of events (events > 0)")
+    failure = None
     with purge_held(connect):
         control.instrument(True)
         try:
             started = time.monotonic()
-            outcome = sysbench.execute(cmd, timeout=3600, log_path=log_path)
+            try:
+                report = run()
+            except WorkloadFailed as e:
+                report, failure = None, e
             seconds = time.monotonic() - started
             window_files = control.dump(f"{description}.q")
         except BaseException:
@@ -372,16 +379,13 @@ def measure_window(control: Control, inv: sysbench.Invocation, description: str,
     after_files = control.dump(f"{description}.p", instrument_off=True)
     profiles = _read_and_remove(window_files, f"{description}.q", keep_files, keep_in)
     after = _read_and_remove(after_files, f"{description}.p", keep_files, keep_in)
-    if outcome.returncode != 0 or outcome.timed_out:
-        reason = sysbench.failure_reason(outcome.output)
-        raise CallgrindError(f"sysbench exited with code {outcome.returncode} in window {description}"
-                             + (f": {reason}" if reason else ""))
-    parsed = sysbench.parse_run_output(outcome.output)
+    if failure is not None:
+        raise CallgrindError(f"window {description}: {failure}")
     # The drain's connection thread is our own wait, not the benchmark's: only the background
     # threads of the second dump count.
     purge = split_threads(after)["background"]
-    record = window_record(profiles + purge, parsed["queries"], inv.events, seconds)
-    problem = window_problem(description, parsed, record)
+    record = window_record(profiles + purge, report["queries"], events, seconds)
+    problem = window_problem(description, report, record)
     if problem:
         raise CallgrindError(problem)
     record["background"]["after_window"] = sum(p.totals for p in purge)
@@ -389,16 +393,15 @@ def measure_window(control: Control, inv: sysbench.Invocation, description: str,
     return record, profiles + purge
 
 
-def warm_up(inv: sysbench.Invocation, connect, log_path: Path | None = None) -> float:
+def warm_up(run, connect) -> float:
     """The window's own events once, uncounted, with purge held and drained as in a window, so
     that the first window finds the same pages cached and the same history as the next ones."""
     started = time.monotonic()
     with purge_held(connect):
-        outcome = sysbench.execute(sysbench.build_command(inv), timeout=3600, log_path=log_path)
-    if outcome.returncode != 0 or outcome.timed_out:
-        reason = sysbench.failure_reason(outcome.output)
-        raise CallgrindError(f"warm-up: sysbench exited with code {outcome.returncode}"
-                             + (f": {reason}" if reason else ""))
+        try:
+            run()
+        except WorkloadFailed as e:
+            raise CallgrindError(f"warm-up: {e}") from None
     drain_purge(connect)
     return time.monotonic() - started
 
@@ -407,17 +410,17 @@ def window_description(benchmark_id: str, window: int) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{benchmark_id}.{window}")
 
 
-def measure_benchmark(control: Control, inv: sysbench.Invocation, connect, benchmark_id: str, windows: int,
-                      log_path: Path | None = None, top: dict = TOP_FUNCTIONS, keep_last_in: Path | None = None) -> dict:
-    """A warm-up, then `windows` counted windows of one benchmark on one side. The callgrind
-    files of the last window are moved into `keep_last_in` (to be opened with
-    callgrind_annotate), the others removed."""
-    warmup_seconds = warm_up(inv, connect, log_path)
+def measure_benchmark(control: Control, run, events: int, connect, benchmark_id: str, windows: int,
+                      top: dict = TOP_FUNCTIONS, keep_last_in: Path | None = None) -> dict:
+    """A warm-up, then `windows` counted windows of one benchmark on one side, each `run()` of
+    `events` events (measure_window). The callgrind files of the last window are moved into
+    `keep_last_in` (to be opened with callgrind_annotate), the others removed."""
+    warmup_seconds = warm_up(run, connect)
     records, profiles = [], []
     for i in range(windows):
         last = i == windows - 1
-        record, window_profiles = measure_window(control, inv, window_description(benchmark_id, i), connect,
-                                                 log_path=log_path, keep_in=keep_last_in if last else None)
+        record, window_profiles = measure_window(control, run, events, window_description(benchmark_id, i), connect,
+                                                 keep_in=keep_last_in if last else None)
         records.append(record)
         profiles.append(window_profiles)
     return {"warmup_seconds": round(warmup_seconds, 2), **side_record(records, profiles, top)}

@@ -54,7 +54,7 @@ def run(args) -> int:
 
     signal.signal(signal.SIGTERM, _terminate)
     out = Path(args.out)
-    results = Run(plan, out, reuse_data=args.reuse_data).execute(versions)
+    results = Run(plan, out, versions, reuse_data=args.reuse_data).execute()
     problems = schema.schema_errors("results", results)
     if problems:
         # A results file that breaks its schema would mislead every reader; say why instead.

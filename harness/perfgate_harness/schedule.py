@@ -55,10 +55,22 @@ def eta_seconds(rounds_left: int, seconds: float, warmups_left: int, warmup_seco
     return round(rounds_left * seconds + warmups_left * warmup_seconds + runs * overhead_seconds)
 
 
-# Wall time of one instruction window (or warm-up) on this project's 2-core runner: 50-100M
+def rounds_eta(plan, groups_left_here: int, later: list) -> int:
+    """Time still to measure of the timed rounds: `groups_left_here` groups of the benchmark
+    being measured, then every benchmark of `later` whole (its warm-ups and planned rounds).
+    Time passes per group of rounds (one round, or every side's round of one index)."""
+    sides = len(plan.sides)
+    grouped = plan.side_schedule != "in-turn"
+    groups_per_benchmark = plan.rounds * (1 if grouped else sides)
+    group_seconds = group_wall_seconds(plan.side_schedule, plan.seconds, sides)
+    warmups = (1 if warmups_together(plan.side_schedule) else sides) if plan.warmup_seconds > 0 else 0
+    return eta_seconds(groups_left_here + groups_per_benchmark * len(later), group_seconds,
+                       warmups * len(later), plan.warmup_seconds)
+
+
+# Wall time of one instruction window (or warm-up) as measured on a 2-core runner: 50-100M
 # connection instructions under callgrind (thresholds/benchmarks.yml), three vgdb calls and the
-# purge drain. Measured on 28 Nov 2026: 97 s for the quick suite's 10 microbenchmarks x (a
-# warm-up and 3 windows), both sides at once.
+# purge drain, both sides at once (docs/measurements.md, "`make demo`": the instruction windows).
 INSTRUCTION_WINDOW_SECONDS = 2.5
 
 

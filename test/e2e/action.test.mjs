@@ -22,7 +22,7 @@ const MARKER = '<!-- perfgate:comment suite=quick -->';
 const AHI_MARKER = '<!-- perfgate:comment suite=ahi-quick -->';
 // perf-pr.yml's two suites: one check run, one sticky comment and one artifact each.
 const PR_SUITES = ['quick', 'ahi-quick'];
-const CONCLUSION = { pass: 'success', warn: 'neutral', inconclusive: 'neutral', fail: 'failure', error: 'failure' };
+const CONCLUSION = { pass: 'success', warn: 'neutral', undecided: 'neutral', fail: 'failure', error: 'failure' };
 // Loose enough that the same two servers pass on a noisy machine at 3 rounds of 1 s.
 const BASE_LIMITS = { warn: 0.5, fail: 0.2 };
 // What the head commit writes over them: a pull request trying to loosen its own gate.
@@ -161,7 +161,7 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
       assert.equal(run.headSha, s.fork.headSha);
       assert.equal(run.status, 'completed');
       assert.equal(run.conclusion, CONCLUSION[verdict.verdict], `${suite}: ${verdict.verdict}`);
-      assert.match(run.output.title, new RegExp(`^perfgate ${suite}: ${verdict.verdict} — `));
+      assert.match(run.output.title, new RegExp(`^perfgate ${suite} — ${verdict.verdict[0].toUpperCase()}${verdict.verdict.slice(1)}: `));
     }
     const creates = s.gh.callsTo('checks/create').slice(0, 2);
     assert.deepEqual(creates.map((call) => [call.requestBody.name, call.requestBody.status]), [['perfgate quick', 'in_progress'], ['perfgate ahi-quick', 'in_progress']], 'both started by the gate');
@@ -182,7 +182,7 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
     assert.equal(run.headSha, s.fork.headSha);
     assert.equal(run.status, 'completed');
     assert.equal(run.conclusion, CONCLUSION[verdict.verdict]);
-    assert.match(run.output.title, new RegExp(`^perfgate quick: ${verdict.verdict} — `));
+    assert.match(run.output.title, new RegExp(`^perfgate quick — ${verdict.verdict[0].toUpperCase()}${verdict.verdict.slice(1)}: `));
     assert.match(run.output.summary, /\| point-query \|/);
     assert.ok(!run.output.summary.includes(MARKER), 'the marker is the comment\'s, not the check run\'s');
     const [create] = s.gh.callsTo('checks/create');
@@ -214,7 +214,7 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
     const outputs = Object.values(first.outputs).find((values) => values['comment-url']);
     assert.ok(outputs, JSON.stringify(first.outputs));
     assert.ok(first.comments.some((comment) => outputs['comment-url'] === commentUrl(number, comment.id)), outputs['comment-url']);
-    assert.match(outputs.verdict, /^(pass|warn|inconclusive|fail)$/);
+    assert.match(outputs.verdict, /^(pass|warn|undecided|fail)$/);
   });
 
   it('a re-run of the workflow edits the same comments and adds none', () => {
@@ -356,7 +356,7 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
     const run = s.gh.state.checkRuns(REPOSITORY).find((entry) => entry.name === 'perfgate quick');
     assert.equal(run.status, 'completed');
     assert.equal(run.conclusion, 'failure');
-    assert.match(run.output.title, /^perfgate quick: error/);
+    assert.match(run.output.title, /^perfgate quick — Error: /);
     // Both suites' report jobs complete their check runs, in either order: the first update
     // answered 403 and was retried on the same check run.
     const updates = s.gh.callsTo('checks/update');

@@ -112,7 +112,7 @@ describe('/perf quick → perfgate bot → perf-command.yml under act on two rea
     }
     const mine = botComments(gh);
     assert.equal(mine.length, 1, 'one reply, edited in place; no sticky comment of the bot beside the workflow\'s');
-    assert.match(mine[0].body, new RegExp(`📦 \`/perf quick\` from @maintainer: the \\[workflow run\\]\\([^)]+\\) of head \`${fork.headSha.slice(0, 12)}\` against base \`${fork.baseSha.slice(0, 12)}\` is done and its run folder is stored; (pass|warn|inconclusive|fail): `));
+    assert.match(mine[0].body, new RegExp(`📦 \`/perf quick\` from @maintainer: the \\[workflow run\\]\\([^)]+\\) of head \`${fork.headSha.slice(0, 12)}\` against base \`${fork.baseSha.slice(0, 12)}\` is done and its run folder is stored; (pass|warn|undecided|fail): `));
     assert.equal(gh.state.checkRuns(REPOSITORY).length, 1, 'the bot made no check run of its own');
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
   });

@@ -22,8 +22,8 @@ report_failures() {
 # A change passes the check when perfgate says pass or warn (both exit 0): on a noisy shared
 # machine an unchanged microbenchmark's interval may reach below the warn limit, never the fail.
 passes() { [ "$1" = pass ] || [ "$1" = warn ]; }
-# A row that is not a fail, nor a failed measurement: pass, warn or inconclusive.
-not_fail() { [ "$1" = pass ] || [ "$1" = warn ] || [ "$1" = inconclusive ]; }
+# A row that is not a fail, nor a failed measurement: pass, warn or undecided.
+not_fail() { [ "$1" = pass ] || [ "$1" = warn ] || [ "$1" = undecided ]; }
 verdict_of() { # verdict_of <run folder> <benchmark name or "" for the run> [field, default verdict]
   python3 - "$1" "$2" "${3:-verdict}" <<'PY'
 import json, sys

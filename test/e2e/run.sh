@@ -69,7 +69,7 @@ check "pr-comment: update-index_range=100 instructions unchanged (pass)" \
 T=$(now); CODE_SLOW=$(compare pr-slow); T_SLOW=$(since "$T")
 check_slow_pr "$OUT/pr-slow" "$CODE_SLOW" row_upd_sec_index_entry
 # The rows the spin does not touch: never a fail, and no more instructions. Their time may stay
-# open (inconclusive) on a loaded machine: 4 pairs of 3 s have spanned 0.63-1.20 here, and an
+# open (undecided) on a loaded machine: 4 pairs of 3 s have spanned 0.63-1.20 here, and an
 # interval that reaches the fail limit is an honest "undecided", which the exit code of this
 # run (1, for update-index) does not show.
 check "pr-slow: point-query is not a fail" not_fail "$(verdict_of "$OUT/pr-slow" point-query)"

@@ -1,4 +1,4 @@
-// The sign-off's completion path as bench/signoff-run.mjs drives it (docs/measurements.md):
+// The sign-off's completion path as bench/signoff-run.mjs drives it (docs/archive/notebook-2026-11.md):
 // the run folders a full-suite sign-off leaves (here the tiny full run in two shards, merged by
 // `perfgate merge`) delivered as perf-signoff.yml's artifacts to `perfgate bot` against the
 // GitHub double, ending with the commit status perfgate/signoff and the report.

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from perfgate_harness import callgrind, server, sysbench
+from perfgate_harness.sysbench_workload import run_events
 
 from conftest import BASE
 
@@ -61,7 +62,7 @@ def test_point_selects_count_the_same_in_two_windows(counted_server):
     srv, control, cg_dir, _ = counted_server
     inv = sysbench.Invocation(script_path=sysbench.resolve_script("oltp_point_select"), socket=srv.layout.socket,
                               tables=TABLES, rows=ROWS, threads=1, events=EVENTS, rand_seed=1)
-    record = callgrind.measure_benchmark(control, inv, srv.connect, "point-query", windows=2,
+    record = callgrind.measure_benchmark(control, lambda: run_events(inv), inv.events, srv.connect, "point-query", windows=2,
                                          top={"connection": 20, "background": 5})
     first, second = record["windows"]
     for w in (first, second):

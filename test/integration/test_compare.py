@@ -55,8 +55,7 @@ def without_extra_rounds(folder):
     """The shipped quick and ahi suites with no extra or confirmation rounds: one pass only."""
     for suite in ("quick.yml", "ahi.yml"):
         text = (folder / "suites" / suite).read_text()
-        text = re.sub(r"extra_rounds: \d+", "extra_rounds: 0", text)
-        text = re.sub(r"confirm_rounds: \d+", "confirm_rounds: 0", text)
+        text = re.sub(r"extra_pairs: \d+", "extra_pairs: 0", text)
         (folder / "suites" / suite).write_text(text)
     return folder
 
@@ -68,7 +67,7 @@ def rounds_of(results, bench_id, side):
 
 def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
     out = tmp_path / "run"
-    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}"))
+    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_pairs: 0, minutes: 10}"))
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "quick",
                          "--thresholds", str(thresholds), *TINY)
     assert r.returncode in (0, 1, 3), r.stderr
@@ -105,7 +104,7 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
 
 def test_ahi_tiny_run_has_one_row_per_cell(tmp_path):
     out = tmp_path / "run"
-    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}"))
+    thresholds = without_extra_rounds(tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_pairs: 0, minutes: 10}"))
     # Keep the default ahi suite's workloads but shrink scale and time.
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "ahi",
                          "--thresholds", str(thresholds), *TINY, "--threads", "2")
@@ -127,7 +126,7 @@ def measured_with_sides(tmp_path, way):
     """The tiny suite, 3 rounds of 2 s per side, measured with `--sides way`: its run folder,
     (schema-checked) results and the finished process."""
     out = tmp_path / "run"
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_rounds: 0, confirm_rounds: 0}", rounds=3, seconds=2)
+    thresholds = tiny_thresholds(tmp_path, "{warn: 0.97, fail: 0.93}", "{extra_pairs: 0, minutes: 10}", rounds=3, seconds=2)
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
                          "--thresholds", str(thresholds), "--sides", way)
     assert r.returncode in (0, 1, 3), r.stderr
@@ -162,7 +161,7 @@ def test_sides_together_measure_both_rounds_of_an_index_at_the_same_time(tmp_pat
 
 def test_undecided_microbenchmarks_get_extra_rounds_on_their_own_servers(tmp_path):
     # A two-pair interval is wide (t(0.975, 1) = 12.7): a limit of 0.8 lies inside it unless
-    # the two pairs agree within about 3%, so the row is inconclusive, while the budget's eight
+    # the two pairs agree within about 3%, so the row is undecided, while the budget's eight
     # more pairs at the same spread would close it on one side of 0.8 (t(0.975, 9)/sqrt(10)
     # = 0.71 against 12.7/sqrt(2) = 9.0): extra rounds can decide, so they are measured, pair
     # by pair, right after the planned ones on the same servers (the harness asks after each
@@ -170,7 +169,7 @@ def test_undecided_microbenchmarks_get_extra_rounds_on_their_own_servers(tmp_pat
     # narrow interval that clears 0.8, or a load burst leaves a spread that ten pairs could not
     # close either. Such a run must have measured nothing more, and the test measures again;
     # three of them in a row are rare enough to mean a bug.
-    thresholds = tiny_thresholds(tmp_path, "{warn: 0.8, fail: 0.8}", "{extra_rounds: 8, step_rounds: 1, confirm_rounds: 0}",
+    thresholds = tiny_thresholds(tmp_path, "{warn: 0.8, fail: 0.8}", "{extra_pairs: 14, minutes: 10}",
                                  benchmarks=("point-query",))
     for attempt in range(3):
         out = tmp_path / f"run{attempt}"
@@ -205,24 +204,21 @@ def test_a_fail_is_confirmed_by_fresh_rounds_before_exit_1(tmp_path):
     # pair QPS ratios of 0.46 and 2.5 were seen within one run).
     out = tmp_path / "run"
     thresholds = tiny_thresholds(tmp_path, "{warn: 1.0, fail: 1.0, cpu_per_query: {warn: 0.1, fail: 0.1}}",
-                                 "{extra_rounds: 0, confirm_rounds: 2}", benchmarks=("point-query",), rounds=4)
+                                 "{extra_pairs: 2, minutes: 10}", benchmarks=("point-query",), rounds=4)
     r = perfgate_compare("--base", BASE, "--head", HEAD, "--out", str(out), "--suite", "tiny",
                          "--thresholds", str(thresholds))
     assert r.returncode == 1, r.stderr
     results = json.loads((out / "results.json").read_text())
-    # The confirming servers ran the builds in each other's places (core/src/places.js): the
-    # harness was given the head build as its base side; its results name the builds again.
+    # The confirming rounds ran on fresh servers, each build in its own place.
     assert results["extensions"] == [{"file": "results.extra-1.json", "purpose": "confirm", "first_round": 4,
-                                      "rounds": 2, "benchmarks": ["point-query"],
-                                      "places": {"base": "head", "head": "base"}}]
+                                      "rounds": 2, "benchmarks": ["point-query"]}]
     ran = json.loads((out / "plan.extra-1.json").read_text())
-    assert [ran["sides"]["base"]["basedir"], ran["sides"]["head"]["basedir"]] == [str(Path(HEAD).resolve()), str(Path(BASE).resolve())]
+    assert [ran["sides"]["base"]["basedir"], ran["sides"]["head"]["basedir"]] == [str(Path(BASE).resolve()), str(Path(HEAD).resolve())]
     step = json.loads((out / "results.extra-1.json").read_text())
-    assert step["places"] == {"base": "head", "head": "base"}
+    assert "places" not in step
     assert [step["sides"][s]["version"] for s in ("base", "head")] == [results["sides"][s]["version"] for s in ("base", "head")]
-    assert step["sides"]["base"]["version"] != step["sides"]["head"]["version"]
-    assert "confirming on fresh servers, base in head's place and head in base's place: point-query" in r.stderr
-    assert "time fails and warns re-measured on fresh servers (2 rounds per side, the builds in each other's places)" in r.stderr
+    assert "beyond a time limit, confirming on fresh servers: point-query" in r.stderr
+    assert "time fails and warns re-measured on fresh servers (2 rounds per side)" in r.stderr
     assert rounds_of(results, "point-query", "head") == list(range(6))
     assert "(confirm) [1/1] point-query  head  round 2/2" in r.stderr
     verdict = json.loads((out / "verdict.json").read_text())

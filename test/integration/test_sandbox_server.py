@@ -56,7 +56,7 @@ def hostile_head(root: Path, files: list[Path]) -> Path:
 
 def compare(tmp_path, name, head, files, sandbox):
     out = tmp_path / name
-    thresholds = tiny_thresholds(tmp_path / name, "{warn: 0.5, fail: 0.4}", "{extra_rounds: 0, confirm_rounds: 0}", benchmarks=("point-query",))
+    thresholds = tiny_thresholds(tmp_path / name, "{warn: 0.5, fail: 0.4}", "{extra_pairs: 0, minutes: 10}", benchmarks=("point-query",))
     env = {**os.environ, "PERFGATE_SANDBOX": sandbox, "INPUT_GITHUB-TOKEN": TOKEN, "ACTIONS_RUNTIME_TOKEN": TOKEN,
            "GITHUB_ENV": str(files[2]), "GITHUB_OUTPUT": str(files[3])}
     r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", BASE, "--head", str(head), "--out", str(out),

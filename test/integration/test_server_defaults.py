@@ -61,7 +61,7 @@ def thresholds_with_profile(tmp_path: Path, profile: str) -> Path:
         "measure: {threads: 1, seconds: 1, warmup_seconds: 0, rounds: 2}",
         "instructions: {windows: 2, seed: 1}",
         "limits: {default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.02, fail: 1.04}}}",
-        "budget: {extra_rounds: 0, confirm_rounds: 0, extra_windows: 0, confirm_windows: 0}",
+        "budget: {extra_pairs: 0, minutes: 0}",
         "benchmarks:", "  - point-query"]) + "\n")
     return folder
 

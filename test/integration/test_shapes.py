@@ -93,14 +93,13 @@ def loaded(tmp_path_factory, basedirs):
                           "threads": threads} for n, (threads, _) in CHECKS.items()]
     plan = parse_plan(raw)
     out = tmp_path_factory.mktemp("shapes")
-    run = Run(plan, out)
-    run.versions = {side: server.detect_version(plan.sides[side].binary) for side in ("base", "head")}
+    run = Run(plan, out, {side: server.detect_version(plan.sides[side].binary) for side in ("base", "head")})
     run.out.mkdir(parents=True, exist_ok=True)
-    run._setup_servers()
-    run._start_all()
-    assert not run.errors, run.errors
+    run.datadirs.prepare()
+    run.fleet.start_all()
+    assert not run.journal.errors, run.journal.errors
     yield plan, run, out
-    run._shutdown_all()
+    run.fleet.shutdown_all()
     # The datadirs take about a gigabyte; pytest keeps its last temporary folders.
     shutil.rmtree(out / "servers", ignore_errors=True)
 
@@ -148,11 +147,11 @@ def measure(loaded, name):
     executed statements named (from the general log)."""
     plan, run, out = loaded
     bench = next(b for b in plan.benchmarks if b.name == name)
-    srv = run.servers["base"]
+    srv = run.fleet.servers["base"]
     log_path = out / "general.log"
     with general_log(srv, log_path):
         before = handler_counts(srv)
-        outcome = sysbench.execute(sysbench.build_command(run._invocation(bench, "base", 1)), timeout=60)
+        outcome = sysbench.execute(sysbench.build_command(run.services.workload(bench).invocation(srv, 1)), timeout=60)
         after = handler_counts(srv)
     assert outcome.returncode == 0, outcome.output
     report = sysbench.parse_run_output(outcome.output)
@@ -180,9 +179,9 @@ def executed_ids(log: str) -> list[int]:
 @pytest.mark.parametrize("name", CHECKS)
 def test_each_microbenchmark_reads_and_writes_what_its_name_says(loaded, name):
     _, expected = CHECKS[name]
-    rows_before = table_rows(loaded[1].servers["base"])
+    rows_before = table_rows(loaded[1].fleet.servers["base"])
     counts, ids = measure(loaded, name)
-    rows_after = table_rows(loaded[1].servers["base"])
+    rows_after = table_rows(loaded[1].fleet.servers["base"])
     for counter, value in expected.items():
         assert abs(counts[counter] / value - 1) <= TOLERANCE, \
             f"{name}: {counter} {counts[counter]:.2f} per event, expected {value:.2f}; all: {counts}"

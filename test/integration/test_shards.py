@@ -35,7 +35,7 @@ def test_full_suite_in_two_shards_merged(basedirs, tmp_path):
     ]
     for p in running:
         stdout, stderr = p.communicate(timeout=600)
-        # 0 pass/warn, 1 fail, 3 inconclusive are verdicts; 2 and 4 are not
+        # 0 pass/warn, 1 fail, 3 undecided are verdicts; 2 and 4 are not
         assert p.returncode in (0, 1, 3), stderr[-3000:]
     for out in shards:
         no_server_left(out)

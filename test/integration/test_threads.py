@@ -26,7 +26,7 @@ def thresholds(tmp_path):
     (folder / "suites" / "threads.yml").write_text("\n".join([
         "suite: threads", "scale: {tables: 2, rows: 1000}",
         "measure: {threads: [1, 2], seconds: 1, warmup_seconds: 0, rounds: 2}",
-        "limits: {default: {warn: 0.97, fail: 0.93}}", "budget: {extra_rounds: 0, confirm_rounds: 0}",
+        "limits: {default: {warn: 0.97, fail: 0.93}}", "budget: {extra_pairs: 0, minutes: 10}",
         "benchmarks:", *[f"  - {n}" for n in NAMES]]) + "\n")
     return folder
 
@@ -49,7 +49,7 @@ def test_two_thread_counts_side_by_side_and_scaling(tmp_path):
     verdict = json.loads((out / "verdict.json").read_text())
     word = {b["id"]: b["verdict"] for b in verdict["benchmarks"]}
 
-    mark = {"pass": "✅", "warn": "⚠️", "inconclusive": "❔", "fail": "❌", "error": "💥"}
+    mark = {"pass": "✅", "warn": "⚠️", "undecided": "❔", "fail": "❌", "error": "💥"}
     for report in ("comment.md", "summary.md"):
         text = (out / report).read_text()
         assert "**rQPS per thread count (1, 2 client threads)**" in text, report

@@ -83,7 +83,7 @@ def test_perfgate_measures_it_with_the_shipped_mariadb_profile(prefix, base, tmp
     out = tmp_path / "run"
     env = {**os.environ, "PERFGATE_SANDBOX": "auto"}
     r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", str(base), "--head", str(prefix),
-                        "--out", str(out), "--suite", "tiny", "--thresholds", str(tiny_thresholds(tmp_path, "{warn: 0.5, fail: 0.4}", "{extra_rounds: 0, confirm_rounds: 0}", benchmarks=("point-query",))),
+                        "--out", str(out), "--suite", "tiny", "--thresholds", str(tiny_thresholds(tmp_path, "{warn: 0.5, fail: 0.4}", "{extra_pairs: 0, minutes: 10}", benchmarks=("point-query",))),
                         "--tables", "1", "--rows", "1000", "--metric", "time"],
                        capture_output=True, text=True, timeout=600, env=env, cwd=REPO)
     assert r.returncode in (0, 1, 3), r.stderr

@@ -70,7 +70,7 @@ def test_ratio_interval_matches_scipy(name):
 def test_outlier_widens_rather_than_moves():
     (clean, outlier) = gate_intervals([[1.01, 0.99, 1.02], [1.01, 0.99, 1.02, 0.62]])
     assert outlier["high"] - outlier["low"] > 5 * (clean["high"] - clean["low"])
-    assert outlier["low"] < 0.93 < outlier["high"]  # straddles a fail limit: inconclusive
+    assert outlier["low"] < 0.93 < outlier["high"]  # straddles a fail limit: undecided
 
 
 def test_one_round_has_no_interval():

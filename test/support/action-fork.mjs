@@ -77,9 +77,8 @@ measure:
 ${instructions ? 'instructions:\n  windows: 2\n  seed: 1\n' : ''}limits:
   default: {warn: ${limits.warn}, fail: ${limits.fail}${counted}}
 budget:
-  extra_rounds: 0
-  step_rounds: 2
-  confirm_rounds: 0
+  extra_pairs: 0
+  minutes: 10
 benchmarks:
 ${benchmarks.map((name) => `  - ${name}`).join('\n')}
 `;
@@ -109,9 +108,8 @@ limits:
   default: {warn: ${limits.warn}, fail: ${limits.fail}}
   ahi_gain: {warn: ${limits.warn}, fail: ${limits.fail}}
 budget:
-  extra_rounds: 0
-  step_rounds: 2
-  confirm_rounds: 0
+  extra_pairs: 0
+  minutes: 10
 `;
 }
 

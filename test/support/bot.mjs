@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { sign } from '@octokit/webhooks-methods';
 import { startGitHubDouble } from './github-api/index.mjs';
 
@@ -100,14 +101,14 @@ export function memoryLog() {
  * The bot in this process on a fresh SQLite store (or databaseUrl), with a double. Retries and
  * polls are quick so that tests of faults do not wait GitHub's real seconds.
  */
-export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2 } = {}) {
+export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2, worker = {} } = {}) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-test-'));
   const log = memoryLog();
   let config;
   let running;
   try {
     config = bot.readBotConfig({ env: botEnvironment({ folder, apiUrl: gh.url, databaseUrl, extra: { PERFGATE_WORKERS: String(workers), ...env } }), port: '0' });
-    running = await bot.startBot(config, { log, github: { retryBaseMs: 20 }, worker: { pollMs: 50, backoffFirstMs: 100 } });
+    running = await bot.startBot(config, { log, github: { retryBaseMs: 20 }, worker: { pollMs: 50, backoffFirstMs: 100, ...worker } });
   } catch (err) {
     // A start the test expects to fail leaves no key file behind.
     rmSync(folder, { recursive: true, force: true });
@@ -124,6 +125,59 @@ export async function startBotOn(gh, { databaseUrl, env = {}, workers = 2 } = {}
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For one describe: the double with pull requests `prs` (and an artifacts folder when asked),
+ * `front(gh)` in front of it when given (a proxy), the bot in this process on that, and the
+ * openings of `prs` delivered; all closed after the describe.
+ * -> {gh, front, running, artifactsDir}, filled before the describe's tests run
+ */
+export function botInProcess({ prs, env = {}, worker = {}, artifacts = false, front = null }) {
+  const fixture = {};
+  before(async () => {
+    if (artifacts) fixture.artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-artifacts-'));
+    fixture.gh = await startDouble({ prs, artifactsDir: fixture.artifactsDir });
+    fixture.front = front ? await front(fixture.gh) : null;
+    fixture.running = await startBotOn(fixture.front || fixture.gh, { env, worker });
+    await openPulls(fixture.running, prs);
+  });
+  after(async () => {
+    await fixture.running?.close();
+    await fixture.front?.close();
+    await fixture.gh?.close();
+    if (fixture.artifactsDir) rmSync(fixture.artifactsDir, { recursive: true, force: true });
+  });
+  return fixture;
+}
+
+/**
+ * For one describe: the double with pull requests `prs` and an artifacts folder, and `perfgate
+ * bot` as its own process as often as a test calls spawn(), every time on the same database with
+ * the settings `extra`; each process killed and the folder removed after the describe.
+ * -> {gh, env, folder, artifactsDir, spawn()}
+ */
+export function spawnedBots({ prs, extra = {} }) {
+  const children = [];
+  const fixture = {
+    async spawn() {
+      const spawned = await spawnBot({ env: fixture.env });
+      children.push(spawned.child);
+      return spawned;
+    },
+  };
+  before(async () => {
+    fixture.folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-spawned-'));
+    fixture.artifactsDir = path.join(fixture.folder, 'artifacts');
+    fixture.gh = await startDouble({ prs, artifactsDir: fixture.artifactsDir });
+    fixture.env = botEnvironment({ folder: fixture.folder, apiUrl: fixture.gh.url, extra });
+  });
+  after(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await fixture.gh?.close();
+    if (fixture.folder) rmSync(fixture.folder, { recursive: true, force: true });
+  });
+  return fixture;
 }
 
 /** The end of a test that spawned the bot: the bot stopped (SIGTERM), the double closed, its folder removed. */
@@ -244,9 +298,10 @@ export function pushEvent({ headSha, pr = PR, at = new Date(), action = 'synchro
 
 /**
  * pull_request.opened (or .reopened) of #pr with head headSha, stamped `at`: what the bot pins
- * a later /perf's head from. The default, a minute ago, is before any comment a test posts.
+ * a later /perf's head from. The default, ten minutes ago, is before any comment a test posts
+ * by more than the margin of GitHub's stamps (approval.js).
  */
-export function openedEvent({ pr = PR, headSha = HEAD_SHA, at = new Date(Date.now() - 60_000), action = 'opened', repository = REPOSITORY }) {
+export function openedEvent({ pr = PR, headSha = HEAD_SHA, at = new Date(Date.now() - 600_000), action = 'opened', repository = REPOSITORY }) {
   const payload = published('pull_request', action, (e) => e.installation);
   moveTo(payload, repository);
   asInstallation(payload, INSTALLATION_ID);
@@ -300,6 +355,23 @@ export function workflowRunEvent({ run, conclusion = 'success', installationId =
 }
 
 // --- acting as people and as GitHub ---------------------------------------------------------
+
+/**
+ * `body` commented by the maintainer on `pr` and delivered to the spawned bot `target`, which is
+ * killed (SIGKILL) while GitHub holds its call `operationId`; the call then goes through, as
+ * GitHub carries out a call whose answer nobody reads any more. -> the comment
+ */
+export async function killedDuring(gh, target, operationId, { body, pr }) {
+  const hold = gh.holdNext(operationId);
+  const comment = await postComment(gh, 'maintainer', body, { pr });
+  const answer = await target.deliver('issue_comment', commentEvent({ comment, pr }));
+  if (answer.status !== 202) throw new Error(`delivering ${body}: ${answer.status} ${answer.text}`);
+  await hold.arrived;
+  target.child.kill('SIGKILL');
+  await target.exited;
+  hold.release();
+  return comment;
+}
 
 /** Posts a comment on the pull request as `login` through the double's API; returns GitHub's comment. */
 export async function postComment(gh, login, body, { pr = PR } = {}) {

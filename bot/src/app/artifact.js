@@ -11,6 +11,10 @@ const core = require('@perfgate/core');
 // Every rejection, from core's reader or from the download here, is this one error.
 const ArtifactRejected = core.RunFolderRejected;
 
+// A download of up to PERFGATE_MAX_ARTIFACT_BYTES from GitHub's storage, body included, that
+// takes longer is abandoned (and the job tried again) rather than waited on for good.
+const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
+
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
@@ -119,7 +123,7 @@ async function downloadArtifact(octokit, { owner, repo, artifact, maxBytes, docu
   const answer = await octokit.rest.actions.downloadArtifact({ owner, repo, artifact_id: artifact.id, archive_format: 'zip', request: { redirect: 'manual' } });
   const location = answer.headers.location;
   if (!location) throw new Error(`GitHub answered ${answer.status} without a download location for artifact ${artifact.id}`);
-  const response = await fetch(location, { redirect: 'follow' });
+  const response = await fetch(location, { redirect: 'follow', signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`downloading artifact ${artifact.id} failed: ${response.status} ${response.statusText}`);
   return readRunFolder(await readCapped(response, maxBytes), { maxBytes, documents });
 }

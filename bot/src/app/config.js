@@ -3,7 +3,6 @@
 // with the same keys; the environment wins. Every value is checked here, and a bad one is one
 // line naming where it came from, the key, the value and what is expected.
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
@@ -11,7 +10,8 @@ const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
 const { SIGNOFF_WORKFLOW } = require('./signoff-contract');
-const { hostnameOf } = require('./http-server');
+const { cidrBlock, dashboardHostName, defaultDashboardHosts } = require('./address-settings');
+const { looksLikeKey, secretFileModes } = require('./secret-files');
 
 const { UsageError } = core;
 
@@ -41,15 +41,27 @@ function integerIn(min, max, describe) {
   };
 }
 
+// One of a few words, as written.
+function oneOf(...words) {
+  return (value, fail) => {
+    if (!words.includes(String(value))) throw fail(`${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
+    return String(value);
+  };
+}
+
 // Each key: what it is for, how its value is read, and its default (no default: required).
+// `secret`: its value is never shown; `show`: how it is shown in an error.
 const KEYS = {
   PERFGATE_APP_ID: {
     describe: "the GitHub App's id",
     read: integerIn(1, Number.MAX_SAFE_INTEGER, "the App's id (Settings → Developer settings → GitHub Apps → App ID)"),
   },
   PERFGATE_PRIVATE_KEY_FILE: {
-    describe: "the App's private key (.pem), as GitHub generated it",
+    describe: "the App's private key (.pem) as GitHub generated it, in a file only its owner may read (mode 600)",
+    // A key given where its file's path belongs is never shown, in the error or anywhere else.
+    show: (value) => (looksLikeKey(value) ? '(a private key, not shown)' : value),
     read: (value, fail, base) => {
+      if (looksLikeKey(value)) throw fail("the path of the key's file, not the key itself: write the key to a file (chmod 600) and give its path");
       const file = path.resolve(base, String(value));
       let pem;
       try {
@@ -60,6 +72,16 @@ const KEYS = {
       if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(pem)) throw fail('a PEM private key file, as GitHub generates for the App');
       return { file, pem };
     },
+  },
+  PERFGATE_SECRET_FILES: {
+    describe: 'refuse: the private key file, and a --config file holding a secret, must not be readable by group or others; warn: start anyway and log a warning',
+    default: 'refuse',
+    read: oneOf('refuse', 'warn'),
+  },
+  PERFGATE_GITHUB_TIMEOUT_SECONDS: {
+    describe: 'how long one call to GitHub may take before it is abandoned (and, if it reads, tried again)',
+    default: 30,
+    read: integerIn(1, 600, 'seconds'),
   },
   PERFGATE_WEBHOOK_SECRET: {
     describe: "the App's webhook secret",
@@ -108,10 +130,7 @@ const KEYS = {
   PERFGATE_GITHUB_PACING: {
     describe: "github: one write a second and one comment every 3 s per installation, as GitHub advises; none: no pacing (a test double)",
     default: 'github',
-    read: (value, fail) => {
-      if (!['github', 'none'].includes(String(value))) throw fail('github or none');
-      return String(value);
-    },
+    read: oneOf('github', 'none'),
   },
   PERFGATE_TEAMS: {
     describe: 'teams whose members may run commands without write access, org/team-slug',
@@ -150,10 +169,7 @@ const KEYS = {
   PERFGATE_WATCH: {
     describe: 'on: a push to the watched branch dispatches PERFGATE_WATCH_WORKFLOW for the pushed commit against the previous measured main commit, and confirmed regressions are filed in PERFGATE_TRACKER (docs/bot.md, Watching main); off: pushes are not measured',
     default: 'off',
-    read: (value, fail) => {
-      if (!['on', 'off'].includes(String(value))) throw fail('on or off');
-      return String(value);
-    },
+    read: oneOf('on', 'off'),
   },
   PERFGATE_WATCH_BRANCH: {
     describe: "the branch watched (a branch name); unset: each repository's default branch",
@@ -176,10 +192,7 @@ const KEYS = {
   PERFGATE_TRACKER: {
     describe: "where confirmed regressions are filed: github (the repository's issues) or jira (PERFGATE_JIRA_*)",
     default: 'github',
-    read: (value, fail) => {
-      if (!['github', 'jira'].includes(String(value))) throw fail('github or jira');
-      return String(value);
-    },
+    read: oneOf('github', 'jira'),
   },
   PERFGATE_JIRA_URL: {
     describe: 'with PERFGATE_TRACKER=jira: the Jira site, e.g. https://example.atlassian.net',
@@ -221,13 +234,10 @@ const KEYS = {
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
     default: 'workflow',
-    read: (value, fail) => {
-      if (!['workflow', 'bot'].includes(String(value))) throw fail('workflow or bot');
-      return String(value);
-    },
+    read: oneOf('workflow', 'bot'),
   },
   PERFGATE_FAIL_ON: {
-    describe: 'with PERFGATE_REPORT=bot: the verdicts whose check run completes as failure, as the action\'s fail-on: fail (fail, error), warn (also warn and inconclusive, which are otherwise neutral and pass a required check) or never (a fail or an error is a failure still)',
+    describe: 'with PERFGATE_REPORT=bot: the verdicts whose check run completes as failure, as the action\'s fail-on: fail (fail, error), warn (also warn and undecided, which are otherwise neutral and pass a required check) or never (a fail or an error is a failure still)',
     default: 'fail',
     read: (value, fail) => {
       if (!core.FAIL_ON.includes(String(value))) throw fail(core.FAIL_ON.join(', '));
@@ -268,6 +278,16 @@ const KEYS = {
     describe: 'how long a job stays leased to its worker without a renewal; after a crash it is run again this long later',
     default: 60,
     read: integerIn(2, 3600, 'seconds'),
+  },
+  PERFGATE_SWEEP_SECONDS: {
+    describe: 'how often the bot compares unfinished commands with what GitHub shows, and finishes or reports them (also at start, and when GitHub answers again)',
+    default: 300,
+    read: integerIn(1, 86400, 'seconds'),
+  },
+  PERFGATE_COMMAND_DEADLINE_SECONDS: {
+    describe: 'how long after it arrived a command may still be started; one GitHub did not let start for longer is answered "not started"',
+    default: 1800,
+    read: integerIn(1, 7 * 86400, 'seconds'),
   },
   PERFGATE_MAX_CONNECTIONS: {
     describe: 'how many client connections the HTTP server holds at once; more are closed as they arrive',
@@ -327,31 +347,6 @@ const KEYS = {
   },
 };
 
-// One CIDR block {address, prefix, family}, or null when it is not one.
-function cidrBlock(text) {
-  const m = /^([0-9A-Fa-f.:]+)\/(\d{1,3})$/.exec(text);
-  if (!m) return null;
-  const family = net.isIPv4(m[1]) ? 'ipv4' : net.isIPv6(m[1]) ? 'ipv6' : null;
-  const prefix = Number(m[2]);
-  if (!family || prefix > (family === 'ipv4' ? 32 : 128)) return null;
-  return { address: m[1], prefix, family };
-}
-
-// A host name as the Host header carries it, without port: IPv6 addresses with or without brackets.
-function dashboardHostName(name) {
-  const bare = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
-  return hostnameOf(bare.includes(':') ? `[${bare}]` : bare);
-}
-
-// The dashboard's host names when none are set: loopback, and the address it listens on
-// unless that is every address.
-function defaultDashboardHosts(listenHost) {
-  const names = ['localhost', '127.0.0.1', '::1'];
-  const own = dashboardHostName(listenHost);
-  if (own && !['0.0.0.0', '::'].includes(own) && !names.includes(own)) names.push(own);
-  return names;
-}
-
 function readFileSettings(file) {
   let text;
   try {
@@ -394,7 +389,8 @@ function jiraSettings(values) {
  *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
  *          host, dashboard, dashboardHosts, port, workers,
  *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
- *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes}
+ *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes,
+ *          githubTimeoutMs, sweepMs, commandDeadlineMs, warnings: [line]}
  */
 function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
@@ -421,6 +417,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
     throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
   }
+  const warnings = secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES });
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
   }
@@ -451,6 +448,8 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     port: listenPort,
     workers: values.PERFGATE_WORKERS,
     leaseSeconds: values.PERFGATE_JOB_LEASE_SECONDS,
+    sweepMs: values.PERFGATE_SWEEP_SECONDS * 1000,
+    commandDeadlineMs: values.PERFGATE_COMMAND_DEADLINE_SECONDS * 1000,
     http: {
       maxConnections: values.PERFGATE_MAX_CONNECTIONS,
       headersTimeoutMs: values.PERFGATE_HEADERS_TIMEOUT_SECONDS * 1000,
@@ -460,6 +459,9 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     maxWebhookBytesInFlight: values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT,
     webhookSources: values.PERFGATE_WEBHOOK_SOURCES,
     maxArtifactBytes: values.PERFGATE_MAX_ARTIFACT_BYTES,
+    githubTimeoutMs: values.PERFGATE_GITHUB_TIMEOUT_SECONDS * 1000,
+    // What the bot logs when it starts (PERFGATE_SECRET_FILES=warn).
+    warnings,
   };
 }
 

@@ -47,7 +47,7 @@ const OPTION_OF_ARG = Object.freeze({ rounds: 'rounds', threads: 'threads', test
 const RUN_NAME = `perfgate \${{ inputs.${INPUT.suite} }} on pull request \${{ inputs.${INPUT.pullRequest} }} (\${{ inputs.${INPUT.requestId} }})`;
 
 // What a run folder holds and how it is checked (its documents, their schemas, the commits) is
-// core's run folder reader, which the action's report job applies too (core/src/run-folder.js).
+// core's run folder reader, which the action's report job applies too (core/src/untrusted-run-folder.js).
 const SHA = core.COMMIT_SHA;
 
 /** A command's id as the workflow sees it: "c" and the comment's id, which GitHub never reuses. */

@@ -17,6 +17,7 @@ const store = require('../store');
 const gh = require('./pull-request');
 const { runNameMatches, workflowPath } = require('./contract');
 const { isPermanent, describeError } = require('./github');
+const { releaseKeptRuns } = require('./run-completions');
 
 // How far GitHub's clock may be behind ours when runs are listed by creation time.
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
@@ -62,24 +63,33 @@ async function findDispatchedRun(ctx, octokit, { owner, repo, workflow, requestI
 }
 
 /**
- * Dispatches `workflow` with `inputs` -> the run it started ({id, html_url}), or null when
- * GitHub gave no id back and the run is not listed yet. Throws DispatchRefused when GitHub
- * refuses for good; other failures throw as they are (the job is tried again).
+ * Dispatches `workflow` with `inputs`, once (octokit.writeOnce: a dispatch whose answer was
+ * lost is looked for by its run-name before it is sent again; with lookFirst before it is sent
+ * at all) -> the run it started ({id, html_url}), or null when GitHub gave no id back and the
+ * run is not listed yet. Throws DispatchRefused when GitHub refuses for good; other failures
+ * throw as they are (the job is tried again, looking first).
  */
-async function dispatchWorkflow(ctx, octokit, { owner, repo, workflow, inputs, requestId, since }) {
-  let answer;
+async function dispatchWorkflow(ctx, octokit, { owner, repo, workflow, inputs, requestId, since, lookFirst = false }) {
+  const find = () => findDispatchedRun(ctx, octokit, { owner, repo, workflow, requestId, since });
   try {
     const ref = await ctx.defaultBranch(octokit, { owner, repo });
-    answer = await octokit.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: workflow, ref, inputs, return_run_details: true });
+    return await octokit.writeOnce({
+      what: `the dispatch of ${workflow} for ${requestId}`,
+      lookFirst,
+      find,
+      async write() {
+        const answer = await octokit.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: workflow, ref, inputs, return_run_details: true });
+        if (answer.status === 200 && answer.data && Number.isInteger(answer.data.workflow_run_id)) {
+          return { id: answer.data.workflow_run_id, html_url: answer.data.html_url || null };
+        }
+        // GitHub Enterprise Server without run details.
+        return find();
+      },
+    });
   } catch (err) {
     if (!isPermanent(err)) throw err;
     throw new DispatchRefused(describeError(err));
   }
-  if (answer.status === 200 && answer.data && Number.isInteger(answer.data.workflow_run_id)) {
-    return { id: answer.data.workflow_run_id, html_url: answer.data.html_url || null };
-  }
-  // GitHub Enterprise Server without run details.
-  return findDispatchedRun(ctx, octokit, { owner, repo, workflow, requestId, since });
 }
 
 const whereOf = (request) => {
@@ -89,10 +99,12 @@ const whereOf = (request) => {
 
 // The run's id and address on the request; a request cancelled while GitHub started the run
 // keeps its id, and the run is stopped.
-async function recordRun(ctx, octokit, request, run, recorded) {
+async function recordRun(ctx, octokit, request, run, recorded, { by = 'command' } = {}) {
   const fields = { runId: run ? run.id : null, runUrl: run ? run.html_url : null };
-  const moved = await store.transition(ctx.store, request.id, 'dispatched', { by: 'command', ...fields });
+  const moved = await store.transition(ctx.store, request.id, 'dispatched', { by, ...fields });
   await recorded(fields);
+  // A completion of the run that came before it was known here waits for it.
+  if (run) await releaseKeptRuns(ctx.store, { repo: request.repo, runId: run.id });
   if (!moved && run) {
     await store.updateRequest(ctx.store, request.id, fields);
     await gh.cancelRun(octokit, whereOf(request), run.id);
@@ -110,15 +122,12 @@ async function recordRun(ctx, octokit, request, run, recorded) {
 async function dispatchRequest(ctx, octokit, request, { workflow, inputs, requestId, lookFirst, recorded = async () => {}, refused }) {
   const where = whereOf(request);
   const run = { owner: where.owner, repo: where.repo, workflow, requestId, since: request.createdAt };
-  if (request.status === 'pinned') {
-    if (!(await store.transition(ctx.store, request.id, 'dispatching', { by: 'command' }))) return store.getRequest(ctx.store, request.id);
-  } else if (lookFirst || request.status === 'dispatching') {
-    const found = await findDispatchedRun(ctx, octokit, run);
-    if (found) return recordRun(ctx, octokit, request, found, recorded);
-  }
+  // A request found dispatching was being dispatched when its job stopped: its run may exist.
+  const fresh = request.status === 'pinned';
+  if (fresh && !(await store.transition(ctx.store, request.id, 'dispatching', { by: 'command' }))) return store.getRequest(ctx.store, request.id);
   let started;
   try {
-    started = await dispatchWorkflow(ctx, octokit, { ...run, inputs });
+    started = await dispatchWorkflow(ctx, octokit, { ...run, inputs, lookFirst: lookFirst || !fresh });
   } catch (err) {
     if (!(err instanceof DispatchRefused)) throw err;
     await refused(err.message);
@@ -127,4 +136,4 @@ async function dispatchRequest(ctx, octokit, request, { workflow, inputs, reques
   return recordRun(ctx, octokit, request, started, recorded);
 }
 
-module.exports = { dispatchWorkflow, dispatchRequest, findDispatchedRun, isBotDispatch, starterOf, DispatchRefused, CLOCK_SKEW_MS };
+module.exports = { dispatchWorkflow, dispatchRequest, recordRun, findDispatchedRun, isBotDispatch, starterOf, DispatchRefused, CLOCK_SKEW_MS };

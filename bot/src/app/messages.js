@@ -30,6 +30,11 @@ function reply(commentId, text) {
   return `${replyMarker(commentId)}\n${text}\n`;
 }
 
+const minutes = (ms) => {
+  const n = Math.max(1, Math.round(ms / 60_000));
+  return `${n} minute${n === 1 ? '' : 's'}`;
+};
+
 // The teams are named in code spans: an @-mention would notify the whole team of every refusal,
 // and anyone who can comment could send one per pull request.
 function who(teams) {
@@ -49,6 +54,9 @@ const REPLIES = {
     : `@${author} nothing to cancel: no measurement of this pull request is queued or running.`),
   nothingToRerun: ({ author }) => `@${author} nothing to run again: no ${code('/perf quick')}, ${code('/perf full')} or ${code('/perf ahi')} has been run on this pull request yet.`,
   waived: ({ author, microbenchmark, reason }) => `@${author} waiver recorded for ${code(microbenchmark)} in this pull request: ${core.markdownText(reason)}`,
+  // GitHub did not answer the bot from the comment until past the command's deadline.
+  notStarted: ({ author, line, waitedMs, deadlineMs }) =>
+    `@${author} ${code(line)} was not started: GitHub did not answer me for ${minutes(waitedMs)} after your comment, longer than a command may wait (${minutes(deadlineMs)}). Nothing was started; comment again to start it.`,
   dispatchFailed: ({ author, line, workflow, error }) =>
     `@${author} ${code(line)} could not be started: GitHub refused to run ${code(workflow)} (${error}). A maintainer of this repository needs to look at the workflow; nothing was started.`,
 };
@@ -87,7 +95,7 @@ const STICKY = {
     `${code(requestLine(request))} from @${request.author}${request.headSha ? ` (head ${short(request.headSha)})` : ''} was cancelled: ${request.detail || 'cancelled'}.`,
   ],
   failed: ({ suite, request, runUrl, why }) => [
-    `### 💥 perfgate ${suite}: no verdict`,
+    `### 💥 perfgate ${suite}: error`,
     '',
     `The ${link('workflow run', runUrl)} of ${code(requestLine(request))} from @${request.author} (head ${short(request.headSha)}, base ${short(request.baseSha)}) left nothing perfgate could use: ${why}. Nothing was stored; ${code('/perf rerun')} measures it again.`,
   ],
@@ -122,7 +130,7 @@ const CHECK = {
     summary: `${code(requestLine(request))} from @${request.author}: head ${short(request.headSha)} against base ${short(request.baseSha)}.`,
   }),
   cancelled: ({ suite, request }) => ({ title: `perfgate ${suite}: cancelled`, summary: `${request.detail || 'cancelled'}.` }),
-  failed: ({ suite, why }) => ({ title: `perfgate ${suite}: no verdict`, summary: `${why}.` }),
+  failed: ({ suite, why }) => ({ title: `perfgate ${suite}: error`, summary: `No verdict: ${why}.` }),
 };
 
 module.exports = { REPLIES, STATUS, reply, replyMarker, sticky, verdictFooter, CANCEL_REASONS, CHECK, requestLine, untrusted };

@@ -2,8 +2,10 @@
 // What the bot does in a pull request through the REST API: the sticky comment, replies, the
 // 👍 reaction, check runs. Every write here can be repeated without a second effect (the
 // sticky comment by its marker, a reply by its marker, a check run by its external id), since
-// a job is run again after a crash. The sticky comment and check runs are core's writes, the
-// action's too; every body is fitted to GitHub's limits before it is sent.
+// a job is run again after a crash; what a write makes is made through octokit.writeOnce
+// (write-once.js), which looks for it by those ids before sending it again. The sticky comment
+// and check runs are core's writes, the action's too; every body is fitted to GitHub's limits
+// before it is sent.
 const core = require('@perfgate/core');
 const { replyMarker } = require('./messages');
 
@@ -11,31 +13,52 @@ async function allComments(octokit, { owner, repo, prNumber }) {
   return octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: prNumber, per_page: 100 });
 }
 
+const STICKY_NOTE = "Cut to fit GitHub's comment size; the run's artifact holds all of it.";
+
 /**
  * Creates or edits the pull request's sticky comment of `marker` (the rule of which one it is:
  * core.stickyComments); a body already there is left alone; a duplicate two writers made at
  * once is deleted. Returns {id, action: created | updated | unchanged}.
  */
 async function upsertSticky(octokit, where, { marker, author, body }) {
-  const { id, action } = await core.upsertStickyComment(octokit, { owner: where.owner, repo: where.repo, number: where.prNumber }, {
-    marker, author, body, note: "Cut to fit GitHub's comment size; the run's artifact holds all of it.",
+  const fitted = core.fitComment(body, STICKY_NOTE);
+  return octokit.writeOnce({
+    what: `the sticky comment ${marker} on #${where.prNumber}`,
+    // An upsert whose answer was lost is done when the comment says what it was to say.
+    async find() {
+      const { kept } = core.stickyComments(await allComments(octokit, where), { marker, author });
+      return kept && kept.body === fitted ? { id: kept.id, action: 'unchanged' } : null;
+    },
+    async write() {
+      const { id, action } = await core.upsertStickyComment(octokit, { owner: where.owner, repo: where.repo, number: where.prNumber }, { marker, author, body, note: STICKY_NOTE });
+      return { id, action };
+    },
   });
-  return { id, action };
+}
+
+// The reply to command comment `commentId` already there, by its marker, or null.
+async function findReply(octokit, where, { commentId, author }) {
+  const marker = replyMarker(commentId);
+  const existing = (await allComments(octokit, where)).find((c) => c.user && c.user.login === author && String(c.body).startsWith(marker));
+  return existing ? existing.id : null;
+}
+
+// The reply made, once: looked for by its marker first when `lookFirst`, and before it is sent again.
+function createReply(octokit, where, { commentId, author, body, lookFirst }) {
+  return octokit.writeOnce({
+    what: `the reply to comment ${commentId}`,
+    lookFirst,
+    find: () => findReply(octokit, where, { commentId, author }),
+    write: async () => (await octokit.rest.issues.createComment({ owner: where.owner, repo: where.repo, issue_number: where.prNumber, body })).data.id,
+  });
 }
 
 /**
  * Posts `body` as the reply to a command comment, unless a reply to it is already there
- * (looked for only when `lookFirst`: a job run again after a crash). Returns the reply's id.
+ * (looked for first only when `lookFirst`: a job run again after a crash). Returns the reply's id.
  */
 async function postReply(octokit, where, { commentId, author, body: whole, lookFirst }) {
-  const body = core.fitComment(whole);
-  if (lookFirst) {
-    const marker = replyMarker(commentId);
-    const existing = (await allComments(octokit, where)).find((c) => c.user && c.user.login === author && String(c.body).startsWith(marker));
-    if (existing) return existing.id;
-  }
-  const { data } = await octokit.rest.issues.createComment({ owner: where.owner, repo: where.repo, issue_number: where.prNumber, body });
-  return data.id;
+  return createReply(octokit, where, { commentId, author, body: core.fitComment(whole), lookFirst });
 }
 
 /**
@@ -46,12 +69,7 @@ async function postReply(octokit, where, { commentId, author, body: whole, lookF
 async function upsertReply(octokit, where, { commentId, replyId, author, body: whole, lookFirst }) {
   const { owner, repo } = where;
   const body = core.fitComment(whole);
-  let id = replyId;
-  if (!id && lookFirst) {
-    const marker = replyMarker(commentId);
-    const existing = (await allComments(octokit, where)).find((c) => c.user && c.user.login === author && String(c.body).startsWith(marker));
-    id = existing ? existing.id : null;
-  }
+  const id = replyId || (lookFirst ? await findReply(octokit, where, { commentId, author }) : null);
   if (id) {
     try {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body });
@@ -61,8 +79,7 @@ async function upsertReply(octokit, where, { commentId, replyId, author, body: w
       if (err.status !== 404) throw err;
     }
   }
-  const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: where.prNumber, body });
-  return data.id;
+  return createReply(octokit, where, { commentId, author, body, lookFirst: false });
 }
 
 /** 👍 on the command comment. GitHub answers the same reaction by the same App with the existing one. */
@@ -75,17 +92,23 @@ async function acknowledge(octokit, where, commentId) {
  * created. Returns its id.
  */
 async function ensureCheckRun(octokit, where, { name, headSha, externalId, detailsUrl, output, lookFirst }) {
-  if (lookFirst) {
-    const { data } = await octokit.rest.checks.listForRef({ owner: where.owner, repo: where.repo, ref: headSha, check_name: name, filter: 'all', per_page: 100 });
-    const existing = data.check_runs.find((run) => run.external_id === externalId);
-    if (existing) return existing.id;
-  }
-  const made = await core.createCheckRun(octokit, where, {
-    name, head_sha: headSha, external_id: externalId, status: 'queued',
-    ...(detailsUrl ? { details_url: detailsUrl } : {}),
-    output: { title: output.title, summary: output.summary },
+  return octokit.writeOnce({
+    what: `the check run ${externalId}`,
+    lookFirst,
+    async find() {
+      const { data } = await octokit.rest.checks.listForRef({ owner: where.owner, repo: where.repo, ref: headSha, check_name: name, filter: 'all', per_page: 100 });
+      const existing = data.check_runs.find((run) => run.external_id === externalId);
+      return existing ? existing.id : null;
+    },
+    async write() {
+      const made = await core.createCheckRun(octokit, where, {
+        name, head_sha: headSha, external_id: externalId, status: 'queued',
+        ...(detailsUrl ? { details_url: detailsUrl } : {}),
+        output: { title: output.title, summary: output.summary },
+      });
+      return made.id;
+    },
   });
-  return made.id;
 }
 
 async function completeCheckRun(octokit, where, checkRunId, { conclusion, output, detailsUrl }) {

@@ -63,13 +63,15 @@ function checkSignoffFolder({ documents }, { name = MERGED_ARTIFACT, previousSha
   const fail = (why) => { throw new SignoffFolderRejected(`${name}/${why}`); };
   for (const file of ['results.json', 'verdict.json']) if (!Object.hasOwn(documents, file)) fail(`${file} is missing at its top`);
   const kinds = { 'results.json': 'results', 'verdict.json': 'verdict', 'plan.json': 'plan' };
+  let verdict = null;
   for (const [file, kind] of Object.entries(kinds)) {
     if (!Object.hasOwn(documents, file)) continue;
-    const problem = core.schemaProblem(kind, documents[file]);
-    if (problem) fail(`${file}: ${problem}`);
+    // A verdict of an older perfgate is read as the current version (core's readVerdict).
+    const read = kind === 'verdict' ? core.readVerdict(documents[file]) : { problem: core.schemaProblem(kind, documents[file]) };
+    if (read.problem) fail(`${file}: ${read.problem}`);
+    if (read.verdict) verdict = read.verdict;
   }
   const results = documents['results.json'];
-  const verdict = documents['verdict.json'];
   const pinned = { base: previousSha, head: candidateSha };
   let installedPrefixes = false;
   for (const side of ['base', 'head']) {

@@ -2,7 +2,8 @@
 // Where confirmed regressions are filed. One interface, whatever the tracker:
 //
 //   tracker.name                           'github' | 'jira' (stored in regressions.tracker)
-//   tracker.file({title, body, dedupeKey}) -> {key, url}: a new issue, findable by its key
+//   tracker.file({title, body, dedupeKey}) -> {key, url}: a new issue, findable by its key (an
+//                                          answer lost on the way: found by it, not filed twice)
 //   tracker.find(dedupeKey)                -> {key, url} of the issue filed for it, or null
 //   tracker.comment(key, body)             one comment on that issue
 //   tracker.close(key, body)               a last comment, then the issue closed as done
@@ -29,33 +30,59 @@ function issueNumber(key) {
   return n;
 }
 
+// A tracker comment's own id: a hidden first line made from its text, so that a comment whose
+// answer was lost is found before it is sent again (octokit.writeOnce).
+function commentMarker(body) {
+  return `<!-- perfgate:tracker-comment ${createHash('sha256').update(body).digest('hex').slice(0, 20)} -->`;
+}
+
 /**
  * GitHub Issues of the watched repository, through the bot's Octokit (an installation client:
- * bot/src/app/github.js, with its retries and pacing).
+ * bot/src/app/github.js, with its retries and pacing). Issues and comments are made once
+ * (octokit.writeOnce): looked for by the issue's key and the comment's marker before they are
+ * sent again.
  */
 function githubTracker({ octokit, repo, labels = GITHUB_LABELS }) {
   const where = splitRepo(repo);
+  // Among the issues with perfgate's labels, open or closed, the one whose body carries the key.
+  async function find(dedupeKey) {
+    const marker = core.regressionMarker(dedupeKey);
+    const listed = await octokit.paginate(octokit.rest.issues.listForRepo, { ...where, state: 'all', labels: labels.join(','), per_page: 100 });
+    const found = listed.find((issue) => !issue.pull_request && String(issue.body || '').includes(marker));
+    return found ? { key: String(found.number), url: found.html_url } : null;
+  }
+  async function comment(key, text) {
+    const issue_number = issueNumber(key);
+    const body = core.fitComment(`${commentMarker(text)}\n${text}`);
+    const marker = body.split('\n')[0];
+    await octokit.writeOnce({
+      what: `a comment on issue #${issue_number}`,
+      async find() {
+        const comments = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number, per_page: 100 });
+        return comments.some((c) => String(c.body || '').startsWith(marker)) || null;
+      },
+      write: () => octokit.rest.issues.createComment({ ...where, issue_number, body }),
+    });
+  }
   return {
     name: 'github',
-    async file({ title, body }) {
-      // The key's marker opens the body, so a body cut to GitHub's limit keeps it.
-      const { data } = await octokit.rest.issues.create({ ...where, title, body: core.fitComment(body), labels });
-      return { key: String(data.number), url: data.html_url };
+    // dedupeKey: the regression's key, whose marker opens the body (a body cut to GitHub's
+    // limit keeps it); the issue is found by it before it is filed again.
+    async file({ title, body, dedupeKey }) {
+      return octokit.writeOnce({
+        what: `the issue ${title}`,
+        find: () => (dedupeKey ? find(dedupeKey) : null),
+        async write() {
+          const { data } = await octokit.rest.issues.create({ ...where, title, body: core.fitComment(body), labels });
+          return { key: String(data.number), url: data.html_url };
+        },
+      });
     },
-    // Among the issues with perfgate's labels, open or closed, the one whose body carries the key.
-    async find(dedupeKey) {
-      const marker = core.regressionMarker(dedupeKey);
-      const listed = await octokit.paginate(octokit.rest.issues.listForRepo, { ...where, state: 'all', labels: labels.join(','), per_page: 100 });
-      const found = listed.find((issue) => !issue.pull_request && String(issue.body || '').includes(marker));
-      return found ? { key: String(found.number), url: found.html_url } : null;
-    },
-    async comment(key, body) {
-      await octokit.rest.issues.createComment({ ...where, issue_number: issueNumber(key), body: core.fitComment(body) });
-    },
+    find,
+    comment,
     async close(key, body) {
-      const issue_number = issueNumber(key);
-      await octokit.rest.issues.createComment({ ...where, issue_number, body: core.fitComment(body) });
-      await octokit.rest.issues.update({ ...where, issue_number, state: 'closed', state_reason: 'completed' });
+      await comment(key, body);
+      await octokit.rest.issues.update({ ...where, issue_number: issueNumber(key), state: 'closed', state_reason: 'completed' });
     },
   };
 }

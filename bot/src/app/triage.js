@@ -35,26 +35,33 @@ const FORMS = {
   optionalId: { test: (v) => v === undefined || v === null || (Number.isSafeInteger(v) && v > 0), expected: 'a positive integer or nothing' },
   action: { test: (v) => v === undefined || typeof v === 'string', expected: 'an action name' },
   // A comment's time is what its approval is pinned to (approval.js), and what a later push
-  // cancels it by: a command of unknown time could be neither.
-  time: { test: (v) => typeof v === 'string' && Number.isFinite(Date.parse(v)), expected: 'a time such as 2026-11-25T12:00:00Z' },
+  // cancels it by: a command of unknown or implausible time could be neither.
+  time: { test: (v, now) => stampOf(v, now) !== null, expected: 'a time such as 2026-11-25T12:00:00Z, from 2008 (GitHub\'s start) to a day from now' },
 };
 
+// GitHub's stamps: ISO 8601 (2026-11-25T12:00:00Z), none before GitHub began, none days ahead
+// of this clock. Date.parse alone takes "0" (the year 2000) and much else.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+const GITHUB_BEGAN_MS = Date.parse('2008-01-01T00:00:00Z');
+const AHEAD_MS = 24 * 3600 * 1000;
+
+/** A stamp's time in ms, or null when it is not a plausible GitHub stamp. */
+function stampOf(value, now) {
+  if (typeof value !== 'string' || !ISO_TIME.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && ms >= GITHUB_BEGAN_MS && ms <= now + AHEAD_MS ? ms : null;
+}
+
 /** The first of `fields` ([name, value, form]) not of its form, as a reason; else null. */
-function malformed(fields) {
+function malformed(fields, now = Date.now()) {
   for (const [name, value, form] of fields) {
-    if (!FORMS[form].test(value)) {
+    if (!FORMS[form].test(value, now)) {
       const shown = JSON.stringify(value);
       return `the delivery's ${name} is ${shown === undefined ? 'missing' : (shown.length > 60 ? `${shown.slice(0, 60)}…` : shown)}; expected ${FORMS[form].expected}`;
     }
   }
   return null;
 }
-
-const timeOf = (iso) => {
-  if (typeof iso !== 'string') return null;
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? ms : null;
-};
 
 function repositoryOf(payload) {
   const name = payload && payload.repository && payload.repository.full_name;
@@ -73,7 +80,7 @@ function commandComment(payload, context) {
   const wrong = malformed([
     ['comment.id', comment.id, 'id'], ['comment.body', comment.body ?? null, 'text'], ['comment.user.login', comment.user && comment.user.login, 'login'],
     ['comment.created_at', comment.created_at, 'time'], ['issue.number', issue.number, 'id'],
-  ]);
+  ], context.now);
   if (wrong) return { malformed: wrong };
   const parsed = parseCommand(comment.body, { benchmarks: context.benchmarks });
   if (parsed === null) return { ignore: 'no /perf command in the comment' };
@@ -89,7 +96,7 @@ function commandComment(payload, context) {
       kind: 'command',
       commentId: comment.id,
       commentUrl: comment.html_url || null,
-      commentCreatedAt: timeOf(comment.created_at),
+      commentCreatedAt: stampOf(comment.created_at, context.now),
       author: comment.user && comment.user.login,
       prNumber: issue.number,
       onPullRequest,
@@ -101,12 +108,12 @@ function commandComment(payload, context) {
 
 // A pull request's number and head, and the time GitHub stamped on the delivery: when the
 // push (or the opening, the reopening, the close) landed.
-function pullHead(payload, action, kind, stampOf) {
+function pullHead(payload, context, action, kind, stampFrom) {
   const pull = payload.pull_request;
   if (!pull || !pull.head) return { ignore: 'the delivery has no pull request' };
   const wrong = malformed([['pull_request.number', pull.number, 'id'], ['pull_request.head.sha', pull.head.sha, 'sha']]);
   if (wrong) return { malformed: wrong };
-  return { work: { kind, action, prNumber: pull.number, headSha: pull.head.sha, at: timeOf(stampOf(pull)) } };
+  return { work: { kind, action, prNumber: pull.number, headSha: pull.head.sha, at: stampOf(stampFrom(pull), context.now) } };
 }
 
 function workflowRun(payload, context) {
@@ -118,28 +125,31 @@ function workflowRun(payload, context) {
   if (!dispatched.includes(runPath.split('@')[0])) return { ignore: `a run of ${runPath.slice(0, 200) || '(no path)'}, not of ${dispatched.join(' or ')}` };
   const wrong = malformed([['workflow_run.id', run.id, 'id'], ['workflow_run.run_attempt', run.run_attempt, 'optionalId']]);
   if (wrong) return { malformed: wrong };
+  return { work: runWork(run) };
+}
+
+/** A completed run's job payload, from a delivery's workflow_run or the REST API's run (the sweep). */
+function runWork(run) {
   return {
-    work: {
-      kind: 'run',
-      runId: run.id,
-      attempt: run.run_attempt || 1,
-      conclusion: run.conclusion,
-      displayTitle: run.display_title || null,
-      runUrl: run.html_url || null,
-      // Who started it: the run jobs take only runs this App dispatched (dispatch.js).
-      starter: starterOf(run),
-    },
+    kind: 'run',
+    runId: run.id,
+    attempt: run.run_attempt || 1,
+    conclusion: run.conclusion,
+    displayTitle: run.display_title || null,
+    runUrl: run.html_url || null,
+    // Who started it: the run jobs take only runs this App dispatched (dispatch.js).
+    starter: starterOf(run),
   };
 }
 
 const HANDLED = {
   'issue_comment.created': commandComment,
   // The head from then on, which a later /perf approves (approval.js); nothing to cancel.
-  'pull_request.opened': (payload) => pullHead(payload, 'opened', 'head', (pull) => pull.created_at || pull.updated_at),
-  'pull_request.reopened': (payload) => pullHead(payload, 'reopened', 'head', (pull) => pull.updated_at),
+  'pull_request.opened': (payload, context) => pullHead(payload, context, 'opened', 'head', (pull) => pull.created_at || pull.updated_at),
+  'pull_request.reopened': (payload, context) => pullHead(payload, context, 'reopened', 'head', (pull) => pull.updated_at),
   // Commands written before a push or a close asked for commits that are no longer the head.
-  'pull_request.synchronize': (payload) => pullHead(payload, 'synchronize', 'push', (pull) => pull.updated_at),
-  'pull_request.closed': (payload) => pullHead(payload, 'closed', 'push', (pull) => pull.closed_at || pull.updated_at),
+  'pull_request.synchronize': (payload, context) => pullHead(payload, context, 'synchronize', 'push', (pull) => pull.updated_at),
+  'pull_request.closed': (payload, context) => pullHead(payload, context, 'closed', 'push', (pull) => pull.closed_at || pull.updated_at),
   'workflow_run.completed': workflowRun,
 };
 
@@ -149,10 +159,12 @@ const EVENTS = [...new Set([...Object.keys(HANDLED).map((k) => k.split('.')[0]),
 /**
  * @param name     the X-GitHub-Event header
  * @param payload  the parsed body
- * @param context  {repositories: ['owner/name' lower case], workflows: {suite: file}, benchmarks,
- *                 watch: {enabled, branch, workflow}}
+ * @param given    {repositories: ['owner/name' lower case], workflows: {suite: file}, benchmarks,
+ *                 watch: {enabled, branch, workflow}, now?: ms (the clock stamps are checked by)}
  */
-function triage(name, payload, context) {
+function triage(name, payload, given) {
+  // The stamps are checked against the receiving clock (a test gives its own).
+  const context = { now: Date.now(), ...given };
   if (name === 'ping') return { ignore: 'ping', pong: true };
   if (!EVENTS.includes(name)) return { ignore: `perfgate does not act on ${name} events` };
   const action = payload && payload.action;
@@ -167,4 +179,4 @@ function triage(name, payload, context) {
   return { work: { ...decided.work, repo, installationId: installationOf(payload) } };
 }
 
-module.exports = { triage, EVENTS };
+module.exports = { triage, runWork, EVENTS };

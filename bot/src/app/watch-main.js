@@ -63,8 +63,9 @@ async function dispatch(ctx, octokit, watchRun) {
   const { watch } = ctx.config;
   let run;
   try {
+    // A watch run claimed for dispatching may have been dispatched by a job that then died.
     run = await dispatchWorkflow(ctx, octokit, {
-      owner, repo, workflow: watch.workflow, inputs: dispatchInputs({ watchRun, suite: watch.suite }), requestId: watchRequestId(watchRun), since: watchRun.createdAt,
+      owner, repo, workflow: watch.workflow, inputs: dispatchInputs({ watchRun, suite: watch.suite }), requestId: watchRequestId(watchRun), since: watchRun.createdAt, lookFirst: true,
     });
   } catch (err) {
     if (!(err instanceof DispatchRefused)) throw err;
@@ -182,7 +183,7 @@ async function fileConfirmedNoise(ctx, { repo, tracker, changePoints }) {
       verdict, benchmarkId: cp.benchKey, signal: cp.signal, repo, lastGood: row.lastGood, firstBad: cp.sha, dedupeKey,
       confirmation: { changePoint: cp.description },
     });
-    const created = await tracker.file(issue);
+    const created = await tracker.file({ ...issue, dedupeKey });
     await store.markFiled(ctx.store, { dedupeKey, tracker: tracker.name, issueKey: created.key, issueUrl: created.url, note: `confirmed by change point: ${cp.description}` });
     filed.push({ dedupeKey, issue: created });
   }

@@ -10,7 +10,7 @@ const store = require('../store');
  * settleMainResult({db, tracker, repo, base, head, verdict, confirmation, changePoints, log})
  *   db            an open store (bot/src/store)
  *   base, head    SHAs of the judged pair (head = the main commit)
- *   verdict       perfgate.verdict/v1 of that pair; confirmation: of its re-measurement, or null
+ *   verdict       perfgate.verdict/v2 of that pair; confirmation: of its re-measurement, or null
  *   changePoints  [{benchKey, signal, sha, description?}] found on the main series
  * -> {actions, confirm}: what was done, and the microbenchmarks to re-measure (none once
  *    `confirmation` is given)

@@ -9,6 +9,8 @@ const { BlockList, isIPv4 } = require('node:net');
 const { Webhooks, emitterEventNames } = require('@octokit/webhooks');
 const store = require('../store');
 const { triage } = require('./triage');
+const { STAMP_MARGIN_MS } = require('./approval');
+const { queueRunCompletion } = require('./run-completions');
 const messages = require('./messages');
 const { HttpRefusal: Refusal, sendText } = require('./http-server');
 
@@ -105,7 +107,9 @@ function header(request, name) {
 async function record(db, { deliveryId, name, action, work }) {
   return store.inTransaction(db, async (tx) => {
     const delivery = await store.recordDelivery(tx, { deliveryId, event: name, action });
-    if (delivery.duplicate) return { outcome: 'duplicate delivery' };
+    // A run's completion delivered again is looked at again: its first job may not have done
+    // its work (run-completions.js).
+    if (delivery.duplicate && work.kind !== 'run') return { outcome: 'duplicate delivery' };
     if (work.kind === 'command') {
       const command = work.parsed.command || { name: 'invalid', args: {}, line: work.line };
       await store.recordRequest(tx, {
@@ -129,7 +133,10 @@ async function record(db, { deliveryId, name, action, work }) {
       // that too).
       const notMeasuringTheHead = ['signoff', 'cancel', 'waive', 'help'];
       const keep = work.action === 'closed' ? notMeasuringTheHead : [...notMeasuringTheHead, 'bisect'];
-      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before: work.at, reason, keep, by: 'push' });
+      // Commands written up to the stamps' margin after the push too: which came first is
+      // unknown, and the command's job would refuse such a head (approval.js).
+      const before = work.at === null ? null : work.at + STAMP_MARGIN_MS;
+      const cancelled = await store.cancelRequests(tx, { repo: work.repo, prNumber: work.prNumber, before, reason, keep, by: 'push' });
       if (!cancelled.length) return { outcome: 'nothing to cancel' };
       const job = await store.enqueue(tx, {
         kind: 'push',
@@ -141,8 +148,8 @@ async function record(db, { deliveryId, name, action, work }) {
       const job = await store.enqueue(tx, { kind: 'watch-push', payload: work }, `watch-push:${work.repo}/${work.headSha}`);
       return { outcome: job.created ? 'queued' : 'duplicate push', jobId: job.id };
     }
-    const job = await store.enqueue(tx, { kind: 'run', payload: work }, `run:${work.repo}/${work.runId}/${work.attempt}`);
-    return { outcome: job.created ? 'queued' : 'duplicate run', jobId: job.id };
+    const queued = await queueRunCompletion(tx, work);
+    return { outcome: queued.outcome === 'duplicate run' && delivery.duplicate ? 'duplicate delivery' : queued.outcome, jobId: queued.jobId };
   });
 }
 

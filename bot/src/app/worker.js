@@ -2,8 +2,9 @@
 // Takes jobs from the durable queue and runs them, `concurrency` at a time. A job's lease is
 // renewed while it runs; a worker that dies leaves its job to be claimed again when the lease
 // runs out. A job that throws is tried again later (backoff), up to its attempts; one that
-// throws PermanentJobError fails for good. Idle workers wait for wake() (a webhook queued a
-// job in this process) or poll (another process did).
+// throws PermanentJobError fails for good; one whose handler returns KEEP came too early and is
+// kept until something queues it again. Idle workers wait for wake() (a webhook queued a job in
+// this process) or poll (another process did).
 const os = require('node:os');
 const crypto = require('node:crypto');
 const store = require('../store');
@@ -11,6 +12,8 @@ const store = require('../store');
 const POLL_MS = 1000;
 const BACKOFF_FIRST_MS = 2000;
 const BACKOFF_MAX_MS = 10 * 60 * 1000;
+// What a handler returns for a job it cannot do yet and that must not be lost.
+const KEEP = Symbol('keep');
 
 function backoffMs(attempts, firstMs = BACKOFF_FIRST_MS) {
   return Math.min(firstMs * 4 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
@@ -77,10 +80,10 @@ class Worker {
     try {
       const handler = this.handlers[job.kind];
       if (!handler) throw Object.assign(new Error(`no handler for jobs of kind '${job.kind}'`), { permanent: true });
-      await handler(job);
+      const kept = (await handler(job)) === KEEP;
       clearInterval(renew);
-      await store.complete(this.db, job.id, { workerId });
-      this.log.info(`job ${job.id} ${job.kind} ${job.uniqueKey}: done in ${Math.round(performance.now() - started)} ms (attempt ${job.attempts})`);
+      await (kept ? store.keep : store.complete)(this.db, job.id, { workerId });
+      this.log.info(`job ${job.id} ${job.kind} ${job.uniqueKey}: ${kept ? 'kept' : 'done'} in ${Math.round(performance.now() - started)} ms (attempt ${job.attempts})`);
     } catch (err) {
       clearInterval(renew);
       const permanent = err.permanent || this.isPermanent(err);
@@ -104,4 +107,4 @@ class Worker {
   }
 }
 
-module.exports = { Worker, backoffMs };
+module.exports = { Worker, backoffMs, KEEP };

@@ -25,7 +25,8 @@ const REF = /^([A-Za-z0-9._/-]{1,200})((?:[~^][0-9]{0,4})*)$/;
 // A pull request's refs (pull/7/head, refs/pull/7/merge) are moved by its author's pushes, and
 // the bot resolves a ref when it takes the command, not when the comment was written: a push in
 // between would have code built that the maintainer never saw. Its commits are named by SHA.
-const PULL_REF = /^(refs\/)?pull\//;
+// Without regard to case: git on a case-insensitive file system resolves PULL/7/head as pull/7/head.
+const PULL_REF = /^(refs\/)?pull\//i;
 
 function parseRef(text, name) {
   const m = REF.exec(text);

@@ -51,9 +51,18 @@ function parseTarget(target) {
   };
 }
 
-// Never print a password into a log or an error.
+// Never print a password into a log or an error: the userinfo's (up to the last '@', which a
+// password may hold unescaped) and every parameter's value (password=, ssl-key=, ...). A file
+// path is no URL and shown as it is.
 function redact(target) {
-  return String(target).replace(/^([a-z]+:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+  const text = String(target);
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text);
+  if (!scheme) return text;
+  let rest = text.slice(scheme[0].length);
+  const at = rest.lastIndexOf('@');
+  const colon = rest.indexOf(':');
+  if (at >= 0 && colon >= 0 && colon < at) rest = `${rest.slice(0, colon)}:***${rest.slice(at)}`;
+  return scheme[0] + rest.replace(/([?&;][^=&#;]*)=[^&#;]*/g, '$1=***');
 }
 
 function describe(config) {

@@ -4,6 +4,8 @@
 // Every list is bounded (a limit or a window of main commits), so a page costs the same on a
 // history of ten runs as on one of thousands.
 const { mainSeries, verdictSeries } = require('./history');
+// Runs stored before perfgate.verdict/v2 say "inconclusive" for undecided.
+const { outcomeWord } = require('@perfgate/core');
 
 const toNumber = (v) => (v === null || v === undefined ? null : Number(v));
 
@@ -131,7 +133,7 @@ async function recentRuns(store, { repo = null, suite = null, before = null, lim
   if (suite) q = q.where('r.suite', '=', suite);
   if (before !== null) q = q.where('r.id', '<', before);
   return (await q.execute()).map((r) => ({
-    ...r, id: Number(r.id), startedAt: toNumber(r.startedAt), finishedAt: toNumber(r.finishedAt), storedAt: Number(r.storedAt),
+    ...r, verdict: outcomeWord(r.verdict), id: Number(r.id), startedAt: toNumber(r.startedAt), finishedAt: toNumber(r.finishedAt), storedAt: Number(r.storedAt),
     prNumber: toNumber(r.prNumber), headSeq: toNumber(r.headSeq), baseSeq: toNumber(r.baseSeq),
   }));
 }
@@ -171,7 +173,7 @@ async function signoffList(store, { repo = null, limit = 50 } = {}) {
     .orderBy('so.created_at', 'desc').orderBy('so.id', 'desc').limit(limit);
   if (repo) q = q.where('so.repo', '=', repo);
   const rows = (await q.execute()).map((r) => ({
-    ...r, id: Number(r.id), workflowRunId: toNumber(r.workflowRunId), runId: toNumber(r.runId), createdAt: Number(r.createdAt),
+    ...r, verdict: outcomeWord(r.verdict), id: Number(r.id), workflowRunId: toNumber(r.workflowRunId), runId: toNumber(r.runId), createdAt: Number(r.createdAt),
     updatedAt: Number(r.updatedAt), completedAt: toNumber(r.completedAt), waivers: [],
   }));
   if (!rows.length) return rows;

@@ -4,6 +4,7 @@
 // results.json and verdict.json.
 const { sql } = require('kysely');
 const { StoreError } = require('./connection');
+const { VERDICT_SCHEMA } = require('@perfgate/core');
 
 const SIDES = ['base', 'head'];
 // Absolute per-round signals a series can follow, and the judged ratios.
@@ -11,7 +12,7 @@ const SIDES = ['base', 'head'];
 // background work drained after it, summed per window as the verdict's figure of all threads is.
 const ROUND_SIGNALS = ['qps', 'cpu_per_query_us', 'cs_per_query', 'instructions_per_query', 'all_threads_instructions_per_query'];
 // all_threads_per_query: instructions of the connection threads and the background work they
-// left (purge, flushing), which decides a row where it proves more (core's verdict.js).
+// left (purge, flushing), which decides a row where it proves more (core's process-pairs.js).
 const VERDICT_SIGNALS = ['rqps', 'cpu_per_query', 'cs_per_query', 'instructions_per_query', 'all_threads_per_query'];
 
 const toNumber = (v) => (v === null || v === undefined ? v : Number(v));
@@ -170,8 +171,8 @@ function checkDocuments(results, verdict) {
     throw new StoreError(`storeRun: results key 'schema' is ${JSON.stringify(results && results.schema)}, expected "perfgate.results/v1"`);
   }
   if (!Array.isArray(results.benchmarks)) throw new StoreError("storeRun: results key 'benchmarks' is not an array");
-  if (verdict !== null && verdict !== undefined && verdict.schema !== 'perfgate.verdict/v1') {
-    throw new StoreError(`storeRun: verdict key 'schema' is ${JSON.stringify(verdict.schema)}, expected "perfgate.verdict/v1"`);
+  if (verdict !== null && verdict !== undefined && verdict.schema !== VERDICT_SCHEMA) {
+    throw new StoreError(`storeRun: verdict key 'schema' is ${JSON.stringify(verdict.schema)}, expected "${VERDICT_SCHEMA}"`);
   }
 }
 
@@ -233,7 +234,8 @@ async function storeVerdict(store, tx, runId, verdict, benchmarkIds, microIds) {
 //     base, head {sha, mainSeq?, committedAt?, subject?}: the commits measured, when results'
 //             sides carry none (mainSeq: position on the main branch, for series)
 //   results: perfgate.results/v1 (one document; extensions are already merged by the engine)
-//   verdict: perfgate.verdict/v1 judged from those results, or null
+//   verdict: perfgate.verdict/v2 judged from those results, or null (run folders' verdicts are
+//            read as v2 by core's checkRunFolder)
 async function storeRun(store, { request = {}, results, verdict = null }) {
   checkDocuments(results, verdict);
   const repo = request.repo ?? null;

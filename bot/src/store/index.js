@@ -10,6 +10,7 @@ const bisections = require('./bisections');
 const dashboard = require('./dashboard');
 const signoffs = require('./signoffs');
 const pullHeads = require('./pull-heads');
+const health = require('./health');
 const { StoreError, redact } = require('./connection');
 
-module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns, ...signoffs, ...pullHeads };
+module.exports = { openStore, schemaVersion, LATEST_MIGRATION: LATEST, StoreError, redact, ...history, ...queue, ...requests, ...bisections, ...dashboard, ...regressions, ...watchRuns, ...signoffs, ...pullHeads, ...health };

@@ -455,6 +455,14 @@ const pullHeads = {
   },
 };
 
+// A row the health check writes: a store that takes no writes refuses every delivery, and
+// /healthz must say so (app/service.js).
+const heartbeat = {
+  async up(db) {
+    await db.schema.createTable('heartbeat').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('at', 'bigint', (c) => c.notNull()).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
@@ -465,6 +473,7 @@ const MIGRATIONS = Object.freeze({
   '0007_signoff': signoff,
   '0008_instruction_windows': instructionWindows,
   '0009_pull_heads': pullHeads,
+  '0010_heartbeat': heartbeat,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

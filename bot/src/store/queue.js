@@ -10,6 +10,12 @@
 //     never get the same job: SQLite claims under BEGIN IMMEDIATE, MySQL/MariaDB with
 //     SELECT … FOR UPDATE SKIP LOCKED.
 //   complete(store, jobId, {workerId?}) -> boolean
+//   keep(store, jobId, {workerId?}) -> boolean: a job whose handler found it too early (a run's
+//     completion before its request knew the run) is kept, never claimed, until requeued
+//   requeue(store, uniqueKey, {attempts}) -> boolean: a finished or kept job queued again (a
+//     completion redelivered whose first job did not do its work), its attempts so far kept
+//   keptJobs(store, {kind}) -> the jobs of `kind` kept, oldest first
+//   hurryRetries(store) -> n: jobs waiting out a backoff made due now (GitHub answers again)
 //   fail(store, jobId, error, retryAt, {workerId?}) -> boolean
 //     retryAt (ms or Date) queues the job again from then, unless it has used maxAttempts;
 //     null fails it for good. With workerId, only the worker holding the lease may finish the
@@ -149,6 +155,43 @@ async function extendLease(store, jobId, workerId, leaseSeconds) {
     .set({ locked_until: now + Math.round(leaseSeconds * 1000), updated_at: now }));
 }
 
+/** The job of `uniqueKey`, or null. */
+async function jobByKey(store, uniqueKey) {
+  return jobOf(await store.db.selectFrom('jobs').selectAll().where('unique_key', '=', uniqueKey).executeTakeFirst());
+}
+
+/**
+ * Queues a finished job (done or failed for good) again, due now, with `attempts` more tries;
+ * its attempts so far are kept, so that it knows it ran before. true when it was queued again.
+ */
+async function requeue(store, uniqueKey, { attempts = DEFAULT_MAX_ATTEMPTS } = {}) {
+  const now = store.now();
+  return update(store, store.db.updateTable('jobs')
+    .set((eb) => ({ status: 'queued', run_at: now, max_attempts: eb('attempts', '+', attempts), updated_at: now, completed_at: null }))
+    .where('unique_key', '=', uniqueKey).where('status', 'in', ['done', 'failed', 'kept']));
+}
+
+async function keep(store, jobId, { workerId } = {}) {
+  const now = store.now();
+  return update(store, running(store.db.updateTable('jobs'), jobId, workerId)
+    .set({ status: 'kept', updated_at: now, locked_by: null, locked_until: null }));
+}
+
+async function keptJobs(store, { kind, limit = 500 }) {
+  return (await store.db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('status', '=', 'kept').orderBy('id').limit(limit).execute()).map(jobOf);
+}
+
+/**
+ * Jobs waiting out a backoff after a failure are made due now (GitHub answers again: their
+ * waits were for it). -> how many.
+ */
+async function hurryRetries(store) {
+  const now = store.now();
+  const r = await store.behaviour.retrying(() => store.db.updateTable('jobs').set({ run_at: now, updated_at: now })
+    .where('status', '=', 'queued').where('run_at', '>', now).where('attempts', '>', 0).where('last_error', 'is not', null).executeTakeFirst());
+  return Number(r.numUpdatedRows);
+}
+
 /** How many jobs wait (queued and due, or queued for later) and run, for health and load figures. */
 async function queueDepth(store) {
   const rows = await store.db.selectFrom('jobs').select(['status', (eb) => eb.fn.countAll().as('n')])
@@ -162,4 +205,4 @@ async function getJob(store, jobId) {
   return jobOf(await store.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst());
 }
 
-module.exports = { enqueue, claim, complete, fail, extendLease, queueDepth, getJob, DEFAULT_MAX_ATTEMPTS };
+module.exports = { enqueue, claim, complete, fail, keep, extendLease, queueDepth, getJob, jobByKey, requeue, keptJobs, hurryRetries, DEFAULT_MAX_ATTEMPTS };

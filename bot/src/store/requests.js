@@ -10,15 +10,19 @@ const { StoreError } = require('./connection');
 //   push     a push to (or the close of) the pull request, recorded with its webhook
 //   cancel   `/perf cancel` in the same conversation
 //   run      the dispatched run's completion: its run folder stored or rejected
+//   sweep    the reconciliation sweep (app/sweep.js): a request whose job gave up is finished
+//            from what GitHub shows (its run found) or reported failed
 // A request cancelled before its job authorized the author is refused (or found invalid)
-// by that job, so that nobody learns of a command that would not have run. A command whose
+// by that job, so that nobody learns of a command that would not have run. A command whose job
+// could not reach GitHub until past its deadline fails (command), as does one whose job gave
+// up for good (sweep). A command whose
 // pinning finds the head moved at or after the comment is cancelled by its own job, as the
 // push would have done had its webhook come first.
 const LIFECYCLE = Object.freeze({
-  received: { refused: ['command'], invalid: ['command'], answered: ['command'], pinned: ['command'], cancelled: ['command', 'push', 'cancel'] },
-  pinned: { dispatching: ['command'], cancelled: ['push', 'cancel'] },
-  dispatching: { dispatched: ['command'], failed: ['command'], cancelled: ['push', 'cancel'] },
-  dispatched: { completed: ['run'], failed: ['run'], cancelled: ['push', 'cancel'] },
+  received: { refused: ['command'], invalid: ['command'], answered: ['command'], pinned: ['command'], cancelled: ['command', 'push', 'cancel'], failed: ['command', 'sweep'] },
+  pinned: { dispatching: ['command'], cancelled: ['push', 'cancel'], failed: ['command', 'sweep'] },
+  dispatching: { dispatched: ['command', 'sweep'], failed: ['command', 'sweep'], cancelled: ['push', 'cancel'] },
+  dispatched: { completed: ['run'], failed: ['run', 'sweep'], cancelled: ['push', 'cancel'] },
   cancelled: { refused: ['command'], invalid: ['command'], answered: ['command'] },
   refused: {},
   invalid: {},
@@ -27,7 +31,7 @@ const LIFECYCLE = Object.freeze({
   failed: {},
 });
 const STATUSES = Object.freeze(Object.keys(LIFECYCLE));
-const MOVERS = Object.freeze(['command', 'push', 'cancel', 'run']);
+const MOVERS = Object.freeze(['command', 'push', 'cancel', 'run', 'sweep']);
 // Statuses from which the request can still run a measurement: what a push or /perf cancel stops.
 const ACTIVE = Object.freeze(STATUSES.filter((s) => LIFECYCLE[s].cancelled));
 
@@ -161,6 +165,11 @@ async function requestsAwaitingRun(store, { repo }) {
   return rows.map(requestOf);
 }
 
+/** Requests in `statuses` of every repository, oldest first (the sweep's look at what is unfinished). */
+async function requestsIn(store, { statuses, limit = 500 }) {
+  return (await store.db.selectFrom('requests').selectAll().where('status', 'in', statuses).orderBy('id').limit(limit).execute()).map(requestOf);
+}
+
 /** The requests of a pull request, oldest first, optionally only those in `statuses`. */
 async function requestsOfPull(store, { repo, prNumber, statuses = null }) {
   let q = store.db.selectFrom('requests').selectAll().where('repo', '=', repo).where('pr_number', '=', prNumber);
@@ -191,5 +200,5 @@ function writing(store, work) {
 
 module.exports = {
   ACTIVE_STATUSES: ACTIVE, REQUEST_STATUSES: STATUSES, REQUEST_LIFECYCLE: LIFECYCLE, requestMovesTo: movesTo,
-  getRequest, requestForComment, requestForRun, updateRequest, transition, cancelRequests, requestsAwaitingRun, requestsOfPull, latestRequest, inTransaction,
+  getRequest, requestForComment, requestForRun, updateRequest, transition, cancelRequests, requestsAwaitingRun, requestsIn, requestsOfPull, latestRequest, inTransaction,
 };

@@ -5,6 +5,7 @@
 // commit status it decided; one waiver per sign-off and microbenchmark (a second /perf waive of
 // the same microbenchmark replaces the reason).
 const { StoreError } = require('./connection');
+const { storedVerdict } = require('./stored-verdicts');
 
 const SIGNOFF_STATUSES = Object.freeze(['dispatched', 'completed', 'failed']);
 const numberOrNull = (v) => (v === null || v === undefined ? null : Number(v));
@@ -24,7 +25,7 @@ function signoffOf(row) {
     runId: numberOrNull(row.run_id),
     runUrl: row.run_url ?? null,
     replyId: numberOrNull(row.reply_id),
-    verdict: row.verdict ? JSON.parse(row.verdict) : null,
+    verdict: row.verdict ? storedVerdict(JSON.parse(row.verdict), `the verdict of sign-off ${row.id}`) : null,
     failure: row.failure ?? null,
     summary: row.summary ?? null,
     createdAt: Number(row.created_at),

@@ -4,6 +4,7 @@
 // at most one re-measurement (purpose 'confirm') of its failing microbenchmarks. The row is
 // claimed before the dispatch, so a push delivered twice dispatches once.
 const { StoreError } = require('./connection');
+const { storedVerdict } = require('./stored-verdicts');
 
 const PURPOSES = ['measure', 'confirm'];
 
@@ -84,10 +85,10 @@ async function mainSeqOf(store, { repo, sha }) {
   return row && row.main_seq !== null ? Number(row.main_seq) : null;
 }
 
-/** The verdict stored with a run (perfgate.verdict/v1), or null. */
+/** The verdict stored with a run, or null; one stored before perfgate.verdict/v2 is read as v2. */
 async function verdictOfRun(store, runId) {
   const row = await store.db.selectFrom('verdicts').select('document').where('run_id', '=', runId).orderBy('id', 'desc').executeTakeFirst();
-  return row ? JSON.parse(row.document) : null;
+  return row ? storedVerdict(JSON.parse(row.document), `the verdict of run ${runId}`) : null;
 }
 
 /**

@@ -70,10 +70,19 @@ function startFailure(err) {
 async function execute(settings, io) {
   const { startBot, WEBHOOK_PATH } = require('@perfgate/bot');
   const stopped = waitForSignal();
+  // A signal while the App starts ends its calls to GitHub, which may not be answering.
+  const starting = new AbortController();
+  let started = false;
+  stopped.then(() => { if (!started) starting.abort(); });
   let bot;
   try {
-    bot = await startBot(settings.config);
+    bot = await startBot(settings.config, { signal: starting.signal });
+    started = true;
   } catch (err) {
+    if (starting.signal.aborted) {
+      io.stderr.write(`perfgate bot: ${await stopped}: stopped before it had started\n`);
+      return 0;
+    }
     io.stderr.write(`perfgate bot: cannot start: ${startFailure(err)}\n`);
     return EXIT.error;
   }

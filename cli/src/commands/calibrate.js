@@ -10,7 +10,7 @@ const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
 const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare-loop');
-const { writeDocument, writeReports, writeText } = require('../run-folder');
+const { writeDocument, writeReports, writeText } = require('../own-files');
 const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides } = require('../measure-options');
 const { EXIT_ON_SIGNAL } = require('../processes');
 

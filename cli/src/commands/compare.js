@@ -6,7 +6,7 @@ const { parseCommandLine } = require('../command-line');
 const { checkBasedir } = require('../basedir');
 const { runComparison } = require('../compare-loop');
 const { sidesFromSource } = require('../source-build/build-sides');
-const { writeReports } = require('../run-folder');
+const { writeReports } = require('../own-files');
 const { MEASURE_OPTIONS, MEASURE_HELP, measureOverrides, sideOptions, testList } = require('../measure-options');
 const { EXIT_ON_SIGNAL, sandboxFor } = require('../processes');
 
@@ -66,7 +66,7 @@ ${MEASURE_HELP}
                           whenever this host has it; PERFGATE_SANDBOX=off in the runner's
                           settings runs everything outside it
 
-Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error,
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 undecided, 4 error,
 130/143 cancelled by SIGINT/SIGTERM (results.json says "cancelled").
 `;
 
@@ -131,11 +131,9 @@ function describeSteps(steps) {
   const inSteps = (list) => `in ${list.length} step${list.length === 1 ? '' : 's'}`;
   const parts = [];
   if (of('count').length) parts.push(`${sum(of('count'), 'windows')} extra instruction windows per side ${inSteps(of('count'))}`);
-  // Whether the builds swapped places for a kind of step (core/src/places.js).
-  const placed = (list) => (list.some((s) => s.places) ? ", the builds in each other's places" : '');
-  if (of('recount').length) parts.push(`instruction fails and warns counted again on fresh servers (${sum(of('recount'), 'windows')} windows per side${placed(of('recount'))})`);
+  if (of('recount').length) parts.push(`instruction fails and warns counted again on fresh servers (${sum(of('recount'), 'windows')} windows per side)`);
   if (of('extend').length) parts.push(`${sum(of('extend'), 'rounds')} extra rounds per side ${inSteps(of('extend'))}`);
-  if (of('confirm').length) parts.push(`time fails and warns re-measured on fresh servers (${sum(of('confirm'), 'rounds')} rounds per side${placed(of('confirm'))})`);
+  if (of('confirm').length) parts.push(`time fails and warns re-measured on fresh servers (${sum(of('confirm'), 'rounds')} rounds per side)`);
   return parts.join('; ');
 }
 

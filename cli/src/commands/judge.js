@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
-const { readDocument, writeReports } = require('../run-folder');
+const { readDocument, writeReports } = require('../own-files');
 
 const { UsageError, EXIT } = core;
 
@@ -34,7 +34,7 @@ Nothing is measured.
   --allow-different-machines    judge results whose machine fingerprints differ
   --report-link <text>          where readers of comment.md find the full report (an artifact URL)
 
-Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive, 4 error.
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 undecided, 4 error.
 `;
 
 

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
-const { readDocument, writeDocument, writeReports, makeRunFolder, clearRunOutputs } = require('../run-folder');
+const { readDocument, writeDocument, writeReports, makeRunFolder, clearRunOutputs } = require('../own-files');
 const { limitsConfig } = require('./judge');
 
 const { UsageError } = core;
@@ -29,7 +29,7 @@ report.html, results.csv and results.tsv. Nothing is measured.
   --out <dir>                   the merged run folder (created; not one of the shard folders)
   --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)
   --allow-partial               merge although shards are missing: the reports name them, and the
-                                verdict is at best inconclusive (what was not measured may hide a fail)
+                                verdict is at best undecided (what was not measured may hide a fail)
   --allow-different-machines    merge shards measured on different machine classes
   --report-link <text>          where readers of comment.md find the full report (an artifact URL)
 
@@ -38,7 +38,7 @@ different base or head servers (version or commit), suites, machine classes
 (machine.hardware_class: runners of one class may differ), scale or timing, shards of
 different counts, the same shard twice, and missing shards unless --allow-partial.
 
-Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 inconclusive (also a partial merge), 4 error.
+Exit codes: 0 pass or warn, 1 fail, 2 bad input, 3 undecided (also a partial merge), 4 error.
 `;
 
 function readSettings(argv) {

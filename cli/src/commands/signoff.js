@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
-const { readDocument, writeText } = require('../run-folder');
+const { readDocument, writeText } = require('../own-files');
 
 const { UsageError } = core;
 

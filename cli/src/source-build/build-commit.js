@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { runProcess, runProcessSync, startProcess, cancellation, Cancelled, sandboxFor } = require('../processes');
-const { writeDocument, readDocument, readOwnText } = require('../run-folder');
+const { writeDocument, readDocument, readOwnText } = require('../own-files');
 
 const { cacheKey, treeKey, cmakeArgs, NINJA_STATUS, parseNinjaStatus, BuildError, classifyCommandFailure, classifyIoFailure, UsageError, buildRecord } = core;
 

@@ -8,7 +8,7 @@ const path = require('node:path');
 const core = require('@perfgate/core');
 const { buildCommit, cacheDirFrom } = require('./build-commit');
 const { machineFingerprint } = require('../harness-process');
-const { writeDocument, writeText, readOwnText, writeReports, clearRunOutputs, makeRunFolder } = require('../run-folder');
+const { writeDocument, writeText, readOwnText, writeReports, clearRunOutputs, makeRunFolder } = require('../own-files');
 const { Cancelled, sandboxFor } = require('../processes');
 const { runnerCpus } = require('../runner-settings');
 

@@ -26,8 +26,7 @@
 //                                                 name '<workload> parts=<n>') when `parts` is set
 //             names: [name],                      what `limits` keys may name
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name> | '<name> threads=<n>': Limit}},
-//             budget: {extra_rounds, confirm_rounds, step_rounds, extra_windows, step_windows,
-//                      confirm_windows} }
+//             budget: {extra_pairs, minutes} }       config/budget.js
 //   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null,
 //             device_reads_per_query?, read_kb_per_query?, write_kb_per_query?: {warn, fail} }
 //           (already merged with default; the I/O limits, r/o, rKB/o and wKB/o, only when set)
@@ -43,13 +42,13 @@ const { FLAVORS, DEFAULT_PROFILES } = require('./flavors');
 const { fragmentProblems } = require('../schemas');
 const { IO_COLUMNS } = require('../per-query');
 const { SIDE_SCHEDULES } = require('../side-schedules');
+const { loadBudget } = require('./budget');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
 const SUITES_DIR = 'suites';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.%=+-]*$/;
 const RATIO = { above: 0, max: 2, what: 'a ratio in (0, 2]' };
-const STEP_ROUNDS_DEFAULT = 2;
 
 function displayPath(file) {
   const rel = path.relative(process.cwd(), file);
@@ -324,29 +323,6 @@ function loadLimits(src, names, ahi) {
   // AHI gain (ON/OFF QPS of one side) compared head against base: a ratio like rQPS.
   const ahiGain = 'ahi_gain' in raw ? loadLimit(src, [...at, 'ahi_gain'], null, { perQuery: false }) : null;
   return { default: def, ahi_gain: ahiGain, byName };
-}
-
-// Instruction windows are cheap and steady: by default an undecided instr/o gets up to six
-// more windows per side, three at a time, and a fail is counted again on fresh processes.
-const WINDOW_BUDGET_DEFAULT = { extra_windows: 6, step_windows: 3, confirm_windows: 3 };
-
-function loadBudget(src) {
-  const at = ['budget'];
-  check.mapping(src, at, {
-    required: ['extra_rounds', 'confirm_rounds'],
-    optional: ['step_rounds', 'extra_windows', 'step_windows', 'confirm_windows'],
-    what: 'a budget {extra_rounds, confirm_rounds, step_rounds?, extra_windows?, step_windows?, confirm_windows?}',
-  });
-  const raw = check.get(src.data, at);
-  const optional = (key, fallback, min) => (raw[key] === undefined ? fallback : check.number(src, [...at, key], { integer: true, min }));
-  return {
-    extra_rounds: check.number(src, [...at, 'extra_rounds'], { integer: true, min: 0 }),
-    confirm_rounds: check.number(src, [...at, 'confirm_rounds'], { integer: true, min: 0 }),
-    step_rounds: optional('step_rounds', STEP_ROUNDS_DEFAULT, 1),
-    extra_windows: optional('extra_windows', WINDOW_BUDGET_DEFAULT.extra_windows, 0),
-    step_windows: optional('step_windows', WINDOW_BUDGET_DEFAULT.step_windows, 2),
-    confirm_windows: optional('confirm_windows', WINDOW_BUDGET_DEFAULT.confirm_windows, 0),
-  };
 }
 
 // The profile each server flavour runs with: its own (DEFAULT_PROFILES) unless the suite says

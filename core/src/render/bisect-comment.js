@@ -9,6 +9,8 @@ const { renderBisect } = require('../bisect');
 const { count } = require('./format');
 const M = require('./markdown');
 const { decidingInstructions } = require('../signals');
+// Bisections written before perfgate.verdict/v2 say "inconclusive" for undecided.
+const { outcomeWord } = require('../verdict-versions');
 
 // A measurement's instructions figure as decided (all threads where they proved more).
 const instrText = (m) => {
@@ -50,7 +52,7 @@ function bisectStepLine(doc, step) {
       : `#${step.position} (\`${short(step.commit)}\`)`;
   const figures = stepFigures(doc, step);
   const state = step.outcome === 'running' ? 'measuring…' : step.outcome === 'build-failed' ? 'did not build, skipped'
-    : step.kind === 'culprit' ? step.verdict || step.outcome : step.decision || step.outcome;
+    : step.kind === 'culprit' ? outcomeWord(step.verdict) || step.outcome : step.decision || step.outcome;
   return `step ${step.n}: ${what} ${state}${figures ? `: ${figures}` : ''}`;
 }
 
@@ -86,7 +88,7 @@ function culpritLines(doc) {
   const c = doc.culprit;
   const lines = ['', `**Culprit:** \`${c.commit}\` ${code(c.subject)}`, `against its first parent \`${c.parent}\`${c.merge ? ' (the culprit is a merge)' : ''}:`, ''];
   lines.push('| microbenchmark | rQPS | instr/o | verdict |', '|---|---|---|---|');
-  for (const m of c.measurements) lines.push(`| ${cellCode(m.id)} | ${interval(m.rqps, f2)} | ${m.instructions_threads === 'all' ? instrText(m) : interval(m.instructions_per_query, f3)} | ${M.text(m.verdict)} |`);
+  for (const m of c.measurements) lines.push(`| ${cellCode(m.id)} | ${interval(m.rqps, f2)} | ${m.instructions_threads === 'all' ? instrText(m) : interval(m.instructions_per_query, f3)} | ${M.text(outcomeWord(m.verdict))} |`);
   for (const m of c.measurements) {
     if (!m.grown || !m.grown.length) continue;
     lines.push('', `Functions whose instructions per query grew most in ${code(m.id)}:`);

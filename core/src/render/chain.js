@@ -1,12 +1,13 @@
 'use strict';
-// The reports of a chain (perfgate.chain/v1) in the posts' layout: "Throughput relative to:
+// The reports of a chain (perfgate.chain/v2) in the posts' layout: "Throughput relative to:
 // <base>", one column per version (col-1, col-2, ...), one row per microbenchmark, rQPS with
 // its interval; then I/O per query and p95 latency per version. Pure: chain in, text out. Each
 // head's own full report (reasons, variables, options, how to reproduce) is rendered by the
 // two-sided renderers from that head's verdict.
 const F = require('./format');
 const M = require('./markdown');
-const { rqpsChart, pageHead, esc, td } = require('./html');
+const { rqpsChart } = require('./html');
+const { pageHead, esc, td, scrollTable, reasonRow } = require('./html-base');
 const { delimited } = require('./delimited');
 const { marker } = require('./comment');
 const { IO_COLUMNS } = require('../per-query');
@@ -113,7 +114,7 @@ function renderChainSummary(chain, options = {}) {
   const table = chainTable(chain);
   const why = table.columns.map((c, k) => {
     const v = chain.heads[k].verdict;
-    const rows = [...v.benchmarks, ...v.ahi].filter((b) => b.verdict !== 'pass' || b.open);
+    const rows = [...v.benchmarks, ...v.ahi].filter(F.listsReason);
     return rows.length ? [`**Why (${c.name})**`, '', ...rows.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}`)].join('\n') : '';
   }).filter(Boolean);
   return `${chainMarkdown(chain, { heading: '##', ...options }).trimEnd()}${why.length ? `\n\n${why.join('\n\n')}` : ''}\n`;
@@ -126,26 +127,27 @@ function renderChainReport(chain) {
   const limits = (chain.heads[0].verdict.limits && chain.heads[0].verdict.limits.default) || { warn: 0.97, fail: 0.93 };
   const parts = [pageHead(`perfgate ${chain.suite || ''}: chain: ${chain.verdict}`)];
   parts.push(`<h1><span class="badge ${esc(chain.verdict)}">${esc(chain.verdict)}</span> perfgate ${esc(chain.suite || '')}: chain of ${table.columns.length} versions: <span data-verdict="${esc(chain.verdict)}">${esc(chain.verdict)}</span></h1>`);
-  parts.push(`<p>Throughput relative to: base <b>${esc(F.sideLine(table.base))}</b></p><table data-table="columns"><tr><th>column</th><th>version</th><th>verdict</th><th>headline</th><th>its own report</th></tr>`);
-  parts.push(table.columns.map((c) => `<tr class="${esc(c.verdict)}">${td(c.name)}${td(F.sideLine(c.server))}${td(c.verdict, 'mark')}${td(c.headline, 'why')}<td><a href="heads/${esc(c.side)}/report.html">heads/${esc(c.side)}/report.html</a></td></tr>`).join('\n'));
-  parts.push('</table>', `<p class="muted">${esc(LEGEND)}</p>`);
+  parts.push(`<p>Throughput relative to: base <b>${esc(F.sideLine(table.base))}</b></p>`);
+  const columns = table.columns.map((c) => `<tr class="${esc(c.verdict)}">${td(c.name)}${td(F.sideLine(c.server))}${td(F.wordOf(c), 'mark')}<td><a href="heads/${esc(c.side)}/report.html">heads/${esc(c.side)}/report.html</a></td></tr>${reasonRow(c.headline, 4, c.verdict)}`).join('\n');
+  parts.push(scrollTable(' data-table="columns"', `<tr><th>column</th><th>version</th><th>verdict</th><th>its own report</th></tr>\n${columns}`), `<p class="muted">${esc(LEGEND)}</p>`);
   parts.push('<h2>rQPS of every version</h2>');
   const names = table.columns.map((c) => `<th>${esc(c.name)}</th><th>${esc(c.name)} interval</th>`).join('');
   for (const g of table.groups) {
-    parts.push(`<h3>${esc(g.title)}</h3><table data-table="chain"><tr><th>microbenchmark</th>${names}</tr>`);
-    parts.push(g.rows.map((r) => `<tr>${td(r.id)}${r.cells.map((c) => (c ? `<td class="n ${esc(c.verdict)}" title="${esc(c.reason)}">${esc(`${F.wordOf(c)} ${F.estimate(c.rqps)}`)}</td>${td(F.interval(c.rqps), 'n')}` : `${td('–', 'n')}${td('–', 'n')}`)).join('')}</tr>`).join('\n'));
-    parts.push('</table>');
+    const rows = g.rows.map((r) => {
+      const cells = r.cells.map((c) => (c ? `<td class="n ${esc(c.verdict)}" title="${esc(c.reason)}">${esc(`${F.wordOf(c)} ${F.estimate(c.rqps)}`)}</td>${td(F.interval(c.rqps), 'n')}` : `${td('–', 'n')}${td('–', 'n')}`)).join('');
+      const reasons = r.cells.map((c, k) => (c ? `${table.columns[k].name}: ${c.reason}` : null)).filter(Boolean).join('; ');
+      return `<tr>${td(r.id)}${cells}</tr>${reasonRow(reasons, 1 + 2 * table.columns.length)}`;
+    });
+    parts.push(`<h3>${esc(g.title)}</h3>${scrollTable(' data-table="chain"', `<tr><th>microbenchmark</th>${names}</tr>\n${rows.join('\n')}`)}`);
     // One chart per group: a line per microbenchmark and version, with its interval.
     const bars = g.rows.flatMap((r) => r.cells.map((c, k) => (c ? { ...c, id: `${r.id} · ${table.columns[k].name}` } : null)).filter(Boolean));
     parts.push(rqpsChart(bars, limits));
   }
   const rows = table.groups.flatMap((g) => g.rows);
   if (table.figures.length || table.p95) {
-    parts.push('<h2>I/O per query and p95 latency of every version</h2><table data-table="chain-figures"><tr><th>microbenchmark</th>');
     const heads = [...table.figures.flatMap((f) => table.columns.map((c) => `${f.label} ${c.name}`)), ...(table.p95 ? ['p95 ms base', ...table.columns.map((c) => `p95 ms ${c.name}`)] : [])];
-    parts.push(`${heads.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`);
-    parts.push(rows.map((r) => `<tr>${td(r.id)}${table.figures.map((f) => r.cells.map((c) => td(ioText(c, f.key), 'n')).join('')).join('')}${table.p95 ? `${td(F.num(baseP95(r)), 'n')}${r.cells.map((c) => td(F.num(p95Of(c, 'head')), 'n')).join('')}` : ''}</tr>`).join('\n'));
-    parts.push('</table>');
+    const body = rows.map((r) => `<tr>${td(r.id)}${table.figures.map((f) => r.cells.map((c) => td(ioText(c, f.key), 'n')).join('')).join('')}${table.p95 ? `${td(F.num(baseP95(r)), 'n')}${r.cells.map((c) => td(F.num(p95Of(c, 'head')), 'n')).join('')}` : ''}</tr>`).join('\n');
+    parts.push('<h2>I/O per query and p95 latency of every version</h2>', scrollTable(' data-table="chain-figures"', `<tr><th>microbenchmark</th>${heads.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>\n${body}`));
     const legend = figureLegend(table, chain.heads[0].verdict.benchmarks);
     if (legend.length) parts.push(`<p class="muted">${esc(`${legend.join('. ')}.`)}</p>`);
   }

@@ -11,7 +11,7 @@ const JOB_SUMMARY_LIMIT_BYTES = LIMITS.jobSummaryBytes;
 
 /**
  * The completed check run's fields: conclusion (blocking.js: `failOn` can only make it
- * stricter), title (the verdict and the headline), summary (the comment's tables, without its
+ * stricter), title (the headline, which leads with the verdict), summary (the comment's tables, without its
  * marker) and text (why each row that did not pass got its verdict).
  */
 function checkRunOutput(verdict, { reportLink, thresholdsFrom, failOn = 'fail' } = {}) {
@@ -23,7 +23,7 @@ function checkRunOutput(verdict, { reportLink, thresholdsFrom, failOn = 'fail' }
   return {
     conclusion: conclusionOf(verdict.verdict, failOn),
     output: {
-      title: fitCharacters(`perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline}`, LIMITS.checkRunTitle, 'cut'),
+      title: fitCharacters(`perfgate ${verdict.suite} — ${verdict.headline}`, LIMITS.checkRunTitle, 'cut'),
       summary,
       text: fitCharacters(reasons ? `Why:\n\n${reasons}\n` : 'Every microbenchmark passed.\n', CHECK_RUN_TEXT_LIMIT, `Cut to fit GitHub's check run size; ${where}.`),
     },

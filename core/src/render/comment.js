@@ -104,7 +104,7 @@ function keepRows(benchmarks, count) {
 }
 
 /**
- * @param verdict  perfgate.verdict/v1
+ * @param verdict  perfgate.verdict/v2
  * @param options  {reportLink: where the full report is (artifact URL or name), limit: max characters,
  *                 thresholdsFrom: where the limits were read (a commit), shown under the headline}
  */

@@ -5,18 +5,19 @@ const { preNextToTwin, scopeNotes } = require('./scope');
 const { IO_COLUMNS, IO_FIGURES } = require('../per-query');
 const { decidingInstructions } = require('../signals');
 const { sideScheduleWords } = require('../side-schedules');
+const { PRECEDENCE } = require('../verdict');
 
-const MARK = { pass: '✅', warn: '⚠️', inconclusive: '❔', fail: '❌', error: '💥' };
-// A pass whose interval still reaches the warn limit (the budget ran out before it closed):
-// within the fail limit, not shown as a clean pass.
-const OPEN_PASS_MARK = '✅❔';
-const markOf = (row) => (row.verdict === 'pass' && row.open ? OPEN_PASS_MARK : MARK[row.verdict]);
-const wordOf = (row) => (row.verdict === 'pass' && row.open ? 'pass (open)' : row.verdict);
-const WORD = { pass: 'pass', warn: 'warn', inconclusive: 'inconclusive', fail: 'fail', error: 'error' };
+const MARK = { pass: '✅', warn: '⚠️', undecided: '❔', fail: '❌', error: '💥' };
+const markOf = (row) => MARK[row.verdict];
+const wordOf = (row) => row.verdict;
+const WORD = { pass: 'pass', warn: 'warn', undecided: 'undecided', fail: 'fail', error: 'error' };
+// The rows whose reason the reports list: all but a pass that could be nothing worse (a pass
+// whose interval still reaches the warn limit says so in its reason).
+const listsReason = (row) => row.verdict !== 'pass' || Boolean(row.could_be);
 // Published rQPS tables group rows this way, reads before writes.
 const GROUP_ORDER = ['point', 'range', 'write', 'ahi'];
 const GROUP_TITLE = { point: 'Point queries', range: 'Range queries', write: 'Writes', ahi: 'AHI cells' };
-const SEVERITY = { error: 4, fail: 3, inconclusive: 2, warn: 1, pass: 0 };
+const SEVERITY = PRECEDENCE;
 
 const num = (x, digits = 2) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');
 const interval = (i, digits = 2) => (i && i.low !== null && i.low !== undefined ? `${num(i.low, digits)}–${num(i.high, digits)}` : '–');
@@ -262,13 +263,13 @@ function commandLines(b, sides = {}) {
 }
 
 function countsLine(verdict) {
-  return ['fail', 'inconclusive', 'warn', 'pass', 'error']
+  return ['fail', 'undecided', 'warn', 'pass', 'error']
     .filter((v) => verdict.counts[v])
     .map((v) => `${verdict.counts[v]} ${WORD[v]}`)
     .join(', ');
 }
 
 module.exports = {
-  MARK, markOf, wordOf, WORD, SEVERITY, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, functionsHeading, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, markOf, wordOf, WORD, SEVERITY, listsReason, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, functionsHeading, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

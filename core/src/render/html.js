@@ -3,7 +3,7 @@
 // offline from an artifact. Pure: verdict in, HTML out.
 const F = require('./format');
 
-const { esc, COLOR } = require('./html-base');
+const { esc, COLOR, colorOf, td, scrollTable, reasonRow, folded, pageHead } = require('./html-base');
 const { threadsHtml } = require('./threads-html');
 
 // rQPS of every benchmark with its interval (a forest plot), with the 1.00, warn and fail lines.
@@ -42,7 +42,7 @@ function rqpsChart(rows, limits) {
   });
   shown.forEach((b, k) => {
     const y = top + k * rowH + rowH / 2;
-    const c = COLOR[b.verdict];
+    const c = colorOf(b.verdict);
     parts.push(`<g class="bar" data-benchmark="${esc(b.id)}"><title>${esc(`${b.id}: ${b.reason}`)}</title>`);
     parts.push(`<text x="${label - 8}" y="${y + 4}" text-anchor="end" class="name">${esc(b.id)}</text>`);
     if (b.rqps.low !== null) {
@@ -97,8 +97,6 @@ function qpsChart(b) {
   return parts.join('');
 }
 
-const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
-
 // A figure cell (I/O per query, p95 latency) says on hover what each side did and the ratio's
 // interval, and the decision where the suite limits it.
 function figureCell(b, column) {
@@ -108,51 +106,75 @@ function figureCell(b, column) {
   return `<td class="n${figure && figure.verdict ? ` ${figure.verdict}` : ''}" data-figure="${esc(column.key)}"${title ? ` title="${esc(title)}"` : ''}>${esc(column.cell(b))}</td>`;
 }
 
-function benchmarkRows(rows, instr, figures) {
+// One row per microbenchmark with what decided it (rQPS, instr/o, pairs) and, on a line of its
+// own under it, the verdict's reason in its words.
+function benchmarkRows(rows, instr, span) {
   const instrCells = (b) => (instr ? `${td(F.instrEstimate(b), 'n')}${td(F.instrInterval(b), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
-  return rows.map((b) => `<tr class="${b.verdict}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${figures.map((c) => figureCell(b, c)).join('')}${td(b.rounds.pairs, 'n')}${td(b.reason, 'why')}</tr>`).join('\n');
+  return rows.map((b) => `<tr class="${esc(b.verdict)}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(b.rounds.pairs, 'n')}</tr>${reasonRow(b.reason, span, b.verdict)}`).join('\n');
+}
+
+// The per-query figures of each row (CPU, context switches, I/O, p95 latency): what a reader
+// opens to see why a row moved.
+function figureRows(rows, figures) {
+  return rows.map((b) => `<tr>${td(b.id)}${td(F.estimate(b.cpu_per_query), 'n')}${td(F.interval(b.cpu_per_query), 'n')}${td(F.estimate(b.cs_per_query), 'n')}${figures.map((c) => figureCell(b, c)).join('')}</tr>`).join('\n');
 }
 
 // Where the instructions went: the functions that grew most per query, and the files to open.
 function instructionsSection(rows) {
   const changed = F.changedInstructions(rows);
   if (!changed.length) return '';
-  const parts = ['<h2>Where the instructions went</h2><p class="muted">The queries\' own threads (every thread where all threads decided), per query, head minus base; from the callgrind profiles of every window.</p>'];
+  const parts = ['<p class="muted">The queries\' own threads (every thread where all threads decided), per query, head minus base; from the callgrind profiles of every window.</p>'];
   for (const b of changed) {
     const w = b.instructions_functions;
     parts.push(`<h3>${esc(b.id)}: ${esc(F.functionsHeading(b))}</h3>`);
     if (!w.symbols) {
       parts.push(`<p>${esc(w.why)}.</p>`);
     } else {
-      parts.push('<table data-table="grown-functions"><tr><th>function</th><th>source</th><th>base self</th><th>head self</th><th>self growth</th><th>inclusive growth</th></tr>');
-      parts.push(w.grown.map((f) => `<tr>${td(f.name)}${td(f.source || f.object || '–')}${td(F.count(f.base_self), 'n')}${td(F.count(f.head_self), 'n')}${td(`+${F.count(f.self_growth)}`, 'n')}${td(`+${F.count(f.inclusive_growth)}`, 'n')}</tr>`).join(''));
-      parts.push('</table>');
+      parts.push(scrollTable(' data-table="grown-functions"', `<tr><th>function</th><th>source</th><th>base self</th><th>head self</th><th>self growth</th><th>inclusive growth</th></tr>${w.grown.map((f) => `<tr>${td(f.name)}${td(f.source || f.object || '–')}${td(F.count(f.base_self), 'n')}${td(F.count(f.head_self), 'n')}${td(`+${F.count(f.self_growth)}`, 'n')}${td(`+${F.count(f.inclusive_growth)}`, 'n')}</tr>`).join('')}`));
     }
     if (w.annotate) parts.push(`<pre>${esc(w.annotate)}</pre>`);
   }
-  return parts.join('\n');
+  return `<h2>Where the instructions went</h2>${folded(`Functions that grew, in ${changed.length} microbenchmark${changed.length === 1 ? '' : 's'}`, parts.join('\n'), { open: true, data: 'grown-functions' })}`;
 }
 
-// The opening of every report page, up to <body>: one style for all of them.
-function pageHead(title) {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;max-width:1100px;margin:24px auto;padding:0 16px}
-h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
-.headline{font-size:16px;font-weight:600}.muted{color:#57606a}
-table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
-td.n{text-align:right}td.n.fail{color:${COLOR.fail};font-weight:600}td.n.warn{color:${COLOR.warn}}td.why{color:#57606a;font-size:12px}th{background:#f6f8fa}
-tr.fail td.mark{color:${COLOR.fail}}tr.warn td.mark{color:${COLOR.warn}}tr.pass td.mark{color:${COLOR.pass}}tr.inconclusive td.mark{color:${COLOR.inconclusive}}tr.error td.mark{color:${COLOR.error}}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:14px}.cell{border:1px solid #d0d7de;border-radius:6px;padding:8px}
-.cell h3{margin:0 0 4px;font-size:13px}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}svg text.ref{font-size:10px}
-.legend span{display:inline-block;width:10px;height:10px;border-radius:50%;margin:0 4px 0 12px}
-td.mark{font-weight:600}.badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:12px;vertical-align:middle}
-.badge.pass{background:${COLOR.pass}}.badge.warn{background:${COLOR.warn}}.badge.inconclusive{background:${COLOR.inconclusive}}.badge.fail{background:${COLOR.fail}}.badge.error{background:${COLOR.error}}
-pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}.warnbox{border-left:4px solid ${COLOR.warn};background:#fff8c5;padding:6px 10px}
-</style></head><body>`;
+// Each row's per-query figures, folded away: the decision is above, these say where it came from.
+function perQuerySection(rows) {
+  const figures = F.figureColumns(rows, { device: true });
+  const header = `<tr><th>microbenchmark</th><th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}</tr>`;
+  const legend = F.figureLegend(rows);
+  const device = figures.some((c) => c.key === 'device_read_kb_per_query') ? ' The device\'s rKB/o and wKB/o count everyone\'s I/O on it, the other side\'s background flushing included.' : '';
+  const note = legend.length ? `<p class="muted">${esc(`${legend.join('. ')}.${device} Hover a cell for each side's figure.`)}</p>` : '';
+  return folded('Per-query figures: CPU, context switches, I/O, p95 latency', `${scrollTable(' data-table="per-query"', `${header}\n${figureRows(rows, figures)}`)}${note}`, { data: 'per-query' });
+}
+
+const sideRows = (rows) => rows.map((o) => `<tr${o.differs ? ' style="font-weight:600"' : ''}>${td(o.key)}${td(o.base ?? '–')}${td(o.head ?? '–')}</tr>`).join('');
+
+// The servers, their builds, variables and options, the machine and how to reproduce a row:
+// each folded away, for the reader who needs them.
+function serversSection(verdict, sides) {
+  const parts = ['<h2>Servers, builds and machine</h2>'];
+  const build = F.buildLines(sides);
+  const servers = ['version', 'label', 'commit', 'flavor', 'basedir'].map((key) => `<tr>${td(key)}${td(sides.base && sides.base[key])}${td(sides.head && sides.head[key])}</tr>`)
+    .concat(build.rows.map(([label, b, h]) => `<tr>${td(label)}${td(b ?? '–')}${td(h ?? '–')}</tr>`));
+  const notes = build.unknown.map((note) => `<p class="muted">${esc(note)}</p>`).join('');
+  const cmake = F.cmakeRows(sides);
+  const cmakeHtml = cmake.length ? `<h3>cmake options</h3>${scrollTable(' data-table="cmake-options"', `<tr><th>option</th><th>base</th><th>head</th></tr>${sideRows(cmake)}`)}` : '';
+  parts.push(folded('Versions and build details', `${scrollTable(' data-table="servers"', `<tr><th></th><th>base</th><th>head</th></tr>${servers.join('\n')}`)}${notes}${cmakeHtml}`, { data: 'build' }));
+  const variables = F.variableRows(sides);
+  if (variables) {
+    const table = variables.length ? scrollTable(' data-table="variables"', `<tr><th>variable</th><th>base</th><th>head</th></tr>\n${variables.map((r) => `<tr>${td(r.name)}${td(r.base ?? 'absent')}${td(r.head ?? 'absent')}</tr>`).join('')}`) : '';
+    parts.push(folded(`Server variables that differ (SHOW GLOBAL VARIABLES): ${variables.length}`, `<p class="muted">${variables.length ? 'Each side\'s own paths and port aside.' : 'None, each side\'s own paths and port aside.'}</p>${table}`, { data: 'variables' }));
+  }
+  const options = F.optionRows(sides);
+  if (options.length) parts.push(folded('Server options', scrollTable(' data-table="options"', `<tr><th>option</th><th>base</th><th>head</th></tr>${sideRows(options)}`), { data: 'options' }));
+  const m = F.machineLines(verdict.run.machine);
+  if (m.length) parts.push(folded('Machine', scrollTable(' data-table="machine"', m.map(([k, v]) => `<tr>${td(k)}${td(v)}</tr>`).join('')), { data: 'machine' }));
+  const withCommands = verdict.benchmarks.filter((b) => b.command || b.commands);
+  if (withCommands.length) {
+    const commands = withCommands.map((b) => `<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b, sides).join('\n'))}</pre>`).join('\n');
+    parts.push(folded('Reproduce by hand', `<p class="muted">Start each server with the options above, then run a microbenchmark:</p>${commands}`, { data: 'reproduce' }));
+  }
+  return parts.join('\n');
 }
 
 function renderReport(verdict) {
@@ -169,61 +191,26 @@ function renderReport(verdict) {
   parts.push('<h2>Microbenchmarks</h2>');
   const instr = F.hasInstructions(verdict.benchmarks);
   const instrHeader = instr ? '<th>instr/o</th><th>instr/o interval</th><th>background instr/o</th>' : '';
-  const figures = F.figureColumns(verdict.benchmarks, { device: true });
-  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}<th>pairs</th><th>why</th></tr>`;
-  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3><table>${header}\n${benchmarkRows(g.benchmarks, instr, figures)}</table>`);
-  const legend = F.figureLegend(verdict.benchmarks);
-  const device = figures.some((c) => c.key === 'device_read_kb_per_query') ? ' The device\'s rKB/o and wKB/o count everyone\'s I/O on it, the other side\'s background flushing included.' : '';
-  if (legend.length) parts.push(`<p class="muted">${esc(`${legend.join('. ')}.${device} Hover a cell for each side's figure.`)}</p>`);
+  const span = 5 + (instr ? 3 : 0);
+  const header = `<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th>${instrHeader}<th>pairs</th></tr>`;
+  for (const g of groups) parts.push(`<h3>${esc(g.title)}</h3>${scrollTable(' data-table="benchmarks"', `${header}\n${benchmarkRows(g.benchmarks, instr, span)}`)}`);
+  parts.push(perQuerySection(verdict.benchmarks));
   const byThreads = threadsHtml(verdict.benchmarks);
   if (byThreads) parts.push(byThreads);
   const went = instructionsSection(verdict.benchmarks);
   if (went) parts.push(went);
   if (verdict.ahi.length) {
-    parts.push('<h2>AHI gain (QPS with AHI on / off) of each side</h2><table><tr><th></th><th>workload</th><th>threads</th><th>rQPS AHI off</th><th>rQPS AHI on</th><th>base gain</th><th>head gain</th><th>gain ratio</th><th>95% interval</th><th>why</th></tr>');
-    parts.push(verdict.ahi.map((c) => `<tr class="${c.verdict}">${td(c.verdict, 'mark')}${td(c.name)}${td(c.threads ?? '–', 'n')}${td(F.num(c.rqps_off), 'n')}${td(F.num(c.rqps_on), 'n')}${td(F.num(c.gain.base), 'n')}${td(F.num(c.gain.head), 'n')}${td(F.estimate(c.gain_ratio), 'n')}${td(F.interval(c.gain_ratio), 'n')}${td(c.reason, 'why')}</tr>`).join('\n'));
-    parts.push('</table>');
+    parts.push('<h2>AHI gain (QPS with AHI on / off) of each side</h2>');
+    const rows = verdict.ahi.map((c) => `<tr class="${esc(c.verdict)}">${td(F.wordOf(c), 'mark')}${td(c.name)}${td(c.threads ?? '–', 'n')}${td(F.num(c.rqps_off), 'n')}${td(F.num(c.rqps_on), 'n')}${td(F.num(c.gain.base), 'n')}${td(F.num(c.gain.head), 'n')}${td(F.estimate(c.gain_ratio), 'n')}${td(F.interval(c.gain_ratio), 'n')}</tr>${reasonRow(c.reason, 9, c.verdict)}`).join('\n');
+    parts.push(scrollTable(' data-table="ahi"', `<tr><th></th><th>workload</th><th>threads</th><th>rQPS AHI off</th><th>rQPS AHI on</th><th>base gain</th><th>head gain</th><th>gain ratio</th><th>95% interval</th></tr>\n${rows}`));
   }
   parts.push(`<h2>QPS per round, in the order the rounds ran</h2><p class="legend muted"><span style="background:${COLOR.base}"></span>base<span style="background:${COLOR.head}"></span>head</p><div class="grid">`);
-  for (const b of verdict.benchmarks) parts.push(`<div class="cell"><h3><span class="badge ${b.verdict}">${b.verdict}</span> ${esc(b.id)}</h3>${qpsChart(b)}</div>`);
+  for (const b of verdict.benchmarks) parts.push(`<div class="cell"><h3><span class="badge ${esc(b.verdict)}">${esc(F.wordOf(b))}</span> ${esc(b.id)}</h3>${qpsChart(b)}</div>`);
   parts.push('</div>');
-  parts.push('<h2>Servers</h2><table><tr><th></th><th>base</th><th>head</th></tr>');
-  for (const key of ['version', 'label', 'commit', 'flavor', 'basedir']) parts.push(`<tr>${td(key)}${td(sides.base && sides.base[key])}${td(sides.head && sides.head[key])}</tr>`);
-  const build = F.buildLines(sides);
-  for (const [label, b, h] of build.rows) parts.push(`<tr>${td(label)}${td(b ?? '–')}${td(h ?? '–')}</tr>`);
-  parts.push('</table>');
-  for (const note of build.unknown) parts.push(`<p class="muted">${esc(note)}</p>`);
-  const cmake = F.cmakeRows(sides);
-  if (cmake.length) {
-    parts.push('<h3>cmake options</h3><table data-table="cmake-options"><tr><th>option</th><th>base</th><th>head</th></tr>');
-    parts.push(cmake.map((o) => `<tr${o.differs ? ' style="font-weight:600"' : ''}>${td(o.key)}${td(o.base ?? '–')}${td(o.head ?? '–')}</tr>`).join(''));
-    parts.push('</table>');
-  }
-  const variables = F.variableRows(sides);
-  if (variables) {
-    parts.push(`<h3>Server variables that differ (SHOW GLOBAL VARIABLES)</h3><p class="muted">${variables.length ? 'Each side\'s own paths and port aside.' : 'None, each side\'s own paths and port aside.'}</p>`);
-    if (variables.length) {
-      parts.push('<table data-table="variables"><tr><th>variable</th><th>base</th><th>head</th></tr>');
-      parts.push(variables.map((r) => `<tr>${td(r.name)}${td(r.base ?? 'absent')}${td(r.head ?? 'absent')}</tr>`).join(''));
-      parts.push('</table>');
-    }
-  }
-  const options = F.optionRows(sides);
-  if (options.length) {
-    parts.push('<h3>Server options</h3><table><tr><th>option</th><th>base</th><th>head</th></tr>');
-    parts.push(options.map((o) => `<tr${o.differs ? ' style="font-weight:600"' : ''}>${td(o.key)}${td(o.base ?? '–')}${td(o.head ?? '–')}</tr>`).join(''));
-    parts.push('</table>');
-  }
-  const m = F.machineLines(verdict.run.machine);
-  if (m.length) parts.push(`<h2>Machine</h2><table>${m.map(([k, v]) => `<tr>${td(k)}${td(v)}</tr>`).join('')}</table>`);
-  const withCommands = verdict.benchmarks.filter((b) => b.command || b.commands);
-  if (withCommands.length) {
-    parts.push('<h2>Reproduce by hand</h2><p class="muted">Start each server with the options above, then run a microbenchmark:</p>');
-    for (const b of withCommands) parts.push(`<h3>${esc(b.id)}</h3><pre>${esc(F.commandLines(b, sides).join('\n'))}</pre>`);
-  }
+  parts.push(serversSection(verdict, sides));
   parts.push(`<p class="muted">Method: ${esc(verdict.method)}; ${Math.round(verdict.confidence * 100)}% intervals. Started ${esc(verdict.run.started || '?')}, finished ${esc(verdict.run.finished || '?')}.</p>`);
   parts.push('</body></html>\n');
   return parts.join('\n');
 }
 
-module.exports = { renderReport, rqpsChart, pageHead, esc, td };
+module.exports = { renderReport, rqpsChart };

@@ -14,7 +14,7 @@ const limits = require('../github-limits');
 const { text: markdownText, code: markdownCode, fence: markdownFence } = require('./markdown');
 
 /**
- * @param verdict  perfgate.verdict/v1
+ * @param verdict  perfgate.verdict/v2
  * @param options  {reportLink}: where readers of the comment find the full report;
  *                 {thresholdsFrom}: where the limits were read, e.g. a base commit
  * @returns {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}: file name → text

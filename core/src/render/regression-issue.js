@@ -47,7 +47,7 @@ function confirmationLines(confirmation) {
 
 /**
  * regressionIssue({verdict, benchmarkId, signal, repo, lastGood, firstBad, dedupeKey, confirmation})
- *   verdict     perfgate.verdict/v1 of the run that found it (base = lastGood, head = firstBad)
+ *   verdict     perfgate.verdict/v2 of the run that found it (base = lastGood, head = firstBad)
  *   signal      'rqps' | 'instructions_per_query'
  *   lastGood, firstBad  commit SHAs on the main branch
  *   confirmation {remeasured?: text, changePoint?: text}: what confirmed it (at least one)

@@ -4,7 +4,8 @@
 const F = require('./format');
 const { rqpsChart: mermaidChart, legend, text, code, NAME_MAX } = require('./markdown');
 const { LIMITS } = require('../github-limits');
-const { rqpsChart: svgChart, esc } = require('./html');
+const { rqpsChart: svgChart } = require('./html');
+const { esc, pageHead, scrollTable } = require('./html-base');
 const { plural } = require('./scope');
 const { isPre } = require('../shards');
 const { signoffDecision, isWithinLimits, waiverIndex, SIGNOFF_CONTEXT } = require('../signoff');
@@ -122,17 +123,7 @@ function renderSignoffHtml(verdict, options = {}) {
   const decision = signoffDecision({ verdict, waivers, runFailed });
   const sides = (verdict && verdict.run && verdict.run.sides) || {};
   const color = { success: '#1a7f37', failure: '#cf222e', error: '#8250df', pending: '#9a6700' }[decision.state];
-  const parts = [`<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>perfgate sign-off ${esc(candidate.ref || '')}: ${esc(decision.state)}</title>
-<style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;max-width:1100px;margin:24px auto;padding:0 16px}
-h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left}
-td.n{text-align:right}th{background:#f6f8fa}.badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:13px;background:${color}}
-tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}svg text.ref{font-size:10px}
-</style></head><body>`];
+  const parts = [pageHead(`perfgate sign-off ${candidate.ref || ''}: ${decision.state}`, `.badge{font-size:13px;background:${color}}tr.waived td{background:#f6f8fa}`)];
   parts.push(`<h1><span class="badge" data-state="${esc(decision.state)}">${esc(decision.state)}</span> Release sign-off: ${esc(candidate.ref || 'candidate')} against ${esc(previous.ref || 'previous')}</h1>`);
   parts.push(`<p><b>${esc(stop(decision.description))}</b> Commit status <code>${SIGNOFF_CONTEXT}</code> on the candidate: <code>${esc(decision.state)}</code>.</p>`);
   parts.push(`<p>Candidate ${esc(sidePlain(candidate, sides.head))} against previous ${esc(sidePlain(previous, sides.base))}${runUrl ? ` · <a href="${esc(runUrl)}">workflow run</a>` : ''}</p>`);
@@ -145,19 +136,18 @@ tr.waived td{background:#f6f8fa}svg text{font:11px system-ui,sans-serif;fill:#1f
     for (const s of sections(verdict)) {
       parts.push(`<h2>${esc(s.title)}</h2>`, svgChart(s.rows, limits));
       const figures = F.figureColumns(s.rows);
-      parts.push(`<table><tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`);
+      const rows = [`<tr><th></th><th>microbenchmark</th><th>rQPS</th><th>95% interval</th><th>cpu/o</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}${instr ? '<th>instr/o</th>' : ''}<th>pairs</th><th>verdict</th></tr>`];
       for (const b of s.rows) {
         const isWaived = waived.has(b.name) && !isWithinLimits(b.verdict);
-        parts.push(`<tr class="${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${figures.map((c) => `<td class="n">${esc(c.cell(b))}</td>`).join('')}${instr ? `<td class="n">${esc(F.instrEstimate(b))}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
+        rows.push(`<tr class=""${esc(b.verdict)}${isWaived ? ' waived' : ''}" data-benchmark="${esc(b.name)}"><td>${esc(rowMark(b, waived))}</td><td>${esc(b.name)}</td><td class="n">${F.estimate(b.rqps)}</td><td class="n">${F.interval(b.rqps)}</td><td class="n">${F.estimate(b.cpu_per_query)}</td><td class="n">${F.estimate(b.cs_per_query)}</td>${figures.map((c) => `<td class="n">${esc(c.cell(b))}</td>`).join('')}${instr ? `<td class="n">${esc(F.instrEstimate(b))}</td>` : ''}<td class="n">${b.rounds.pairs}</td><td>${esc(isWaived ? `${b.verdict}, waived` : b.verdict)}</td></tr>`);
       }
-      parts.push('</table>');
+      parts.push(scrollTable('', rows.join('\n')));
     }
     parts.push('<h2>Waivers</h2>');
     if (!waivers.length) parts.push('<p>None.</p>');
     else {
-      parts.push('<table data-table="waivers"><tr><th>microbenchmark</th><th>waived by</th><th>why</th><th>when (UTC)</th></tr>');
-      for (const w of waiverIndex(waivers).values()) parts.push(`<tr><td>${esc(w.microbenchmark)}</td><td>${esc(w.author ? `@${w.author}` : '–')}</td><td>${esc(w.reason)}</td><td>${esc(dateOf(w.createdAt))}</td></tr>`);
-      parts.push('</table>');
+      const rows = [...waiverIndex(waivers).values()].map((w) => `<tr><td>${esc(w.microbenchmark)}</td><td>${esc(w.author ? `@${w.author}` : '–')}</td><td>${esc(w.reason)}</td><td>${esc(dateOf(w.createdAt))}</td></tr>`);
+      parts.push(scrollTable(' data-table="waivers"', `<tr><th>microbenchmark</th><th>waived by</th><th>why</th><th>when (UTC)</th></tr>\n${rows.join('\n')}`));
     }
     parts.push(`<h2>Decision</h2><p><b>${esc(decision.state)}</b>: ${esc(stop(decision.description))} ${esc(within(decision, verdict))}</p>`);
   }

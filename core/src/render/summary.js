@@ -6,12 +6,12 @@ const { threadsMarkdown } = require('./threads');
 
 /** Why each row that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
 function renderReasons(verdict) {
-  const undecided = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass' || b.open);
+  const undecided = [...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason);
   return undecided.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}`).join('\n');
 }
 
 /**
- * @param verdict  perfgate.verdict/v1
+ * @param verdict  perfgate.verdict/v2
  * @param options  {reportLink, thresholdsFrom: where the limits were read (a commit), shown under the headline}
  */
 function renderSummary(verdict, options = {}) {

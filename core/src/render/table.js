@@ -32,7 +32,7 @@ function renderVerdictTable(verdict) {
   // One line each; a long error message (a command line, a log excerpt) is cut: verdict.json
   // and the reports keep it whole.
   const cut = (s) => (s.length > 400 ? `${s.slice(0, 399)}…` : s);
-  const why = [...verdict.benchmarks, ...verdict.ahi].filter((b) => b.verdict !== 'pass' || b.open).map((b) => cut(`  ${b.id}: ${b.reason}`));
+  const why = [...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason).map((b) => cut(`  ${b.id}: ${b.reason}`));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;
@@ -42,7 +42,7 @@ function renderVerdictTable(verdict) {
   }
   const variables = F.variablesLine(F.variableRows(sides));
   if (variables) why.push(`server variables that differ: ${variables}`);
-  return [title, ...F.scopeNotes(verdict), '', ...lines, '', `${verdict.verdict.toUpperCase()}: ${verdict.headline}`, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
+  return [title, ...F.scopeNotes(verdict), '', ...lines, '', verdict.headline, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 
 module.exports = { renderVerdictTable };

@@ -4,14 +4,9 @@
 // geometric mean of the paired round ratios, cpu/o, cs/o and I/O per query likewise) but no
 // verdicts.
 // Pure: a results document in, text out.
-const { pairedRatios, ratioInterval } = require('../statistics');
+const { metricInterval } = require('../statistics');
 const F = require('./format');
 const { ioFigures, latencyP95 } = require('../per-query');
-
-function pairedEstimate(rounds, metric) {
-  const ratios = pairedRatios(rounds, metric).map((r) => r.ratio);
-  return ratios.length ? ratioInterval(ratios) : null;
-}
 
 function renderTable(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -21,14 +16,14 @@ function renderTable(header, rows) {
 }
 
 function renderTerminal(results) {
-  const measured = results.benchmarks.map((b) => ({ ...b, io: ioFigures(b.rounds || [], pairedEstimate), latency_p95_ms: latencyP95(b.rounds || [], pairedEstimate) }));
+  const measured = results.benchmarks.map((b) => ({ ...b, io: ioFigures(b.rounds || [], metricInterval), latency_p95_ms: latencyP95(b.rounds || [], metricInterval) }));
   const figures = F.figureColumns(measured);
   const rows = measured.map((b) => {
     const rounds = b.rounds || [];
-    const rqps = pairedEstimate(rounds, 'qps');
+    const rqps = metricInterval(rounds, 'qps');
     if (b.status !== 'ok') return [b.id, 'error', '–', '–', '–', ...figures.map(() => '–'), String(rqps ? rqps.n : 0)];
-    return [b.id, F.estimate(rqps), F.interval(rqps), F.estimate(pairedEstimate(rounds, 'cpu_per_query_us')),
-      F.estimate(pairedEstimate(rounds, 'cs_per_query')), ...figures.map((c) => c.cell(b)), String(rqps ? rqps.n : 0)];
+    return [b.id, F.estimate(rqps), F.interval(rqps), F.estimate(metricInterval(rounds, 'cpu_per_query_us')),
+      F.estimate(metricInterval(rounds, 'cs_per_query')), ...figures.map((c) => c.cell(b)), String(rqps ? rqps.n : 0)];
   });
   const base = results.sides.base;
   const head = results.sides.head;

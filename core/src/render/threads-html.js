@@ -3,25 +3,23 @@
 // thread count, each cell with its verdict) and, per microbenchmark, an inline SVG of each
 // side's QPS against threads. No script. What goes where is threadScaling's.
 const F = require('./format');
-const { esc, COLOR } = require('./html-base');
+const { esc, COLOR, colorOf, td, scrollTable, reasonRow } = require('./html-base');
 const { threadScaling } = require('../thread-scaling');
 const { threadsWord, qpsText, scalingText, SCALING_LEGEND } = require('./threads');
 
-const td = (s, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
-
+// One row per microbenchmark, a column group per thread count; the reasons of its cells on a
+// line of their own under it.
 function sideBySide(scaling) {
-  const parts = ['<table data-table="threads"><tr><th rowspan="2">microbenchmark</th>'];
-  parts.push(scaling.threads.map((t) => `<th colspan="3" data-threads="${t}">${esc(threadsWord(t))}</th>`).join(''), '</tr><tr>');
-  parts.push(scaling.threads.map(() => '<th></th><th>rQPS</th><th>95% interval</th>').join(''), '</tr>');
-  for (const row of scaling.rows) {
+  const head = ['<tr><th rowspan="2">microbenchmark</th>', scaling.threads.map((t) => `<th colspan="3" data-threads="${t}">${esc(threadsWord(t))}</th>`).join(''), '</tr><tr>', scaling.threads.map(() => '<th></th><th>rQPS</th><th>95% interval</th>').join(''), '</tr>'];
+  const rows = scaling.rows.map((row) => {
     const cells = row.cells.map(({ threads, benchmark: b }) => {
       if (!b) return `<td data-threads="${threads}"></td>${td('–', 'n')}${td('–', 'n')}`;
-      return `<td class="mark ${esc(b.verdict)}" data-threads="${threads}" style="color:${COLOR[b.verdict] || COLOR.error}" title="${esc(b.reason)}">${esc(F.wordOf(b))}</td>${td(F.estimate(b.rqps), `n ${b.verdict}`)}${td(F.interval(b.rqps), 'n')}`;
+      return `<td class="mark ${esc(b.verdict)}" data-threads="${threads}" style="color:${colorOf(b.verdict)}" title="${esc(b.reason)}">${esc(F.wordOf(b))}</td>${td(F.estimate(b.rqps), `n ${b.verdict}`)}${td(F.interval(b.rqps), 'n')}`;
     });
-    parts.push(`<tr data-row="${esc(row.label)}">${td(row.label)}${cells.join('')}</tr>`);
-  }
-  parts.push('</table>');
-  return parts.join('');
+    const reasons = row.cells.filter((c) => c.benchmark).map(({ threads, benchmark: b }) => `${threadsWord(threads)}: ${b.reason}`).join('; ');
+    return `<tr data-row="${esc(row.label)}">${td(row.label)}${cells.join('')}</tr>${reasonRow(reasons, 1 + 3 * scaling.threads.length)}`;
+  });
+  return scrollTable(' data-table="threads"', `${head.join('')}\n${rows.join('\n')}`);
 }
 
 // QPS (y, from 0) against thread counts (x, evenly spaced: counts are usually powers of two),
@@ -60,7 +58,7 @@ function scalingChart(row, threads) {
 function threadsHtml(rows) {
   const scaling = threadScaling(rows);
   if (!scaling) return '';
-  const parts = [`<h2>rQPS per thread count</h2><p class="muted">Each cell is that thread count's own row, judged on its own rounds; hover a verdict for why.</p>`, sideBySide(scaling)];
+  const parts = [`<h2>rQPS per thread count</h2><p class="muted">Each cell is that thread count's own row, judged on its own rounds.</p>`, sideBySide(scaling)];
   parts.push(`<h2>QPS against threads</h2><p class="legend muted"><span style="background:${COLOR.base}"></span>base<span style="background:${COLOR.head}"></span>head</p><div class="grid">`);
   for (const row of scaling.rows) {
     const gain = row.scaling ? ` <span class="muted">${esc(`${row.scaling.from}→${row.scaling.to} threads: base ${scalingText(row.scaling.base)}, head ${scalingText(row.scaling.head)}`)}</span>` : '';

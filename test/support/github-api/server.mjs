@@ -185,7 +185,8 @@ async function backend() {
   return sharedBackend;
 }
 
-function readBody(request) {
+/** A request's body, whole. */
+export function readBody(request) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));

@@ -23,25 +23,25 @@ function huge() {
 
 describe('conclusions and fail-on', () => {
   it('maps each verdict to a check run conclusion', () => {
-    assert.deepEqual(['pass', 'warn', 'inconclusive', 'fail', 'error'].map((v) => conclusionOf(v)), ['success', 'neutral', 'neutral', 'failure', 'failure']);
+    assert.deepEqual(['pass', 'warn', 'undecided', 'fail', 'error'].map((v) => conclusionOf(v)), ['success', 'neutral', 'neutral', 'failure', 'failure']);
   });
 
   it('fails the job by fail-on', () => {
-    const verdicts = ['pass', 'warn', 'inconclusive', 'fail', 'error', 'refused', 'cancelled'];
+    const verdicts = ['pass', 'warn', 'undecided', 'fail', 'error', 'refused', 'cancelled'];
     assert.deepEqual(verdicts.filter((v) => jobFails(v, 'fail')), ['fail', 'error']);
-    assert.deepEqual(verdicts.filter((v) => jobFails(v, 'warn')), ['warn', 'inconclusive', 'fail', 'error']);
+    assert.deepEqual(verdicts.filter((v) => jobFails(v, 'warn')), ['warn', 'undecided', 'fail', 'error']);
     assert.deepEqual(verdicts.filter((v) => jobFails(v, 'never')), []);
   });
 
   it('blocks a required check on what fail-on fails the job on, and never passes a fail', () => {
-    const words = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
+    const words = ['pass', 'warn', 'undecided', 'fail', 'error'];
     assert.deepEqual(words.map((v) => conclusionOf(v, 'warn')), ['success', 'failure', 'failure', 'failure', 'failure']);
     // fail-on never keeps the job green; the check still says what the verdict is.
     assert.deepEqual(words.map((v) => conclusionOf(v, 'never')), ['success', 'neutral', 'neutral', 'failure', 'failure']);
-    const inconclusive = captured.find(({ verdict }) => verdict.verdict === 'inconclusive');
-    assert.ok(inconclusive, 'a captured inconclusive verdict');
-    assert.equal(checkRunOutput(inconclusive.verdict).conclusion, 'neutral');
-    assert.equal(checkRunOutput(inconclusive.verdict, { failOn: 'warn' }).conclusion, 'failure');
+    const undecided = captured.find(({ verdict }) => verdict.verdict === 'undecided');
+    assert.ok(undecided, 'a captured undecided verdict');
+    assert.equal(checkRunOutput(undecided.verdict).conclusion, 'neutral');
+    assert.equal(checkRunOutput(undecided.verdict, { failOn: 'warn' }).conclusion, 'failure');
     assert.throws(() => conclusionOf('pass', 'sometimes'), /fail-on 'sometimes': expected one of fail, warn, never/);
   });
 });
@@ -51,7 +51,7 @@ describe('check run output', () => {
     it(`of captured ${name}: the table without the marker, the reasons as text`, () => {
       const out = checkRunOutput(verdict, { reportLink: 'https://example.invalid/a/1', thresholdsFrom: '`t/` at base commit `abc`' });
       assert.equal(out.conclusion, conclusionOf(verdict.verdict));
-      assert.ok(out.output.title.startsWith(`perfgate ${verdict.suite}: ${verdict.verdict} — ${verdict.headline.slice(0, 20)}`));
+      assert.ok(out.output.title.startsWith(`perfgate ${verdict.suite} — ${verdict.headline.slice(0, 20)}`));
       assert.ok(!out.output.summary.includes('<!-- perfgate:comment'));
       assert.ok(out.output.summary.includes('Limits from `t/` at base commit `abc`.'));
       for (const row of verdict.benchmarks.filter((b) => b.verdict !== 'pass')) assert.ok(out.output.text.includes(`\`${row.id}\`: ${row.reason}`));
@@ -88,8 +88,8 @@ describe('job summary', () => {
 describe('a run without a verdict', () => {
   it('says error everywhere and nothing that reads as a pass', () => {
     const report = noVerdictReport({ marker: '<!-- perfgate:comment suite=quick -->', suite: 'quick', headSha: 'a'.repeat(40), why: 'the measure job ended (failure) without a run folder' });
-    assert.equal(report.comment, '<!-- perfgate:comment suite=quick -->\n### 💥 perfgate quick: error\n\n**No verdict for head aaaaaaaaaaaa: the measure job ended (failure) without a run folder.**\n\nNothing was judged, so nothing here says this pull request passes. A re-run of the workflow measures it again.\n');
+    assert.equal(report.comment, '<!-- perfgate:comment suite=quick -->\n### 💥 perfgate quick: error\n\n**Error: no verdict for head aaaaaaaaaaaa: the measure job ended (failure) without a run folder.**\n\nNothing was judged, so nothing here says this pull request passes. A re-run of the workflow measures it again.\n');
     assert.equal(report.check.conclusion, 'failure');
-    assert.equal(report.check.output.title, 'perfgate quick: error — the measure job ended (failure) without a run folder');
+    assert.equal(report.check.output.title, 'perfgate quick — Error: the measure job ended (failure) without a run folder');
   });
 });

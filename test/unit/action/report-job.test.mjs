@@ -123,8 +123,8 @@ describe('the report job', () => {
     const { outputs, comment, check } = await reportRun(8, files);
     const why = 'perfgate-quick/verdict.json: suite is "full", but input suite is quick';
     assert.equal(outputs.verdict, 'error');
-    assert.ok(comment.startsWith(`${MARKER}\n### 💥 perfgate quick: error\n\n**No verdict for head ${HEAD_SHA.slice(0, 12)}: ${why}.**`), comment);
-    assert.deepEqual([check.conclusion, check.output.title], ['failure', `perfgate quick: error — ${why}`]);
+    assert.ok(comment.startsWith(`${MARKER}\n### 💥 perfgate quick: error\n\n**Error: no verdict for head ${HEAD_SHA.slice(0, 12)}: ${why}.**`), comment);
+    assert.deepEqual([check.conclusion, check.output.title], ['failure', `perfgate quick — Error: ${why}`]);
   });
 
   // A writer's `/perf quick tests=point-query` (or a hand dispatch with options) measures a part of
@@ -142,15 +142,15 @@ describe('the report job', () => {
     const { outputs, check } = await reportRun(11, files);
     const why = "perfgate-quick/action-run.json: options are 'tests=point-query', but input options is empty";
     assert.equal(outputs.verdict, 'error');
-    assert.deepEqual([check.name, check.conclusion, check.output.title], ['perfgate quick', 'failure', `perfgate quick: error — ${why}`]);
+    assert.deepEqual([check.name, check.conclusion, check.output.title], ['perfgate quick', 'failure', `perfgate quick — Error: ${why}`]);
   });
 
   // GitHub counts a neutral check as passing a required one: fail-on warn must block it too.
-  it('an inconclusive run completes the check run as fail-on says: neutral by default, failure with fail-on warn', async () => {
-    const files = runFolderFiles({ pr: 12, edit: (f) => { f['verdict.json'].verdict = 'inconclusive'; } });
+  it('an undecided run completes the check run as fail-on says: neutral by default, failure with fail-on warn', async () => {
+    const files = runFolderFiles({ pr: 12, edit: (f) => { f['verdict.json'].verdict = 'undecided'; } });
     assert.equal((await reportRun(12, files)).check.conclusion, 'neutral');
     const strict = await reportRun(12, files, { failOn: 'warn' });
-    assert.equal(strict.outputs.verdict, 'inconclusive');
+    assert.equal(strict.outputs.verdict, 'undecided');
     assert.equal(strict.check.conclusion, 'failure');
   });
 
@@ -159,7 +159,7 @@ describe('the report job', () => {
     const { outputs, comment, check } = await reportRun(9, runFolderFiles({ pr: 9 }), { serverUrl: GHES });
     assert.equal(outputs.verdict, 'error');
     assert.equal(check.conclusion, 'failure');
-    assert.match(check.output.title, /^perfgate quick: error — https:\/\/github\.acme\.example is a GitHub Enterprise Server, and @actions\/artifact/);
+    assert.match(check.output.title, /^perfgate quick — Error: https:\/\/github\.acme\.example is a GitHub Enterprise Server, and @actions\/artifact/);
     assert.match(comment, /GitHub Enterprise Server, and @\u200dactions\/artifact, which carries perfgate's run folders from the measure jobs to the report and signoff jobs, works only on github\.com and GHE\.com\. Run the perfgate workflows on github\.com or GHE\.com; on GitHub Enterprise Server run the perfgate command in a job of your own \(docs\/action\.md, "GitHub Enterprise Server"\)/);
   });
 });

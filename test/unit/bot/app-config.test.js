@@ -29,7 +29,7 @@ describe('perfgate bot settings', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-config-'));
     keyFile = path.join(dir, 'app.pem');
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    fs.writeFileSync(keyFile, privateKey);
+    fs.writeFileSync(keyFile, privateKey, { mode: 0o600 });
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -43,6 +43,7 @@ describe('perfgate bot settings', () => {
       [config.apiUrl, config.teams, config.pacing, config.report, config.host, config.port, config.workers, config.leaseSeconds, config.maxWebhookBytes, config.maxArtifactBytes],
       ['https://api.github.com', [], 'github', 'workflow', '127.0.0.1', 8080, 4, 60, 1048576, 67108864],
     );
+    assert.deepEqual([config.githubTimeoutMs, config.sweepMs, config.commandDeadlineMs, config.warnings], [30_000, 300_000, 1_800_000, []]);
     assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', full: 'perf-full.yml', bisect: 'perf-bisect.yml', signoff: 'perf-signoff.yml' });
     assert.deepEqual(config.bisect, { pollSeconds: 60, maxHours: 24 });
     assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'ahi-quick', 'full', 'quick']);
@@ -70,6 +71,7 @@ describe('perfgate bot settings', () => {
 
   test('a YAML file with the same keys; the environment wins; a relative key file is found beside the config', () => {
     const file = path.join(dir, 'bot.yml');
+    // It holds the webhook secret: its owner's alone.
     fs.writeFileSync(file, [
       'PERFGATE_APP_ID: 99',
       'PERFGATE_PRIVATE_KEY_FILE: app.pem',
@@ -80,7 +82,7 @@ describe('perfgate bot settings', () => {
       'PERFGATE_TEAMS: [perfgate-test/perf-team, perfgate-test/release]',
       'PERFGATE_PORT: 9000',
       '',
-    ].join('\n'));
+    ].join('\n'), { mode: 0o600 });
     const config = readBotConfig({ file, env: { PERFGATE_APP_ID: '7', PERFGATE_WORKERS: '2' } });
     assert.equal(config.appId, 7);
     assert.equal(config.privateKeyFile, keyFile);
@@ -111,7 +113,7 @@ describe('perfgate bot settings', () => {
       [{ PERFGATE_COMMAND_WORKFLOW: '../evil.yml' }, "environment: PERFGATE_COMMAND_WORKFLOW '../evil.yml' is not valid; expected a workflow file name such as perf-command.yml"],
       [{ PERFGATE_FULL_WORKFLOW: 'full' }, "environment: PERFGATE_FULL_WORKFLOW 'full' is not valid; expected a workflow file name such as perf-command.yml"],
       [{ PERFGATE_REPORT: 'both' }, "environment: PERFGATE_REPORT 'both' is not valid; expected workflow or bot"],
-      [{ PERFGATE_FAIL_ON: 'inconclusive' }, "environment: PERFGATE_FAIL_ON 'inconclusive' is not valid; expected fail, warn, never"],
+      [{ PERFGATE_FAIL_ON: 'undecided' }, "environment: PERFGATE_FAIL_ON 'undecided' is not valid; expected fail, warn, never"],
       [{ PERFGATE_WORKERS: '0' }, "environment: PERFGATE_WORKERS '0' is not valid; expected a number of concurrent jobs, an integer from 1 to 64"],
       [{ PERFGATE_JOB_LEASE_SECONDS: '1.5' }, "environment: PERFGATE_JOB_LEASE_SECONDS '1.5' is not valid; expected seconds, an integer from 2 to 3600"],
       [{ PERFGATE_MAX_CONNECTIONS: '0' }, "environment: PERFGATE_MAX_CONNECTIONS '0' is not valid; expected a number of connections, an integer from 1 to 65535"],
@@ -133,10 +135,64 @@ describe('perfgate bot settings', () => {
     fails({ env: env(), port: '70000' }, "--port '70000' is not valid; expected a TCP port, an integer from 0 to 65535");
   });
 
+  test('a private key given where its path belongs is refused by name and never shown, from the environment or a file', () => {
+    const pem = fs.readFileSync(keyFile, 'utf8');
+    const expected = (where) => `${where}: PERFGATE_PRIVATE_KEY_FILE '(a private key, not shown)' is not valid; expected the path of the key's file, not the key itself: write the key to a file (chmod 600) and give its path`;
+    fails({ env: { ...env(), PERFGATE_PRIVATE_KEY_FILE: pem } }, expected('environment'));
+    // Its first line alone is no path either.
+    fails({ env: { ...env(), PERFGATE_PRIVATE_KEY_FILE: pem.split('\n')[0] } }, expected('environment'));
+    const file = path.join(dir, 'pasted.yml');
+    fs.writeFileSync(file, `PERFGATE_PRIVATE_KEY_FILE: |\n${pem.trimEnd().split('\n').map((line) => `  ${line}`).join('\n')}\n`, { mode: 0o600 });
+    const { PERFGATE_PRIVATE_KEY_FILE, ...rest } = env();
+    fails({ file, env: rest }, expected(file));
+  });
+
+  test('a key file or a config file holding a secret, readable by group or others: refused, or with PERFGATE_SECRET_FILES=warn a warning', () => {
+    const loose = path.join(dir, 'loose.pem');
+    fs.copyFileSync(keyFile, loose);
+    for (const mode of [0o644, 0o666, 0o640, 0o604]) {
+      fs.chmodSync(loose, mode);
+      const shown = mode.toString(8).padStart(4, '0');
+      fails({ env: { ...env(), PERFGATE_PRIVATE_KEY_FILE: loose } },
+        `${loose}: the App's private key is readable or writable by group or others (mode ${shown}); expected mode 0600 (chmod 600 '${loose}'), or set PERFGATE_SECRET_FILES=warn to start anyway`);
+    }
+    fs.chmodSync(loose, 0o644);
+    const warned = readBotConfig({ env: { ...env(), PERFGATE_PRIVATE_KEY_FILE: loose, PERFGATE_SECRET_FILES: 'warn' }, port: '0' });
+    assert.deepEqual(warned.warnings, [`${loose}: the App's private key is readable or writable by group or others (mode 0644); expected mode 0600 (chmod 600 '${loose}'); started anyway (PERFGATE_SECRET_FILES=warn)`]);
+    fs.chmodSync(loose, 0o400);
+    assert.deepEqual(readBotConfig({ env: { ...env(), PERFGATE_PRIVATE_KEY_FILE: loose }, port: '0' }).warnings, []);
+
+    const file = path.join(dir, 'shared.yml');
+    const { PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, ...rest } = env();
+    fs.writeFileSync(file, 'PERFGATE_WEBHOOK_SECRET: from-the-file-0123456789\n', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    fails({ file, env: { ...rest, PERFGATE_DATABASE_URL } },
+      `${file}: the config file holding PERFGATE_WEBHOOK_SECRET is readable or writable by group or others (mode 0644); expected mode 0600 (chmod 600 '${file}'), or set PERFGATE_SECRET_FILES=warn to start anyway`);
+    fs.writeFileSync(file, 'PERFGATE_DATABASE_URL: mysql://bot:hunter2@db.example/perfgate\n');
+    fails({ file, env: { ...rest, PERFGATE_WEBHOOK_SECRET } },
+      `${file}: the config file holding PERFGATE_DATABASE_URL is readable or writable by group or others (mode 0644); expected mode 0600 (chmod 600 '${file}'), or set PERFGATE_SECRET_FILES=warn to start anyway`);
+    // Settings that give nothing away may be read by anyone.
+    fs.writeFileSync(file, `PERFGATE_DATABASE_URL: ${path.join(dir, 'history.db')}\nPERFGATE_WORKERS: 2\n`);
+    assert.deepEqual(readBotConfig({ file, env: { ...rest, PERFGATE_WEBHOOK_SECRET }, port: '0' }).warnings, []);
+    fails({ env: { ...env(), PERFGATE_SECRET_FILES: 'ignore' } }, "environment: PERFGATE_SECRET_FILES 'ignore' is not valid; expected refuse or warn");
+  });
+
+  test('a password in the database URL is never shown: in its userinfo (with an @ in it) or in its parameters', () => {
+    const cases = [
+      ['mysql://bot@db.example/perfgate?password=hunter2', "environment: PERFGATE_DATABASE_URL 'mysql://bot@db.example/perfgate?password=***' is not valid; expected a SQLite file path or a mysql:// URL (unknown parameter 'password' in 'mysql://bot@db.example/perfgate?password=***': expected only socket=<path>)"],
+      ['mysql://bot@db.example/perfgate?socket=/run/x.sock&ssl-key=hunter2', "environment: PERFGATE_DATABASE_URL 'mysql://bot@db.example/perfgate?socket=***&ssl-key=***' is not valid; expected a SQLite file path or a mysql:// URL (unknown parameter 'ssl-key' in 'mysql://bot@db.example/perfgate?socket=***&ssl-key=***': expected only socket=<path>)"],
+      ['postgres://bot:hun@ter2@db/perfgate', "environment: PERFGATE_DATABASE_URL 'postgres://bot:***@db/perfgate' is not valid; expected a SQLite file path or a mysql:// URL (unsupported URL scheme 'postgres' in 'postgres://bot:***@db/perfgate': expected mysql:// or mariadb://, or a SQLite file path)"],
+    ];
+    for (const [url, message] of cases) {
+      fails({ env: { ...env(), PERFGATE_DATABASE_URL: url } }, message);
+      assert.ok(!message.includes('hunter2') && !message.includes('ter2'));
+    }
+  });
+
   test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
     const file = path.join(dir, 'typo.yml');
     fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
-    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_FAIL_ON, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_WEBHOOK_SOURCES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_SECRET_FILES, PERFGATE_GITHUB_TIMEOUT_SECONDS, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_FAIL_ON, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_SWEEP_SECONDS, PERFGATE_COMMAND_DEADLINE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_WEBHOOK_SOURCES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
     fs.writeFileSync(file, '- a\n- b\n');
     fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
     fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');

@@ -50,7 +50,7 @@ test('the sticky comment before a verdict, and the footer under one', () => {
   ].join('\n'));
   assert.equal(m.sticky('failed', { suite: 'full', request: { ...request, line: '/perf full' }, runUrl: 'https://x/runs/9', why: 'its artifact was rejected: archive path "../x" leaves the extraction folder' }), [
     '<!-- perfgate:comment suite=full -->',
-    '### 💥 perfgate full: no verdict',
+    '### 💥 perfgate full: error',
     '',
     'The [workflow run](https://x/runs/9) of `/perf full` from @maintainer (head `aaaaaaaaaaaa`, base `bbbbbbbbbbbb`) left nothing perfgate could use: its artifact was rejected: archive path "../x" leaves the extraction folder. Nothing was stored; `/perf rerun` measures it again.',
     '',
@@ -78,7 +78,7 @@ test('check run titles and summaries', () => {
   assert.equal(m.CHECK.name('ahi'), 'perfgate ahi');
   assert.deepEqual(m.CHECK.queued({ suite: 'quick', request }), { title: 'perfgate quick: queued', summary: '`/perf quick rounds=4` from @maintainer: head `aaaaaaaaaaaa` against base `bbbbbbbbbbbb`.' });
   assert.deepEqual(m.CHECK.cancelled({ suite: 'quick', request }), { title: 'perfgate quick: cancelled', summary: `${request.detail}.` });
-  assert.deepEqual(m.CHECK.failed({ suite: 'quick', why: 'the run ended failure' }), { title: 'perfgate quick: no verdict', summary: 'the run ended failure.' });
+  assert.deepEqual(m.CHECK.failed({ suite: 'quick', why: 'the run ended failure' }), { title: 'perfgate quick: error', summary: 'No verdict: the run ended failure.' });
 });
 
 test("what came from a run's artifact is shown as code, on one line, at most 300 characters", () => {

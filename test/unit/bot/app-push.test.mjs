@@ -25,8 +25,9 @@ describe('a push after a command', () => {
   });
 
   const repo = () => gh.state.repoByFullName('r', REPOSITORY);
-  // What GitHub does on a push: the pull request's head moves, then the webhook goes out.
-  async function push(pr, { at = new Date(), headSha = NEW_SHA } = {}) {
+  // What GitHub does on a push: the pull request's head moves, then the webhook goes out,
+  // stamped past the margin after the comment (a push within it: app-approval.test.mjs).
+  async function push(pr, { at = new Date(Date.now() + 90_000), headSha = NEW_SHA } = {}) {
     repo().pulls.get(pr).head.sha = headSha;
     return running.deliver('pull_request', pushEvent({ pr, headSha, at }));
   }
@@ -86,11 +87,11 @@ describe('a push after a command', () => {
     assert.deepEqual([again.status, again.text], [200, 'duplicate delivery']);
   });
 
-  it('a command written after the push (its webhook late) is not cancelled by it; closing the pull request cancels it', async () => {
+  it('a command written more than the stamps\' margin after the push (its webhook late) is not cancelled by it; closing the pull request cancels it', async () => {
     const pr = nextPr++;
     const { comment } = await command(gh, running, 'maintainer', '/perf quick', { pr });
     await settled(running);
-    const late = await running.deliver('pull_request', pushEvent({ pr, headSha: HEAD_SHA, at: new Date(Date.now() - 60_000) }));
+    const late = await running.deliver('pull_request', pushEvent({ pr, headSha: HEAD_SHA, at: new Date(Date.now() - 300_000) }));
     assert.deepEqual([late.status, late.text], [200, 'nothing to cancel']);
     assert.equal((await bot.requestForComment(running.store, comment.id)).status, 'dispatched');
     const closed = await running.deliver('pull_request', pushEvent({ pr, headSha: HEAD_SHA, action: 'closed' }));

@@ -71,9 +71,9 @@ describe('completed runs and their artifacts', () => {
     assert.deepEqual(sticky(pr), [table + footer]);
     assert.match(table, /\| point-query \|/);
     const check = gh.state.checkRuns(REPOSITORY).find((c) => c.id === request.checkRunId);
-    assert.deepEqual([check.status, check.conclusion, check.output.title], ['completed', 'neutral', `perfgate quick: ${verdict.verdict} — ${verdict.headline}`]);
+    assert.deepEqual([check.status, check.conclusion, check.output.title], ['completed', 'neutral', `perfgate quick — ${verdict.headline}`]);
     // The check run shows what the action's check run shows: the tables, and why each row that did not pass got its verdict.
-    assert.match(check.output.summary, /^### ❔ perfgate quick: inconclusive\n/);
+    assert.match(check.output.summary, /^### ❔ perfgate quick: undecided\n/);
     assert.match(check.output.summary, /\| point-query \|/);
     assert.match(check.output.text, /^Why:\n\n- /);
     assert.equal((await bot.getRequest(running.store, request.id)).status, 'completed');
@@ -93,9 +93,9 @@ describe('completed runs and their artifacts', () => {
     await complete(run);
     assert.equal(await runsStored(), before);
     const why = 'its artifact was rejected: `perfgate-quick: archive path "../../../home/runner/.bashrc" leaves the extraction folder`';
-    assert.deepEqual(sticky(pr), [`<!-- perfgate:comment suite=quick -->\n### 💥 perfgate quick: no verdict\n\nThe [workflow run](${run.html_url}) of \`/perf quick\` from @maintainer (head \`${HEAD_SHA.slice(0, 12)}\`, base \`${BASE_SHA.slice(0, 12)}\`) left nothing perfgate could use: ${why}. Nothing was stored; \`/perf rerun\` measures it again.\n`]);
+    assert.deepEqual(sticky(pr), [`<!-- perfgate:comment suite=quick -->\n### 💥 perfgate quick: error\n\nThe [workflow run](${run.html_url}) of \`/perf quick\` from @maintainer (head \`${HEAD_SHA.slice(0, 12)}\`, base \`${BASE_SHA.slice(0, 12)}\`) left nothing perfgate could use: ${why}. Nothing was stored; \`/perf rerun\` measures it again.\n`]);
     const check = gh.state.checkRuns(REPOSITORY).find((c) => c.id === request.checkRunId);
-    assert.deepEqual([check.conclusion, check.output.title, check.output.summary], ['failure', 'perfgate quick: no verdict', `${why}.`]);
+    assert.deepEqual([check.conclusion, check.output.title, check.output.summary], ['failure', 'perfgate quick: error', `No verdict: ${why}.`]);
     const after = await bot.getRequest(running.store, request.id);
     assert.deepEqual([after.status, after.detail], ['failed', why]);
   });
@@ -134,7 +134,7 @@ describe('completed runs and their artifacts', () => {
     await complete(run);
     const after = await bot.getRequest(running.store, request.id);
     assert.deepEqual([after.status, after.runId], ['completed', run.id]);
-    assert.match(sticky(pr)[0], /^<!-- perfgate:comment suite=quick -->\n### ❔ perfgate quick: inconclusive/);
+    assert.match(sticky(pr)[0], /^<!-- perfgate:comment suite=quick -->\n### ❔ perfgate quick: undecided/);
   });
 
   it('a run of perf-command.yml that no command started is left alone', async () => {
@@ -182,7 +182,7 @@ describe('completed runs and their artifacts', () => {
 });
 
 describe('a bot that reports, with PERFGATE_FAIL_ON=warn', () => {
-  it('completes the check run of an inconclusive run as failure: neutral would pass a required check', async () => {
+  it('completes the check run of an undecided run as failure: neutral would pass a required check', async () => {
     const artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-fail-on-'));
     const gh = await startDouble({ artifactsDir, prs: [320] });
     const running = await startBotOn(gh, { env: { PERFGATE_FAIL_ON: 'warn' } });
@@ -193,7 +193,7 @@ describe('a bot that reports, with PERFGATE_FAIL_ON=warn', () => {
       const request = await bot.requestForComment(running.store, comment.id);
       const run = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${request.runId}`)).json();
       const files = runFolderFiles({ pr: 320 });
-      assert.equal(JSON.parse(files['verdict.json']).verdict, 'inconclusive');
+      assert.equal(JSON.parse(files['verdict.json']).verdict, 'undecided');
       writeArtifact(artifactsDir, run.id, 'perfgate-quick', files);
       gh.state.updateWorkflowRun(REPOSITORY, run.id, { status: 'completed', conclusion: 'success' });
       await running.deliver('workflow_run', workflowRunEvent({ run, conclusion: 'success' }));

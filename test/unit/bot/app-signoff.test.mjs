@@ -72,7 +72,7 @@ describe('release sign-off', () => {
     const candidate = TAGS['mariadb-10.11.19'];
     const statuses = (commit) => gh.state.statuses(REPOSITORY).slice(statusesBefore).filter((s) => s.sha === commit && s.context === 'perfgate/signoff');
     const { files, verdict } = mergedRunFolder({ previousSha: TAGS['mariadb-10.11.17'], candidateSha: candidate, limits: ONE_FAILS });
-    assert.deepEqual(verdict.counts, { pass: 41, warn: 0, inconclusive: 0, fail: 1, error: 0 });
+    assert.deepEqual(verdict.counts, { pass: 41, warn: 0, undecided: 0, fail: 1, error: 0 });
     writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, files);
     const run = await complete(r.request);
 

@@ -85,6 +85,7 @@ describe('triage of webhook deliveries', () => {
   });
 
   it('a field the bot takes, not of the form GitHub sends, is malformed, named with its value and the form expected', () => {
+    const TIME = "expected a time such as 2026-11-25T12:00:00Z, from 2008 (GitHub's start) to a day from now";
     const edit = (payload, change) => { change(payload); return payload; };
     const onComment = (change) => edit(commentEvent({ comment: comment('/perf quick') }), change);
     const run = { id: 9000000001, display_title: 'perfgate quick on pull request 7 (c1)', html_url: 'https://github.com/x' };
@@ -95,8 +96,15 @@ describe('triage of webhook deliveries', () => {
       ['issue_comment', onComment((p) => { p.comment.id = 1e300; }), 'the delivery\'s comment.id is 1e+300; expected a positive integer'],
       ['issue_comment', onComment((p) => { delete p.comment.user; }), "the delivery's comment.user.login is missing; expected a login"],
       ['issue_comment', onComment((p) => { p.issue.number = '7'; }), 'the delivery\'s issue.number is "7"; expected a positive integer'],
-      ['issue_comment', onComment((p) => { p.comment.created_at = 'yesterday'; }), 'the delivery\'s comment.created_at is "yesterday"; expected a time such as 2026-11-25T12:00:00Z'],
-      ['issue_comment', onComment((p) => { delete p.comment.created_at; }), "the delivery's comment.created_at is missing; expected a time such as 2026-11-25T12:00:00Z"],
+      ['issue_comment', onComment((p) => { p.comment.created_at = 'yesterday'; }), `the delivery's comment.created_at is "yesterday"; ${TIME}`],
+      ['issue_comment', onComment((p) => { delete p.comment.created_at; }), `the delivery's comment.created_at is missing; ${TIME}`],
+      // Date.parse takes these; GitHub never sends them.
+      ['issue_comment', onComment((p) => { p.comment.created_at = '0'; }), `the delivery's comment.created_at is "0"; ${TIME}`],
+      ['issue_comment', onComment((p) => { p.comment.created_at = 0; }), `the delivery's comment.created_at is 0; ${TIME}`],
+      ['issue_comment', onComment((p) => { p.comment.created_at = '1970-01-01T00:00:00Z'; }), `the delivery's comment.created_at is "1970-01-01T00:00:00Z"; ${TIME}`],
+      ['issue_comment', onComment((p) => { p.comment.created_at = '2999-01-01T00:00:00Z'; }), `the delivery's comment.created_at is "2999-01-01T00:00:00Z"; ${TIME}`],
+      ['issue_comment', onComment((p) => { p.comment.created_at = 'Tue, 25 Nov 2026 12:00:00 GMT'; }), `the delivery's comment.created_at is "Tue, 25 Nov 2026 12:00:00 GMT"; ${TIME}`],
+      ['issue_comment', onComment((p) => { p.comment.created_at = '2026-11-25'; }), `the delivery's comment.created_at is "2026-11-25"; ${TIME}`],
       ['issue_comment', onComment((p) => { p.action = ['created']; }), 'the delivery\'s action is ["created"]; expected an action name'],
       ['pull_request', edit(pushEvent({ headSha: HEAD_SHA }), (p) => { p.pull_request.head.sha = 'zz'; }), 'the delivery\'s pull_request.head.sha is "zz"; expected 40 hex digits'],
       ['pull_request', edit(openedEvent({}), (p) => { p.pull_request.number = 7.5; }), "the delivery's pull_request.number is 7.5; expected a positive integer"],

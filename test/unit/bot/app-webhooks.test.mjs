@@ -8,16 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  bot, botCalls, botComments, commentEvent, deliver, openPulls, PR, postComment, published, pushEvent, settled, startBotOn, startDouble, waitFor, WEBHOOK_SECRET,
+  bot, botCalls, botComments, commentEvent, deliver, openedEvent, openPulls, PR, postComment, published, pushEvent, settled, startBotOn, startDouble, waitFor, WEBHOOK_SECRET,
 } from '../../support/bot.mjs';
 
 const require = createRequire(import.meta.url);
+const { sql } = require('kysely');
 const { healthCheck } = require('../../../bot/src/app/service.js');
 const { createHttpServer } = require('../../../bot/src/app/http-server.js');
 
 async function rows(running) {
-  const count = async (table) => Number((await running.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
-  return { deliveries: await count('deliveries'), requests: await count('requests'), jobs: await count('jobs') };
+  const count = async (table, where = (q) => q) => Number((await where(running.store.db.selectFrom(table)).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
+  // The sweeps the bot queues on its own clock are not the deliveries' jobs.
+  return { deliveries: await count('deliveries'), requests: await count('requests'), jobs: await count('jobs', (q) => q.where('kind', '!=', 'sweep')) };
 }
 
 describe('webhook deliveries', () => {
@@ -241,12 +243,31 @@ describe('webhook deliveries', () => {
     }
   });
 
-  it('GET /healthz says the status and the queue, and nothing of the store or the App', async () => {
+  it('GET /healthz says the status of the store and of GitHub and the queue, and nothing of where the store is or of the App', async () => {
     const response = await fetch(`${running.url}/healthz`);
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { status: 'ok', queue: { queued: 0, running: 0 } });
+    assert.deepEqual(await response.json(), { status: 'ok', store: 'ok', github: 'ok', queue: { queued: 0, running: 0 } });
     assert.equal((await fetch(`${running.url}/nope`)).status, 404);
     await nothingHappened();
+  });
+
+  it('GET /healthz while the store takes no writes: 503, not "ok" while every delivery is refused; ok again once it does', async () => {
+    const readOnly = async (on) => sql.raw(`pragma query_only = ${on ? 1 : 0}`).execute(running.store.db);
+    await readOnly(true);
+    try {
+      const refused = await deliver(running.url, 'pull_request', openedEvent({ pr: 4242 }));
+      assert.deepEqual([refused.status, refused.text], [500, 'the delivery could not be recorded; send it again']);
+      // The store is looked at once a second at most.
+      await new Promise((resolve) => { setTimeout(resolve, 1100); });
+      const answer = await fetch(`${running.url}/healthz`);
+      assert.deepEqual([answer.status, await answer.json()], [503, { status: 'error', store: 'unwritable', github: 'ok', queue: { queued: 0, running: 0 } }]);
+      assert.ok(running.log.lines.some((line) => /^error healthz: the store cannot be written: /.test(line)));
+    } finally {
+      await readOnly(false);
+    }
+    await new Promise((resolve) => { setTimeout(resolve, 1100); });
+    const again = await fetch(`${running.url}/healthz`);
+    assert.deepEqual([again.status, (await again.json()).status], [200, 'ok']);
   });
 
   it('GET /healthz of a store that cannot be read: 503 with the status only, the error in the log', async () => {
@@ -260,9 +281,9 @@ describe('webhook deliveries', () => {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const answer = await fetch(`http://127.0.0.1:${server.address().port}/healthz`);
-      assert.deepEqual([answer.status, await answer.json()], [503, { status: 'error' }]);
+      assert.deepEqual([answer.status, await answer.json()], [503, { status: 'error', store: 'unreadable', github: 'unknown' }]);
       assert.equal(errors.length, 1);
-      assert.match(errors[0], /^healthz: the store cannot be read: /);
+      assert.match(errors[0], /^healthz: the store cannot be written: /);
     } finally {
       server.close();
       rmSync(folder, { recursive: true, force: true });

@@ -93,7 +93,7 @@ test('dashboard queries over a stored history of main', async (t) => {
     assert.match(runs[0].headline, /<script>/);
     assert.equal(runs[1].prNumber, null);
     assert.deepEqual([runs[1].headSeq, runs[1].baseSeq, runs[1].suite], [14, 13, 'quick']);
-    assert.ok(runs.every((r) => ['pass', 'warn', 'fail', 'inconclusive', 'error'].includes(r.verdict)));
+    assert.ok(runs.every((r) => ['pass', 'warn', 'fail', 'undecided', 'error'].includes(r.verdict)));
     const older = await bot.recentRuns(store, { before: runs.at(-1).id, limit: 100 });
     assert.equal(older.length, stored.prRunId - 3);
     assert.equal((await bot.recentRuns(store, { suite: 'ahi' })).length, 0);

@@ -15,13 +15,15 @@ test('the moves of the table, by whom', () => {
     'received → answered: command',
     'received → pinned: command',
     'received → cancelled: command, push, cancel',
+    'received → failed: command, sweep',
     'pinned → dispatching: command',
     'pinned → cancelled: push, cancel',
-    'dispatching → dispatched: command',
-    'dispatching → failed: command',
+    'pinned → failed: command, sweep',
+    'dispatching → dispatched: command, sweep',
+    'dispatching → failed: command, sweep',
     'dispatching → cancelled: push, cancel',
     'dispatched → completed: run',
-    'dispatched → failed: run',
+    'dispatched → failed: run, sweep',
     'dispatched → cancelled: push, cancel',
     'cancelled → refused: command',
     'cancelled → invalid: command',
@@ -41,7 +43,9 @@ test('where a mover may move a request from; a move the table lacks is an error 
   assert.deepEqual(requestMovesTo('cancelled', 'push'), ['received', 'pinned', 'dispatching', 'dispatched']);
   assert.deepEqual(requestMovesTo('refused', 'command'), ['received', 'cancelled']);
   assert.deepEqual(requestMovesTo('completed', 'run'), ['dispatched']);
+  // The sweep finishes or reports what a job gave up on: never a request that was answered.
+  assert.deepEqual(requestMovesTo('failed', 'sweep'), ['received', 'pinned', 'dispatching', 'dispatched']);
   assert.throws(() => requestMovesTo('dispatched', 'run'), /^StoreError: transition: no request moves to 'dispatched' by run; see LIFECYCLE in store\/requests.js$/);
   assert.throws(() => requestMovesTo('merged', 'command'), /unknown status "merged"; expected one of received, pinned/);
-  assert.throws(() => requestMovesTo('failed', 'maintainer'), /unknown mover "maintainer"; expected one of command, push, cancel, run/);
+  assert.throws(() => requestMovesTo('failed', 'maintainer'), /unknown mover "maintainer"; expected one of command, push, cancel, run, sweep/);
 });

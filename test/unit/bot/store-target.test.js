@@ -23,10 +23,16 @@ test('a bad target is one line naming it and the expected form, without the pass
     ['postgres://u:pw@h/db', "store: unsupported URL scheme 'postgres' in 'postgres://u:***@h/db': expected mysql:// or mariadb://, or a SQLite file path"],
     ['mysql://u:pw@h:99999/db', "store: 'mysql://u:***@h:99999/db' is not a valid URL: expected mysql://user:pass@host:port/db"],
     ['mysql://u:pw@h:3306/', "store: 'mysql://u:***@h:3306/' names no database: expected mysql://user:pass@host:port/db"],
-    ['mysql://u:pw@h/db?ssl=true', "store: unknown parameter 'ssl' in 'mysql://u:***@h/db?ssl=true': expected only socket=<path>"],
+    ['mysql://u:pw@h/db?ssl=true', "store: unknown parameter 'ssl' in 'mysql://u:***@h/db?ssl=***': expected only socket=<path>"],
   ];
   for (const [target, message] of cases) assert.throws(() => parseTarget(target), { name: 'StoreError', message }, target);
   assert.equal(redact('mysql://bot:hunter2@h/db'), 'mysql://bot:***@h/db');
+  // A password with an unescaped @ or ?, one in the parameters, a URL without one, a file path.
+  assert.equal(redact('mysql://bot:hun@ter2@h/db'), 'mysql://bot:***@h/db');
+  assert.equal(redact('mysql://bot:hun?ter2@h/db'), 'mysql://bot:***@h/db');
+  assert.equal(redact('mysql://bot@h/db?password=hunter2&socket=/s'), 'mysql://bot@h/db?password=***&socket=***');
+  assert.equal(redact('mariadb://h:3306/db'), 'mariadb://h:3306/db');
+  assert.equal(redact('/var/lib/perfgate/history.db'), '/var/lib/perfgate/history.db');
 });
 
 test('a server that does not answer is a StoreError naming where, never the password', async () => {

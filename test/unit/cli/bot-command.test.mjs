@@ -60,7 +60,7 @@ describe('perfgate bot', () => {
   it('an App key GitHub does not know: exit 4, saying what GitHub answered and what to check', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
     const env = botEnvironment({ folder, apiUrl: gh.url });
-    writeFileSync(path.join(folder, 'other.pem'), privateKey);
+    writeFileSync(path.join(folder, 'other.pem'), privateKey, { mode: 0o600 });
     await assert.rejects(spawnBot({ env: { ...env, PERFGATE_PRIVATE_KEY_FILE: path.join(folder, 'other.pem') } }), (err) => {
       assert.ok(err.message.endsWith(`perfgate bot exited (4) before listening:\nperfgate bot: cannot start: GitHub answered GET ${gh.url}/app with 401 A JSON web token could not be decoded - https://docs.github.com/rest: check PERFGATE_APP_ID and PERFGATE_PRIVATE_KEY_FILE\n`), err.message);
       return true;

@@ -4,7 +4,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { describeErrors } = require('../../../cli/src/compare-loop');
-const { clearRunOutputs } = require('../../../cli/src/run-folder');
+const { clearRunOutputs } = require('../../../cli/src/own-files');
 const { scratchDir } = require('../../support/scratch-dir');
 
 test('a run with errors is summarised by its first error in one line', () => {

@@ -45,6 +45,7 @@ test('a VM says what it cannot control, and warns about what it can', () => {
   assert.match(c.governor.effect, /runner-setup\/tune cannot change it/);
   assert.deepEqual([c.smt.state, c.smt.ok], ['notsupported (no sibling threads)', true]);
   assert.equal(c.virtualization.ok, false);
+  assert.equal(c.virtualization.effect, 'other guests take CPU time from this one (steal) and the host sets the clock: back-to-back runs of one server can differ in QPS; rely on interleaved rounds and cpu/o');
   assert.equal(c.cpus.ok, false);
   assert.match(c.cpus.effect, /leaves mysqld a single CPU/);
   assert.deepEqual([c.swappiness.state, c.swappiness.ok], ['60', false]);

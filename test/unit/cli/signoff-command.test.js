@@ -26,8 +26,9 @@ test('perfgate signoff: writes signoff.md and signoff.html, prints the decision,
   fs.copyFileSync(VERDICT, path.join(dir, 'verdict.json'));
   const failed = await cli(['signoff', dir, '--candidate-ref', 'mariadb-10.11.19', '--previous-ref', 'mariadb-10.11.18']);
   assert.equal(failed.code, 1, failed.stderr);
-  assert.equal(failed.stdout, 'perfgate/signoff: failure — 37 of 42 not within limits (point-query.pre_range=100 inconclusive, random-points.pre_range=10 inconclusive and 35 more)\n');
-  const verdict = JSON.parse(fs.readFileSync(VERDICT, 'utf8'));
+  assert.equal(failed.stdout, 'perfgate/signoff: failure — 37 of 42 not within limits (point-query.pre_range=100 undecided, random-points.pre_range=10 undecided and 35 more)\n');
+  // The captured verdict is a v1 document: read as perfgate signoff reads it.
+  const { verdict } = core.readVerdict(JSON.parse(fs.readFileSync(VERDICT, 'utf8')));
   const expected = core.renderSignoff(verdict, { candidate: { ref: 'mariadb-10.11.19', sha: null }, previous: { ref: 'mariadb-10.11.18', sha: null }, waivers: [] }).files;
   assert.equal(fs.readFileSync(path.join(dir, 'signoff.md'), 'utf8'), expected['signoff.md']);
   assert.equal(fs.readFileSync(path.join(dir, 'signoff.html'), 'utf8'), expected['signoff.html']);
@@ -38,7 +39,7 @@ test('perfgate signoff: writes signoff.md and signoff.html, prints the decision,
   const waived = await cli(['signoff', dir, '--waivers', path.join(dir, 'waivers.json')]);
   assert.equal(waived.code, 0, waived.stderr);
   assert.equal(waived.stdout, 'perfgate/signoff: success — All 42 microbenchmarks within limits, 37 waived\n');
-  assert.match(fs.readFileSync(path.join(dir, 'signoff.md'), 'utf8'), /\| scan_range=100 \|.*\n[\s\S]*\| update-index_range=100 \| inconclusive \| @release-manager \| accepted for this release \|/);
+  assert.match(fs.readFileSync(path.join(dir, 'signoff.md'), 'utf8'), /\| scan_range=100 \|.*\n[\s\S]*\| update-index_range=100 \| undecided \| @release-manager \| accepted for this release \|/);
 });
 
 test('perfgate signoff: bad input is one line naming it, exit 2, nothing written', async (t) => {

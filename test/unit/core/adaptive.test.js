@@ -8,7 +8,7 @@ const budget = { extra_rounds: 6, step_rounds: 2, confirm_rounds: 4, extra_windo
 const verdictOf = (overall, rows = [], ahi = []) => ({
   verdict: overall,
   benchmarks: rows,
-  inconclusive: rows.filter((b) => b.verdict === 'inconclusive').map((b) => b.id),
+  undecided: rows.filter((b) => b.verdict === 'undecided').map((b) => b.id),
   failed: rows.filter((b) => b.verdict === 'fail').map((b) => b.id),
   ahi,
 });
@@ -16,7 +16,7 @@ const row = (id, verdict, needs = [], time = null, instructions = null) => ({ id
 const fresh = { extra_rounds: 0, confirmed: [], extra_windows: 0, recounted: [] };
 
 test('rows whose time could still change the verdict get more rounds, one step at a time, up to the budget', () => {
-  const v = verdictOf('inconclusive', [row('scan_range=100', 'inconclusive', ['time'], 'inconclusive', 'pass')]);
+  const v = verdictOf('undecided', [row('scan_range=100', 'undecided', ['time'], 'undecided', 'pass')]);
   assert.deepEqual(nextStep(v, budget, fresh), { action: 'extend', ids: ['scan_range=100'], rounds: 2 });
   assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 4 }), { action: 'extend', ids: ['scan_range=100'], rounds: 2 });
   assert.deepEqual(nextStep(v, { ...budget, extra_rounds: 5 }, { ...fresh, extra_rounds: 4 }), { action: 'extend', ids: ['scan_range=100'], rounds: 1 });
@@ -29,7 +29,7 @@ test('a pass whose interval still reaches the warn limit gets more rounds too', 
 });
 
 test('undecided instructions get more windows, never time rounds in their place', () => {
-  const v = verdictOf('inconclusive', [row('point-query', 'inconclusive', ['instructions'], 'pass', 'inconclusive')]);
+  const v = verdictOf('undecided', [row('point-query', 'undecided', ['instructions'], 'pass', 'undecided')]);
   assert.deepEqual(nextStep(v, budget, fresh), { action: 'count', ids: ['point-query'], windows: 3 });
   assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 4, recounted: ['point-query'] }), { action: 'count', ids: ['point-query'], windows: 2 });
   assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 6, recounted: ['point-query'] }), { action: 'done', why: 'extra-window budget of 6 spent' });
@@ -73,9 +73,9 @@ test('time warns are confirmed on fresh servers too, unless instructions prove t
 });
 
 test('instructions first, then time: windows are cheap and steady', () => {
-  const v = verdictOf('inconclusive', [
-    row('a', 'inconclusive', ['instructions'], 'pass', 'inconclusive'),
-    row('b', 'inconclusive', ['time'], 'inconclusive', 'pass'),
+  const v = verdictOf('undecided', [
+    row('a', 'undecided', ['instructions'], 'pass', 'undecided'),
+    row('b', 'undecided', ['time'], 'undecided', 'pass'),
   ]);
   assert.equal(nextStep(v, budget, fresh).action, 'count');
   assert.deepEqual(nextStep(v, budget, { ...fresh, extra_windows: 6 }), { action: 'extend', ids: ['b'], rounds: 2 });
@@ -83,7 +83,7 @@ test('instructions first, then time: windows are cheap and steady', () => {
 });
 
 test('time fails are confirmed once, after the open rows are settled or out of budget', () => {
-  const v = verdictOf('fail', [row('point-query', 'inconclusive', ['time'], 'inconclusive', null), row('update-index_range=100', 'fail', [], 'fail', null)]);
+  const v = verdictOf('fail', [row('point-query', 'undecided', ['time'], 'undecided', null), row('update-index_range=100', 'fail', [], 'fail', null)]);
   assert.equal(nextStep(v, budget, fresh).action, 'extend');
   assert.deepEqual(nextStep(v, budget, { ...fresh, extra_rounds: 6 }), { action: 'confirm', ids: ['update-index_range=100'], rounds: 4 });
   const onlyFail = verdictOf('fail', [row('update-index_range=100', 'fail', [], 'fail', null)]);
@@ -98,12 +98,12 @@ test('a fail that appears after others were confirmed is confirmed too', () => {
 
 test('no budget: the first judgement stands', () => {
   const none = { extra_rounds: 0, step_rounds: 2, confirm_rounds: 0, extra_windows: 0, confirm_windows: 0 };
-  assert.deepEqual(nextStep(verdictOf('fail', [row('x', 'inconclusive', ['time'], 'inconclusive'), row('y', 'fail', [], 'fail')]), none, fresh), { action: 'done', why: 'extra-round budget of 0 spent' });
+  assert.deepEqual(nextStep(verdictOf('fail', [row('x', 'undecided', ['time'], 'undecided'), row('y', 'fail', [], 'fail')]), none, fresh), { action: 'done', why: 'extra-round budget of 0 spent' });
   assert.deepEqual(nextStep(verdictOf('pass'), none, fresh), { action: 'done', why: 'every microbenchmark is decided' });
 });
 
 test('an errored run is never extended', () => {
-  assert.deepEqual(nextStep(verdictOf('error', [row('x', 'inconclusive', ['time'])]), budget, fresh), { action: 'done', why: 'the run has errors' });
+  assert.deepEqual(nextStep(verdictOf('error', [row('x', 'undecided', ['time'])]), budget, fresh), { action: 'done', why: 'the run has errors' });
 });
 
 test('AHI gain cells map to the on and off benchmarks of their workload and thread count, in plan order', () => {
@@ -138,7 +138,7 @@ const timed = (id, estimate, sdLog, n) => {
   const offsets = Array.from({ length: n }, (_, i) => (i < half ? -1 : i >= n - half ? 1 : 0));
   const scale = sdLog / Math.sqrt(offsets.reduce((s, x) => s + x * x, 0) / (n - 1));
   const rqps = ratioInterval(offsets.map((x) => estimate * Math.exp(x * scale)));
-  return { ...row(id, 'inconclusive', ['time'], 'inconclusive', 'pass'), rqps, limits: { warn: 0.97, fail: 0.93 } };
+  return { ...row(id, 'undecided', ['time'], 'undecided', 'pass'), rqps, limits: { warn: 0.97, fail: 0.93 } };
 };
 
 test('extra rounds go only where they could close the interval at the spread measured so far', () => {
@@ -151,18 +151,18 @@ test('extra rounds go only where they could close the interval at the spread mea
   const slower = timed('update-index_range=100', 0.85, 0.12, 5);
   // A quiet row near the limits: six more pairs would settle it.
   const quiet = timed('scan_range=100', 0.995, 0.03, 5);
-  const v = verdictOf('inconclusive', [noisy, slower, quiet]);
+  const v = verdictOf('undecided', [noisy, slower, quiet]);
   assert.deepEqual(nextStep(v, budget, fresh), { action: 'extend', ids: ['update-index_range=100', 'scan_range=100'], rounds: 2 });
-  assert.deepEqual(nextStep(verdictOf('inconclusive', [noisy]), budget, fresh),
+  assert.deepEqual(nextStep(verdictOf('undecided', [noisy]), budget, fresh),
     { action: 'done', why: 'the 6 extra rounds left could not close the open time interval at the spread measured' });
   // Fewer rounds left narrow less: two more pairs would leave a quiet row nearer the warn
   // limit where it is.
   const nearer = timed('scan_range=100', 0.985, 0.03, 5);
-  assert.deepEqual(nextStep(verdictOf('inconclusive', [slower, nearer]), budget, { ...fresh, extra_rounds: 4 }).ids, ['update-index_range=100']);
-  assert.deepEqual(nextStep(verdictOf('inconclusive', [slower, nearer]), budget, fresh).ids, ['update-index_range=100', 'scan_range=100']);
+  assert.deepEqual(nextStep(verdictOf('undecided', [slower, nearer]), budget, { ...fresh, extra_rounds: 4 }).ids, ['update-index_range=100']);
+  assert.deepEqual(nextStep(verdictOf('undecided', [slower, nearer]), budget, fresh).ids, ['update-index_range=100', 'scan_range=100']);
   // Too few pairs to know a spread: rounds, as before.
-  const one = { ...row('insert_range=100', 'inconclusive', ['time'], 'inconclusive', 'pass'), rqps: { n: 1, estimate: 0.9, low: null, high: null, sd_log: null }, limits: { warn: 0.97, fail: 0.93 } };
-  assert.deepEqual(nextStep(verdictOf('inconclusive', [one]), budget, fresh).ids, ['insert_range=100']);
+  const one = { ...row('insert_range=100', 'undecided', ['time'], 'undecided', 'pass'), rqps: { n: 1, estimate: 0.9, low: null, high: null, sd_log: null }, limits: { warn: 0.97, fail: 0.93 } };
+  assert.deepEqual(nextStep(verdictOf('undecided', [one]), budget, fresh).ids, ['insert_range=100']);
 });
 
 test('the projection allows for the uncertain centre: a row read 0.96 [0.88, 1.05] after five pairs goes on', () => {
@@ -175,10 +175,10 @@ test('the projection allows for the uncertain centre: a row read 0.96 [0.88, 1.0
   assert.equal(early.rqps.high.toFixed(2), '1.04');
   const atEstimate = projectedInterval(early.rqps, 13);
   assert.ok(atEstimate.low < 0.93 && atEstimate.high > 0.97, JSON.stringify(atEstimate));
-  assert.deepEqual(nextStep(verdictOf('inconclusive', [early]), { ...budget, extra_rounds: 13 }, fresh),
+  assert.deepEqual(nextStep(verdictOf('undecided', [early]), { ...budget, extra_rounds: 13 }, fresh),
     { action: 'extend', ids: ['update-index_range=100'], rounds: 2 });
   // Where no centre within half a standard error could close it (±45% after five pairs), the
   // row stops as before.
   const noisy = timed('point-query', 1.0, 0.3, 5);
-  assert.equal(nextStep(verdictOf('inconclusive', [noisy]), { ...budget, extra_rounds: 13 }, fresh).action, 'done');
+  assert.equal(nextStep(verdictOf('undecided', [noisy]), { ...budget, extra_rounds: 13 }, fresh).action, 'done');
 });

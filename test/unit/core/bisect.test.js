@@ -10,6 +10,7 @@ const {
   regressionAtBadEnd, decideStep, stepMeasurement, configForStep, describeCulprit, formatBisectProgress, renderBisect,
   BISECT_SCHEMA,
 } = require('../../../core/src/bisect');
+const { beginBisect, nextBisectStep, recordBisectStep } = require('../../../core/src/bisect-course');
 const { judge } = require('../../../core/src/verdict');
 const { loadThresholds } = require('../../../core/src/config/thresholds');
 const { schemaProblem } = require('../../../core/src/schemas');
@@ -216,7 +217,7 @@ test('the ends: a regression is watched on instructions when it fails there, els
   assert.equal(at.reason, 'the bad end is not slower than the good end beyond the fail limits on update-index_range=100: nothing to search for');
   at = regressionAtBadEnd(verdictOf({ qps: [0.9, 0.97, 0.92, 0.95] }), [ID]);
   assert.equal(at.status, 'undecided');
-  assert.match(at.reason, /^whether the bad end is slower is open: update-index_range=100 \(could be slower than the fail limit: rQPS 0\.93 .* reaches below the fail limit 0\.93 after 4 pairs\)$/);
+  assert.match(at.reason, /^whether the bad end is slower is open: update-index_range=100 \(could be beyond its fail limit: rQPS 0\.93 .* reaches below the fail limit 0\.93 after 4 pairs\)$/);
   at = regressionAtBadEnd(verdictOf({ instr: [1.1, 1.1] }), ['point-query']);
   assert.equal(at.status, 'error');
 });
@@ -273,7 +274,7 @@ test('what a step measures: the watched signals; repeats double windows and roun
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 1 }).windows, 6);
   assert.deepEqual(stepMeasurement({ suite, purpose: 'step', watched: onInstr, allowed: ['time', 'instructions'], attempt: 5 }).windows, 12);
   const onTime = stepMeasurement({ suite, purpose: 'step', watched: [{ id: ID, signal: 'time' }], allowed: ['time'], attempt: 1, rounds: 4 });
-  assert.deepEqual(onTime, { signals: ['time'], windows: 6, rounds: 8, budget: { ...suite.budget, extra_rounds: 2 * suite.budget.extra_rounds } });
+  assert.deepEqual(onTime, { signals: ['time'], windows: 6, rounds: 8, budget: { ...suite.budget, extra_pairs: 2 * suite.budget.extra_pairs } });
   assert.deepEqual(stepMeasurement({ suite, purpose: 'confirm', allowed: ['instructions'] }).signals, ['instructions']);
   // The culprit is reported with its rQPS and, where they may be counted, its instructions.
   assert.deepEqual(stepMeasurement({ suite, purpose: 'culprit', watched: onInstr, allowed: ['instructions'] }).signals, ['time', 'instructions']);
@@ -330,4 +331,96 @@ test('bisect.json documents and the words: progress lines and the end, culprit l
   doc.culprit = null;
   doc.message = 'abc stayed undecided after 3 measurements: why';
   assert.match(renderBisect(doc), /\nno culprit: abc stayed undecided after 3 measurements: why\n$/);
+});
+
+// --- the course: the ends, the search, the culprit --------------------------------------------
+
+const BAD_END = { instr: [1.12, 1.121, 1.119] };
+const GOOD_END = { instr: [1.0, 1.001, 0.999] };
+const OPEN_END = { instr: [1.02, 1.06, 1.04] };
+const measuredAs = (figures) => ({ outcome: 'measured', verdict: verdictOf(figures), run: 'steps/x' });
+
+/**
+ * A whole bisection as the cli runs it: `measure(step)` is what building and measuring the step
+ * came to. Returns the last course, the steps measured (with what each decided) and the news.
+ */
+function bisectCourse(commits, measure, { ids = [ID], repeats } = {}) {
+  let course = beginBisect(commits, { ids, repeats });
+  const steps = [];
+  const news = [];
+  for (let next = nextBisectStep(course); next; next = nextBisectStep(course)) {
+    assert.ok(steps.length < 64, 'the course ends');
+    const decided = recordBisectStep(course, next, measure(next));
+    steps.push({ ...next, ...decided.record });
+    if (decided.news) news.push(decided.news);
+    course = decided.course;
+  }
+  return { course, steps, news };
+}
+
+const firstBadAt = (culprit) => (step) => measuredAs(step.kind === 'confirm' || step.position >= culprit ? BAD_END : GOOD_END);
+
+test('the course: the ends confirmed, three steps of the search, then the culprit against its parent', () => {
+  const commits = history(11);
+  const { course, steps, news } = bisectCourse(commits, firstBadAt(7));
+  assert.deepEqual(steps.map((s) => [s.kind, s.position, s.base, s.head, s.decision]), [
+    ['confirm', null, sha(1), sha(11), 'bad'],
+    ['midpoint', 5, sha(1), sha(6), 'good'],
+    ['midpoint', 7, sha(1), sha(8), 'bad'],
+    ['midpoint', 6, sha(1), sha(7), 'good'],
+    ['culprit', 7, sha(7), sha(8), undefined],
+  ]);
+  assert.deepEqual(steps.map((s) => s.ids), [[ID], [ID], [ID], [ID], [ID]]);
+  assert.deepEqual(news.map((n) => n.type), ['confirm', 'decision', 'decision', 'decision']);
+  assert.deepEqual([news[3].commit, news[3].lo, news[3].hi, news[3].progress.left], [sha(7), sha(7), sha(8), 0]);
+  assert.deepEqual(course.done, { status: 'found', message: `${sha(8).slice(0, 12)} commit 7: ${sha(8).slice(0, 12)} is the first bad commit: its first parent ${sha(7).slice(0, 12)} is good` });
+  assert.equal(course.culprit.commit, sha(8));
+  assert.deepEqual(course.watched.map((w) => [w.id, w.signal]), [[ID, 'instructions']]);
+  // A range of one commit: the bad end is the culprit once the ends are confirmed.
+  const one = bisectCourse(history(2), firstBadAt(1));
+  assert.deepEqual(one.steps.map((s) => s.kind), ['confirm', 'culprit']);
+  assert.equal(one.course.done.status, 'found');
+});
+
+test('the course at the ends: measured again while open, never searched without a regression or after a failure', () => {
+  const commits = history(5);
+  let r = bisectCourse(commits, () => measuredAs(OPEN_END), { repeats: 2 });
+  assert.deepEqual(r.steps.map((s) => [s.kind, s.attempt, s.decision]), [['confirm', 1, 'undecided'], ['confirm', 2, 'undecided'], ['confirm', 3, 'undecided']]);
+  assert.equal(r.course.done.status, 'undecided');
+  assert.match(r.course.done.message, /^the ends stayed undecided after 3 measurements: whether the bad end is slower is open: /);
+  r = bisectCourse(commits, () => measuredAs(GOOD_END));
+  assert.deepEqual(r.course.done, { status: 'no-regression', message: `the bad end is not slower than the good end beyond the fail limits on ${ID}: nothing to search for` });
+  assert.deepEqual(r.news, [{ type: 'confirm', reason: r.course.done.message }]);
+  r = bisectCourse(commits, () => ({ outcome: 'build-failed', failedSide: 'head', reason: 'abc did not build: x' }));
+  assert.deepEqual([r.steps.length, r.news, r.course.done], [1, [], { status: 'error', message: 'the bad end abc did not build: x' }]);
+  r = bisectCourse(commits, () => ({ outcome: 'build-failed', failedSide: 'base', reason: 'abc did not build: x' }));
+  assert.equal(r.course.done.message, 'the good end abc did not build: x');
+  r = bisectCourse(commits, () => ({ outcome: 'error', reason: 'the head server failed' }));
+  assert.deepEqual(r.course.done, { status: 'error', message: 'the measurement of the ends failed: the head server failed' });
+});
+
+test('the course in the search: unbuildable commits skipped, failures and open commits end it with their reason', () => {
+  const failAt = (position, failure) => (step) => (step.position === position ? failure : firstBadAt(2)(step));
+  // The only commit between the ends does not build: the culprit is one of two.
+  let r = bisectCourse(history(3), failAt(1, { outcome: 'build-failed', failedSide: 'head', reason: 'x did not build: y' }));
+  assert.deepEqual(r.steps.map((s) => s.decision), ['bad', 'skip']);
+  assert.deepEqual(r.news[1], { type: 'build-failed', commit: sha(2), message: 'x did not build: y' });
+  assert.equal(r.course.done.status, 'ambiguous');
+  assert.deepEqual(r.course.candidates, [sha(2), sha(3)]);
+  r = bisectCourse(history(3), failAt(1, { outcome: 'build-failed', failedSide: 'base', reason: 'x did not build: y' }));
+  assert.deepEqual(r.course.done, { status: 'error', message: 'the good end x did not build: y' });
+  r = bisectCourse(history(3), failAt(1, { outcome: 'error', reason: 'the base server failed' }));
+  assert.deepEqual(r.course.done, { status: 'error', message: `the measurement of ${sha(2).slice(0, 12)} failed: the base server failed` });
+  r = bisectCourse(history(3), failAt(1, measuredAs({ ...GOOD_END, id: 'point-query' })));
+  assert.equal(r.steps[1].decision, 'error');
+  assert.match(r.course.done.message, new RegExp(`^the measurement of ${sha(2).slice(0, 12)} decided nothing: ${ID}: not measured`));
+  // A commit that stays open is measured again, then named: never a guess.
+  r = bisectCourse(history(3), failAt(1, measuredAs(OPEN_END)), { repeats: 1 });
+  assert.deepEqual(r.steps.map((s) => [s.kind, s.attempt, s.decision]), [['confirm', 1, 'bad'], ['midpoint', 1, 'undecided'], ['midpoint', 2, 'undecided']]);
+  assert.equal(r.course.done.status, 'undecided');
+  assert.match(r.course.done.message, new RegExp(`^${sha(2).slice(0, 12)} stayed undecided after 2 measurements: `));
+  // The culprit's own measurement failing leaves the search's answer, with a note.
+  r = bisectCourse(history(3), (step) => (step.kind === 'culprit' ? { outcome: 'error', reason: 'no server' } : firstBadAt(1)(step)));
+  assert.equal(r.course.done.status, 'found');
+  assert.equal(r.course.culprit.notes.at(-1), 'its measurement against its parent failed (no server); the search itself named it');
 });

@@ -87,7 +87,7 @@ test('drawn A/A rows with the calibrated spread are judged warn at most about 1%
       const logs = w.head.windows.map((h, i) => Math.log(h.connection.per_query / w.base.windows[i].connection.per_query));
       const m = logs.reduce((s, x) => s + x, 0) / windows;
       const sd = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (windows - 1));
-      // A row is judged beyond a limit when its whole interval is (docs/usage.md, "How a row is decided").
+      // A row is judged beyond a limit when its whole interval is (docs/verdicts.md).
       const low = Math.exp(m - studentTQuantile(0.975, windows - 1) * sd / Math.sqrt(windows));
       if (low > warn) judged.warn++;
       if (low > fail) judged.fail++;
@@ -102,10 +102,9 @@ test('rQPS limits are not widened by the noise the interval already covers: A/A 
   const draw = normals(13);
   const runs = Array.from({ length: 10 }, () => drawnRun(draw, { within: 0.0005, between: 0, rounds: 10, qpsWithin: 0.05 }));
   const time = row(calibrate(runs, POINT_ONLY), 'point-query').time;
-  // From the suite's rounds to those plus every extra and confirming round of its budget.
+  // From the suite's rounds to those plus every extra pair of its budget.
   const { rounds } = POINT_ONLY.measure;
-  const { extra_rounds: extra, confirm_rounds: confirm } = POINT_ONLY.budget;
-  assert.deepEqual(time.sizes, { from: rounds, to: rounds + extra + confirm });
+  assert.deepEqual(time.sizes, { from: rounds, to: rounds + POINT_ONLY.budget.extra_pairs });
   assert.ok(time.suggested.warn >= 0.93 && time.suggested.fail >= 0.9, JSON.stringify(time.suggested));
   const { warn, fail } = time.suggested;
   const rowOf = (rounds, slower) => {
@@ -199,7 +198,7 @@ test('what calibrate prints: both tables, the method in one legend, the limits a
   assert.match(text, /\npoint-query +1\.001 1\.001 +0\.999–1\.002 .* 1\.0\d\d +1\.0\d\d +\+\d\.\d\d% \/ \+\d\.\d\d% +(warn floor, )?fail gap\n/);
   assert.ok(text.includes('±95%: reach of an A/A interval at the suite\'s size. warn: A/A rows are judged warn (the whole interval beyond it) at most 1% of the time, fail 0.1%,\nat every size the suite\'s budget lets a row reach'));
   assert.ok(text.includes('\nSuggested limits per microbenchmark (suite file format):\n\nlimits:\n  point-query: {warn: 0.90, fail: 0.85, instructions: {warn: '));
-  assert.ok(text.includes('\nA/A verdicts at the current limits:\n  pair 1: pass: No more instructions per query than the warn limit: all 10 comparisons pass (time was not measured: waits, locks and I/O run no instructions).\n'));
+  assert.ok(text.includes('\nA/A verdicts at the current limits:\n  pair 1: pass: Pass: all 10 comparisons within their limits, on instructions alone (time was not measured: waits, locks and I/O run no instructions).\n'));
   assert.equal(METHOD.warn_quantile, 0.99);
 });
 
@@ -312,7 +311,7 @@ test('a suite of two thread counts: calibrate keys each row as `<name> threads=<
   const results = loadResults(path.join(FIXTURES, 'results', 'threads-tiny', 'results.json'));
   const source = [
     'suite: quick', 'scale: {tables: 2, rows: 2000}', 'measure: {threads: [1, 2], seconds: 2, warmup_seconds: 1, rounds: 3}',
-    'limits:', '  default: {warn: 0.97, fail: 0.93}', 'budget: {extra_rounds: 0, confirm_rounds: 0}',
+    'limits:', '  default: {warn: 0.97, fail: 0.93}', 'budget: {extra_pairs: 0, minutes: 0}',
     'benchmarks:', '  - point-query', '  - update-index_range=100', '',
   ].join('\n');
   const suite = loadWritten(source);

@@ -34,7 +34,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
   assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
-  assert.deepEqual(quick.budget, { extra_rounds: 13, confirm_rounds: 6, step_rounds: 4, extra_windows: 6, step_windows: 3, confirm_windows: 3 });
+  assert.deepEqual(quick.budget, { extra_pairs: 19, minutes: 5 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
@@ -304,10 +304,23 @@ test('config errors name file, line and key, the bad value and the expected form
       expect: (f, l) => `${f}:${l}: measure.threads[1]: 0 is not valid; expected an integer >= 1`,
     },
     {
-      name: 'a budget without confirm_rounds',
-      edits: { 'suites/quick.yml': replace(/\n  confirm_rounds:.*/, '') },
+      name: 'a budget without minutes',
+      edits: { 'suites/quick.yml': replace(/\n  minutes:.*/, '') },
       file: 'suites/quick.yml', at: 'budget:',
-      expect: (f, l) => `${f}:${l}: budget: missing key 'confirm_rounds'; expected a budget {extra_rounds, confirm_rounds, step_rounds?, extra_windows?, step_windows?, confirm_windows?} with extra_rounds, confirm_rounds`,
+      expect: (f, l) => `${f}:${l}: budget: missing key 'minutes'; expected budget: {extra_pairs: <timed pairs a row may get beyond measure.rounds>, minutes: <wall time of a run's extra measurement>} with extra_pairs, minutes`,
+    },
+    {
+      // A fork's suite file, or one perfgate calibrate wrote, from before the budget had two knobs.
+      name: 'a budget of the six knobs it had before',
+      edits: { 'suites/quick.yml': replace(/\nbudget:\n[^]*?\nbenchmarks:/, '\nbudget:\n  extra_rounds: 13\n  step_rounds: 4\n  confirm_rounds: 6\n  extra_windows: 6\nbenchmarks:') },
+      file: 'suites/quick.yml', at: 'extra_rounds: 13',
+      expect: (f, l) => `${f}:${l}: budget.extra_rounds: no longer a budget key (the budget is two knobs now); expected budget: {extra_pairs: <timed pairs a row may get beyond measure.rounds>, minutes: <wall time of a run's extra measurement>}, e.g. {extra_pairs: 19, minutes: 5} for this file's extra_rounds + confirm_rounds (docs/usage.md, "Budget")`,
+    },
+    {
+      name: 'a negative number of extra pairs',
+      edits: { 'suites/quick.yml': replace(/\n  extra_pairs:.*/, '\n  extra_pairs: -1') },
+      file: 'suites/quick.yml', at: 'extra_pairs: -1',
+      expect: (f, l) => `${f}:${l}: budget.extra_pairs: -1 is not valid; expected an integer >= 0`,
     },
     {
       name: 'an AHI workload with updates but no update column',

@@ -13,11 +13,11 @@ test('a real run as CSV and TSV: rQPS with its interval, cpu/o, cs/o, I/O per qu
   const v = judge(load('io-tiny'), CONFIG);
   assert.equal(renderCsv(v), [
     'microbenchmark,threads,rQPS,rQPS low,rQPS high,cpu/o,cs/o,r/o,rKB/o,wKB/o,device rKB/o,device wKB/o,p95 base,p95 head,p95 ratio,pairs,verdict',
-    'point-query,2,1.19,0.48,2.97,0.85,1.00,2.03,—,—,7.23,26.71,1.93,1.05,0.44,3,inconclusive',
-    'update-index_range=100,2,1.07,0.89,1.29,1.00,0.96,0.21,0.000074→0,1.05,0.06,1.34,1.81,1.55,0.81,3,inconclusive',
+    'point-query,2,1.19,0.48,2.97,0.85,1.00,2.03,—,—,7.23,26.71,1.93,1.05,0.44,3,undecided',
+    'update-index_range=100,2,1.07,0.89,1.29,1.00,0.96,0.21,0.000074→0,1.05,0.06,1.34,1.81,1.55,0.81,3,undecided',
     '',
   ].join('\n'));
-  assert.equal(renderTsv(v).split('\n')[1], 'point-query\t2\t1.19\t0.48\t2.97\t0.85\t1.00\t2.03\t—\t—\t7.23\t26.71\t1.93\t1.05\t0.44\t3\tinconclusive');
+  assert.equal(renderTsv(v).split('\n')[1], 'point-query\t2\t1.19\t0.48\t2.97\t0.85\t1.00\t2.03\t—\t—\t7.23\t26.71\t1.93\t1.05\t0.44\t3\tundecided');
   const files = renderReports(v);
   assert.equal(files['results.csv'], renderCsv(v));
   assert.equal(files['results.tsv'], renderTsv(v));

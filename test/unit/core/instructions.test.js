@@ -20,7 +20,7 @@ test('paired windows give the instr/o interval; more work per query fails on ins
   assert.equal(point.instructions_verdict, 'fail');
   assert.equal(point.verdict, 'fail');
   assert.match(point.reason, /^\d+% more instructions per query: instr\/o 1\.\d{3} \[1\.\d{3}, 1\.\d{3}\] lies wholly above the fail limit 1\.04; rQPS /);
-  assert.match(v.headline, /^Slower: point-query: \d+% more instructions per query \(instr\/o 1\.\d{3} \[1\.\d{3}, 1\.\d{3}\], fail limit 1\.04\)/);
+  assert.match(v.headline, /^Fail: point-query: \d+% more instructions per query \(instr\/o 1\.\d{3} \[1\.\d{3}, 1\.\d{3}\], fail limit 1\.04\)/);
   assert.ok(point.background_per_query && point.background_per_query.n === 2);
 });
 

@@ -84,12 +84,12 @@ test('every report of a real run has the r/o, rKB/o and wKB/o columns and says w
   assert.ok(R.renderSummary(v).includes('| ❔ | update-index_range=100 | 1.07 | 0.89–1.29 | 1.00 | 0.96 | 0.21 | 0.000074→0 | 1.05 | 1.81 | 1.55 | 0.81 | 3 |'));
   const table = R.renderVerdictTable(v).split('\n');
   assert.equal(table[2], 'microbenchmark          rQPS  95% interval  cpu/o  cs/o   r/o       rKB/o  wKB/o  p95 base  p95 head  p95 ratio  pairs  verdict');
-  assert.equal(table[4], 'update-index_range=100  1.07     0.89–1.29   1.00  0.96  0.21  0.000074→0   1.05      1.81      1.55       0.81      3  inconclusive');
+  assert.equal(table[4], 'update-index_range=100  1.07     0.89–1.29   1.00  0.96  0.21  0.000074→0   1.05      1.81      1.55       0.81      3  undecided');
   const html = R.renderReport(v);
-  assert.match(html, /<th>cs\/o<\/th><th>r\/o<\/th><th>rKB\/o<\/th><th>wKB\/o<\/th><th>device rKB\/o<\/th><th>device wKB\/o<\/th><th>p95 base<\/th><th>p95 head<\/th><th>p95 ratio<\/th><th>pairs<\/th>/);
+  assert.match(html, /<th>cs\/o<\/th><th>r\/o<\/th><th>rKB\/o<\/th><th>wKB\/o<\/th><th>device rKB\/o<\/th><th>device wKB\/o<\/th><th>p95 base<\/th><th>p95 head<\/th><th>p95 ratio<\/th><\/tr>/);
   assert.match(html, /data-figure="write_kb_per_query" title="base 0\.27, head 0\.29 per query; 95% interval 0\.91–1\.21">1\.05</);
   const signoff = R.renderSignoff(v, { candidate: { ref: 'v2', sha: 'a'.repeat(40) }, previous: { ref: 'v1', sha: 'b'.repeat(40) } });
-  assert.ok(signoff.files['signoff.md'].includes('| 1.00 | 0.96 | 0.21 | 0.000074→0 | 1.05 | 1.81 | 1.55 | 0.81 | 3 | inconclusive |'));
+  assert.ok(signoff.files['signoff.md'].includes('| 1.00 | 0.96 | 0.21 | 0.000074→0 | 1.05 | 1.81 | 1.55 | 0.81 | 3 | undecided |'));
   assert.match(signoff.files['signoff.html'], /<th>cs\/o<\/th><th>r\/o<\/th><th>rKB\/o<\/th><th>wKB\/o<\/th>/);
 });
 

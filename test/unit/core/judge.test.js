@@ -3,7 +3,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
-const { judge, decide, clause, worst } = require('../../../core/src/verdict');
+const { judge, worst } = require('../../../core/src/verdict');
+const { clause } = require('../../../core/src/verdict-words');
+const { signalRange, settledVerdict } = require('../../../core/src/row-verdict');
 const { UsageError } = require('../../../core/src/errors');
 
 const LIMITS = { warn: 0.97, fail: 0.93 };
@@ -39,15 +41,15 @@ const TABLE = [
   ['improvement', [1.9, 1.92, 1.88, 1.91], 'pass', 'within limits: rQPS 1.90 [1.88, 1.93] lies above the warn limit 0.97'],
   ['small slowdown', [0.95, 0.96, 0.95, 0.96], 'warn', '5% slower: rQPS 0.95 [0.95, 0.96] lies wholly below the warn limit 0.97, above the fail limit 0.93'],
   // Noise alone must not warn: an interval that only reaches the warn limit is a pass, marked open.
-  ['straddles warn only', [0.96, 1.0, 0.98, 0.97], 'pass', 'within the fail limit, could be beyond the warn limit: rQPS 0.98 [0.95, 1.00] reaches below the warn limit 0.97, not the fail limit 0.93, after 4 pairs'],
+  ['straddles warn only', [0.96, 1.0, 0.98, 0.97], 'pass', 'within the fail limit; its interval still reaches the warn limit: rQPS 0.98 [0.95, 1.00] reaches below the warn limit 0.97, not the fail limit 0.93, after 4 pairs'],
   ['update-index regression', [0.55, 0.56, 0.54, 0.55], 'fail', '45% slower: rQPS 0.55 [0.54, 0.56] lies wholly below the fail limit 0.93'],
-  ['straddles fail', [0.9, 0.97, 0.92, 0.95], 'inconclusive', 'could be slower than the fail limit: rQPS 0.93 [0.89, 0.99] reaches below the fail limit 0.93 after 4 pairs'],
-  ['one outlier', [1.01, 0.99, 1.02, 0.62], 'inconclusive', 'could be slower than the fail limit: rQPS 0.89 [0.61, 1.31] reaches below the fail limit 0.93 after 4 pairs'],
-  ['two rounds', [0.99, 1.01], 'inconclusive', 'could be slower than the fail limit: rQPS 1.00 [0.88, 1.14] reaches below the fail limit 0.93 after 2 pairs'],
+  ['straddles fail', [0.9, 0.97, 0.92, 0.95], 'undecided', 'could be beyond its fail limit: rQPS 0.93 [0.89, 0.99] reaches below the fail limit 0.93 after 4 pairs'],
+  ['one outlier', [1.01, 0.99, 1.02, 0.62], 'undecided', 'could be beyond its fail limit: rQPS 0.89 [0.61, 1.31] reaches below the fail limit 0.93 after 4 pairs'],
+  ['two rounds', [0.99, 1.01], 'undecided', 'could be beyond its fail limit: rQPS 1.00 [0.88, 1.14] reaches below the fail limit 0.93 after 2 pairs'],
   ['identical values', [1, 1, 1, 1], 'pass', 'within limits: rQPS 1.00 [1.00, 1.00] lies above the warn limit 0.97'],
   ['identical at the fail limit', [0.93, 0.93], 'warn', '7% slower: rQPS 0.93 [0.93, 0.93] lies wholly below the warn limit 0.97, above the fail limit 0.93'],
-  ['wholly below warn, reaching fail', [0.92, 0.95, 0.935, 0.945, 0.93, 0.955], 'inconclusive', 'at least a warn, could be a fail: rQPS 0.94 [0.93, 0.95] lies wholly below the warn limit 0.97 and reaches below the fail limit 0.93 after 6 pairs'],
-  ['one round', [0.5], 'inconclusive', 'could be slower than the fail limit: rQPS 0.50 from 1 pair: an interval needs at least 2'],
+  ['wholly below warn, reaching fail', [0.92, 0.95, 0.935, 0.945, 0.93, 0.955], 'undecided', '6% slower, could be beyond its fail limit: rQPS 0.94 [0.93, 0.95] lies wholly below the warn limit 0.97 and reaches below the fail limit 0.93 after 6 pairs'],
+  ['one round', [0.5], 'undecided', 'could be beyond its fail limit: rQPS 0.50 from 1 pair: an interval needs at least 2'],
 ];
 
 for (const [name, ratios, verdict, line] of TABLE) {
@@ -59,38 +61,38 @@ for (const [name, ratios, verdict, line] of TABLE) {
   });
 }
 
-test('decide: boundaries are pinned (fail strictly below, pass at or above warn)', () => {
-  const at = (low, high) => decide({ low, high, n: 4 }, LIMITS);
+test('an interval\'s settled verdict: boundaries are pinned (fail strictly below, pass at or above warn)', () => {
+  const at = (low, high) => settledVerdict(signalRange({ low, high, n: 4 }, LIMITS, { higherIsWorse: false }));
   assert.equal(at(0.5, 0.9299), 'fail');
-  assert.equal(at(0.5, 0.93), 'inconclusive');
+  assert.equal(at(0.5, 0.93), 'undecided');
   assert.equal(at(0.93, 0.99), 'pass'); // open: reaches the warn limit only
   assert.equal(at(0.93, 0.969), 'warn');
   assert.equal(at(0.97, 0.99), 'pass');
-  assert.equal(at(0.9299, 1.2), 'inconclusive');
+  assert.equal(at(0.9299, 1.2), 'undecided');
 });
 
-test('overall verdict precedence: error > fail > inconclusive > warn > pass', () => {
+test('overall verdict precedence: error > fail > undecided > warn > pass', () => {
   assert.equal(worst(['pass', 'warn']), 'warn');
-  assert.equal(worst(['warn', 'inconclusive', 'pass']), 'inconclusive');
-  assert.equal(worst(['inconclusive', 'fail']), 'fail');
+  assert.equal(worst(['warn', 'undecided', 'pass']), 'undecided');
+  assert.equal(worst(['undecided', 'fail']), 'fail');
   assert.equal(worst(['fail', 'error', 'pass']), 'error');
   assert.equal(worst([]), 'pass');
 });
 
 const HEADLINES = [
   ['all pass', [['a', [1, 1.01, 0.99, 1]], ['b', [1.02, 1, 1.01, 1]]], 'pass', 0,
-    'Nothing got slower than the warn limit: all 2 comparisons pass.'],
-  ['one fail, one inconclusive', [['update-index_range=100', [0.55, 0.56, 0.54, 0.55]], ['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'fail', 1,
-    'Slower: update-index_range=100: 45% slower (rQPS 0.55 [0.54, 0.56], fail limit 0.93); undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93).'],
+    'Pass: all 2 comparisons within their limits.'],
+  ['one fail, one undecided', [['update-index_range=100', [0.55, 0.56, 0.54, 0.55]], ['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'fail', 1,
+    'Fail: update-index_range=100: 45% slower (rQPS 0.55 [0.54, 0.56], fail limit 0.93); undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93).'],
   ['many fails', [['a', [0.5, 0.5]], ['b', [0.6, 0.6]], ['c', [0.7, 0.7]], ['d', [0.8, 0.8]], ['e', [0.85, 0.85]]], 'fail', 1,
-    'Slower: a: 50% slower (rQPS 0.50 [0.50, 0.50], fail limit 0.93), b: 40% slower (rQPS 0.60 [0.60, 0.60], fail limit 0.93), c: 30% slower (rQPS 0.70 [0.70, 0.70], fail limit 0.93) and 2 more.'],
-  ['inconclusive', [['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'inconclusive', 3,
-    'Undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93); its interval stays open within the budget: more rounds than it allows would decide.'],
+    'Fail: a: 50% slower (rQPS 0.50 [0.50, 0.50], fail limit 0.93), b: 40% slower (rQPS 0.60 [0.60, 0.60], fail limit 0.93), c: 30% slower (rQPS 0.70 [0.70, 0.70], fail limit 0.93) and 2 more.'],
+  ['undecided', [['scan_range=100', [0.9, 0.97, 0.92, 0.95]], ['point-query', [1, 1, 1, 1]]], 'undecided', 3,
+    'Undecided: scan_range=100: could be beyond its fail limit (rQPS 0.93 [0.89, 0.99], fail limit 0.93); more rounds than the budget allows would decide.'],
   ['warn', [['insert_range=100', [0.95, 0.96, 0.95, 0.96]], ['point-query', [1, 1, 1, 1]]], 'warn', 0,
-    'Slightly slower, within the fail limit: insert_range=100: 5% slower (rQPS 0.95 [0.95, 0.96], warn limit 0.97).'],
+    'Warn: insert_range=100: 5% slower (rQPS 0.95 [0.95, 0.96], warn limit 0.97).'],
   // The headline never says nothing got slower while an interval still reaches a limit.
   ['pass with an interval reaching the warn limit', [['insert_range=100', [0.96, 1.06, 1.0, 1.04]], ['point-query', [1, 1, 1, 1]]], 'pass', 0,
-    'Nothing is beyond its fail limit, but 1 of 2 comparisons could still be beyond the warn limit (interval open within the budget): insert_range=100: could be beyond its warn limit (rQPS 1.01 [0.95, 1.09], warn limit 0.97).'],
+    'Pass: all 2 comparisons within their fail limits; insert_range=100: its interval still reaches the warn limit (rQPS 1.01 [0.95, 1.09], warn limit 0.97).'],
 ];
 
 for (const [name, benches, verdict, exit, line] of HEADLINES) {
@@ -111,7 +113,7 @@ test('a benchmark with errors is "error" and the run is error', () => {
   assert.equal(v.benchmarks[1].rqps, null);
   assert.equal(v.verdict, 'error');
   assert.equal(v.exit_code, 4);
-  assert.equal(v.headline, 'No verdict for insert_range=100 (head round: sysbench exited 1: Lost connection to server): the measurement failed.');
+  assert.equal(v.headline, 'Error: no verdict for insert_range=100 (head round: sysbench exited 1: Lost connection to server): the measurement failed.');
 });
 
 test('query errors inside a round make the benchmark "error"', () => {
@@ -129,7 +131,7 @@ test('a failed side is never judged', () => {
   const v = judge(r, CONFIG);
   assert.equal(v.verdict, 'error');
   assert.equal(v.benchmarks[0].verdict, 'error');
-  assert.equal(v.headline, 'No verdict: the head server failed (start): mysqld exited with code 1 before accepting connections.');
+  assert.equal(v.headline, 'Error: no verdict: the head server failed (start): mysqld exited with code 1 before accepting connections.');
 });
 
 test('results from different machines are refused unless allowed', () => {
@@ -171,7 +173,7 @@ test('another run joined by judge is other servers: a fail of the first run is n
   const other = results([['p', pairsOf([1, 1.01, 0.99, 1, 1.005, 0.995])]]);
   other.benchmarks[0].rounds.forEach((r) => { r.index += 5; });
   const v = judge([first, other], CONFIG);
-  assert.equal(v.benchmarks[0].verdict, 'inconclusive');
+  assert.equal(v.benchmarks[0].verdict, 'undecided');
   assert.match(v.benchmarks[0].reason, /before the rounds of another run$/);
   const merged = require('../../../core/src/merge-results').mergeResults([first, other]);
   assert.deepEqual(merged.extensions, [{ file: 'results #2', purpose: 'rerun', first_round: 5, rounds: 6, benchmarks: ['p'] }]);
@@ -207,7 +209,7 @@ test('AHI cells: each side\'s gain and a regression of the gain judged like a ra
   assert.equal(c.reason, 'AHI gain ratio 0.80 [0.80, 0.80] lies wholly below the fail limit 0.93');
   assert.equal(v.verdict, 'fail');
   assert.deepEqual(v.failed, ['point-select@4:on', 'point-select@4:ahi-gain']);
-  assert.equal(v.headline, 'Slower: point-select@4:on: 20% slower (rQPS 0.80 [0.79, 0.81], fail limit 0.93) and point-select (4 threads) AHI gain: 20% lower (gain ratio 0.80 [0.80, 0.80], fail limit 0.93).');
+  assert.equal(v.headline, 'Fail: point-select@4:on: 20% slower (rQPS 0.80 [0.79, 0.81], fail limit 0.93) and point-select (4 threads) AHI gain: 20% lower (gain ratio 0.80 [0.80, 0.80], fail limit 0.93).');
 });
 
 test('a head faster in both AHI states whose gain fell is headlined "lower", not "slower"', () => {
@@ -282,7 +284,7 @@ test('what cpu/o proves counts; what it leaves open never narrows rQPS', () => {
   const steady = results([['point-query', pairsOf([1, 1.01, 0.99, 1])]]);
   steady.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r, k) => { r.cpu_per_query_us = [100, 115, 98, 104][k]; });
   b = judge(steady, { limits: cpuLimits }).benchmarks[0];
-  assert.equal(b.cpu_verdict, 'inconclusive');
+  assert.equal(b.cpu_verdict, 'undecided');
   assert.equal(b.verdict, 'pass');
   assert.equal(b.reason, 'within limits: rQPS 1.00 [0.99, 1.01] lies above the warn limit 0.97; cpu/o 1.04 [0.93, 1.17] reaches above the fail limit 1.07 after 4 pairs');
   // cpu/o unchanged does not settle an rQPS interval that reaches the fail limit.
@@ -290,7 +292,7 @@ test('what cpu/o proves counts; what it leaves open never narrows rQPS', () => {
   open.benchmarks[0].rounds.filter((r) => r.side === 'head').forEach((r) => { r.cpu_per_query_us = 100; });
   b = judge(open, { limits: cpuLimits }).benchmarks[0];
   assert.equal(b.cpu_verdict, 'pass');
-  assert.equal(b.verdict, 'inconclusive');
+  assert.equal(b.verdict, 'undecided');
 });
 
 // A round in which one side completed no query is the largest slowdown there is, not a gap:
@@ -314,7 +316,7 @@ test('timed rounds of which none pair make the benchmark "error", with the sides
   const v = judge(r, CONFIG);
   assert.equal(v.benchmarks[0].verdict, 'error');
   assert.equal(v.benchmarks[0].reason, 'no paired rounds: base rounds 0, 1, 2; head rounds none');
-  assert.equal(v.headline, 'No verdict for point-query (no paired rounds: base rounds 0, 1, 2; head rounds none): the measurement failed.');
+  assert.equal(v.headline, 'Error: no verdict for point-query (no paired rounds: base rounds 0, 1, 2; head rounds none): the measurement failed.');
 });
 
 // Instructions miss what waits (locks, I/O, fsync, sleeps): a run that counted them and timed
@@ -325,7 +327,7 @@ test('a run judged on instructions alone says so in its headline', () => {
   const r = results([counted('point-query', [41000, 41010, 40990]), counted('scan_range=100', [41010, 41000, 40995])]);
   const v = judge(r, { limits: { default: { ...LIMITS, instructions: { warn: 1.015, fail: 1.03 } } } });
   assert.equal(v.verdict, 'pass');
-  assert.equal(v.headline, 'No more instructions per query than the warn limit: all 2 comparisons pass (time was not measured: waits, locks and I/O run no instructions).');
+  assert.equal(v.headline, 'Pass: all 2 comparisons within their limits, on instructions alone (time was not measured: waits, locks and I/O run no instructions).');
 });
 
 test('a planned microbenchmark the results do not hold makes the run an error, not a pass of the rest', () => {
@@ -333,7 +335,7 @@ test('a planned microbenchmark the results do not hold makes the run an error, n
   r.plan = { suite: 'quick', benchmarks: [{ id: 'p' }, { id: 'q' }, { id: 'insert_range=100' }] };
   const v = judge(r, CONFIG);
   assert.equal(v.verdict, 'error');
-  assert.equal(v.headline, 'No verdict: the results hold no rounds or windows of 1 planned microbenchmark (insert_range=100).');
+  assert.equal(v.headline, 'Error: no verdict: the results hold no rounds or windows of 1 planned microbenchmark (insert_range=100).');
   r.plan.benchmarks.pop();
   assert.equal(judge(r, CONFIG).verdict, 'pass');
 });

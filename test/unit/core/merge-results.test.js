@@ -122,7 +122,7 @@ test('two builds of one version with no commit are not one server: how they were
 
 // `perfgate judge --results a b` where b is a copy of a with its round indices moved past a's
 // and its windows' seconds changed: counted as another run, it narrowed every interval with no
-// new measurement (an A/A row went from inconclusive to pass that way).
+// new measurement (an A/A row went from undecided to pass that way).
 test('a copy of a run, renumbered and with its windows\' seconds changed, is refused as the same measurement', () => {
   const measured = (index, side, k) => ({ index, side, started: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`, seconds: 2.0004, qps: 31474.22 + k, queries: 63006 + k, latency_ms: { avg: 0.06, p95: 0.1, max: 4.38 }, cpu_per_query_us: 46.9796 + k / 1000, cs_per_query: 1.0013 });
   const window = (k, seconds) => ({ events: 300, queries: 300, seconds, connection: { instructions: 12_900_000 + k, threads: 1, per_query: (12_900_000 + k) / 300 }, background: { instructions: 5_000 + 7 * k, threads: 7, per_query: (5_000 + 7 * k) / 300 } });

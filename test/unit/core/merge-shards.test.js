@@ -9,6 +9,7 @@ const path = require('node:path');
 const { mergeResults } = require('../../../core/src/merge-results');
 const { judge } = require('../../../core/src/verdict');
 const { schemaProblem } = require('../../../core/src/schemas');
+const { readVerdict } = require('../../../core/src/verdict-versions');
 const { loadThresholds } = require('../../../core/src/config/thresholds');
 const { UsageError } = require('../../../core/src/errors');
 const { renderComment, renderSummary, renderReport, renderVerdictTable } = require('../../../core/src/render');
@@ -132,7 +133,7 @@ test('runners of one machine class may differ; a different class is merged only 
   assert.equal(merge([shard(1), bigger], { allowDifferentMachines: true }).benchmarks.length, 42);
 });
 
-test('missing shards: refused with their names, or a report marked partial that is at best inconclusive', () => {
+test('missing shards: refused with their names, or a report marked partial that is at best undecided', () => {
   refused([shard(2)], 'shard 1/2 is missing (runs/shard-2 is 2/2); pass the folder of every shard, or --allow-partial for a report marked partial');
   const four = (k, index) => shard(k, (d) => { d.plan.shard.count = 4; d.plan.shard.index = index; return d; }, `runs/s${index}`);
   refused([four(1, 1), four(2, 3)], 'shards 2/4 and 4/4 are missing (runs/s1 is 1/4; runs/s3 is 3/4); pass the folder of every shard, or --allow-partial for a report marked partial');
@@ -145,11 +146,11 @@ test('missing shards: refused with their names, or a report marked partial that 
   const verdict = judge(merged, { limits: { default: { warn: 1e-6, fail: 1e-6 } } });
   assert.equal(schemaProblem('verdict', verdict), null);
   assert.equal(verdict.counts.pass, 21);
-  assert.equal(verdict.verdict, 'inconclusive');
+  assert.equal(verdict.verdict, 'undecided');
   assert.equal(verdict.exit_code, 3);
-  assert.equal(verdict.headline, 'Partial: shard 1/2 is missing, 21 of 42 microbenchmarks not measured. Nothing got slower than the warn limit: all 21 comparisons pass.');
+  assert.equal(verdict.headline, 'Undecided: shard 1/2 is missing, 21 of 42 microbenchmarks not measured. Pass: all 21 comparisons within their limits.');
   const comment = renderComment(verdict);
-  assert.match(comment, /^### ❔ perfgate full: inconclusive$/m);
+  assert.match(comment, /^### ❔ perfgate full: undecided$/m);
   assert.ok(comment.includes(`PARTIAL: shard 1/2 is missing; not measured: ${merged.shards.not_measured.join(', ')}.`));
   // A fail among the measured rows stays a fail.
   assert.equal(judge(merged, { limits: { default: { warn: 5, fail: 5 } } }).verdict, 'fail');
@@ -194,7 +195,7 @@ test('a server that failed in one shard makes that shard\'s rows errors, not the
   const byId = new Map(verdict.benchmarks.map((b) => [b.id, b]));
   for (const id of shard(2).plan.benchmarks.map((b) => b.id)) assert.equal(byId.get(id).verdict, 'error', id);
   for (const id of shard(1).plan.benchmarks.map((b) => b.id)) assert.notEqual(byId.get(id).verdict, 'error', id);
-  assert.match(verdict.headline, /^No verdict for .*: the measurement failed\.$/);
+  assert.match(verdict.headline, /^Error: no verdict for .*: the measurement failed\.$/);
 });
 
 test('comment.md of the 42-row merged verdict: whole within GitHub\'s limit; a tighter limit drops rows, passing ones first, and says so', () => {
@@ -210,7 +211,7 @@ test('comment.md of the 42-row merged verdict: whole within GitHub\'s limit; a t
   const kept = cut.split('\n').filter((l) => /^\| \S+ \| [^ |]+_range=\d+ \|/.test(l)).length;
   assert.ok(kept > 0 && kept < 42, `${kept} rows kept`);
   assert.match(cut, new RegExp(`_${42 - kept} of 42 rows are left out to fit GitHub's comment size; the full report is the artifact\\._`));
-  const severity = { pass: 0, warn: 1, inconclusive: 2, fail: 3, error: 4 };
+  const severity = { pass: 0, warn: 1, undecided: 2, fail: 3, error: 4 };
   const [shown, dropped] = [verdict.benchmarks.filter((b) => cut.includes(`| ${b.id} |`)), verdict.benchmarks.filter((b) => !cut.includes(`| ${b.id} |`))];
   assert.ok(Math.max(...dropped.map((b) => severity[b.verdict])) <= Math.min(...shown.map((b) => severity[b.verdict])), 'no dropped row is worse than a kept one');
 });
@@ -222,9 +223,12 @@ test('perfgate judge does not join shards: that is perfgate merge\'s job', () =>
 });
 
 // The verdict of the full suite at its default scale and timing (8 × 250,000 rows, 6 rounds of
-// 5 s per side), run as four shards one after another and merged (docs/measurements.md).
+// 5 s per side), run as four shards one after another and merged (docs/archive/notebook-2026-11.md).
 test('the 42-row verdict of the full suite at its defaults: comment.md whole within GitHub\'s limit', () => {
-  const verdict = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/verdicts/full-4-shards/verdict.json'), 'utf8'));
+  // Captured as perfgate.verdict/v1: read as every reader of a stored verdict reads it.
+  const read = readVerdict(JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/verdicts/full-4-shards/verdict.json'), 'utf8')));
+  assert.equal(read.problem, undefined);
+  const { verdict } = read;
   assert.equal(schemaProblem('verdict', verdict), null);
   assert.equal(verdict.benchmarks.length, 42);
   assert.deepEqual(verdict.run.shards.merged.map((p) => p.index), [1, 2, 3, 4]);

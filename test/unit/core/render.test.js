@@ -67,12 +67,12 @@ test('the reports say how the rounds of a pair were run: in turn, or both sides 
 test('comment.md rows are pinned (real quick run, 3 rounds of 1 s on a loaded 2-core VM)', () => {
   const v = judge(load('quick-tiny'), CONFIG);
   const md = renderComment(v);
-  assert.ok(md.includes('### ❔ perfgate quick: inconclusive'));
-  assert.ok(md.includes('**Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; their intervals stay open within the budget: more rounds than it allows would decide.**'));
+  assert.ok(md.includes('### ❔ perfgate quick: undecided'));
+  assert.ok(md.includes('**Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; more rounds than the budget allows would decide.**'));
   assert.ok(md.includes('| ❔ | point-query | 0.52 | 0.15–1.83 | 1.55 | 1.19 | 0.36 | 1.29 | 4.78 | 3 |'));
   assert.ok(md.includes('| ✅ | random-points_range=1000 | 1.11 | 1.00–1.24 | 0.99 | 0.98 | 23.11 | 20.11 | 0.87 | 3 |'));
   // Reaching the warn limit only: a pass, marked as still open.
-  assert.ok(md.includes('| ✅❔ | range-notcovered-si_range=100 | 1.27 | 0.94–1.71 | 0.87 | 0.83 | 9.56 | 7.96 | 0.83 | 3 |'));
+  assert.ok(md.includes('| ✅ | range-notcovered-si_range=100 | 1.27 | 0.94–1.71 | 0.87 | 0.83 | 9.56 | 7.96 | 0.83 | 3 |'));
   assert.ok(md.includes('To reproduce `point-query` by hand, start each server with the options above and run:'));
 });
 
@@ -85,7 +85,7 @@ test('comment.md of a run whose server failed says so and judges nothing', () =>
   const v = judge(load('side-failed'), CONFIG);
   const md = renderComment(v);
   assert.ok(md.includes('### 💥 perfgate detect: error'));
-  assert.match(md, /^\*\*No verdict: the base server failed \(init\): base: initializing the datadir failed \(exit code 1\): /m);
+  assert.match(md, /^\*\*Error: no verdict: the base server failed \(init\): base: initializing the datadir failed \(exit code 1\): /m);
   assert.doesNotMatch(md, /```mermaid/);
 });
 
@@ -107,10 +107,10 @@ test('comment.md never exceeds 65,536 characters: rows are dropped, the worst ke
 test('summary.md lists every row and why each non-pass verdict was given', () => {
   const v = judge(load('quick-tiny'), CONFIG);
   const md = renderSummary(v);
-  assert.ok(md.startsWith('## ❔ perfgate quick: inconclusive\n'));
-  assert.ok(md.includes('- ❔ `point-query`: could be slower than the fail limit: rQPS 0.52 [0.15, 1.83] reaches below the fail limit 0.93 after 3 pairs'));
-  assert.ok(md.includes('- ✅❔ `range-notcovered-si_range=100`: within the fail limit, could be beyond the warn limit: rQPS 1.27 [0.94, 1.71] reaches below the warn limit 0.97, not the fail limit 0.93, after 3 pairs'));
-  assert.equal(md.split("\n").filter((l) => /^\| (✅❔|✅|⚠️|❔|❌|💥) \| /.test(l)).length, 10);
+  assert.ok(md.startsWith('## ❔ perfgate quick: undecided\n'));
+  assert.ok(md.includes('- ❔ `point-query`: could be beyond its fail limit: rQPS 0.52 [0.15, 1.83] reaches below the fail limit 0.93 after 3 pairs'));
+  assert.ok(md.includes('- ✅ `range-notcovered-si_range=100`: within the fail limit; its interval still reaches the warn limit: rQPS 1.27 [0.94, 1.71] reaches below the warn limit 0.97, not the fail limit 0.93, after 3 pairs'));
+  assert.equal(md.split("\n").filter((l) => /^\| (✅|⚠️|❔|❌|💥) \| /.test(l)).length, 10);
 });
 
 test('terminal table carries the verdicts and the headline', () => {
@@ -118,10 +118,10 @@ test('terminal table carries the verdicts and the headline', () => {
   const lines = renderVerdictTable(v).split('\n');
   assert.equal(lines[0], 'perfgate quick: head 10.11.19-MariaDB-0+deb12u1 “head” against base 10.11.18-MariaDB-0+deb12u1 “base”');
   assert.equal(lines[2], 'microbenchmark                 rQPS  95% interval  cpu/o  cs/o  p95 base  p95 head  p95 ratio  pairs  verdict');
-  assert.equal(lines[3], 'point-query                    0.52     0.15–1.83   1.55  1.19      0.36      1.29       4.78      3  inconclusive');
+  assert.equal(lines[3], 'point-query                    0.52     0.15–1.83   1.55  1.19      0.36      1.29       4.78      3  undecided');
   assert.equal(lines[4], 'random-points_range=1000       1.11     1.00–1.24   0.99  0.98     23.11     20.11       0.87      3  pass');
-  assert.ok(lines.includes('INCONCLUSIVE: Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; their intervals stay open within the budget: more rounds than it allows would decide.'));
-  assert.ok(lines.includes('  range-notcovered-si_range=100: within the fail limit, could be beyond the warn limit: rQPS 1.27 [0.94, 1.71] reaches below the warn limit 0.97, not the fail limit 0.93, after 3 pairs'));
+  assert.ok(lines.includes('Undecided: point-query: could be beyond its fail limit (rQPS 0.52 [0.15, 1.83], fail limit 0.93), points-covered-pk_range=100: could be beyond its fail limit (rQPS 1.07 [0.26, 4.43], fail limit 0.93), read-only_range=10000: could be beyond its fail limit (rQPS 0.87 [0.32, 2.37], fail limit 0.93) and 5 more; more rounds than the budget allows would decide.'));
+  assert.ok(lines.includes('  range-notcovered-si_range=100: within the fail limit; its interval still reaches the warn limit: rQPS 1.27 [0.94, 1.71] reaches below the warn limit 0.97, not the fail limit 0.93, after 3 pairs'));
 });
 
 test('report.html is self-contained: no external URL, no script', () => {

@@ -1,7 +1,7 @@
 'use strict';
 // The rule that makes one verdict of a microbenchmark's time and instruction signals, as a
 // table written out by hand: every pair of signal states, and what each must come to. The
-// same table is in docs/usage.md ("How a row is decided").
+// same table is in docs/verdicts.md.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { rowVerdict, signalRange } = require('../../../core/src/row-verdict');
@@ -24,19 +24,19 @@ const COLUMNS = ['none', 'error', 'P', 'W', 'F', 'PW', 'WF', 'PF'];
 // the verdict, then the signals that still need their own measurement (t: time, i: instructions);
 // '+' marks a pass that is open (its interval still reaches the warn limit).
 const TABLE = {
-  none: ['error', 'error', 'pass', 'warn', 'fail', 'pass+ i', 'inconclusive i', 'inconclusive i'],
+  none: ['error', 'error', 'pass', 'warn', 'fail', 'pass+ i', 'undecided i', 'undecided i'],
   error: ['error', 'error', 'error', 'error', 'error', 'error', 'error', 'error'],
-  P: ['pass', 'error', 'pass', 'warn', 'fail', 'pass+ i', 'inconclusive i', 'inconclusive i'],
-  W: ['warn', 'error', 'warn', 'warn', 'fail', 'warn', 'inconclusive i', 'inconclusive i'],
+  P: ['pass', 'error', 'pass', 'warn', 'fail', 'pass+ i', 'undecided i', 'undecided i'],
+  W: ['warn', 'error', 'warn', 'warn', 'fail', 'warn', 'undecided i', 'undecided i'],
   F: ['fail', 'error', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'],
-  PW: ['pass+ t', 'error', 'pass+ t', 'warn', 'fail', 'pass+ ti', 'inconclusive i', 'inconclusive ti'],
-  WF: ['inconclusive t', 'error', 'inconclusive t', 'inconclusive t', 'fail', 'inconclusive t', 'inconclusive ti', 'inconclusive ti'],
-  PF: ['inconclusive t', 'error', 'inconclusive t', 'inconclusive t', 'fail', 'inconclusive ti', 'inconclusive ti', 'inconclusive ti'],
+  PW: ['pass+ t', 'error', 'pass+ t', 'warn', 'fail', 'pass+ ti', 'undecided i', 'undecided ti'],
+  WF: ['undecided t', 'error', 'undecided t', 'undecided t', 'fail', 'undecided t', 'undecided ti', 'undecided ti'],
+  PF: ['undecided t', 'error', 'undecided t', 'undecided t', 'fail', 'undecided ti', 'undecided ti', 'undecided ti'],
 };
 
 function expected(cell) {
   const [word, needs = ''] = cell.split(' ');
-  const open = word.endsWith('+') || word === 'inconclusive';
+  const open = word.endsWith('+') || word === 'undecided';
   return {
     verdict: word.replace('+', ''),
     open: word === 'error' ? false : open,
@@ -98,21 +98,21 @@ test('instructions wholly above the warn limit with time passing is never a pass
   const row = v.benchmarks[0];
   assert.equal(row.time_verdict, 'pass');
   assert.notEqual(row.verdict, 'pass');
-  assert.equal(row.verdict, 'inconclusive');
+  assert.equal(row.verdict, 'undecided');
   assert.deepEqual(row.needs, ['instructions']);
-  assert.equal(row.reason, 'at least a warn, could be a fail: instr/o 1.042 [1.038, 1.046] lies wholly above the warn limit 1.02 and reaches above the fail limit 1.04 after 3 windows; rQPS 1.06 [1.00, 1.12] lies above the warn limit 0.97');
-  assert.equal(v.headline, 'Undecided: point-query: 4% more instructions per query, could be beyond its fail limit (instr/o 1.042 [1.038, 1.046], fail limit 1.04); its interval stays open within the budget: more instruction windows than it allows would decide.');
+  assert.equal(row.reason, '4% more instructions per query, could be beyond its fail limit: instr/o 1.042 [1.038, 1.046] lies wholly above the warn limit 1.02 and reaches above the fail limit 1.04 after 3 windows; rQPS 1.06 [1.00, 1.12] lies above the warn limit 0.97');
+  assert.equal(v.headline, 'Undecided: point-query: 4% more instructions per query, could be beyond its fail limit (instr/o 1.042 [1.038, 1.046], fail limit 1.04); more instruction windows than the budget allows would decide.');
   // More windows at the same 4.2% narrow the interval above the fail limit: a fail, named so.
   r.benchmarks[0].instructions.base.windows = windows([41000, 41010, 40990, 41005, 40995, 41000]);
   r.benchmarks[0].instructions.head.windows = windows([42700, 42710, 42690, 42705, 42695, 42700]);
   const more = judge(r, { limits });
   assert.equal(more.benchmarks[0].verdict, 'fail');
-  assert.equal(more.headline, 'Slower: point-query: 4% more instructions per query (instr/o 1.041 [1.041, 1.041], fail limit 1.04).');
+  assert.equal(more.headline, 'Fail: point-query: 4% more instructions per query (instr/o 1.041 [1.041, 1.041], fail limit 1.04).');
 });
 
 // A time-only slowdown (a wait on one call in K): instructions unchanged, time interval open.
 test('an open time interval is not settled by unchanged instructions', () => {
   const v = rowVerdict({ time: STATES.PF, instructions: STATES.P });
-  assert.equal(v.verdict, 'inconclusive');
+  assert.equal(v.verdict, 'undecided');
   assert.deepEqual(v.needs, ['time']);
 });

@@ -2,7 +2,7 @@
 // The release sign-off's decision and report, on real merged verdicts of the full suite:
 // test/fixtures/verdicts/full-4-shards (the shipped full suite in four shards, 10.11.18 against
 // 10.11.19) and, when present, test/fixtures/verdicts/signoff-10.11.18-10.11.19 (the sign-off
-// run measured for docs/measurements.md).
+// run measured for docs/archive/notebook-2026-11.md).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -10,16 +10,18 @@ const path = require('node:path');
 const core = require('../../../core');
 const { signoffDecision, SIGNOFF_CONTEXT, STATUS_DESCRIPTION_LIMIT } = require('../../../core/src/signoff');
 const { renderSignoff } = require('../../../core/src/render/signoff');
+const { readVerdict } = require('../../../core/src/verdict-versions');
 
 const FIXTURES = path.join(__dirname, '../../fixtures/verdicts');
-const readVerdict = (name) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name, 'verdict.json'), 'utf8'));
-const FULL = readVerdict('full-4-shards');
+// Captured verdicts of real runs, written as perfgate.verdict/v1: read as every reader reads them.
+const fixtureVerdict = (name) => readVerdict(JSON.parse(fs.readFileSync(path.join(FIXTURES, name, 'verdict.json'), 'utf8'))).verdict;
+const FULL = fixtureVerdict('full-4-shards');
 const NAMES = FULL.benchmarks.map((b) => b.name);
 const SIDES = { candidate: { ref: 'mariadb-10.11.19', sha: 'a'.repeat(40) }, previous: { ref: 'mariadb-10.11.18', sha: 'b'.repeat(40) } };
 
 // The captured verdict with some rows' verdicts set: the rest keep their measured numbers, and
 // the run's verdict is their worst, as judge makes it.
-const ORDER = ['pass', 'warn', 'inconclusive', 'fail', 'error'];
+const ORDER = ['pass', 'warn', 'undecided', 'fail', 'error'];
 function withVerdicts(verdict, set) {
   const copy = structuredClone(verdict);
   for (const b of copy.benchmarks) if (Object.hasOwn(set, b.name)) b.verdict = set[b.name];
@@ -49,13 +51,13 @@ test('one failing microbenchmark is a failure that names it', () => {
   assert.deepEqual(d.blocking, [{ id: 'update-index_range=100', verdict: 'fail' }]);
 });
 
-test('inconclusive is not within limits: the captured full run fails the sign-off', () => {
+test('undecided is not within limits: the captured full run fails the sign-off', () => {
   const d = signoffDecision({ verdict: FULL });
   assert.equal(d.state, 'failure');
-  assert.equal(d.blocking.length, FULL.counts.inconclusive + FULL.counts.fail);
+  assert.equal(d.blocking.length, FULL.counts.undecided + FULL.counts.fail);
   assert.equal(d.within.length, FULL.counts.pass + FULL.counts.warn);
   assert.ok(d.description.length <= STATUS_DESCRIPTION_LIMIT, d.description);
-  assert.match(d.description, /^37 of 42 not within limits \(point-query\.pre_range=100 inconclusive, random-points\.pre_range=10 inconclusive and 35 more\)$/);
+  assert.match(d.description, /^37 of 42 not within limits \(point-query\.pre_range=100 undecided, random-points\.pre_range=10 undecided and 35 more\)$/);
 });
 
 test('a waived failure makes it a success, and the description says so', () => {
@@ -135,8 +137,8 @@ test('signoff.md: the decision, every row once under the posts\' groups, charts,
     assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && l.includes(` | ${name} | `)).length, 1, name);
   }
   assert.equal((md.match(/```mermaid/g) || []).length, 5);
-  assert.match(md, /\| 🏳️ ❔ \| update-inlist_range=100 \| 0\.73 \| [0-9.]+–[0-9.]+ \| [0-9.]+ \| [0-9.]+ \| 6 \| inconclusive, waived \|/);
-  assert.ok(md.includes('| update-inlist_range=100 | inconclusive | @bob | a \\| pipe and a newline | 2026-11-23 17:00 |'));
+  assert.match(md, /\| 🏳️ ❔ \| update-inlist_range=100 \| 0\.73 \| [0-9.]+–[0-9.]+ \| [0-9.]+ \| [0-9.]+ \| 6 \| undecided, waived \|/);
+  assert.ok(md.includes('| update-inlist_range=100 | undecided | @bob | a \\| pipe and a newline | 2026-11-23 17:00 |'));
   assert.ok(md.includes('`update-index_range=100` (fail)'));
   assert.ok(md.length < core.GITHUB_COMMENT_LIMIT, `${md.length} characters`);
   // The captured run measured Debian's installed servers: the report says so.
@@ -171,10 +173,10 @@ test('the core entry point exports the sign-off', () => {
   assert.equal(core.renderSignoff, renderSignoff);
 });
 
-// The sign-off run measured for docs/measurements.md: previous Debian 10.11.18, candidate
+// The sign-off run measured for docs/archive/notebook-2026-11.md: previous Debian 10.11.18, candidate
 // 10.11.19, the full suite (time and instructions) in four shards, merged.
 test('the measured sign-off run: every microbenchmark reported once, the decision from its verdicts', () => {
-  const verdict = readVerdict('signoff-10.11.18-10.11.19');
+  const verdict = fixtureVerdict('signoff-10.11.18-10.11.19');
   assert.equal(verdict.benchmarks.length, 42);
   const { decision, files } = renderSignoff(verdict, SIDES);
   const blocking = verdict.benchmarks.filter((b) => !['pass', 'warn'].includes(b.verdict));

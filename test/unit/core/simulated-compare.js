@@ -8,9 +8,8 @@ const { mergeResults, nextRoundIndex } = require('../../../core/src/merge-result
 /**
  * @param results      the first run's results document
  * @param limits       {default: {...}} limits to judge by
- * @param budget       the suite budget
- * @param measureStep  (step, earlierSteps, firstRound) -> the step's results document (turned back
- *                     to the builds' names; its `places` go into the extension record)
+ * @param budget       what the steps may measure (core's stepBudget)
+ * @param measureStep  (step, earlierSteps, firstRound) -> the step's results document
  * @returns {verdict, row (the first row), steps, results}
  */
 function simulateCompare({ results, limits, budget, measureStep }) {
@@ -24,7 +23,7 @@ function simulateCompare({ results, limits, budget, measureStep }) {
     const more = measureStep(step, steps, from);
     const extension = {
       file: `results.extra-${steps.length + 1}.json`, purpose: step.action, first_round: from, rounds: step.rounds ?? 0,
-      ...(step.windows ? { windows: step.windows } : {}), benchmarks: step.ids, ...(more.places ? { places: more.places } : {}),
+      ...(step.windows ? { windows: step.windows } : {}), benchmarks: step.ids,
     };
     results = mergeResults([results, more], { extension });
     steps.push(step);

@@ -165,7 +165,7 @@ class _Connection:
 
 
 def test_the_query_counter_reads_questions_and_a_server_without_it_is_a_counter_error():
-    from perfgate_harness.runner import _questions
+    from perfgate_harness.rounds import _questions
     assert _questions(_Connection([("Questions", "41")]))() == 41
     # A server whose status has no such row (a fork that dropped it, a proxy): a named error
     # the round reports, not a crash of the harness.

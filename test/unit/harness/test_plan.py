@@ -130,16 +130,16 @@ def test_each_side_runs_with_the_profile_of_its_own_flavour(raw, tmp_path):
     and a side's own options still come last."""
     from perfgate_harness.runner import Run
     raw["sides"]["head"]["options"] = {"innodb_adaptive_hash_index": "ON"}
-    run = Run(parse_plan(raw), tmp_path / "run")
-    run.versions = {"base": ("mariadb", "10.11.18"), "head": ("mysql", "9.7.2")}
-    base, head = run._server_options("base"), run._server_options("head")
+    plan = parse_plan(raw)
+    run = Run(plan, tmp_path / "run", {"base": ("mariadb", "10.11.18"), "head": ("mysql", "9.7.2")})
+    base, head = run.fleet.server_options("base"), run.fleet.server_options("head")
     assert base["innodb_log_file_size"] == "48M" and "disable_log_bin" not in base
     assert "innodb_redo_log_capacity" in head and "innodb_log_file_size" not in head
     assert "disable_log_bin" in head and head["disable_log_bin"] is None  # written bare into my.cnf
     assert head["innodb_adaptive_hash_index"] == "ON" and base["innodb_adaptive_hash_index"] == "OFF"
-    assert (run._side_record("base")["profile"], run._side_record("head")["profile"]) == ("mariadb-tiny", "mysql-tiny")
-    run.versions = {"base": ("percona", "8.4.3-3"), "head": ("percona", "8.4.3-3")}
-    assert run._server_options("base") == {**raw["profiles"]["percona"]["options"]}
+    assert (run.side_record("base")["profile"], run.side_record("head")["profile"]) == ("mariadb-tiny", "mysql-tiny")
+    run = Run(plan, tmp_path / "run", {"base": ("percona", "8.4.3-3"), "head": ("percona", "8.4.3-3")})
+    assert run.fleet.server_options("base") == {**raw["profiles"]["percona"]["options"]}
 
 
 def chain(raw, basedir, heads):

@@ -16,6 +16,7 @@
 //     what was measured.
 const path = require('node:path');
 const { schemaProblem } = require('./schemas');
+const { readVerdict } = require('./verdict-versions');
 
 class RunFolderRejected extends Error {
   get name() { return 'RunFolderRejected'; }
@@ -157,9 +158,12 @@ function checkRunName(suite, options = {}) {
  */
 function checkRunFolder({ documents }, { name = 'the artifact', prNumber, baseSha, headSha, suite, options, by = BY_COMMAND }) {
   const fail = (why) => reject(`${name}/${why}`);
+  const checked = { ...documents };
   for (const [file, doc] of Object.entries(documents)) {
-    const problem = schemaProblem(RUN_FOLDER_DOCUMENTS[file], doc);
+    // A verdict of an older run is read as the current version (verdict-versions.js).
+    const { problem, verdict } = file === 'verdict.json' ? readVerdict(doc) : { problem: schemaProblem(RUN_FOLDER_DOCUMENTS[file], doc) };
     if (problem) fail(`${file}: ${problem}`);
+    if (verdict) checked[file] = verdict;
   }
   if (!Object.hasOwn(documents, 'action-run.json')) reject(`${name} has no action-run.json at its top`);
   const actionRun = documents['action-run.json'];
@@ -183,7 +187,7 @@ function checkRunFolder({ documents }, { name = 'the artifact', prNumber, baseSh
     if (!Object.hasOwn(documents, file)) reject(`${name} has no ${file} at its top, though action-run.json says the run was judged`);
   }
   const results = documents['results.json'];
-  const verdict = documents['verdict.json'];
+  const verdict = checked['verdict.json'];
   const plan = documents['plan.json'] || null;
   for (const side of ['base', 'head']) {
     // Without an expectation the documents must agree with action-run.json.

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const core = require('../../../core');
-const { readDocument, writeReports } = require('../../../cli/src/run-folder');
+const { readDocument, writeReports } = require('../../../cli/src/own-files');
 const { capturedResults, loadResults } = require('../../support/captured-results');
 
 function scratch(t) {
@@ -56,7 +56,7 @@ test("a chain's reports are not written through a heads/ link the harness left",
 
 test('a run folder perfgate may not write to is named in a UsageError, and no temporary file is left', (t) => {
   const { run } = scratch(t);
-  const { writeText } = require('../../../cli/src/run-folder');
+  const { writeText } = require('../../../cli/src/own-files');
   // Read and enter, not write (empty, it is removed with its parent all the same).
   fs.chmodSync(run, 0o555);
   // root writes anywhere: the refusal is then the file system's (EROFS) or none, so run as another user.
@@ -64,7 +64,7 @@ test('a run folder perfgate may not write to is named in a UsageError, and no te
     const { spawnSync } = require('node:child_process');
     fs.chmodSync(path.dirname(run), 0o755);
     const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e',
-      `require(${JSON.stringify(path.join(__dirname, '../../../cli/src/run-folder'))}).writeText(${JSON.stringify(path.join(run, 'verdict.json'))}, 'x')`], { encoding: 'utf8' });
+      `require(${JSON.stringify(path.join(__dirname, '../../../cli/src/own-files'))}).writeText(${JSON.stringify(path.join(run, 'verdict.json'))}, 'x')`], { encoding: 'utf8' });
     assert.match(r.stderr, /verdict\.json: cannot write it \(EACCES\); expected a folder perfgate may write to/);
   } else {
     assert.throws(() => writeText(path.join(run, 'verdict.json'), 'x'), (err) => err instanceof core.UsageError && /verdict\.json: cannot write it \(EACCES\)/.test(err.message));

@@ -12,7 +12,8 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { assertValid, schemaProblem, renderReports, renderChainReports, UsageError } = require('@perfgate/core');
+const core = require('@perfgate/core');
+const { assertValid, schemaProblem, renderReports, renderChainReports, UsageError } = core;
 
 function writeText(file, text) {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(8).toString('hex')}.tmp`);
@@ -74,18 +75,20 @@ function readDocument(file, kind, { option = null } = {}) {
   } catch (err) {
     throw new UsageError(`${where}: not JSON (${err.message}); expected a perfgate.${kind}/v1 document`);
   }
-  const problem = schemaProblem(kind, data);
-  if (problem) throw new UsageError(`${where}: ${problem}; expected a document valid by schema/${kind}.schema.json`);
+  // A verdict of an older perfgate is read as the current version (core's readVerdict).
+  const read = kind === 'verdict' ? core.readVerdict(data) : { problem: schemaProblem(kind, data) };
+  if (read.problem) throw new UsageError(`${where}: ${read.problem}; expected a document valid by schema/${kind}.schema.json`);
+  if (read.verdict) data = read.verdict;
   Object.defineProperty(data, '__file', { value: path.basename(file), enumerable: false });
   return data;
 }
 
 /**
- * verdict.json and the reports rendered from it; for a chain (perfgate.chain/v1), chain.json,
+ * verdict.json and the reports rendered from it; for a chain (perfgate.chain/v2), chain.json,
  * the chain's reports, and each head's own verdict and reports under heads/<side>/.
  */
 function writeReports(dir, verdict, options = {}) {
-  if (verdict.schema === 'perfgate.chain/v1') {
+  if (verdict.schema === 'perfgate.chain/v2') {
     writeDocument(path.join(dir, 'chain.json'), 'chain', verdict);
     for (const [name, text] of Object.entries(renderChainReports(verdict, options))) writeText(path.join(dir, name), text);
     // Made new: a heads/ the harness left (a link, say) is not written through.

@@ -1,0 +1,14 @@
+'use strict';
+// /perf waive <microbenchmark> -- <reason>: in a sign-off's conversation the sign-off's waiver
+// (signoff.js); elsewhere the pull request's, recorded and acknowledged.
+const store = require('../../store');
+const messages = require('../messages');
+const signoff = require('../signoff');
+const { say } = require('../conversation');
+
+module.exports = async function recordWaiver(ctx, { octokit, request, command, job, lookFirst }) {
+  if (await signoff.signoffWaive(ctx, octokit, request, command, { say, lookFirst, onPullRequest: job.payload.onPullRequest !== false })) return;
+  const { microbenchmark, reason } = command.args;
+  await store.recordWaiver(ctx.store, { requestId: request.id, repo: request.repo, prNumber: request.prNumber, microbenchmark, reason, author: request.author });
+  await say(ctx, octokit, request, messages.REPLIES.waived({ author: request.author, microbenchmark, reason }), { status: 'answered', lookFirst });
+};

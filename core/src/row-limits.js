@@ -1,0 +1,52 @@
+'use strict';
+// The limits one row of a verdict is held to, and the limits a verdict records. Limits come
+// from the loaded suite (config.limits = {default, byName, ahi_gain}, see config/thresholds.js)
+// or, for callers and tests that build them by hand, a flat {default, <name>: …}.
+const { UsageError } = require('./errors');
+const { IO_LIMIT_KEYS } = require('./per-query');
+
+// The per-query figures a row's limits may hold beside rQPS: {warn, fail}, above fail fails.
+const PER_QUERY_KEYS = ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS];
+
+/**
+ * The limits of one row. An AHI gain cell is judged by `ahi_gain`, else `default`: a
+ * workload's own limits are on the rQPS of its cells, not on how the head's AHI gain compares
+ * with the base's. Otherwise the microbenchmark at its thread count first (also when a run of
+ * one thread count names its rows without it: its id is then the bare name, whose entry must
+ * not hide the thread count's), then the row's own id, then the microbenchmark.
+ */
+function rowLimits(config, bench, { ahiGain = false } = {}) {
+  const table = (config && config.limits) || {};
+  const byName = table.byName || table;
+  const atThreads = bench.threads === undefined ? undefined : byName[`${bench.name} threads=${bench.threads}`];
+  let l = ahiGain ? table.ahi_gain : (atThreads || byName[bench.id] || byName[bench.name]);
+  if (!l) l = table.default;
+  if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
+    throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
+  }
+  const out = { warn: l.warn, fail: l.fail };
+  for (const key of PER_QUERY_KEYS) {
+    const u = l[key];
+    if (!u) continue;
+    if (!(u.warn > 0 && u.fail >= u.warn)) {
+      throw new UsageError(`${key} limits for '${bench.id}': expected {warn, fail} with 0 < warn <= fail, got ${JSON.stringify(u)}`);
+    }
+    out[key] = { warn: u.warn, fail: u.fail };
+  }
+  return out;
+}
+
+/** The limits as the verdict records them: {default, ahi_gain?, <name>: {warn, fail, …}}. */
+function flatLimits(config) {
+  const table = (config && config.limits) || {};
+  if (!table.byName) return table;
+  const flat = { default: table.default, ...table.byName };
+  if (table.ahi_gain) flat.ahi_gain = table.ahi_gain;
+  for (const [k, l] of Object.entries(flat)) {
+    flat[k] = { warn: l.warn, fail: l.fail };
+    for (const key of PER_QUERY_KEYS) if (l[key]) flat[k][key] = l[key];
+  }
+  return flat;
+}
+
+module.exports = { rowLimits, flatLimits };

@@ -1,0 +1,40 @@
+"""What a microbenchmark sends to a server, behind the one interface the phases use: they run a
+workload without knowing which tool drives it (docs/architecture.md, "Measuring: the harness").
+
+A workload's report is a dict: `queries`, `transactions`, `qps`, `tps`, `seconds`,
+`latency_ms` ({avg, p95, max}), `errors` and `reconnects`.
+"""
+from typing import Callable, Protocol
+
+from .server import Server
+
+
+class WorkloadFailed(Exception):
+    """A run that cannot count as a measurement: the message says why in one line, `log_tail`
+    holds the client's last words."""
+
+    def __init__(self, message: str, log_tail: str = ""):
+        super().__init__(message)
+        self.log_tail = log_tail
+
+
+class Workload(Protocol):
+    def command(self, srv: Server, seconds: float) -> str:
+        """The command line that runs one timed round against `srv`, as a person would retype it."""
+
+    def timed(self, srv: Server, seconds: float, on_start: Callable | None = None) -> dict:
+        """As many events as `seconds` allow against one side (a warm-up, a round): the report, or
+        WorkloadFailed. `on_start(process)` is called once the client runs (the alternating
+        rounds freeze and thaw it)."""
+
+    def events(self, srv: Server, events: int, seed: int) -> dict:
+        """Exactly `events` events from one connection, drawn with `seed`, so that every side is
+        sent the same statements (instruction windows): the report, or WorkloadFailed."""
+
+
+class Dataset(Protocol):
+    """The tables the workloads run on, loaded into each side's fresh datadir (or into the
+    base's, then copied)."""
+
+    def load(self, srv: Server) -> None:
+        """Fills the running server `srv`; WorkloadFailed when it cannot."""
