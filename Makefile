@@ -43,7 +43,7 @@ test: setup test-unit test-integration test-act
 # browser check need cmake, ninja and chromium, which setup installs).
 test-unit:
 	node --test $$(find test/unit -name '*.test.js' -o -name '*.test.mjs' | sort)
-	python3 -m pytest -q test/unit/harness test/unit/runner-setup test/stats
+	python3 -m pytest -q test/unit/harness test/unit/runner-setup test/unit/bench test/stats
 
 test-integration:
 	PERFGATE_BASE=$(BASE) PERFGATE_HEAD=$(HEAD) python3 -m pytest -q test/integration

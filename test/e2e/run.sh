@@ -43,6 +43,8 @@ T_START=$(now)
 say "preparing the fork (Debian MariaDB 10.11.18 source + three pull request commits + a ten-commit history)"
 FORK=$(bash test/e2e/fetch-mariadb-source.sh)
 python3 test/e2e/make-pr-commits.py "$FORK"
+say "checking the regression variants' anchors in the fork (bench/variants.py)"
+PERFGATE_E2E_FORK="$FORK" python3 -m pytest -q test/e2e/test_variant_anchors.py
 T_SOURCE=$(since "$T_START")
 
 say "building base (a first build on this machine is a cold build)"
