@@ -93,6 +93,10 @@ async function startJiraDouble({ project = 'PERF', issueTypes = ['Bug', 'Task'],
     const m = /^\/rest\/api\/2\/issue\/([A-Z][A-Z0-9_]*-[0-9]+)\/(comment|transitions)$/.exec(path);
     const issue = m && issues.get(m[1]);
     if (!issue) return { status: 404, body: { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} } };
+    if (m[2] === 'comment' && request.method === 'GET') {
+      const comments = [...issue.comments].reverse(); // orderBy -created: the newest first
+      return { status: 200, body: { startAt: 0, maxResults: comments.length, total: comments.length, comments } };
+    }
     if (m[2] === 'comment' && request.method === 'POST') {
       if (!body || typeof body.body !== 'string' || !body.body.trim()) return invalid({ comment: 'Comment body can not be empty!' });
       nextComment += 1;
@@ -111,8 +115,20 @@ async function startJiraDouble({ project = 'PERF', issueTypes = ['Bug', 'Task'],
     return { status: 405, body: { errorMessages: [`${request.method} is not supported here`], errors: {} } };
   }
 
+  // faults: [{method, path: RegExp, after: 'reset' | 'hang' | <HTTP status>}], each taken by the
+  // first call it matches: the call is carried out, then its answer is lost in that way.
+  const faults = [];
   const server = http.createServer(async (request, response) => {
     const result = await answer(request).catch((err) => ({ status: 500, body: { errorMessages: [String(err)], errors: {} } }));
+    const at = faults.findIndex((f) => f.method === request.method && f.path.test(new URL(request.url, 'http://x').pathname));
+    if (at >= 0) {
+      const [fault] = faults.splice(at, 1);
+      calls.push({ method: request.method, path: request.url, status: result.status, body: result.body, lost: String(fault.after) });
+      if (fault.after === 'reset') return request.socket.destroy();
+      if (fault.after === 'hang') return undefined;
+      response.writeHead(fault.after, { 'content-type': 'text/html' });
+      return response.end('<html><body>Bad Gateway</body></html>');
+    }
     calls.push({ method: request.method, path: request.url, status: result.status, body: result.body });
     response.writeHead(result.status, result.body === null ? {} : { 'content-type': 'application/json;charset=UTF-8' });
     response.end(result.body === null ? undefined : JSON.stringify(result.body));
@@ -120,9 +136,9 @@ async function startJiraDouble({ project = 'PERF', issueTypes = ['Bug', 'Task'],
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${server.address().port}`;
   return {
-    url, user, token, project, issues, calls,
+    url, user, token, project, issues, calls, faults,
     problems: () => calls.filter((c) => c.status >= 400),
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
 }
 

@@ -14,6 +14,7 @@
 // job overlapped it), so that it is filed once.
 const { createHash } = require('node:crypto');
 const core = require('@perfgate/core');
+const { writeOnce } = require('./write-once');
 
 // Labels a filed issue carries on GitHub (GitHub creates a label the first time it is used).
 const GITHUB_LABELS = ['performance', 'regression'];
@@ -100,10 +101,21 @@ function jiraKeyLabel(dedupeKey) {
 // Jira refuses a summary longer than this.
 const JIRA_SUMMARY_LIMIT = 255;
 
-/** A Jira Cloud or Data Center REST client (jira.js, API version 2: plain-text bodies). */
-function createJiraClient({ url, user, token }) {
+/**
+ * A Jira Cloud or Data Center REST client (jira.js, API version 2: plain-text bodies). Every
+ * call ends after timeoutMs: a Jira that does not answer holds a job, never the bot.
+ */
+function createJiraClient({ url, user, token }, { timeoutMs = 30_000 } = {}) {
   const { Version2Client } = require('jira.js');
-  return new Version2Client({ host: url, authentication: { basic: { email: user, apiToken: token } } });
+  return new Version2Client({ host: url, authentication: { basic: { email: user, apiToken: token } }, baseRequestConfig: { timeout: timeoutMs } });
+}
+
+// jira.js passes axios's errors on: the HTTP status where Jira answered, none where it did not
+// (a reset or a timeout), which writeOnce takes as "may have happened".
+function jiraError(err) {
+  const status = err && (err.status || (err.response && err.response.status));
+  if (Number.isInteger(status) && err.status !== status) err.status = status;
+  return err;
 }
 
 /**
@@ -111,16 +123,30 @@ function createJiraClient({ url, user, token }) {
  * markdown as on GitHub, sent as text; a recovery moves the issue along the first transition
  * that leads to a status of the done category.
  */
-function jiraTracker({ client, url, projectKey, issueType = 'Bug', labels = JIRA_LABELS }) {
+function jiraTracker({ client, url, projectKey, issueType = 'Bug', labels = JIRA_LABELS, log = null, pauseMs }) {
   const browse = (key) => `${String(url).replace(/\/+$/, '')}/browse/${key}`;
-  return {
+  // Issues and comments are made once, as on GitHub: looked for by the issue's label and the
+  // comment's marker before they are sent again (write-once.js).
+  const once = (what, find, write) => writeOnce({ what, find, log, ...(pauseMs ? { pauseMs } : {}),
+    write: () => write().catch((err) => { throw jiraError(err); }) });
+  // Jira shows an HTML comment as text: a comment is found again by its whole text, which names
+  // its commit and figures.
+  async function comment(key, text) {
+    await once(`a comment on ${key}`, async () => {
+      const { comments = [] } = await client.issueComments.getComments({ issueIdOrKey: key, maxResults: 100, orderBy: '-created' });
+      return comments.some((c) => String(c.body || '').trim() === text.trim()) || null;
+    }, () => client.issueComments.addComment({ issueIdOrKey: key, comment: text }));
+  }
+  const tracker = {
     name: 'jira',
     async file({ title, body, dedupeKey }) {
       if (typeof dedupeKey !== 'string' || !dedupeKey) throw new Error('tracker jira: file needs the regression\'s dedupeKey (its issue is found again by it)');
-      const created = await client.issues.createIssue({
-        fields: { project: { key: projectKey }, issuetype: { name: issueType }, summary: title.slice(0, JIRA_SUMMARY_LIMIT), description: body, labels: [...labels, jiraKeyLabel(dedupeKey)] },
+      return once(`the issue ${title}`, () => tracker.find(dedupeKey), async () => {
+        const created = await client.issues.createIssue({
+          fields: { project: { key: projectKey }, issuetype: { name: issueType }, summary: title.slice(0, JIRA_SUMMARY_LIMIT), description: body, labels: [...labels, jiraKeyLabel(dedupeKey)] },
+        });
+        return { key: created.key, url: browse(created.key) };
       });
-      return { key: created.key, url: browse(created.key) };
     },
     async find(dedupeKey) {
       const jql = `project = "${projectKey}" AND labels = "${jiraKeyLabel(dedupeKey)}" ORDER BY created ASC`;
@@ -135,24 +161,24 @@ function jiraTracker({ client, url, projectKey, issueType = 'Bug', labels = JIRA
       const [found] = answer.issues || [];
       return found ? { key: found.key, url: browse(found.key) } : null;
     },
-    async comment(key, body) {
-      await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
-    },
+    comment,
     async close(key, body) {
-      await client.issueComments.addComment({ issueIdOrKey: key, comment: body });
+      await comment(key, body);
       const { transitions = [] } = await client.issues.getTransitions({ issueIdOrKey: key });
       const done = transitions.find((t) => t.to && t.to.statusCategory && t.to.statusCategory.key === 'done');
       if (!done) throw new Error(`tracker jira: issue ${key} has no transition to a done status (it has: ${transitions.map((t) => t.name).join(', ') || 'none'})`);
       await client.issues.doTransition({ issueIdOrKey: key, transition: { id: done.id } });
     },
   };
+  return tracker;
 }
 
 /** The tracker the settings name, for one repository (octokit: the installation's client). */
-function trackerFor(config, { octokit, repo }) {
+function trackerFor(config, { octokit, repo, log = null }) {
   if (config.tracker === 'jira') {
     const { jira } = config;
-    return jiraTracker({ client: createJiraClient(jira), url: jira.url, projectKey: jira.project, issueType: jira.issueType });
+    const client = createJiraClient(jira, { timeoutMs: config.githubTimeoutMs });
+    return jiraTracker({ client, url: jira.url, projectKey: jira.project, issueType: jira.issueType, log });
   }
   return githubTracker({ octokit, repo });
 }

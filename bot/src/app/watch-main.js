@@ -210,7 +210,7 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
     await done();
     return { actions: [], confirming: null };
   }
-  const tracker = trackerFor(ctx.config, { octokit, repo });
+  const tracker = trackerFor(ctx.config, { octokit, repo, log: ctx.log });
   // Every change point found; settle takes those at the head commit, and the earlier ones may
   // confirm a fail once dismissed as noise.
   const changePoints = await changePointsAt(ctx, { repo, verdict });

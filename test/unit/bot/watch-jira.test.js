@@ -94,6 +94,36 @@ describe('watching main with Jira', () => {
     }
   });
 
+  test('Jira carries out a write and its answer is lost (502, reset): one issue, one comment; a Jira that hangs is given up at the timeout and looked at', async () => {
+    const own = await startJiraDouble({ project: 'PERF' });
+    try {
+      const db = await open();
+      const client = (options) => jiraTracker({ client: createJiraClient({ url: own.url, user: own.user, token: own.token }, options), url: own.url, projectKey: 'PERF', pauseMs: () => 10 });
+      own.faults.push({ method: 'POST', path: /^\/rest\/api\/2\/issue$/, after: 502 });
+      own.faults.push({ method: 'POST', path: /^\/rest\/api\/2\/issue$/, after: 'reset' });
+      const settle = (head, tracker = client()) => settleMainResult({ db, tracker, repo: REPO, base: GOOD, head, verdict: regressed(), confirmation: regressed() });
+      const filed = await settle(BAD);
+      assert.deepEqual(filed.actions.map((a) => [a.action, a.issue.key]), [['file', 'PERF-1'], ['file', 'PERF-2']]);
+      assert.equal(own.issues.size, 2, 'each issue created once, though both answers were lost');
+      assert.deepEqual(own.calls.filter((c) => c.lost).map((c) => [c.status, c.lost]), [[201, '502'], [201, 'reset']]);
+
+      own.faults.push({ method: 'POST', path: /\/comment$/, after: 502 });
+      await settle(STILL);
+      await settle(STILL);
+      assert.equal(own.issues.get('PERF-1').comments.length, 1, 'the sighting commented once');
+
+      own.faults.push({ method: 'POST', path: /\/comment$/, after: 'hang' });
+      const started = Date.now();
+      const hung = client({ timeoutMs: 300 });
+      await hung.comment('PERF-2', 'a comment Jira never answers'); // the call times out; the comment is found
+      assert.ok(Date.now() - started < 10_000, 'ended by the timeout');
+      assert.equal(own.calls.filter((c) => c.lost === 'hang').length, 1);
+      assert.equal(own.issues.get('PERF-2').comments.filter((c) => c.body === 'a comment Jira never answers').length, 1, 'looked for before sent again: once');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('a noisy point files nothing in Jira', async () => {
     const db = await open();
     const before = jira.issues.size;
