@@ -198,15 +198,20 @@ def check_fsync_commit(lab, base, head, rounds):
     print_qps("oltp_update_non_index 1 thread", qps)
 
 
-def check_lock_sleep(lab, base, head, rounds):
+def qps_by_threads(lab, base, head, rounds, tables, script, thread_counts, label, **options):
+    """QPS of one script on both sides at each client thread count, in turns, lock held."""
     sides = [lab.start("base", base), lab.start("variant", head)]
     for srv in sides:
-        lab.load(srv, 4, 10000)
+        lab.load(srv, tables, 10000)
     with measure_lock():
-        for threads in (1, 8):
-            qps = lab.qps_rounds(sides, rounds, lambda srv: lab.run(srv, "oltp_point_select", 4, 10000,
-                                                                         threads=threads, seconds=5))
-            print_qps(f"oltp_point_select {threads} thread(s)", qps)
+        for threads in thread_counts:
+            qps = lab.qps_rounds(sides, rounds, lambda srv: lab.run(srv, script, tables, 10000,
+                                                                         threads=threads, seconds=5, **options))
+            print_qps(label(threads), qps)
+
+
+def check_lock_sleep(lab, base, head, rounds):
+    qps_by_threads(lab, base, head, rounds, 4, "oltp_point_select", (1, 8), lambda n: f"oltp_point_select {n} thread(s)")
 
 
 RANGE_QUERY = "SELECT c FROM sbtest1 {hint}WHERE k BETWEEN 4000 AND 4100"
@@ -327,14 +332,8 @@ def check_ddl_slow_index(lab, base, head, rounds, rows=200000):
 def check_spin_longer(lab, base, head, rounds):
     """One hot row (perfgate_update_skewed --ids=one, one table): at 16 client threads the
     latches of that row's page are contended, at 1 thread they are not."""
-    sides = [lab.start("base", base), lab.start("variant", head)]
-    for srv in sides:
-        lab.load(srv, 1, 10000)
-    with measure_lock():
-        for threads in (16, 1):
-            qps = lab.qps_rounds(sides, rounds, lambda srv: lab.run(srv, "perfgate_update_skewed", 1, 10000,
-                                                                         threads=threads, seconds=5, ids="one"))
-            print_qps(f"update of one hot row, {threads} thread(s)", qps)
+    qps_by_threads(lab, base, head, rounds, 1, "perfgate_update_skewed", (16, 1),
+                   lambda n: f"update of one hot row, {n} thread(s)", ids="one")
 
 
 CHECKS = {
