@@ -95,7 +95,7 @@ class InstructionPhase(Phase):
                 measured["files"] = str(keep.relative_to(out))
                 return measured, None
             except (callgrind.CallgrindError, callgrind.CallgrindFormatError, pymysql.err.MySQLError, OSError) as e:
-                state = srv.exit_description()
+                state = srv.exit_description(settle=server.EXIT_SETTLE_SECONDS)
                 if state != "running":
                     self.fleet.dead[side] = f"{side} server under valgrind {state}"
                 return None, {"side": side, "step": "instructions", "message": f"{side}: {e}",

@@ -90,6 +90,10 @@ def detect_version(binary: Path) -> tuple[str, str]:
     return parse_version(out.stdout)
 
 
+# How long a killed server may take to be reaped after its clients saw their connections drop.
+EXIT_SETTLE_SECONDS = 5.0
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where one side's server keeps its files, all under <run>/servers/<side>/ except a long socket."""
@@ -382,8 +386,15 @@ class Server:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def exit_description(self) -> str:
+    def exit_description(self, settle: float = 0.0) -> str:
+        """"running", or how the process ended. With `settle`, waits that long for a process that
+        may be dying: a client sees its connection drop before the kernel has reaped it."""
         rc = self.proc.poll() if self.proc else None
+        if rc is None and self.proc is not None and settle > 0:
+            try:
+                rc = self.proc.wait(timeout=settle)
+            except subprocess.TimeoutExpired:
+                rc = None
         if rc is None:
             return "running"
         if rc < 0:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from . import sysbench
 from .plan import Benchmark, Plan
-from .server import Server
+from .server import EXIT_SETTLE_SECONDS, Server
 from .workload import WorkloadFailed
 
 PREPARE_SCRIPT = "oltp_point_select"  # any oltp_* script prepares the shared sbtestN tables
@@ -79,8 +79,11 @@ class SysbenchWorkload:
                 parsed = sysbench.parse_run_output(outcome.output)
             except sysbench.SysbenchOutputError as e:
                 parse_error = str(e)
-        # A server that died during the round is the cause, whatever sysbench says about it.
-        failure = round_failure(srv.side, outcome, parsed, parse_error, srv.exit_description(), timeout)
+        # A server that died during the round is the cause, whatever sysbench says about it; when
+        # the round went wrong, the server is given a moment to be seen dead.
+        went_wrong = parsed is None or parsed["reconnects"] > 0
+        state = srv.exit_description(settle=EXIT_SETTLE_SECONDS if went_wrong else 0.0)
+        failure = round_failure(srv.side, outcome, parsed, parse_error, state, timeout)
         if failure:
             raise WorkloadFailed(failure, sysbench.output_tail(outcome.output))
         return parsed

@@ -218,3 +218,24 @@ def test_a_full_disk_in_the_server_log_is_named(tmp_path, line):
 def test_other_failures_say_nothing_of_the_disk(tmp_path):
     assert server.disk_full_note("[ERROR] unknown variable 'innodb_no_such_option=1'\nerror 280 in table", tmp_path) is None
     assert server.disk_full_note("", tmp_path) is None
+
+
+def test_a_dying_server_is_seen_dead_when_given_a_moment():
+    # A client sees its connection drop before the kernel has reaped the killed server: the round's
+    # error must name the server's end, not the client's lost connection.
+    srv = server.Server.__new__(server.Server)
+    srv.proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    try:
+        assert srv.exit_description() == "running"
+        assert srv.exit_description(settle=10) == "exited with code 0"
+    finally:
+        srv.proc.kill()
+        srv.proc.wait()
+    srv.proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        started = time.monotonic()
+        assert srv.exit_description(settle=0.2) == "running"
+        assert time.monotonic() - started < 5
+    finally:
+        srv.proc.kill()
+        srv.proc.wait()
