@@ -1,5 +1,5 @@
 'use strict';
-// The suite as a whole: the geometric mean over its decided rows of rQPS and of instr/o, for
+// The suite as a whole: the geometric mean over its rows of rQPS and of instr/o, for
 // all rows and for each group (point, range, write: the catalogue's group of each
 // microbenchmark, carried by every row), each with an interval made from the rows' own paired
 // intervals (statistics.js meanOfRowRatios) and judged against the suite's own limits
@@ -12,16 +12,13 @@ const { rowVerdict } = require('./row-verdict');
 const { explain, listed } = require('./verdict-words');
 
 const GROUPS = ['point', 'range', 'write'];
-// Only decided rows count: an error has no figure to trust, and an undecided row already keeps
-// the run from passing (it may hide a fail); its wide interval would say nothing here.
-const DECIDED = new Set(['pass', 'warn', 'fail']);
 
 const hasInterval = (i) => Boolean(i) && i.n >= 2 && i.low !== null && Number.isFinite(i.sd_log);
-// How many of `rows` have a figure to count, in words.
-const withFigures = (rows) => {
-  const n = rows.filter((b) => hasInterval(b.rqps) || hasInterval(b.instructions_per_query)).length;
-  return `${n} decided row${n === 1 ? '' : 's'} with figures`;
-};
+// Every row with an interval counts, undecided ones too: a row is undecided when its interval
+// reaches the fail limit, so leaving those out would leave out the slowest rows and move the
+// mean towards a pass (docs/verdicts.md). An error has no figure to trust.
+const counts = (b) => b.verdict !== 'error' && (hasInterval(b.rqps) || hasInterval(b.instructions_per_query));
+const rowsWord = (n) => `${n} row${n === 1 ? '' : 's'} with figures`;
 
 // One signal's geometric mean over `rows`, or null when fewer than min_rows have an interval.
 function meanOver(rows, pick, minRows) {
@@ -62,22 +59,22 @@ function judgeEntry(id, group, rows, limits) {
 function suiteWide(judged, limits) {
   const rows = judged.filter((b) => !b.ahi);
   if (!limits || !rows.length) return null;
-  const decided = rows.filter((b) => DECIDED.has(b.verdict));
-  const left = rows.filter((b) => !DECIDED.has(b.verdict));
+  const counted = rows.filter(counts);
+  const left = rows.filter((b) => !counts(b));
   const notes = [];
-  if (left.length) notes.push(`left out of the suite-wide figures, which count decided rows only: ${listed(left, (b) => `${b.id} (${b.verdict})`, 5)}`);
+  if (left.length) notes.push(`left out of the suite-wide figures: ${listed(left, (b) => `${b.id} (${b.verdict === 'error' ? 'error' : 'no interval'})`, 5)}`);
   const entries = [];
-  const whole = judgeEntry('all rows', null, decided, limits);
+  const whole = judgeEntry('all rows', null, counted, limits);
   if (whole) entries.push(whole);
-  else notes.push(`the suite as a whole is not judged: ${withFigures(decided)}, it needs at least ${limits.min_rows}`);
+  else notes.push(`the suite as a whole is not judged: ${rowsWord(counted.length)}, it needs at least ${limits.min_rows}`);
   // A group is judged on its own only beside others: one group alone is the whole suite.
-  const groups = GROUPS.filter((g) => decided.some((b) => b.group === g));
+  const groups = GROUPS.filter((g) => counted.some((b) => b.group === g));
   if (groups.length > 1) {
     for (const g of groups) {
-      const members = decided.filter((b) => b.group === g);
+      const members = counted.filter((b) => b.group === g);
       const entry = judgeEntry(`${g} rows`, g, members, limits);
       if (entry) entries.push(entry);
-      else notes.push(`${g} rows are not judged on their own: ${withFigures(members)}, a group needs at least ${limits.min_rows}`);
+      else notes.push(`${g} rows are not judged on their own: ${rowsWord(members.length)}, a group needs at least ${limits.min_rows}`);
     }
   }
   return { limits, entries, left_out: left.map((b) => ({ id: b.id, verdict: b.verdict })), notes };

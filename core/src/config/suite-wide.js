@@ -3,7 +3,7 @@
 // over each group, of rQPS and of instr/o (docs/verdicts.md, "The suite as a whole"):
 //   rqps          {warn, fail}: below fail fails, below warn warns (warn >= fail)
 //   instructions  {warn, fail}: above fail fails, above warn warns (warn <= fail)
-//   min_rows      how many decided rows a figure needs (an integer >= 2)
+//   min_rows      how many rows with figures a geometric mean needs (an integer >= 2)
 // A suite file that leaves the key, or one of its keys, out gets these defaults: a fork's
 // suite written before the key existed is gated as a shipped one is.
 const check = require('./checks');
@@ -29,7 +29,7 @@ function loadSuiteWide(src) {
   return {
     rqps: raw.rqps === undefined ? { ...DEFAULTS.rqps } : pair(src, [...at, 'rqps'], true),
     instructions: raw.instructions === undefined ? { ...DEFAULTS.instructions } : pair(src, [...at, 'instructions'], false),
-    min_rows: raw.min_rows === undefined ? DEFAULTS.min_rows : check.number(src, [...at, 'min_rows'], { integer: true, min: 2, what: 'an integer >= 2 (decided rows a suite-wide figure needs)' }),
+    min_rows: raw.min_rows === undefined ? DEFAULTS.min_rows : check.number(src, [...at, 'min_rows'], { integer: true, min: 2, what: 'an integer >= 2 (rows a suite-wide figure needs)' }),
   };
 }
 

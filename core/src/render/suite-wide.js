@@ -18,7 +18,7 @@ function suiteWideView(verdict) {
   const { rqps, instructions, min_rows: minRows } = wide.limits;
   return {
     title: 'The suite as a whole',
-    about: `the geometric mean over the decided rows, and over each group of them; limits rQPS warn below ${rqps.warn}, fail below ${rqps.fail}; instr/o warn above ${instructions.warn}, fail above ${instructions.fail}; at least ${minRows} rows`,
+    about: `the geometric mean over the rows, and over each group of them; limits rQPS warn below ${rqps.warn}, fail below ${rqps.fail}; instr/o warn above ${instructions.warn}, fail above ${instructions.fail}; at least ${minRows} rows`,
     header: HEADER,
     rows: wide.entries.map((e) => ({
       entry: e,

@@ -355,7 +355,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a suite-wide figure of one row',
       edits: { 'suites/quick.yml': replace(/\n  min_rows: 3 .*/, '\n  min_rows: 1') },
       file: 'suites/quick.yml', at: 'min_rows: 1',
-      expect: (f, l) => `${f}:${l}: suite_wide.min_rows: 1 is not valid; expected an integer >= 2 (decided rows a suite-wide figure needs)`,
+      expect: (f, l) => `${f}:${l}: suite_wide.min_rows: 1 is not valid; expected an integer >= 2 (rows a suite-wide figure needs)`,
     },
     {
       name: 'an unknown suite-wide key',

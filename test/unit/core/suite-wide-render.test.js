@@ -19,8 +19,8 @@ function failingVerdict() {
   return core.judge(doc, QUICK);
 }
 
-const ABOUT = 'the geometric mean over the decided rows, and over each group of them; limits rQPS warn below 0.98, fail below 0.97; instr/o warn above 1.005, fail above 1.01; at least 3 rows';
-const NOTE = 'left out of the suite-wide figures, which count decided rows only: insert_range=100 (error)';
+const ABOUT = 'the geometric mean over the rows, and over each group of them; limits rQPS warn below 0.98, fail below 0.97; instr/o warn above 1.005, fail above 1.01; at least 3 rows';
+const NOTE = 'left out of the suite-wide figures: insert_range=100 (error)';
 
 test('the comment, the job summary and the check run show the suite as a whole before the rows', () => {
   const v = failingVerdict();
@@ -45,14 +45,14 @@ test('report.html shows the suite as a whole first, each entry with its reason',
   assert.ok(html.includes(`<p class="muted">${ABOUT}</p>`));
   assert.ok(html.includes('<tr class="fail"><td class="mark">❌</td><td>all rows (9)</td><td class="n">–</td><td class="n">–</td><td class="n">1.0153</td><td class="n">1.0150–1.0157</td></tr>'));
   assert.ok(html.includes('<div>1.5% more instructions per query: instr/o over 9 rows 1.0153 [1.0150, 1.0157] lies wholly above the fail limit 1.01</div>'));
-  assert.ok(html.includes('<p class="scope">left out of the suite-wide figures, which count decided rows only: insert_range=100 (error)</p>'));
+  assert.ok(html.includes('<p class="scope">left out of the suite-wide figures: insert_range=100 (error)</p>'));
 });
 
 test('the terminal table: the suite as a whole, then the rows; its notes with the reasons', () => {
   const out = core.renderVerdictTable(failingVerdict()).split('\n');
   assert.match(out[2], /^suite-wide +rQPS +95% interval +instr\/o +95% interval +verdict$/);
   assert.match(out[3], /^all rows \(9\) +– +– +1\.0153 +1\.0150–1\.0157 +fail$/);
-  assert.ok(out.includes('  suite-wide: left out of the suite-wide figures, which count decided rows only: insert_range=100 (error)'));
+  assert.ok(out.includes('  suite-wide: left out of the suite-wide figures: insert_range=100 (error)'));
 });
 
 test('a verdict without the suite as a whole (older, or limits built by hand) shows none', () => {
