@@ -64,7 +64,7 @@ function clause(kind, interval, limits, span, what = SIGNAL_TERMS[kind].what) {
     case 'fail-fail': return `${at} lies wholly ${bad} the fail limit ${F}`;
     case 'warn-warn': return `${at} lies wholly ${bad} the warn limit ${W}, ${good} the fail limit ${F}`;
     case 'pass-pass': return `${at} lies ${good} the warn limit ${W}`;
-    case 'pass-warn': return `${at} reaches ${bad} the warn limit ${W}, not the fail limit ${F},${after}`;
+    case 'pass-warn': return `${at} reaches ${bad} the warn limit ${W}, not the fail limit ${F}${after ? `,${after}` : ''}`;
     case 'warn-fail': return `${at} lies wholly ${bad} the warn limit ${W} and reaches ${bad} the fail limit ${F}${after}`;
     default: return `${at} reaches ${bad} the fail limit ${F}${after}`;
   }

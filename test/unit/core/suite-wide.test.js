@@ -118,6 +118,14 @@ test('1.5% more instructions on every row of the real A/A runs: the suite fails,
   assert.equal(w.headline, 'Warn: all rows: 0.6% more instructions per query (instr/o 1.0063 [1.0060, 1.0067], warn limit 1.005).');
 });
 
+test('0.4% more on every row: a pass whose groups could still warn, and the headline says which', () => {
+  const v = core.judge(scaled(aaRun(0), 1.004), QUICK);
+  assert.equal(v.verdict, 'pass');
+  assert.equal(v.exit_code, 0);
+  assert.equal(v.headline, 'Pass: all 10 comparisons within their fail limits; point rows: its interval still reaches the warn limit (instr/o 1.0048 [1.0042, 1.0053], warn limit 1.005) and write rows: its interval still reaches the warn limit (instr/o 1.0042 [1.0034, 1.0050], warn limit 1.005).');
+  assert.equal(entry(v, 'point rows').reason, 'within the fail limit; its interval still reaches the warn limit: instr/o over 3 rows 1.0048 [1.0042, 1.0053] reaches above the warn limit 1.005, not the fail limit 1.01');
+});
+
 test('one row 10% above, the rest flat: the row fails, and so does its group; the suite could', () => {
   const v = core.judge(scaled(aaRun(0), 1.1, ['update-index_range=100']), QUICK);
   assert.equal(v.verdict, 'fail');
