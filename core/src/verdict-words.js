@@ -223,10 +223,13 @@ function sentence(overall, items, runError, wide) {
     case 'fail':
       return `Fail: ${listed(by('fail'), rowPhrase)}${also('undecided: ', by('undecided'), 2)}.`;
     case 'undecided': {
-      // What more would decide: rounds for time, windows for instructions.
-      const needed = new Set(by('undecided').flatMap((b) => b.needs || []));
+      // What more would decide: rounds for time, windows for instructions. The budget is spent
+      // on open rows; the suite as a whole open alone asks for more of its rows.
+      const rowsOpen = items.filter((b) => b.verdict === 'undecided');
+      const needed = new Set((rowsOpen.length ? rowsOpen : by('undecided')).flatMap((b) => b.needs || []));
       const more = needed.has('instructions') ? (needed.has('time') ? 'more rounds or instruction windows' : 'more instruction windows') : 'more rounds';
-      return `Undecided: ${listed(by('undecided'), rowPhrase)}; ${more} than the budget allows would decide${also('warn: ', by('warn'))}.`;
+      const whose = rowsOpen.length ? 'than the budget allows' : 'of its rows';
+      return `Undecided: ${listed(by('undecided'), rowPhrase)}; ${more} ${whose} would decide${also('warn: ', by('warn'))}.`;
     }
     case 'warn':
       return `Warn: ${listed(by('warn'), rowPhrase)}${also('', reaching)}.`;
