@@ -173,9 +173,8 @@ test('limits built by hand have no suite-wide verdict', () => {
   assert.equal(v.counts.fail, 0);
 });
 
-// Timed rows drawn with a true rQPS, each row's pairs log-normal with noise of its own: 1–6%
-// per pair (the quick suite's rows as shipped sit at the low end, docs/measurements.md), 5–10
-// pairs (its 5 rounds plus extra pairs).
+// Timed rows drawn with a true rQPS, each row's pairs log-normal with noise of its own, 1–6%
+// a pair, and 5–10 pairs (the quick suite's 5 rounds, plus extra pairs).
 function timedRun(seed, rqps) {
   const normal = seededNormals(seed);
   const uniform = seededUniform(seed + 1);
