@@ -4,7 +4,7 @@
 const { signalRange, settledVerdict, level, higher } = require('./row-verdict');
 
 // Per-query costs are worse when higher; rQPS and the AHI gain ratio when lower.
-const COSTS = new Set(['cpu', 'instructions', 'instructions_all', 'io']);
+const COSTS = new Set(['cpu', 'instructions', 'instructions_all', 'io', 'geomean_instructions']);
 const higherIsWorse = (kind) => COSTS.has(kind);
 
 /**

@@ -124,6 +124,30 @@ function metricInterval(rounds, metric) {
   return pairs.length ? pairedInterval(pairs) : null;
 }
 
+// The geometric mean of several rows' ratios, each known by its own paired interval
+// ({estimate, sd_log, n}, n >= 2): the mean of their log estimates, whose variance is the sum
+// of each row's own sd_log²/n over k², with a Student-t interval on Welch-Satterthwaite degrees
+// of freedom. The question is about these rows, not a sample of possible benchmarks: a t over
+// the rows' estimates would count their real differences as noise (docs/verdicts.md, "The
+// suite as a whole").
+function meanOfRowRatios(rows, confidence = CONFIDENCE) {
+  const k = rows.length;
+  if (!k) return null;
+  for (const r of rows) {
+    if (!(r.estimate > 0) || !Number.isFinite(r.estimate) || !(r.n >= 2) || !(r.sd_log >= 0) || !Number.isFinite(r.sd_log)) {
+      throw new RangeError(`a row's interval needs estimate > 0, n >= 2 and a finite sd_log, got ${JSON.stringify(r)}`);
+    }
+  }
+  const m = mean(rows.map((r) => Math.log(r.estimate)));
+  const parts = rows.map((r) => ({ v: (r.sd_log * r.sd_log) / r.n, df: r.n - 1 }));
+  const variance = parts.reduce((s, p) => s + p.v, 0) / (k * k);
+  const out = { n: k, estimate: Math.exp(m), low: Math.exp(m), high: Math.exp(m), df: null, ratios: rows.map((r) => r.estimate) };
+  if (!(variance > 0)) return out;
+  const df = parts.reduce((s, p) => s + p.v, 0) ** 2 / parts.reduce((s, p) => s + (p.v * p.v) / p.df, 0);
+  const halfWidth = studentTQuantile(0.5 + confidence / 2, df) * Math.sqrt(variance);
+  return { ...out, low: Math.exp(m - halfWidth), high: Math.exp(m + halfWidth), df };
+}
+
 // Exact (Clopper-Pearson) one-sided upper confidence bound of a proportion seen x times in n
 // trials: the p at which seeing x or fewer has probability 1 - confidence, which is the
 // confidence-quantile of Beta(x + 1, n - x). Used to state how high a false-fail rate can
@@ -135,6 +159,6 @@ function binomialUpperBound(x, n, confidence = 0.95) {
 }
 
 module.exports = {
-  CONFIDENCE, binomialUpperBound, pairedInterval,
+  CONFIDENCE, binomialUpperBound, pairedInterval, meanOfRowRatios,
   studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, projectedInterval, pairedRatios, metricInterval,
 };

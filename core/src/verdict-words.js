@@ -14,6 +14,9 @@ const SIGNAL_TERMS = {
   instructions_all: { what: 'instr/o of all threads', unit: 'window', digits: 3 },
   gain: { what: 'AHI gain ratio', unit: 'pair', digits: 2 },
   io: { what: 'I/O per query', unit: 'pair', digits: 2 },
+  // The suite as a whole (suite-wide.js): its figures name how many rows they are over.
+  geomean_rqps: { what: 'rQPS', unit: 'row', digits: 3, counted: false },
+  geomean_instructions: { what: 'instr/o', unit: 'row', digits: 4, counted: false },
 };
 
 // What each step on fresh server processes is called (`rerun`: the rounds or windows of
@@ -28,7 +31,7 @@ const f2 = (x) => x.toFixed(2);
 const limitText = (x) => (Number(x.toFixed(2)) === x ? x.toFixed(2) : String(Number(x.toFixed(4))));
 const range = (i) => `[${f2(i.low)}, ${f2(i.high)}]`;
 const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-const pct = (r) => {
+const pctOf = (r) => {
   const p = Math.abs(1 - r) * 100;
   return `${p >= 1 ? Math.round(p) : p.toFixed(1)}%`;
 };
@@ -46,7 +49,7 @@ function stretchWhere({ unit, steps, at }) {
 
 /** One clause saying where a signal's interval lies against its limits. */
 function clause(kind, interval, limits, span, what = SIGNAL_TERMS[kind].what) {
-  const { unit, digits } = SIGNAL_TERMS[kind];
+  const { unit, digits, counted = true } = SIGNAL_TERMS[kind];
   const worseHigh = higherIsWorse(kind);
   const n = (x) => x.toFixed(digits);
   if (!interval || interval.n === 0) return `${what}: no paired ${unit}s, nothing to compare`;
@@ -56,12 +59,12 @@ function clause(kind, interval, limits, span, what = SIGNAL_TERMS[kind].what) {
   const at = `${what} ${n(interval.estimate)} [${n(interval.low)}, ${n(interval.high)}]`;
   const W = limitText(limits.warn);
   const F = limitText(limits.fail);
-  const after = ` after ${plural(interval.n, unit)}`;
+  const after = counted ? ` after ${plural(interval.n, unit)}` : '';
   switch (`${span.best}-${span.worst}`) {
     case 'fail-fail': return `${at} lies wholly ${bad} the fail limit ${F}`;
     case 'warn-warn': return `${at} lies wholly ${bad} the warn limit ${W}, ${good} the fail limit ${F}`;
     case 'pass-pass': return `${at} lies ${good} the warn limit ${W}`;
-    case 'pass-warn': return `${at} reaches ${bad} the warn limit ${W}, not the fail limit ${F},${after}`;
+    case 'pass-warn': return `${at} reaches ${bad} the warn limit ${W}, not the fail limit ${F}${after ? `,${after}` : ''}`;
     case 'warn-fail': return `${at} lies wholly ${bad} the warn limit ${W} and reaches ${bad} the fail limit ${F}${after}`;
     default: return `${at} reaches ${bad} the fail limit ${F}${after}`;
   }
@@ -85,8 +88,11 @@ const clausesOf = (signals) => signals.flatMap((s) => s.parts || [s]).map(clause
  */
 function change(kind, interval) {
   if (!interval || (higherIsWorse(kind) ? interval.estimate <= 1 : interval.estimate >= 1)) return null;
+  // The suite as a whole is judged at a fraction of a percent: one decimal, always.
+  const pct = SIGNAL_TERMS[kind].counted === false ? (r) => `${(Math.abs(1 - r) * 100).toFixed(1)}%` : pctOf;
   switch (kind) {
-    case 'instructions': return `${pct(interval.estimate)} more instructions per query`;
+    case 'instructions':
+    case 'geomean_instructions': return `${pct(interval.estimate)} more instructions per query`;
     case 'instructions_all': return `${pct(interval.estimate)} more instructions per query, counting the background threads`;
     case 'cpu': return `${pct(interval.estimate)} more CPU time per query`;
     default: return `${pct(interval.estimate)} slower`;
@@ -114,7 +120,7 @@ function unconfirmedPhrase(seen) {
  * Leads with the signal that decided; names the limit it was held to.
  */
 function explain(row, signals) {
-  const rowSignal = { cpu: 'time', rqps: 'time', instructions_all: 'instructions' };
+  const rowSignal = { cpu: 'time', rqps: 'time', instructions_all: 'instructions', geomean_rqps: 'time', geomean_instructions: 'instructions' };
   const byKind = Object.fromEntries(signals.map((s) => [rowSignal[s.kind] || s.kind, s]));
   // Of the signals that leave a row open, the one that reaches the limit named leads: an
   // undecided row's could-be fail is the signal that can reach the fail limit.
@@ -176,7 +182,7 @@ function rowPhrase(b) {
   const fig = i && i.low !== null ? `(${b.gain_ratio ? 'gain ratio' : 'rQPS'} ${f2(i.estimate)} ${range(i)}, ${limit} limit ${f2(b.limits[limit])})` : '';
   // A gain ratio below 1 says the head gains less from AHI than the base, not that it is
   // slower (both sides may be faster with AHI on and off alike).
-  const lower = b.gain_ratio ? `${pct(i.estimate)} lower` : `${pct(i.estimate)} slower`;
+  const lower = b.gain_ratio ? `${pctOf(i.estimate)} lower` : `${pctOf(i.estimate)} slower`;
   let how = i && i.estimate < 1 ? lower : `beyond its ${word} limit`;
   if (b.verdict === 'undecided') how = 'could be beyond its fail limit';
   else if (b.verdict === 'pass') how = 'its interval still reaches the warn limit';
@@ -188,19 +194,26 @@ function rowPhrase(b) {
  * a pass names the rows whose intervals still reach the warn limit. A merge that lacks shards
  * (`partial`: results' shards) is at best undecided, and says what it lacks.
  */
-function headline({ overall, measured, items, runError, partial = null }) {
-  const said = sentence(measured, items, runError);
+function headline({ overall, measured, items, wide = [], runError, partial = null }) {
+  const said = sentence(measured, items, runError, wide);
   if (!partial) return said;
   const { missing, count, not_measured: notMeasured, benchmarks_in_suite: inSuite } = partial;
   const lacks = `${shardList(missing, count)} ${missing.length === 1 ? 'is' : 'are'} missing, ${notMeasured.length} of ${inSuite} microbenchmarks not measured`;
   return overall === measured ? `${said} Partial: ${lacks}.` : `Undecided: ${lacks}. ${said}`;
 }
 
-// The sentence of what was measured.
-function sentence(overall, items, runError) {
+// The sentence of what was measured. The suite-wide entries (`wide`) are named first beside
+// the rows that made the outcome; the comparisons a pass counts are the rows.
+function sentence(overall, items, runError, wide) {
   const total = items.length;
-  const by = (v) => items.filter((b) => b.verdict === v);
-  const reaching = items.filter((b) => b.verdict === 'pass' && b.could_be);
+  // Of the suite-wide entries, the whole suite stands for its groups when it has their outcome.
+  const wideOf = (keep) => {
+    const some = wide.filter(keep);
+    return some.some((e) => e.group === null) ? some.filter((e) => e.group === null) : some;
+  };
+  const by = (v) => [...wideOf((e) => e.verdict === v), ...items.filter((b) => b.verdict === v)];
+  const isReaching = (b) => b.verdict === 'pass' && Boolean(b.could_be);
+  const reaching = [...wideOf(isReaching), ...items.filter(isReaching)];
   const also = (label, rows, max) => (rows.length ? `; ${label}${listed(rows, rowPhrase, max)}` : '');
   switch (overall) {
     case 'error': {
@@ -210,10 +223,13 @@ function sentence(overall, items, runError) {
     case 'fail':
       return `Fail: ${listed(by('fail'), rowPhrase)}${also('undecided: ', by('undecided'), 2)}.`;
     case 'undecided': {
-      // What more would decide: rounds for time, windows for instructions.
-      const needed = new Set(by('undecided').flatMap((b) => b.needs || []));
+      // What more would decide: rounds for time, windows for instructions. The budget is spent
+      // on open rows; the suite as a whole open alone asks for more of its rows.
+      const rowsOpen = items.filter((b) => b.verdict === 'undecided');
+      const needed = new Set((rowsOpen.length ? rowsOpen : by('undecided')).flatMap((b) => b.needs || []));
       const more = needed.has('instructions') ? (needed.has('time') ? 'more rounds or instruction windows' : 'more instruction windows') : 'more rounds';
-      return `Undecided: ${listed(by('undecided'), rowPhrase)}; ${more} than the budget allows would decide${also('warn: ', by('warn'))}.`;
+      const whose = rowsOpen.length ? 'than the budget allows' : 'of its rows';
+      return `Undecided: ${listed(by('undecided'), rowPhrase)}; ${more} ${whose} would decide${also('warn: ', by('warn'))}.`;
     }
     case 'warn':
       return `Warn: ${listed(by('warn'), rowPhrase)}${also('', reaching)}.`;
@@ -229,4 +245,4 @@ function sentence(overall, items, runError) {
   }
 }
 
-module.exports = { clause, clauseOf, clausesOf, explain, unconfirmedPhrase, headline };
+module.exports = { clause, clauseOf, clausesOf, explain, unconfirmedPhrase, headline, listed };

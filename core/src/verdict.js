@@ -3,7 +3,8 @@
 // results.json, or several runs of the same plan to merge) and the limits, to the decision
 // and every figure a renderer shows. Renderers read only the verdict. The rooms it draws on:
 // row-limits.js (the limits of a row), judge-row.js (a row from its record), process-pairs.js
-// (pooling across server processes), row-errors.js, ahi-cells.js, verdict-words.js.
+// (pooling across server processes), row-errors.js, ahi-cells.js, suite-wide.js (the suite as
+// a whole), verdict-words.js.
 const { EXIT } = require('./errors');
 const { CONFIDENCE } = require('./statistics');
 const { mergeResults } = require('./merge-results');
@@ -13,6 +14,7 @@ const { judgeRecord } = require('./judge-row');
 const { ahiCells, sideQps } = require('./ahi-cells');
 const { errorText, failedSide, unfinishedRun, withdrawn, judgedOrOutOfRange } = require('./row-errors');
 const { headline } = require('./verdict-words');
+const { suiteWide } = require('./suite-wide');
 
 const SCHEMA = 'perfgate.verdict/v2';
 const VERDICTS = ['pass', 'warn', 'undecided', 'fail', 'error'];
@@ -57,7 +59,11 @@ function judge(results, config = {}, options = {}) {
   // (A merge's plan lists the shards it holds, so a shard that lost a row is caught too.)
   const missing = planned.filter((id) => !judgedIds.has(id));
   if (!runError && missing.length) runError = `the results hold no rounds or windows of ${missing.length} planned microbenchmark${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''})`;
-  const measured = runError ? 'error' : worst(items.map((b) => b.verdict));
+  // The suite as a whole, judged beside its rows with limits of its own (config.suite_wide: a
+  // loaded suite's, or none for limits built by hand); it moves the run's verdict as a row does.
+  const wide = runError ? null : suiteWide(judged, config && config.suite_wide);
+  const entries = wide ? wide.entries : [];
+  const measured = runError ? 'error' : worst([...entries, ...items].map((b) => b.verdict));
   // A merge of some shards only: what was not measured may hide a fail, so at best undecided.
   const partial = run.shards && (run.shards.missing || []).length ? run.shards : null;
   const overall = partial ? worst([measured, 'undecided']) : measured;
@@ -68,7 +74,7 @@ function judge(results, config = {}, options = {}) {
     suite: plan.suite || null,
     verdict: overall,
     exit_code: EXIT_OF[overall],
-    headline: headline({ overall, measured, items, runError, partial }),
+    headline: headline({ overall, measured, items, wide: entries, runError, partial }),
     confidence: CONFIDENCE,
     method: 'paired rounds (base i, head i); geometric mean of head/base with a Student-t interval on the log ratios',
     limits: flatLimits(config),
@@ -90,6 +96,7 @@ function judge(results, config = {}, options = {}) {
       ...(plan.shard ? { shard: { index: plan.shard.index, count: plan.shard.count, benchmarks_in_suite: plan.shard.suite_benchmarks.length } } : {}),
       ...(run.shards ? { shards: run.shards } : {}),
     },
+    ...(wide ? { suite_wide: { ...wide, verdict: entries.length ? worst(entries.map((e) => e.verdict)) : null } } : {}),
     benchmarks: judged,
     ahi,
   };

@@ -169,3 +169,35 @@ def test_binomial_upper_bound_matches_scipy(x, n):
     )
     got = node(script, [x, n])
     assert got == pytest.approx(stats.beta.ppf(0.95, x + 1, n - x), rel=1e-9)
+
+
+ROW_SETS = {
+    "three rows of different noise": [[1.01, 1.02, 1.015], [0.99, 1.03, 1.0, 1.02], [1.005, 1.006, 1.004, 1.005, 1.007]],
+    "one row much faster": [[0.9, 0.901, 0.899], [1.0, 1.001, 0.999], [1.0, 1.002, 0.998], [1.0, 1.0005, 0.9995]],
+    "noisy timed rows": [[0.94, 1.16, 1.02, 0.99, 1.05], [0.97, 1.04], [1.1, 0.9, 1.0, 1.05, 0.95, 1.02]],
+}
+
+
+@pytest.mark.parametrize("name", list(ROW_SETS))
+def test_mean_of_row_ratios_matches_scipy(name):
+    # The suite as a whole (docs/verdicts.md): each row's own interval, then the mean of their
+    # log estimates with the variance sum(s_i^2 / n_i) / k^2 on Welch-Satterthwaite df.
+    rows = ROW_SETS[name]
+    script = (
+        f"const s=require({json.dumps(STATS_JS)});"
+        "const rows=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(s.meanOfRowRatios(rows.map(r=>s.ratioInterval(r)))));"
+    )
+    gate = node(script, rows)
+    k = len(rows)
+    logs = [[math.log(r) for r in row] for row in rows]
+    means = [float(stats.tmean(l)) for l in logs]
+    v = [float(stats.tvar(l)) / len(l) for l in logs]
+    df = sum(v) ** 2 / sum(vi ** 2 / (len(l) - 1) for vi, l in zip(v, logs))
+    half = float(stats.t.ppf(0.975, df)) * math.sqrt(sum(v)) / k
+    centre = sum(means) / k
+    assert gate["n"] == k
+    assert gate["df"] == pytest.approx(df, rel=1e-9)
+    assert gate["estimate"] == pytest.approx(math.exp(centre), rel=1e-12)
+    assert gate["low"] == pytest.approx(math.exp(centre - half), rel=1e-9)
+    assert gate["high"] == pytest.approx(math.exp(centre + half), rel=1e-9)

@@ -77,19 +77,20 @@ function readSettings(argv) {
   };
 }
 
-// The limits that apply: --warn/--fail, else the suite's limits from the thresholds folder.
-// The limits that apply: the suite's, or one --warn/--fail pair on rQPS for every
-// microbenchmark (instr/o then keeps the suite's default limits, when there is a suite).
+// The limits that apply: the suite's from the thresholds folder, or one --warn/--fail pair on
+// rQPS for every microbenchmark (instr/o and the suite as a whole then keep the suite's
+// limits, when there is a suite).
 function limitsConfig(settings, results) {
   const suiteName = settings.suite || (results[0].plan && results[0].plan.suite);
   if (settings.flat) {
     const config = suiteName ? core.loadThresholds(settings.thresholds) : null;
     const suite = config && config.suites[suiteName];
     const instructions = suite ? suite.limits.default.instructions : null;
-    return { limits: { default: instructions ? { ...settings.flat, instructions } : settings.flat } };
+    return { limits: { default: instructions ? { ...settings.flat, instructions } : settings.flat }, ...(suite ? { suite_wide: suite.suite_wide } : {}) };
   }
   if (!suiteName) throw new UsageError(`${results[0].__file}: key 'plan.suite' is missing; pass --suite <name> or --warn/--fail`);
-  return { limits: core.findSuite(core.loadThresholds(settings.thresholds), suiteName).limits };
+  const suite = core.findSuite(core.loadThresholds(settings.thresholds), suiteName);
+  return { limits: suite.limits, suite_wide: suite.suite_wide };
 }
 
 async function execute(settings, io) {

@@ -5,6 +5,7 @@ const F = require('./format');
 
 const { esc, COLOR, colorOf, td, scrollTable, reasonRow, folded, pageHead } = require('./html-base');
 const { threadsHtml } = require('./threads-html');
+const { suiteWideView } = require('./suite-wide');
 
 // rQPS of every benchmark with its interval (a forest plot), with the 1.00, warn and fail lines.
 function rqpsChart(rows, limits) {
@@ -177,6 +178,17 @@ function serversSection(verdict, sides) {
   return parts.join('\n');
 }
 
+// The suite as a whole, first after the headline: each entry with its reason under it.
+function suiteWideHtml(verdict) {
+  const view = suiteWideView(verdict);
+  if (!view) return '';
+  const header = `<tr>${view.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  const rows = view.rows.map(({ entry, cells }) => `<tr class="${esc(entry.verdict)}">${cells.map((c, i) => td(c, i === 0 ? 'mark' : i > 1 ? 'n' : '')).join('')}</tr>${reasonRow(entry.reason, view.header.length, entry.verdict)}`).join('\n');
+  const table = view.rows.length ? scrollTable(' data-table="suite-wide"', `${header}\n${rows}`) : '';
+  const notes = view.notes.map((n) => `<p class="scope">${esc(n)}</p>`).join('');
+  return `<h2>${esc(view.title)}</h2><p class="muted">${esc(view.about)}</p>${table}${notes}`;
+}
+
 function renderReport(verdict) {
   const sides = verdict.run.sides || {};
   const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
@@ -185,6 +197,8 @@ function renderReport(verdict) {
   parts.push(`<h1><span class="badge ${esc(verdict.verdict)}">${esc(verdict.verdict)}</span> perfgate ${esc(verdict.suite || '')}: <span data-verdict="${esc(verdict.verdict)}">${esc(verdict.verdict)}</span></h1>`);
   parts.push(`<p class="headline">${esc(verdict.headline)}</p>`);
   parts.push(`<p>head <b>${esc(F.sideLine(sides.head))}</b> against base <b>${esc(F.sideLine(sides.base))}</b>: ${esc(F.countsLine(verdict))}. Limits: ${esc(F.limitsLine(verdict))}; ${esc(F.roundsLine(verdict))}.</p>`);
+  const wide = suiteWideHtml(verdict);
+  if (wide) parts.push(wide);
   for (const note of F.scopeNotes(verdict)) parts.push(`<p class="scope">${esc(note)}</p>`);
   if ((verdict.doctor || []).length) parts.push(`<div class="warnbox"><b>This runner may give noisy timings:</b><ul>${verdict.doctor.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
   parts.push('<h2>rQPS with 95% intervals</h2>', rqpsChart(groups.flatMap((g) => g.benchmarks), limits));

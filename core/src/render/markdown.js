@@ -3,6 +3,7 @@
 // regression issue and the bisect comment; and the one way text from a run folder enters any
 // markdown perfgate writes.
 const F = require('./format');
+const { suiteWideView } = require('./suite-wide');
 
 // Text from a run folder (names, reasons, versions, options, paths, error messages: anything a
 // runner wrote, and a runner builds pull requests' code) enters markdown only through text() or
@@ -199,6 +200,19 @@ function doctorBlock(verdict) {
  * the sides, counts and limits, where the limits came from, scope notes, runner warnings, and
  * the grouped table of `rows` that are not AHI cells.
  */
+// The suite as a whole: its table and what was left out of it ('' when the verdict has none).
+function suiteWideSection(verdict) {
+  const view = suiteWideView(verdict);
+  if (!view) return '';
+  const out = [`**${view.title}**: ${text(view.about)}`];
+  if (view.rows.length) {
+    out.push('', `| ${view.header.join(' | ')} |`, '|:-:|:--|--:|:-:|--:|:-:|');
+    for (const r of view.rows) out.push(`| ${r.cells.map((c, i) => (i === 1 ? text(c, { max: NAME_MAX }) : c)).join(' | ')} |`);
+  }
+  if (view.notes.length) out.push('', `_${text(view.notes.join('; '))}._`);
+  return out.join('\n');
+}
+
 function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
   const sides = verdict.run.sides || {};
   const parts = [
@@ -208,6 +222,8 @@ function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
     '',
     `head ${text(F.sideLine(sides.head))} against base ${text(F.sideLine(sides.base))}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
   ];
+  const wide = suiteWideSection(verdict);
+  if (wide) parts.push('', wide);
   if (thresholdsFrom) parts.push('', `Limits from ${thresholdsFrom}.`);
   const notes = F.scopeNotes(verdict);
   if (notes.length) parts.push('', text(notes.join(' '), { max: HEADLINE_MAX }));
@@ -219,5 +235,5 @@ function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
 }
 
 module.exports = {
-  opening, variablesSection, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, text, code, fence, oneLine, cell, NAME_MAX, HEADLINE_MAX,
+  opening, suiteWideSection, variablesSection, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, text, code, fence, oneLine, cell, NAME_MAX, HEADLINE_MAX,
 };

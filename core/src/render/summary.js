@@ -3,10 +3,11 @@
 const F = require('./format');
 const M = require('./markdown');
 const { threadsMarkdown } = require('./threads');
+const { suiteWideReasons } = require('./suite-wide');
 
-/** Why each row that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
+/** Why each row (the suite as a whole first) that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
 function renderReasons(verdict) {
-  const undecided = [...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason);
+  const undecided = [...suiteWideReasons(verdict), ...[...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason)];
   return undecided.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}`).join('\n');
 }
 

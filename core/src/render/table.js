@@ -3,6 +3,7 @@
 // cpu/o and cs/o ratios, I/O per query (r/o, rKB/o, wKB/o) and the verdict, then the headline. Plain text, no colour codes, so it
 // reads the same in a terminal, a CI log and a test.
 const F = require('./format');
+const { suiteWideView, suiteWideReasons } = require('./suite-wide');
 
 function pad(rows, header) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
@@ -21,7 +22,10 @@ function renderVerdictTable(verdict) {
       rows.push([b.id, F.estimate(b.rqps), F.interval(b.rqps), ...instrCells, F.estimate(b.cpu_per_query), F.estimate(b.cs_per_query), ...figures.map((c) => c.cell(b)), b.rounds.pairs, F.wordOf(b)]);
     }
   }
-  const lines = pad(rows, header);
+  // The suite as a whole first, then the rows.
+  const view = suiteWideView(verdict);
+  const lines = view && view.rows.length ? [...pad(view.rows.map((r) => [...r.cells.slice(1), F.wordOf(r.entry)]), [...view.header.slice(1), 'verdict']), ''] : [];
+  lines.push(...pad(rows, header));
   if (verdict.ahi.length) {
     lines.push('', ...pad(verdict.ahi.map((c) => [
       `${c.name} @${c.threads}`, F.num(c.rqps_off), F.num(c.rqps_on), F.num(c.gain.base), F.num(c.gain.head), F.estimate(c.gain_ratio), F.interval(c.gain_ratio), F.wordOf(c),
@@ -32,7 +36,8 @@ function renderVerdictTable(verdict) {
   // One line each; a long error message (a command line, a log excerpt) is cut: verdict.json
   // and the reports keep it whole.
   const cut = (s) => (s.length > 400 ? `${s.slice(0, 399)}…` : s);
-  const why = [...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason).map((b) => cut(`  ${b.id}: ${b.reason}`));
+  const why = [...suiteWideReasons(verdict), ...[...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason)].map((b) => cut(`  ${b.id}: ${b.reason}`));
+  if (view) why.push(...view.notes.map((n) => cut(`  suite-wide: ${n}`)));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;

@@ -35,6 +35,11 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
   assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
   assert.deepEqual(quick.budget, { extra_pairs: 19, minutes: 5 });
+  // The suite as a whole: as shipped, and the same for a suite file that leaves the key out.
+  const wide = { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.005, fail: 1.01 }, min_rows: 3 };
+  assert.deepEqual(quick.suite_wide, wide);
+  assert.deepEqual(config.suites.full.suite_wide, wide);
+  assert.deepEqual(config.suites.ahi.suite_wide, wide);
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
@@ -321,6 +326,42 @@ test('config errors name file, line and key, the bad value and the expected form
       edits: { 'suites/quick.yml': replace(/\n  extra_pairs:.*/, '\n  extra_pairs: -1') },
       file: 'suites/quick.yml', at: 'extra_pairs: -1',
       expect: (f, l) => `${f}:${l}: budget.extra_pairs: -1 is not valid; expected an integer >= 0`,
+    },
+    {
+      name: 'suite-wide rQPS limits the wrong way round',
+      edits: { 'suites/quick.yml': replace('  rqps: {warn: 0.98, fail: 0.97}', '  rqps: {warn: 0.96, fail: 0.97}') },
+      file: 'suites/quick.yml', at: 'rqps: {warn: 0.96',
+      expect: (f, l) => `${f}:${l}: suite_wide.rqps.warn: warn 0.96 is below fail 0.97; expected warn >= fail (the suite's rQPS below fail fails, below warn warns)`,
+    },
+    {
+      name: 'suite-wide instruction limits the wrong way round',
+      edits: { 'suites/quick.yml': replace('  instructions: {warn: 1.005, fail: 1.01}', '  instructions: {warn: 1.02, fail: 1.01}') },
+      file: 'suites/quick.yml', at: 'instructions: {warn: 1.02',
+      expect: (f, l) => `${f}:${l}: suite_wide.instructions.warn: warn 1.02 is above fail 1.01; expected warn <= fail (the suite's instr/o above fail fails, above warn warns)`,
+    },
+    {
+      name: 'a suite-wide limit that is no ratio',
+      edits: { 'suites/quick.yml': replace('  instructions: {warn: 1.005, fail: 1.01}', '  instructions: {warn: 1.005, fail: 1%}') },
+      file: 'suites/quick.yml', at: 'instructions: {warn: 1.005, fail: 1%}',
+      expect: (f, l) => `${f}:${l}: suite_wide.instructions.fail: '1%' is not valid; expected a ratio in (0, 2]`,
+    },
+    {
+      name: 'a suite-wide limit without its fail',
+      edits: { 'suites/quick.yml': replace('  rqps: {warn: 0.98, fail: 0.97}', '  rqps: {warn: 0.98}') },
+      file: 'suites/quick.yml', at: 'rqps: {warn: 0.98}',
+      expect: (f, l) => `${f}:${l}: suite_wide.rqps: missing key 'fail'; expected {warn, fail} (suite_wide: {rqps: {warn, fail}, instructions: {warn, fail}, min_rows: <an integer >= 2>}) with warn, fail`,
+    },
+    {
+      name: 'a suite-wide figure of one row',
+      edits: { 'suites/quick.yml': replace(/\n  min_rows: 3 .*/, '\n  min_rows: 1') },
+      file: 'suites/quick.yml', at: 'min_rows: 1',
+      expect: (f, l) => `${f}:${l}: suite_wide.min_rows: 1 is not valid; expected an integer >= 2 (rows a suite-wide figure needs)`,
+    },
+    {
+      name: 'an unknown suite-wide key',
+      edits: { 'suites/quick.yml': replace('  rqps: {warn: 0.98, fail: 0.97}', '  qps: {warn: 0.98, fail: 0.97}') },
+      file: 'suites/quick.yml', at: 'qps: {warn: 0.98',
+      expect: (f, l) => `${f}:${l}: suite_wide.qps: unknown key; expected one of: rqps, instructions, min_rows`,
     },
     {
       name: 'an AHI workload with updates but no update column',
