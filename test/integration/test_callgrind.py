@@ -2,6 +2,7 @@
 
 Needs valgrind (Debian: apt-get install valgrind); fails, not skips, without it.
 """
+import subprocess
 import time
 from pathlib import Path
 
@@ -56,6 +57,20 @@ def counted_server(tmp_path_factory, basedirs):
         assert callgrind.final_dump_written(cg_dir, srv.pid), "valgrind wrote no dump at exit"
         callgrind.remove_files(cg_dir, srv.pid)
         assert list(cg_dir.iterdir()) == []
+
+
+def test_the_program_valgrind_runs_gets_the_malloc_tunables(tmp_path):
+    # /usr/bin/env in the server's place prints the environment valgrind gave its client.
+    out = subprocess.run([*callgrind.valgrind_wrapper(tmp_path), "/usr/bin/env"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f"GLIBC_TUNABLES={callgrind.MALLOC_TUNABLES}" in out.stdout.splitlines()
+
+
+def test_the_counted_server_runs_with_one_malloc_arena(counted_server):
+    srv = counted_server[0]
+    environ = Path(f"/proc/{srv.pid}/environ").read_bytes().split(b"\0")
+    assert f"GLIBC_TUNABLES={callgrind.MALLOC_TUNABLES}".encode() in environ
 
 
 def test_point_selects_count_the_same_in_two_windows(counted_server):

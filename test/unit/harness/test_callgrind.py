@@ -52,15 +52,24 @@ def materialize(tmp_path: Path) -> Path:
 
 def test_valgrind_wrapper_counts_nothing_until_told_and_splits_threads(tmp_path):
     assert callgrind.valgrind_wrapper(tmp_path) == (
+        "env", "GLIBC_TUNABLES=glibc.malloc.arena_max=1",
         "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
         f"--callgrind-out-file={tmp_path}/callgrind.out.%p")
+
+
+def test_the_counted_server_gets_one_malloc_arena_and_valgrind_runs_it(tmp_path):
+    lay = server.layout_for(tmp_path, "base")
+    cmd = server.start_command(Path("/m/sbin/mariadbd"), lay, None, callgrind.valgrind_wrapper(tmp_path / "cg"))
+    # `env` sets the variable for what it runs: valgrind passes it on to the server it loads.
+    assert cmd[0] == "env" and cmd.index("GLIBC_TUNABLES=glibc.malloc.arena_max=1") < cmd.index("valgrind")
+    assert cmd.index("valgrind") < cmd.index("/m/sbin/mariadbd")
 
 
 def test_the_wrapper_goes_between_taskset_and_the_server(tmp_path):
     lay = server.layout_for(tmp_path, "base")
     wrapper = callgrind.valgrind_wrapper(tmp_path / "cg")
     cmd = server.start_command(Path("/m/sbin/mariadbd"), lay, "1", wrapper)
-    assert cmd[:4] == ["taskset", "-c", "1", "valgrind"]
+    assert cmd[:6] == ["taskset", "-c", "1", "env", "GLIBC_TUNABLES=glibc.malloc.arena_max=1", "valgrind"]
     assert cmd[-2:] == ["/m/sbin/mariadbd", f"--defaults-file={lay.cnf}"]
 
 
