@@ -84,11 +84,12 @@ function folded(dir, name) {
 
 /**
  * Draws the differential flame graph of each row whose cause names both sides' folded off-CPU
- * stacks, writes it as flamegraph-<row>.svg at the run folder's top (perfgate's own name there,
- * written whole, never through a link), and returns {row id: {svg, file} | {problem}}.
+ * stacks, writes it as explain/<row>.diff.svg (whole, never through a link; explain/ is cleared
+ * with the run's other outputs), and returns {row id: {svg, file} | {problem}}.
  */
 function drawFlamegraphs(dir, verdict, env = process.env) {
   const out = {};
+  // explain/ is a real folder here: readRunExplain refused its files were it a link.
   const rows = verdict.benchmarks.filter((b) => b.cause && b.cause.stacks);
   if (!rows.length) return out;
   const diff = inferno('inferno-diff-folded', env);
@@ -123,7 +124,7 @@ function drawFlamegraphs(dir, verdict, env = process.env) {
       continue;
     }
     const svg = core.sanitizeSvg(drawn.out);
-    const file = `flamegraph-${b.id.replace(/[^A-Za-z0-9_.=-]/g, '_')}.svg`;
+    const file = `explain/${b.id.replace(/[^A-Za-z0-9_.=-]/g, '_')}.diff.svg`;
     writeText(path.join(dir, file), svg);
     out[b.id] = { svg, file };
   }

@@ -26,7 +26,7 @@ const HELP = `usage: perfgate judge <dir> [options]
 Judges the results stored in run folder <dir> (results.json) and writes verdict.json,
 comment.md, summary.md, report.html and the table to paste (results.csv, results.tsv) there.
 Nothing is measured. Where <dir> holds explain.json (perfgate compare --explain), each explained
-row gets its cause (docs/explain.md) and a differential flame graph (flamegraph-<row>.svg, drawn
+row gets its cause (docs/explain.md) and a differential flame graph (explain/<row>.diff.svg, drawn
 with inferno); no row's verdict changes.
 
   --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)

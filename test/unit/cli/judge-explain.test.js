@@ -74,7 +74,7 @@ test('judge with explain.json: the differential flame graph, drawn by inferno, e
   const dir = runFolder(t);
   const r = await cli(['judge', dir]);
   assert.ok([0, 1, 3].includes(r.code), r.stderr);
-  const svg = read(dir, 'flamegraph-update-index_range=100.svg');
+  const svg = read(dir, 'explain/update-index_range=100.diff.svg');
   assert.match(svg, /^<\?xml[\s\S]*<svg[\s\S]*clock_nanosleep[\s\S]*<\/svg>\s*$/);
   assert.doesNotMatch(svg, /<script/i);
   const html = read(dir, 'report.html');
@@ -85,7 +85,7 @@ test('judge with explain.json: the differential flame graph, drawn by inferno, e
   const again = runFolder(t);
   await cli(['judge', again], { PATH: '', HOME: '/nonexistent' });
   assert.match(read(again, 'report.html'), /<p class="muted" data-flamegraph="missing">Differential flame graph not drawn: inferno is not installed \(cargo install inferno\)\.<\/p>/);
-  assert.equal(fs.existsSync(path.join(again, 'flamegraph-update-index_range=100.svg')), false);
+  assert.equal(fs.existsSync(path.join(again, 'explain/update-index_range=100.diff.svg')), false);
 });
 
 test('judge with a hostile explain.json: refused naming the file and key, exit 2, no verdict written', async (t) => {
