@@ -156,6 +156,8 @@ const NOT_EXPLAINED = {
   budget: ({ rows }) => `not explained: beyond the budget of ${plural(rows, 'explained row')} a run (the suite's explain.rows)`,
   cancelled: () => 'not explained: the explanation step was cancelled',
   error: () => 'not explained: the explanation step failed before this row',
+  not_asked: () => 'not explained: not among the rows asked for (--explain auto explains every row that is not a plain pass)',
+  not_flagged: () => 'not explained: it was not flagged when the explanation step chose its rows',
 };
 const notExplainedLine = (why, figures = {}) => NOT_EXPLAINED[why](figures);
 

@@ -144,6 +144,14 @@ function causeOf(row, benchmark, measured = null) {
   };
 }
 
+// Why a flagged row has no row in explain.json: the step stopped, the rows were named, the
+// budget was spent, or the row was not flagged when the step chose (judged again since).
+function whyNotExplained(doc) {
+  if (doc.status !== 'ok') return doc.status;
+  if (doc.rows.some((r) => r.asked === 'named')) return 'not_asked';
+  return doc.rows.length >= doc.budget.rows ? 'budget' : 'not_flagged';
+}
+
 // The rows that are not a plain pass: a fail, a warn, an undecided or error row, a pass open at a limit.
 const flagged = (b) => b.verdict !== 'pass' || Boolean(b.could_be);
 
@@ -163,7 +171,7 @@ function withCauses(verdict, explainDoc, { results = null } = {}) {
     const row = rows.get(b.id);
     if (row) return { ...b, cause: causeOf(row, b, measured.get(b.id) || null) };
     if (!flagged(b) || b.verdict === 'error') return b;
-    const why = explainDoc.status === 'ok' ? 'budget' : explainDoc.status;
+    const why = whyNotExplained(explainDoc);
     return { ...b, cause: { line: words.notExplainedLine(why, { rows: explainDoc.budget.rows, explained }), kind: null, looked_at: [], not_looked_at: [], failed: null, details: null, plans_not_compared: [], stacks: null } };
   });
   return { ...verdict, benchmarks };

@@ -36,7 +36,7 @@ function runFolder(t, { doc = null } = {}) {
     id: 'update-index_range=100',
     base: side('pfs19_p1', 'update-index', { stack: 'aa1', stackFiles: 'explain/u.base.offcpu.folded' }),
     head: side('pfs19_fsync', 'update-index', { stack: 'sleep', stackFiles: 'explain/u.head.offcpu.folded' }),
-  }]);
+  }], { budget: { rows: 1, seconds_per_row: 60 } });
   fs.writeFileSync(path.join(dir, 'explain.json'), JSON.stringify(explain));
   return dir;
 }
@@ -59,7 +59,7 @@ test('judge with explain.json: the cause under the row in every report, the verd
   assert.deepEqual(ui.cause.stacks, { base: 'explain/u.base.offcpu.folded', head: 'explain/u.head.offcpu.folded' });
   // Flagged rows beyond the budget say so.
   const pq = verdict.benchmarks.find((b) => b.id === 'point-query');
-  assert.equal(pq.cause.line, 'not explained: beyond the budget of 3 explained rows a run (the suite\'s explain.rows)');
+  assert.equal(pq.cause.line, 'not explained: beyond the budget of 1 explained row a run (the suite\'s explain.rows)');
   assert.match(read(dir, 'comment.md'), /\*\*Why it got slower\*\*\n\n(- .+\n)*- \S+ `update-index_range=100`: an fsync of InnoDB files per query more: Innodb_data_fsyncs\/o 0\.00 → 1\.00 \(MariaDB counts its redo-log flushes here\)\n/);
   assert.match(read(dir, 'summary.md'), /`update-index_range=100`: .*\n {2}- cause: an fsync of InnoDB files per query more: Innodb_data_fsyncs\/o 0\.00 → 1\.00/);
   const html = read(dir, 'report.html');

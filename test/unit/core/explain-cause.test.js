@@ -127,4 +127,8 @@ test('withCauses: causes on explained rows and on flagged rows beyond the budget
   assert.equal(withCauses(verdict, null), verdict);
   const cancelled = withCauses(verdict, explainDoc([], { status: 'cancelled' }));
   assert.equal(row(cancelled, UI).cause.line, 'not explained: the explanation step was cancelled');
+  const named = explainDoc([{ id: UI, asked: 'named', base: side('pfs18_p1', 'update-index'), head: side('pfs18_p2', 'update-index') }]);
+  assert.match(row(withCauses(verdict, named), PQ).cause.line, /^not explained: not among the rows asked for/);
+  const fewer = explainDoc([{ id: UI, base: side('pfs18_p1', 'update-index'), head: side('pfs18_p2', 'update-index') }]);
+  assert.equal(row(withCauses(verdict, fewer), PQ).cause.line, 'not explained: it was not flagged when the explanation step chose its rows');
 });

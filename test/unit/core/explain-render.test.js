@@ -15,7 +15,7 @@ const UI = 'update-index_range=100';
 function explained() {
   const verdict = readVerdict(require('../../fixtures/verdicts/signoff-10.11.18-10.11.19/verdict.json')).verdict;
   Object.assign(verdict.benchmarks.find((b) => b.id === UI), { verdict: 'fail', reason: '14% slower (rQPS 0.86 [0.84, 0.88], fail limit 0.93)' });
-  return withCauses(verdict, explainDoc([{ id: UI, base: side('pfs19_p1', 'update-index'), head: side('pfs19_fsync', 'update-index') }]));
+  return withCauses(verdict, explainDoc([{ id: UI, base: side('pfs19_p1', 'update-index'), head: side('pfs19_fsync', 'update-index') }], { budget: { rows: 1, seconds_per_row: 60 } }));
 }
 const LINE = 'an fsync of InnoDB files per query more: Innodb_data_fsyncs/o 0.00 → 1.00 (MariaDB counts its redo-log flushes here)';
 
@@ -25,12 +25,12 @@ test('check run and job summary: the cause on a line of its own under the row\'s
   assert.ok(checkRunOutput(v).output.text.includes(expected), checkRunOutput(v).output.text);
   assert.ok(jobSummary(v).includes(expected));
   // A warn beyond the budget says so.
-  assert.match(checkRunOutput(v).output.text, /`update-one_range=100`: .*\n {2}- cause: not explained: beyond the budget of 3 explained rows a run \(the suite's explain\.rows\)/);
+  assert.match(checkRunOutput(v).output.text, /`update-one_range=100`: .*\n {2}- cause: not explained: beyond the budget of 1 explained row a run \(the suite's explain\.rows\)/);
 });
 
 test('comment: "Why it got slower", one item per row with a cause', () => {
   const text = renderComment(explained());
-  assert.ok(text.includes(`**Why it got slower**\n\n- ❌ \`${UI}\`: ${LINE}\n- ⚠️ \`update-one_range=100\`: not explained: beyond the budget of 3 explained rows a run (the suite's explain.rows)\n`), text);
+  assert.ok(text.includes(`**Why it got slower**\n\n- ❌ \`${UI}\`: ${LINE}\n- ⚠️ \`update-one_range=100\`: not explained: beyond the budget of 1 explained row a run (the suite's explain.rows)\n`), text);
 });
 
 test('hostile text in a cause is escaped in markdown and HTML', () => {

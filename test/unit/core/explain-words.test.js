@@ -53,4 +53,6 @@ test('the cause line when nothing explains the slowdown, and why a row was not e
   assert.equal(notExplainedLine('budget', { rows: 1 }), 'not explained: beyond the budget of 1 explained row a run (the suite\'s explain.rows)');
   assert.equal(notExplainedLine('error'), 'not explained: the explanation step failed before this row');
   assert.equal(notExplainedLine('cancelled'), 'not explained: the explanation step was cancelled');
+  assert.equal(notExplainedLine('not_asked'), 'not explained: not among the rows asked for (--explain auto explains every row that is not a plain pass)');
+  assert.equal(notExplainedLine('not_flagged'), 'not explained: it was not flagged when the explanation step chose its rows');
 });
