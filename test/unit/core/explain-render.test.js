@@ -44,3 +44,14 @@ test('hostile text in a cause is escaped in markdown and HTML', () => {
   assert.doesNotMatch(html, /<img src=x/);
   assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
 });
+
+test('the tracker issue of a regression found on main says its cause under the verdict', () => {
+  const { regressionIssue } = require('../../../core/src/render/regression-issue');
+  const v = explained();
+  const b = v.benchmarks.find((x) => x.id === UI);
+  b.rqps = { estimate: 0.86, low: 0.84, high: 0.88, n: 5 };
+  const args = { verdict: v, benchmarkId: UI, signal: 'rqps', repo: 'o/r', lastGood: 'a'.repeat(40), firstBad: 'b'.repeat(40), dedupeKey: 'k', confirmation: { changePoint: 'a change point' } };
+  assert.ok(regressionIssue(args).body.includes(`Verdict: 14% slower (rQPS 0.86 [0.84, 0.88], fail limit 0.93).\n\nCause: ${LINE}\n\nConfirmed by:`));
+  delete b.cause;
+  assert.ok(!regressionIssue(args).body.includes('Cause:'));
+});
