@@ -21,7 +21,8 @@ const KINDS = ['counters', 'waits', 'stacks', 'plans', 'memory', 'defaults'];
 // changed explains every figure after it; defaults that bring the head back explain the rest;
 // an fsync or a storage write is named before the waits it causes, a wait (named by its
 // instrument) before the off-CPU frames under it, and the functions that grew last, since
-// every cause above also costs instructions.
+// every cause above also costs instructions. Only work that grew leads: less work done is no
+// cause of a slowdown (it stays in the details).
 const PRECEDENCE = Object.freeze([
   { kind: 'plans', pick: (f) => f.plans[0] },
   { kind: 'defaults', pick: (f) => f.defaults.find((d) => d.outcome === 'explains') },
@@ -29,7 +30,7 @@ const PRECEDENCE = Object.freeze([
   { kind: 'waits', pick: (f) => leadWait(f.waits) },
   { kind: 'stacks', pick: (f) => f.stacks[0] },
   { kind: 'memory', pick: (f) => f.memory[0] },
-  { kind: 'counters', pick: (f) => f.counters.find((c) => c.group === 'work' && c.head > c.base) || f.counters.find((c) => c.group === 'work') },
+  { kind: 'counters', pick: (f) => f.counters.find((c) => c.group === 'work' && c.head > c.base) },
   { kind: 'instructions', pick: (f) => f.instructions[0] },
 ]);
 

@@ -59,6 +59,11 @@ test('a plan that changed leads every other finding', () => {
 test('the adaptive hash index: work counters, when nothing above them found anything', () => {
   const doc = explainDoc([{ id: PQ, base: side('e19_p1', 'point-query'), head: side('e19_ahi', 'point-query') }]);
   assert.equal(causeOf(doc.rows[0], row(captured(), PQ)).line, 'more adaptive hash index lookups: Innodb_adaptive_hash_hash_searches/o 0.00 → 0.55');
+  // The other way round the work fell: said in the details, never the cause.
+  const back = explainDoc([{ id: PQ, base: side('e19_ahi', 'point-query'), head: side('e19_p1', 'point-query') }]);
+  const cause = causeOf(back.rows[0], { ...row(captured(), PQ), instructions_functions: null });
+  assert.equal(cause.line, 'no cause found: looked at counters; not looked at: waits (no performance_schema windows of both sides), stacks (no off-CPU stacks of both sides), plans (no statement shapes captured), memory (no memory windows of both sides)');
+  assert.deepEqual(cause.details.counters.map((c) => c.line), ['fewer adaptive hash index lookups: Innodb_adaptive_hash_hash_searches/o 0.55 → 0.00', 'fewer B-tree searches the adaptive hash index did not answer: Innodb_adaptive_hash_non_hash_searches/o 0.45 → 0.00']);
 });
 
 test('A/A and 10.11.18 → 10.11.19: no cause on any row, and what was looked at said', () => {
