@@ -36,11 +36,16 @@ function explainEntries(dir) {
  */
 function readRunExplain(dir, rowIds) {
   const file = path.join(dir, core.EXPLAIN_FILE);
+  const most = core.RUN_FOLDER_DOCUMENT_MAX_BYTES[core.EXPLAIN_FILE];
   let text;
   try {
+    // Its size before a byte of it is read: a file the size of the disk is refused unread.
+    const { size } = fs.lstatSync(file);
+    if (size > most) throw new UsageError(`${file} holds ${size} bytes; at most ${most} are accepted for it`);
     text = readOwnText(file);
   } catch (err) {
     if (err.code === 'ENOENT') return null;
+    if (err instanceof UsageError) throw err;
     const why = err.code === 'ELOOP' ? 'a symbolic link, which perfgate does not follow in its own folders' : err.code || err.message;
     throw new UsageError(`${file}: cannot read it (${why}); expected a perfgate.explain/v1 document`);
   }

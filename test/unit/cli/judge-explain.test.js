@@ -107,6 +107,12 @@ test('judge with a hostile explain.json: refused naming the file and key, exit 2
     assert.match(r.stderr, message);
     assert.equal(fs.existsSync(path.join(dir, 'verdict.json')), false);
   }
+  // A file larger than any real one is refused before it is read (a sparse file: no disk used).
+  const huge = runFolder(t);
+  fs.truncateSync(path.join(huge, 'explain.json'), 40 * 1024 * 1024);
+  const h = await cli(['judge', huge]);
+  assert.equal(h.code, 2);
+  assert.match(h.stderr, /explain\.json holds 41943040 bytes; at most 33554432 are accepted for it/);
   // explain.json as a link, or explain/ as a link to elsewhere, is not followed.
   const linked = runFolder(t);
   fs.renameSync(path.join(linked, 'explain.json'), path.join(linked, 'elsewhere.json'));
