@@ -112,7 +112,9 @@ function settingsWords(f) {
 function defaultsLine(f) {
   const i = f.interval;
   const measured = `with the base's settings${settingsWords(f)} the head measures ${f2(i.estimate)} [${f2(i.low)}, ${f2(i.high)}]`;
-  const still = f.still_differ.length ? `; still different after the restart: ${listed(f.still_differ.slice(0, NAMES_SHOWN).concat(f.still_differ.length > NAMES_SHOWN ? [plural(f.still_differ.length - NAMES_SHOWN, 'more')] : []))}` : '';
+  const shown = (items) => listed(items.slice(0, NAMES_SHOWN).concat(items.length > NAMES_SHOWN ? [plural(items.length - NAMES_SHOWN, 'more')] : []));
+  const refused = (f.refused || []).map((r) => `${r.name} (${cut(r.reason, REASON_MAX)})`);
+  const still = `${f.still_differ.length ? `; still different after the restart: ${shown(f.still_differ)}` : ''}${refused.length ? `; not set: ${shown(refused)}` : ''}`;
   const many = f.set.length !== 1;
   if (f.outcome === 'explains') return `${measured}: the changed default${many ? 's explain' : ' explains'} it${still}`;
   if (f.outcome === 'code') return `the code is slower with the same settings: ${measured}${still}`;

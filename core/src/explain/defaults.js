@@ -22,7 +22,8 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  *                  still_differ: [names], rounds: [{index, side, qps}]} or null (no variable
  *                  differed, or not re-measured)
  * @param limits    the row's limits ({warn, fail} of rQPS)
- * @returns {findings: [{kind: 'defaults', outcome, interval, set: [{name, base}], still_differ}], problem}
+ * @returns {findings: [{kind: 'defaults', outcome, interval, set: [{name, base}], refused: [{name,
+ *          reason}], still_differ}], problem}
  */
 function defaultsFindings(defaults, limits) {
   if (!defaults) return { findings: [], problem: null };
@@ -35,7 +36,8 @@ function defaultsFindings(defaults, limits) {
   const baseValue = new Map((defaults.variables || []).map((v) => [String(v.name), v.base]));
   const set = names(defaults.set).map((name) => ({ name, base: baseValue.has(name) ? baseValue.get(name) : null }));
   const shown = { estimate: interval.estimate, low: interval.low, high: interval.high, n: interval.n };
-  return { findings: [{ kind: 'defaults', outcome, interval: shown, limits: { warn: limits.warn, fail: limits.fail }, set, still_differ: names(defaults.still_differ) }], problem: null };
+  const refused = (Array.isArray(defaults.refused) ? defaults.refused : []).map((r) => ({ name: String(r.name), reason: String(r.reason) }));
+  return { findings: [{ kind: 'defaults', outcome, interval: shown, limits: { warn: limits.warn, fail: limits.fail }, set, refused, still_differ: names(defaults.still_differ) }], problem: null };
 }
 
 module.exports = { defaultsFindings, OUTCOME };
