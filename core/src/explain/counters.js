@@ -23,63 +23,73 @@ const CLASSES = Object.freeze({
   bytes: { share: 0.05, least: 2 },
 });
 
-// The counters named in words: `group` io (storage, fsync, redo, work spilled to disk: the
-// cause precedence's "I/O and fsync counters") or work; `one`/`many` what one of it is (with its article) and many;
-// `note` said beside the figure; `perCommit` said per commit where the windows count commits; `same` the counter it repeats
-// (one finding is enough for both). MariaDB 10.11 and MySQL 9.7 names side by side: MariaDB has
-// no Innodb_os_log_fsyncs, its redo-log flushes count in Innodb_data_fsyncs.
-const COUNTERS = Object.freeze([
-  // I/O and fsync
-  { name: 'Innodb_os_log_fsyncs', servers: 'mysql', class: 'exact', group: 'io', perCommit: true, one: 'a redo-log flush (fsync)', many: 'redo-log flushes (fsync)' },
-  { name: 'os_log_fsyncs', servers: 'mysql', same: 'Innodb_os_log_fsyncs' },
-  { name: 'Innodb_data_fsyncs', servers: 'both', class: 'exact', group: 'io', perCommit: true, one: 'an fsync of InnoDB files', many: 'fsyncs of InnoDB files', note: 'MariaDB counts its redo-log flushes here' },
-  { name: 'os_data_fsyncs', servers: 'both', same: 'Innodb_data_fsyncs' },
-  { name: 'Innodb_log_writes', servers: 'both', class: 'exact', group: 'io', perCommit: true, one: 'a redo-log write', many: 'redo-log writes' },
-  { name: 'log_writes', servers: 'both', same: 'Innodb_log_writes' },
-  { name: 'Innodb_os_log_written', servers: 'both', class: 'bytes', group: 'io', one: 'a byte of redo log written', many: 'bytes of redo log written' },
-  { name: 'os_log_bytes_written', servers: 'both', same: 'Innodb_os_log_written' },
-  { name: 'Innodb_lsn_current', servers: 'mariadb', same: 'Innodb_os_log_written' },
-  { name: 'Innodb_buffer_pool_reads', servers: 'both', class: 'innodb', group: 'io', one: 'a buffer pool page read from disk', many: 'buffer pool page reads from disk' },
-  { name: 'buffer_pool_reads', servers: 'both', same: 'Innodb_buffer_pool_reads' },
-  { name: 'Innodb_data_reads', servers: 'both', class: 'innodb', group: 'io', one: 'an InnoDB file read', many: 'InnoDB file reads' },
-  { name: 'Innodb_data_read', servers: 'both', class: 'bytes', group: 'io', one: 'a byte read from InnoDB files', many: 'bytes read from InnoDB files' },
-  { name: 'Innodb_data_writes', servers: 'both', class: 'innodb', group: 'io', one: 'an InnoDB file write', many: 'InnoDB file writes' },
-  { name: 'Innodb_data_written', servers: 'both', class: 'bytes', group: 'io', one: 'a byte written to InnoDB files', many: 'bytes written to InnoDB files' },
-  { name: 'Created_tmp_disk_tables', servers: 'both', class: 'exact', group: 'io', one: 'a temporary table on disk', many: 'temporary tables on disk' },
-  { name: 'Created_tmp_files', servers: 'both', class: 'exact', group: 'io', one: 'a temporary file', many: 'temporary files' },
-  { name: 'Sort_merge_passes', servers: 'both', class: 'exact', group: 'io', one: 'a sort merge pass', many: 'sort merge passes' },
-  { name: 'Binlog_bytes_written', servers: 'mariadb', class: 'bytes', group: 'io', one: 'a byte of binary log written', many: 'bytes of binary log written' },
-  // Work
-  { name: 'Handler_read_rnd_next', servers: 'both', class: 'exact', group: 'work', one: 'a row read by full scan', many: 'rows read by full scan' },
-  { name: 'Handler_read_first', servers: 'both', class: 'exact', group: 'work', one: 'a full index scan', many: 'full index scans' },
-  { name: 'Handler_read_key', servers: 'both', class: 'exact', group: 'work', one: 'an index lookup', many: 'index lookups' },
-  { name: 'Handler_read_next', servers: 'both', class: 'exact', group: 'work', one: 'a row read in index order', many: 'rows read in index order' },
-  { name: 'Handler_read_prev', servers: 'both', class: 'exact', group: 'work', one: 'a row read in reverse index order', many: 'rows read in reverse index order' },
-  { name: 'Handler_read_rnd', servers: 'both', class: 'exact', group: 'work', one: 'a row read by position (after a sort)', many: 'rows read by position (after a sort)' },
-  { name: 'Innodb_rows_read', servers: 'both', class: 'exact', group: 'work', one: 'a row InnoDB read', many: 'rows InnoDB read' },
-  { name: 'Rows_read', servers: 'mariadb', class: 'exact', group: 'work', one: 'a row read', many: 'rows read' },
-  { name: 'Created_tmp_tables', servers: 'both', class: 'exact', group: 'work', one: 'a temporary table', many: 'temporary tables' },
-  { name: 'Handler_tmp_write', servers: 'mariadb', class: 'exact', group: 'work', one: 'a row written to a temporary table', many: 'rows written to temporary tables' },
-  { name: 'Select_full_join', servers: 'both', class: 'exact', group: 'work', one: 'a join without an index', many: 'joins without an index' },
-  { name: 'Select_scan', servers: 'both', class: 'exact', group: 'work', one: 'a full scan of a first table', many: 'full scans of a first table' },
-  { name: 'Select_range', servers: 'both', class: 'exact', group: 'work', one: 'a range read of a first table', many: 'range reads of a first table' },
-  { name: 'Sort_rows', servers: 'both', class: 'exact', group: 'work', one: 'a sorted row', many: 'sorted rows' },
-  { name: 'Sort_scan', servers: 'both', class: 'exact', group: 'work', one: 'a sort of a scanned table', many: 'sorts of scanned tables' },
-  { name: 'Innodb_row_lock_waits', servers: 'both', class: 'exact', group: 'work', one: 'a row lock wait', many: 'row lock waits' },
-  { name: 'lock_row_lock_waits', servers: 'both', same: 'Innodb_row_lock_waits' },
-  { name: 'Innodb_buffer_pool_read_requests', servers: 'both', class: 'innodb', group: 'work', one: 'a buffer pool page request', many: 'buffer pool page requests' },
-  { name: 'buffer_pool_read_requests', servers: 'both', same: 'Innodb_buffer_pool_read_requests' },
-  { name: 'Innodb_buffer_pool_write_requests', servers: 'both', class: 'innodb', group: 'work', one: 'a buffer pool page write', many: 'buffer pool page writes' },
-  { name: 'buffer_pool_write_requests', servers: 'both', same: 'Innodb_buffer_pool_write_requests' },
-  { name: 'Innodb_adaptive_hash_hash_searches', servers: 'mariadb', class: 'innodb', group: 'work', one: 'an adaptive hash index lookup', many: 'adaptive hash index lookups' },
-  { name: 'adaptive_hash_searches', servers: 'both', same: 'Innodb_adaptive_hash_hash_searches' },
-  { name: 'Innodb_adaptive_hash_non_hash_searches', servers: 'mariadb', class: 'innodb', group: 'work', one: 'a B-tree search the adaptive hash index did not answer', many: 'B-tree searches the adaptive hash index did not answer' },
-  { name: 'adaptive_hash_searches_btree', servers: 'both', same: 'Innodb_adaptive_hash_non_hash_searches' },
-  { name: 'lock_rec_lock_requests', servers: 'both', class: 'exact', group: 'work', one: 'a record lock request', many: 'record lock requests' },
-  { name: 'index_page_splits', servers: 'both', class: 'innodb', group: 'work', one: 'an index page split', many: 'index page splits' },
-  { name: 'Table_open_cache_misses', servers: 'both', class: 'exact', group: 'work', one: 'a table cache miss', many: 'table cache misses' },
-  { name: 'Bytes_sent', servers: 'both', class: 'bytes', group: 'work', one: 'a byte sent to the client', many: 'bytes sent to the client' },
-]);
+// The counters named in words, one a line: name | servers | class | group (io: storage, fsync,
+// redo, work spilled to disk, the cause precedence's "I/O and fsync counters"; else work) |
+// "per commit" where said per commit when the windows count commits | one of it (with its
+// article) | many | a note said beside the figure. "name | servers | = other" repeats another
+// counter (one finding is enough for both). MariaDB 10.11 and MySQL 9.7 names side by side:
+// MariaDB has no Innodb_os_log_fsyncs, its redo-log flushes count in Innodb_data_fsyncs.
+const COUNTER_TABLE = `
+# I/O and fsync
+Innodb_os_log_fsyncs                   | mysql | exact | io | per commit | a redo-log flush (fsync) | redo-log flushes (fsync)
+os_log_fsyncs                          | mysql | = Innodb_os_log_fsyncs
+Innodb_data_fsyncs                     | both | exact | io | per commit | an fsync of InnoDB files | fsyncs of InnoDB files | MariaDB counts its redo-log flushes here
+os_data_fsyncs                         | both | = Innodb_data_fsyncs
+Innodb_log_writes                      | both | exact | io | per commit | a redo-log write | redo-log writes
+log_writes                             | both | = Innodb_log_writes
+Innodb_os_log_written                  | both | bytes | io | - | a byte of redo log written | bytes of redo log written
+os_log_bytes_written                   | both | = Innodb_os_log_written
+Innodb_lsn_current                     | mariadb | = Innodb_os_log_written
+Innodb_buffer_pool_reads               | both | innodb | io | - | a buffer pool page read from disk | buffer pool page reads from disk
+buffer_pool_reads                      | both | = Innodb_buffer_pool_reads
+Innodb_data_reads                      | both | innodb | io | - | an InnoDB file read | InnoDB file reads
+Innodb_data_read                       | both | bytes | io | - | a byte read from InnoDB files | bytes read from InnoDB files
+Innodb_data_writes                     | both | innodb | io | - | an InnoDB file write | InnoDB file writes
+Innodb_data_written                    | both | bytes | io | - | a byte written to InnoDB files | bytes written to InnoDB files
+Created_tmp_disk_tables                | both | exact | io | - | a temporary table on disk | temporary tables on disk
+Created_tmp_files                      | both | exact | io | - | a temporary file | temporary files
+Sort_merge_passes                      | both | exact | io | - | a sort merge pass | sort merge passes
+Binlog_bytes_written                   | mariadb | bytes | io | - | a byte of binary log written | bytes of binary log written
+# Work
+Handler_read_rnd_next                  | both | exact | work | - | a row read by full scan | rows read by full scan
+Handler_read_first                     | both | exact | work | - | a full index scan | full index scans
+Handler_read_key                       | both | exact | work | - | an index lookup | index lookups
+Handler_read_next                      | both | exact | work | - | a row read in index order | rows read in index order
+Handler_read_prev                      | both | exact | work | - | a row read in reverse index order | rows read in reverse index order
+Handler_read_rnd                       | both | exact | work | - | a row read by position (after a sort) | rows read by position (after a sort)
+Innodb_rows_read                       | both | exact | work | - | a row InnoDB read | rows InnoDB read
+Rows_read                              | mariadb | exact | work | - | a row read | rows read
+Created_tmp_tables                     | both | exact | work | - | a temporary table | temporary tables
+Handler_tmp_write                      | mariadb | exact | work | - | a row written to a temporary table | rows written to temporary tables
+Select_full_join                       | both | exact | work | - | a join without an index | joins without an index
+Select_scan                            | both | exact | work | - | a full scan of a first table | full scans of a first table
+Select_range                           | both | exact | work | - | a range read of a first table | range reads of a first table
+Sort_rows                              | both | exact | work | - | a sorted row | sorted rows
+Sort_scan                              | both | exact | work | - | a sort of a scanned table | sorts of scanned tables
+Innodb_row_lock_waits                  | both | exact | work | - | a row lock wait | row lock waits
+lock_row_lock_waits                    | both | = Innodb_row_lock_waits
+Innodb_buffer_pool_read_requests       | both | innodb | work | - | a buffer pool page request | buffer pool page requests
+buffer_pool_read_requests              | both | = Innodb_buffer_pool_read_requests
+Innodb_buffer_pool_write_requests      | both | innodb | work | - | a buffer pool page write | buffer pool page writes
+buffer_pool_write_requests             | both | = Innodb_buffer_pool_write_requests
+Innodb_adaptive_hash_hash_searches     | mariadb | innodb | work | - | an adaptive hash index lookup | adaptive hash index lookups
+adaptive_hash_searches                 | both | = Innodb_adaptive_hash_hash_searches
+Innodb_adaptive_hash_non_hash_searches | mariadb | innodb | work | - | a B-tree search the adaptive hash index did not answer | B-tree searches the adaptive hash index did not answer
+adaptive_hash_searches_btree           | both | = Innodb_adaptive_hash_non_hash_searches
+lock_rec_lock_requests                 | both | exact | work | - | a record lock request | record lock requests
+index_page_splits                      | both | innodb | work | - | an index page split | index page splits
+Table_open_cache_misses                | both | exact | work | - | a table cache miss | table cache misses
+Bytes_sent                             | both | bytes | work | - | a byte sent to the client | bytes sent to the client
+`;
+
+function readTable(text) {
+  const rows = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => l.split(' | ').map((c) => c.trim()));
+  return rows.map(([name, servers, third, group, perCommit, one, many, note = null]) => (third.startsWith('= ')
+    ? { name, servers, same: third.slice(2) }
+    : { name, servers, class: third, group, perCommit: perCommit === 'per commit', one, many, note }));
+}
+
+const COUNTERS = Object.freeze(readTable(COUNTER_TABLE));
 
 // Not compared: each a gauge (a level, not work done), a figure time drives rather than the
 // queries (the page cleaner, the master thread, checkpoints: they count per second whatever
