@@ -100,6 +100,10 @@
  *   checkRunFolder({documents}, {name, suite, prNumber, baseSha, headSha, options, by}) → {actionRun,
  *   results, verdict, plan} or RunFolderRejected; isRunArtifact(name, suite), RUN_FOLDER_DOCUMENTS
  *   checkRunName(suite, options), optionWords(options): the check run a suite's run completes
+ * Why it got slower (docs/explain.md)
+ *   readExplain(bytes, {entries, rowIds, maxBytes}) → perfgate.explain/v1 or RunFolderRejected;
+ *   explainProblem(doc, {entries, rowIds}) → null | one line; EXPLAIN_FILE
+ *   withCauses(verdict, explainDoc, {results}) → the verdict with benchmarks[].cause (nothing else changed)
  * Schemas (schema/*.schema.json)
  *   schemaProblem(kind, doc) → null | one line; assertValid(kind, doc); fragmentProblems(kind, def, value)
  *   readVerdict(doc) → {verdict: perfgate.verdict/v2} | {problem}: a verdict of any version, checked
@@ -142,6 +146,8 @@ const { signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS } 
 const signoff = require('./signoff');
 const blocking = require('./blocking');
 const regressionIssue = require('./render/regression-issue');
+const { withCauses } = require('./explain/cause');
+const { readExplain, explainProblem, EXPLAIN_FILE } = require('./explain/untrusted-explain');
 
 module.exports = {
   EXIT, UsageError, ConfigError,
@@ -183,6 +189,7 @@ module.exports = {
   ...watch,
   signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS,
   ...regressionIssue,
+  withCauses, readExplain, explainProblem, EXPLAIN_FILE,
   jobFails: blocking.jobFails, conclusionOf: blocking.conclusionOf, FAIL_ON: blocking.FAIL_ON,
   signoffDecision: signoff.signoffDecision, SIGNOFF_CONTEXT: signoff.SIGNOFF_CONTEXT,
   SIGNOFF_ARTIFACT: signoff.SIGNOFF_ARTIFACT, STATUS_DESCRIPTION_LIMIT: signoff.STATUS_DESCRIPTION_LIMIT,

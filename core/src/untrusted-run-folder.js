@@ -33,7 +33,8 @@ const COMMIT_SHA = /^[0-9a-f]{40}$/;
 // windows: results.json 2.6 MB, verdict.json 180 KB, about 8,000 objects and arrays) and far
 // below the artifact's: parsed whole, 64 MiB of `[{},{},…]` took a 3.4 GB heap and stopped
 // the bot. Objects and arrays are counted (every `{` and `[`, in strings too) before parsing.
-const DOCUMENT_MAX_BYTES = Object.freeze({ 'action-run.json': 64 * 1024, 'plan.json': 4 * 1024 * 1024, 'verdict.json': 16 * 1024 * 1024, 'results.json': 32 * 1024 * 1024 });
+// explain.json: a row explained holds a few hundred KB of counter and wait windows.
+const DOCUMENT_MAX_BYTES = Object.freeze({ 'action-run.json': 64 * 1024, 'plan.json': 4 * 1024 * 1024, 'verdict.json': 16 * 1024 * 1024, 'results.json': 32 * 1024 * 1024, 'explain.json': 32 * 1024 * 1024 });
 const OTHER_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
 const MAX_JSON_CONTAINERS = 500_000;
 

@@ -16,6 +16,9 @@
 //     options        the command's measurement arguments as the action reads them:
 //                    "rounds=8 threads=1,4 tests=point-query,scan_range=100"
 //     request-id     the bot's id of the command
+//     explain        /perf why <row> only: the row the explanation step looks at (the action's
+//                    `explain` input); left out otherwise, so that a workflow without the input
+//                    still takes every other command
 //   the workflows name their runs  run-name: perfgate <suite> on pull request <pr> (<request-id>)
 //                       so that the bot finds its run where GitHub gives no run id back
 //   and upload each measure job's run folder as the artifact perfgate-<suite> (a sharded run:
@@ -34,10 +37,11 @@ const INPUT = Object.freeze({
   suite: 'suite',
   options: 'options',
   requestId: 'request-id',
+  explain: 'explain',
 });
 
 // The commands that dispatch a measurement, and the suite each runs.
-const SUITE_OF_COMMAND = Object.freeze({ quick: 'quick', full: 'full', ahi: 'ahi' });
+const SUITE_OF_COMMAND = Object.freeze({ quick: 'quick', full: 'full', ahi: 'ahi', why: 'quick' });
 
 // The command arguments the action's `options` input takes, by the name it gives them. `metric`
 // has no such option: the suite's own signals decide.
@@ -69,7 +73,7 @@ function optionsOf(args = {}) {
 
 /** The command's measurement arguments as the action's `options` input, and those it cannot pass. */
 function optionsInput(args = {}) {
-  const dropped = Object.keys(args).filter((arg) => !Object.hasOwn(OPTION_OF_ARG, arg));
+  const dropped = Object.keys(args).filter((arg) => !Object.hasOwn(OPTION_OF_ARG, arg) && arg !== 'explain');
   return { options: core.optionWords(optionsOf(args)), dropped };
 }
 
@@ -86,6 +90,7 @@ function dispatchInputs({ prNumber, baseSha, headSha, suite, args, requestId }) 
     [INPUT.suite]: suite,
     [INPUT.options]: optionsInput(args).options,
     [INPUT.requestId]: requestId,
+    ...(args && args.explain ? { [INPUT.explain]: args.explain } : {}),
   };
 }
 

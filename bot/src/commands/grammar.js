@@ -82,6 +82,11 @@ const COMMANDS = Object.freeze([
     positionals: MEASURE_POSITIONALS, options: MEASURE_OPTIONS, needsWrite: true,
   },
   {
+    name: 'why',
+    summary: 'measure <microbenchmark> with the quick suite and say why it got slower (counters, waits, stacks, plans, memory)',
+    positionals: [{ name: 'microbenchmark', type: 'microbenchmark' }], options: [], needsWrite: true,
+  },
+  {
     name: 'compare',
     summary: "measure this pull request's head against <ref> instead of its base",
     positionals: [{ name: 'ref', type: 'ref' }], options: [], needsWrite: true,

@@ -6,6 +6,7 @@ const path = require('node:path');
 const core = require('@perfgate/core');
 const { parseCommandLine } = require('../command-line');
 const { readDocument, writeReports } = require('../own-files');
+const { explainedVerdict } = require('../explain-causes');
 
 const { UsageError, EXIT } = core;
 
@@ -24,7 +25,9 @@ const HELP = `usage: perfgate judge <dir> [options]
 
 Judges the results stored in run folder <dir> (results.json) and writes verdict.json,
 comment.md, summary.md, report.html and the table to paste (results.csv, results.tsv) there.
-Nothing is measured.
+Nothing is measured. Where <dir> holds explain.json (perfgate compare --explain), each explained
+row gets its cause (docs/explain.md) and a differential flame graph (explain/<row>.diff.svg, drawn
+with inferno); no row's verdict changes.
 
   --thresholds <dir>            thresholds folder whose limits apply (default: the shipped thresholds/)
   --suite <name>                suite whose limits apply (default: the suite the results were measured with)
@@ -104,8 +107,9 @@ async function execute(settings, io) {
     io.stderr.write(`perfgate judge: wrote chain.json, comment.md, summary.md, report.html, chain.csv, chain.tsv and heads/<side>/ in ${settings.dir}\n`);
     return chain.exit_code;
   }
-  const verdict = core.judge(results, limitsConfig(settings, results), options);
-  writeReports(settings.dir, verdict, { reportLink: settings.reportLink });
+  const judged = core.judge(results, limitsConfig(settings, results), options);
+  const { verdict, flamegraphs } = explainedVerdict(settings.dir, judged, results, io.env || process.env);
+  writeReports(settings.dir, verdict, { reportLink: settings.reportLink, flamegraphs });
   io.stdout.write(core.renderVerdictTable(verdict));
   io.stderr.write(`perfgate judge: wrote verdict.json, comment.md, summary.md, report.html, results.csv, results.tsv in ${settings.dir}\n`);
   return verdict.exit_code;

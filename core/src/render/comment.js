@@ -79,6 +79,8 @@ function renderWith(verdict, shown, options) {
   if (omitted > 0) {
     parts.push('', `_${omitted} of ${verdict.benchmarks.length} rows are left out to fit GitHub's comment size; the full report is ${options.reportLink || 'report.html in the run folder'}._`);
   }
+  const causes = M.causesSection(shown);
+  if (causes) parts.push('', '**Why it got slower**', '', causes);
   const went = M.instructionsSection(shown, 3);
   if (went) parts.push('', '<details><summary>Where the instructions went</summary>', '', went, '', '</details>');
   const variables = M.variablesSection(verdict.run.sides, VARIABLE_ROWS);

@@ -6,6 +6,7 @@ const F = require('./format');
 const { esc, COLOR, colorOf, td, scrollTable, reasonRow, folded, pageHead } = require('./html-base');
 const { threadsHtml } = require('./threads-html');
 const { suiteWideView } = require('./suite-wide');
+const { causesHtml } = require('./causes-html');
 
 // rQPS of every benchmark with its interval (a forest plot), with the 1.00, warn and fail lines.
 function rqpsChart(rows, limits) {
@@ -107,11 +108,12 @@ function figureCell(b, column) {
   return `<td class="n${figure && figure.verdict ? ` ${figure.verdict}` : ''}" data-figure="${esc(column.key)}"${title ? ` title="${esc(title)}"` : ''}>${esc(column.cell(b))}</td>`;
 }
 
-// One row per microbenchmark with what decided it (rQPS, instr/o, pairs) and, on a line of its
-// own under it, the verdict's reason in its words.
+// One row per microbenchmark with what decided it (rQPS, instr/o, pairs) and, on lines of their
+// own under it, the verdict's reason in its words and the row's cause where it was explained.
 function benchmarkRows(rows, instr, span) {
   const instrCells = (b) => (instr ? `${td(F.instrEstimate(b), 'n')}${td(F.instrInterval(b), 'n')}${td(F.estimate(b.background_per_query), 'n')}` : '');
-  return rows.map((b) => `<tr class="${esc(b.verdict)}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(b.rounds.pairs, 'n')}</tr>${reasonRow(b.reason, span, b.verdict)}`).join('\n');
+  const cause = (b) => (b.cause ? reasonRow(`cause: ${b.cause.line}`, span, b.verdict) : '');
+  return rows.map((b) => `<tr class="${esc(b.verdict)}">${td(F.wordOf(b), 'mark')}${td(b.id)}${td(F.estimate(b.rqps), 'n')}${td(F.interval(b.rqps), 'n')}${instrCells(b)}${td(b.rounds.pairs, 'n')}</tr>${reasonRow(b.reason, span, b.verdict)}${cause(b)}`).join('\n');
 }
 
 // The per-query figures of each row (CPU, context switches, I/O, p95 latency): what a reader
@@ -189,7 +191,7 @@ function suiteWideHtml(verdict) {
   return `<h2>${esc(view.title)}</h2><p class="muted">${esc(view.about)}</p>${table}${notes}`;
 }
 
-function renderReport(verdict) {
+function renderReport(verdict, { flamegraphs = {} } = {}) {
   const sides = verdict.run.sides || {};
   const limits = (verdict.limits && verdict.limits.default) || { warn: 0.97, fail: 0.93 };
   const groups = F.groupsOf(verdict.benchmarks);
@@ -211,6 +213,8 @@ function renderReport(verdict) {
   parts.push(perQuerySection(verdict.benchmarks));
   const byThreads = threadsHtml(verdict.benchmarks);
   if (byThreads) parts.push(byThreads);
+  const causes = causesHtml(verdict.benchmarks, flamegraphs);
+  if (causes) parts.push(causes);
   const went = instructionsSection(verdict.benchmarks);
   if (went) parts.push(went);
   if (verdict.ahi.length) {

@@ -12,18 +12,20 @@ const checkRun = require('./check-run');
 const signoff = require('./signoff');
 const limits = require('../github-limits');
 const { text: markdownText, code: markdownCode, fence: markdownFence } = require('./markdown');
+const { sanitizeSvg } = require('./flamegraph');
 
 /**
  * @param verdict  perfgate.verdict/v2
  * @param options  {reportLink}: where readers of the comment find the full report;
- *                 {thresholdsFrom}: where the limits were read, e.g. a base commit
+ *                 {thresholdsFrom}: where the limits were read, e.g. a base commit;
+ *                 {flamegraphs}: row id → {svg} | {problem}, the explained rows' differential flame graphs
  * @returns {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}: file name → text
  */
 function renderReports(verdict, options = {}) {
   return {
     'comment.md': renderComment(verdict, options),
     'summary.md': renderSummary(verdict, options),
-    'report.html': renderReport(verdict),
+    'report.html': renderReport(verdict, options),
     'results.csv': renderCsv(verdict),
     'results.tsv': renderTsv(verdict),
   };
@@ -33,5 +35,5 @@ module.exports = {
   renderReports, renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv, commentMarker: marker, GITHUB_COMMENT_LIMIT,
   ...chain, ...checkRun, ...signoff,
   GITHUB_LIMITS: limits.LIMITS, fitCharacters: limits.fitCharacters, fitBytes: limits.fitBytes, fitComment: limits.fitComment, fitCheckRunOutput: limits.fitCheckRunOutput,
-  markdownText, markdownCode, markdownFence,
+  markdownText, markdownCode, markdownFence, sanitizeSvg,
 };

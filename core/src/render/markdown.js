@@ -130,6 +130,12 @@ function instructionsSection(rows, top) {
   return parts.join('\n').trim();
 }
 
+// Why each explained row got slower: its cause line (the verdict's benchmarks[].cause), one
+// list item per row; '' when no row has one.
+function causesSection(rows) {
+  return rows.filter((b) => b.cause).map((b) => `- ${F.markOf(b)} ${code(b.id, { max: NAME_MAX })}: ${text(b.cause.line)}`).join('\n');
+}
+
 function ahiTable(cells) {
   const out = [
     '| | workload | threads | rQPS AHI off | rQPS AHI on | base gain (on/off) | head gain (on/off) | gain ratio | 95% interval |',
@@ -235,5 +241,5 @@ function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
 }
 
 module.exports = {
-  opening, suiteWideSection, variablesSection, benchmarkTable, ahiTable, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, text, code, fence, oneLine, cell, NAME_MAX, HEADLINE_MAX,
+  opening, suiteWideSection, variablesSection, benchmarkTable, ahiTable, causesSection, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, text, code, fence, oneLine, cell, NAME_MAX, HEADLINE_MAX,
 };

@@ -68,6 +68,8 @@ function regressionIssue({ verdict, benchmarkId, signal, repo, lastGood, firstBa
       + `at ${firstBad} against ${lastGood}.`,
     '',
     `Verdict: ${M.text(b.reason)}.`,
+    // Why it got slower, where the explanation step looked at the row (docs/explain.md).
+    ...(b.cause ? ['', `Cause: ${M.text(b.cause.line)}`] : []),
     '',
     'Confirmed by:',
     ...confirmed,

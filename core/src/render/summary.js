@@ -5,10 +5,12 @@ const M = require('./markdown');
 const { threadsMarkdown } = require('./threads');
 const { suiteWideReasons } = require('./suite-wide');
 
-/** Why each row (the suite as a whole first) that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed). */
+/** Why each row (the suite as a whole first) that did not cleanly pass got its verdict, one markdown list item per row ('' when all passed), with its cause under it. */
 function renderReasons(verdict) {
   const undecided = [...suiteWideReasons(verdict), ...[...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason)];
-  return undecided.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}`).join('\n');
+  // The row's cause, where the explanation step looked at it, on a line of its own under it.
+  const cause = (b) => (b.cause ? `\n  - cause: ${M.text(b.cause.line)}` : '');
+  return undecided.map((b) => `- ${F.markOf(b)} ${M.code(b.id, { max: M.NAME_MAX })}: ${M.text(b.reason)}${cause(b)}`).join('\n');
 }
 
 /**

@@ -83,6 +83,18 @@ describe('/perf commands in pull requests', () => {
     assert.ok(ahi.calls.includes('teams/get-membership-for-user-in-org'));
   });
 
+  it('/perf why <row>: the quick suite of that row, dispatched with the row to explain; a name not in the catalogue is refused', async () => {
+    const r = await say('maintainer', '/perf why update-index_range=100');
+    assert.deepEqual(r.dispatches.map((d) => d.inputs), [{
+      'pull-request': String(r.pr), 'base-sha': BASE_SHA, 'head-sha': HEAD_SHA, 'approved-sha': HEAD_SHA, suite: 'quick', options: 'tests=update-index_range=100', 'request-id': `c${r.comment.id}`, explain: 'update-index_range=100',
+    }]);
+    assert.deepEqual(r.checks.map((c) => c.name), ['perfgate quick (tests=update-index_range=100)']);
+    assert.deepEqual([r.request.command, r.request.suite, r.request.args], ['why', 'quick', { tests: 'update-index_range=100', explain: 'update-index_range=100' }]);
+    const bad = await say('maintainer', '/perf why update-index_range=100,$(id)');
+    assert.deepEqual(bad.dispatches, []);
+    assert.match(bad.replies[0], /`\/perf why`: unknown microbenchmark|unknown microbenchmark/);
+  });
+
   it("a read-only user's /perf full: one polite refusal and nothing else, also when GitHub delivers it again", async () => {
     const r = await say('reader', '/perf full');
     assert.deepEqual(r.replies, ['Sorry @reader, `/perf full` needs write access to perfgate-test/fork or membership of `perfgate-test/perf-team`. Nothing was started.']);

@@ -15,7 +15,7 @@ const QUICK_USAGE = 'usage: /perf quick [<sha>] [threads=N,…] [tests=NAME,…]
 const SHA_RULE = "expected the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; "
   + 'the run measures exactly that commit, and only while it is the head';
 const SHA = '0123456789abcdef0123456789abcdef01234567';
-const COMMAND_LIST = 'expected one of quick, full, ahi, compare, rerun, cancel, help, bisect, signoff or waive';
+const COMMAND_LIST = 'expected one of quick, full, ahi, why, compare, rerun, cancel, help, bisect, signoff or waive';
 
 const command = (name, args, line, needsWrite = true) => ({ command: { name, needsWrite, args, line } });
 
@@ -209,6 +209,7 @@ test('the help text is generated from the table the parser uses', () => {
 - \`/perf quick [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the quick suite on this pull request's base and head
 - \`/perf full [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the full suite (every microbenchmark of the catalogue)
 - \`/perf ahi [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the adaptive hash index suite: point selects with N% updates, AHI off and on
+- \`/perf why <microbenchmark>\`: measure <microbenchmark> with the quick suite and say why it got slower (counters, waits, stacks, plans, memory)
 - \`/perf compare <ref>\`: measure this pull request's head against <ref> instead of its base
 - \`/perf rerun\`: run the last measurement of this pull request again
 - \`/perf cancel\`: cancel this pull request's queued and running measurements
@@ -220,8 +221,8 @@ test('the help text is generated from the table the parser uses', () => {
 Arguments:
 
 - \`<sha>\`: the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; the run measures exactly that commit, and only while it is the head
-- \`<ref>\`, \`<good>\`, \`<bad>\`, \`<candidate>\`, \`<previous>\`: a git revision: a branch, a tag or a commit SHA, optionally followed by ~N or ^N; no ranges (a..b), options (-x), spaces or shell characters
 - \`<microbenchmark>\`: the name of one microbenchmark, as in the report
+- \`<ref>\`, \`<good>\`, \`<bad>\`, \`<candidate>\`, \`<previous>\`: a git revision: a branch, a tag or a commit SHA, optionally followed by ~N or ^N; no ranges (a..b), options (-x), spaces or shell characters
 - \`<reason>\` (after \`--\`): why it is accepted, free text up to 500 characters
 - \`threads=N,…\`: client thread counts, positive integers up to 1024 separated by commas, e.g. threads=1,4
 - \`tests=NAME,…\`: microbenchmarks to run, by name, separated by commas, e.g. tests=point-query,update-index_range=100

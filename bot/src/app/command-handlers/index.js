@@ -5,6 +5,7 @@
 //   handler(ctx, {octokit, request, command, job, lookFirst})
 const startMeasurement = require('./start-measurement');
 const rerunMeasurement = require('./rerun-measurement');
+const explainRow = require('./explain-row');
 const cancelRuns = require('./cancel-runs');
 const recordWaiver = require('./record-waiver');
 const startSignoff = require('./start-signoff');
@@ -19,6 +20,7 @@ function commandHandlers({ bisect }) {
     full: startMeasurement,
     ahi: startMeasurement,
     rerun: rerunMeasurement,
+    why: explainRow,
     cancel: cancelRuns,
     waive: recordWaiver,
     signoff: startSignoff,

@@ -1,0 +1,43 @@
+'use strict';
+// Defaults: where the sides' server variables differ, the head was measured again with the
+// base's values of them (set at its start), in timed pairs against the base. Its interval says
+// whether the changed defaults explain the row: back within the row's warn limit, they do;
+// still wholly beyond it, the code is slower with the same settings; reaching the limit, the
+// pairs measured cannot say. Pure: the interval is the verdict's own (statistics.js), held to
+// the row's own rQPS limits.
+const { pairedRatios, pairedInterval } = require('../statistics');
+const { signalOf } = require('../row-signals');
+
+// What the re-measure's interval says, by where it lies against the warn limit.
+const OUTCOME = Object.freeze({
+  pass: 'explains', // wholly within the warn limit: the base's settings bring the head back
+  beyond: 'code', // wholly beyond it: slower with the same settings
+  open: 'open', // reaching it: not enough pairs to say
+});
+
+const names = (list) => (Array.isArray(list) ? list.map(String) : []);
+
+/**
+ * @param defaults  the row's re-measure: {variables: [{name, base, head}], set: [names],
+ *                  still_differ: [names], rounds: [{index, side, qps}]} or null (no variable
+ *                  differed, or not re-measured)
+ * @param limits    the row's limits ({warn, fail} of rQPS)
+ * @returns {findings: [{kind: 'defaults', outcome, interval, set: [{name, base}], refused: [{name,
+ *          reason}], still_differ}], problem}
+ */
+function defaultsFindings(defaults, limits) {
+  if (!defaults) return { findings: [], problem: null };
+  const rounds = Array.isArray(defaults.rounds) ? defaults.rounds.filter((r) => r && (r.side === 'base' || r.side === 'head')) : [];
+  const ratios = pairedRatios(rounds, 'qps');
+  if (ratios.length < 2) return { findings: [], problem: `the re-measure with the base's settings has ${ratios.length} pair${ratios.length === 1 ? '' : 's'}, 2 needed` };
+  const interval = pairedInterval(ratios);
+  const span = signalOf('rqps', interval, limits).span;
+  const outcome = span.worst === 'pass' ? OUTCOME.pass : span.best === 'pass' ? OUTCOME.open : OUTCOME.beyond;
+  const baseValue = new Map((defaults.variables || []).map((v) => [String(v.name), v.base]));
+  const set = names(defaults.set).map((name) => ({ name, base: baseValue.has(name) ? baseValue.get(name) : null }));
+  const shown = { estimate: interval.estimate, low: interval.low, high: interval.high, n: interval.n };
+  const refused = (Array.isArray(defaults.refused) ? defaults.refused : []).map((r) => ({ name: String(r.name), reason: String(r.reason) }));
+  return { findings: [{ kind: 'defaults', outcome, interval: shown, limits: { warn: limits.warn, fail: limits.fail }, set, refused, still_differ: names(defaults.still_differ) }], problem: null };
+}
+
+module.exports = { defaultsFindings, OUTCOME };
