@@ -1,0 +1,252 @@
+"""The explanation step: for each row asked, both sides on fresh servers (started from the run's
+datadirs as loaded, performance_schema and every InnoDB monitor on, for this step only), a short
+warm-up, then per side in turn its probes over windows of the same fixed-seed events: counters,
+waits, memory, stacks; then the row's statement shapes, captured once on the base and EXPLAINed
+on both sides. It runs after every timed round and changes no verdict: what it gathers is
+explain.json (schema/explain.schema.json), which core reads to name a cause."""
+import os
+import shutil
+import time
+import traceback
+from pathlib import Path
+
+import pymysql
+
+from . import explain_counters, explain_plans, explain_stacks, progress, server, sysbench
+from .phase import Phase, Services
+from .plan import Benchmark
+from .records import BenchmarkFailed, now
+from .workload import WorkloadFailed
+
+# The options of this step's servers, after the profile's and the side's (the last one wins).
+EXPLAIN_OPTIONS = {
+    "performance_schema": "ON",
+    "performance-schema-instrument": "'%=ON'",
+    "performance-schema-consumer-events-waits-current": "ON",
+    "performance-schema-consumer-events-stages-current": "ON",
+    "performance-schema-consumer-events-statements-current": "ON",
+    "innodb_monitor_enable": "all",
+}
+PROBES = ("counters", "waits", "memory", "stacks")
+# Failures of a row that leave the other rows to look at.
+ROW_FAILURES = (BenchmarkFailed, WorkloadFailed, server.ServerError, pymysql.err.MySQLError, OSError,
+                explain_stacks.StacksFailed, ValueError)
+
+
+class Settings:
+    """How much each probe runs: events per window and windows per side."""
+
+    def __init__(self, events: int = 2000, windows: int = 3, memory_events: int = 20000, memory_windows: int = 2,
+                 stack_events: int = 5000, plan_events: int = 20, warmup_seconds: float = 2.0, seed: int = 1):
+        self.events, self.windows = events, windows
+        self.memory_events, self.memory_windows = memory_events, memory_windows
+        self.stack_events, self.plan_events = stack_events, plan_events
+        self.warmup_seconds, self.seed = warmup_seconds, seed
+
+
+# ------------------------------------------------------------------------------ pure decisions
+
+def empty_side() -> dict:
+    return {"counters": None, "waits": None, "stacks": None, "memory": None, "unavailable": {}}
+
+
+def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: float) -> int:
+    """How many of `wanted` events fit in `seconds_left` at `rate` events/s (unknown: all of
+    them); 0 when fewer than `least` would."""
+    if rate is None or rate <= 0:
+        return wanted
+    fit = int(rate * max(seconds_left, 0))
+    return wanted if fit >= wanted else (fit if fit >= least else 0)
+
+
+def row_status(record: dict) -> dict:
+    """A row ends as an error when it has one; its seconds rounded."""
+    record["status"] = "error" if record.get("error") else "ok"
+    record["seconds"] = round(record["seconds"], 1)
+    return record
+
+
+class ExplainPhase(Phase):
+    name = "explain"
+
+    def __init__(self, services: Services, rows: list[tuple[str, str]], budget: dict, settings: Settings | None = None):
+        super().__init__(services)
+        self.rows = rows  # [(benchmark id, how it was asked: auto, all, named)]
+        self.budget = budget  # {rows, seconds_per_row}
+        self.settings = settings or Settings(seed=self.plan.instruction_seed or 1)
+        self.dir = services.out / "explain"
+
+    @property
+    def wanted(self) -> bool:
+        return bool(self.rows)
+
+    def run(self, records: dict | None = None) -> dict:
+        """The explain.json document of every row asked."""
+        started = now()
+        benches = {b.id: b for b in self.plan.benchmarks}
+        rows = []
+        for bench_id, asked in self.rows[: self.budget["rows"]]:
+            progress.emit("phase", phase="explain", benchmark=bench_id)
+            rows.append(self._row(benches[bench_id], asked))
+        return self._document(started, "ok", rows)
+
+    def failed(self, started: str, error: dict) -> dict:
+        """The document of a step that could not start: every row asked, each with the error."""
+        rows = [row_status({"id": bench_id, "asked": asked, "seconds": 0.0, "error": error, "plans": None,
+                            "defaults": None, "sides": {"base": empty_side(), "head": empty_side()}})
+                for bench_id, asked in self.rows[: self.budget["rows"]]]
+        return self._document(started, "error", rows)
+
+    def _document(self, started: str, status: str, rows: list) -> dict:
+        return {"schema": "perfgate.explain/v1", "started": started, "finished": now(), "status": status,
+                "budget": dict(self.budget), "rows": rows}
+
+    # --- one row -------------------------------------------------------------------------------
+    def _row(self, bench: Benchmark, asked: str) -> dict:
+        started = time.monotonic()
+        deadline = started + float(self.budget["seconds_per_row"])
+        record = {"id": bench.id, "asked": asked, "status": "ok", "seconds": 0.0,
+                  "sides": {"base": empty_side(), "head": empty_side()}, "plans": None, "defaults": None}
+        servers = self._fresh_servers()
+        step = "servers"
+        try:
+            with self.fleet.replaced(servers):
+                try:
+                    self._start(bench)
+                    workload = self.services.workload(bench)
+                    for side in ("base", "head"):
+                        step = side
+                        self._side(bench, workload, side, record["sides"][side], started, deadline)
+                    step = "plans"
+                    record["plans"] = self._plans(workload, record, deadline)
+                finally:
+                    self._stop(servers)
+        except ROW_FAILURES as e:
+            record["error"] = {"step": getattr(e, "error", {}).get("step") or step, "message": self._why(e, servers)}
+        except Exception as e:  # a harness fault ends the row as an error, never as a finding
+            record["error"] = {"step": step, "message": f"internal: {type(e).__name__}: {e}"[:4096]}
+            progress.say(traceback.format_exc()[-2000:])
+        record["seconds"] = time.monotonic() - started
+        return row_status(record)
+
+    def _fresh_servers(self) -> dict:
+        """Both sides' servers from the tables as loaded, with this step's options."""
+        self.fleet.dead.clear()  # every row starts its own processes
+        datadirs = self.services.datadirs
+        if datadirs.keeps_loaded() and datadirs._has_loaded_copy():
+            datadirs.restore_loaded()
+        out = {}
+        for side in ("base", "head"):
+            usual = self.fleet.servers[side]
+            out[side] = server.Server(side, usual.basedir, usual.binary, usual.flavor, usual.version, usual.layout,
+                                      {**self.fleet.server_options(side), **EXPLAIN_OPTIONS}, self.plan.pin_server)
+        return out
+
+    def _start(self, bench: Benchmark) -> None:
+        self.fleet.start_all()
+        if self.fleet.dead:
+            side, why = next(iter(self.fleet.dead.items()))
+            raise BenchmarkFailed(side, "servers", why)
+        workload = self.services.workload(bench)
+        for side in ("base", "head"):
+            self._warm(workload, side)
+
+    def _warm(self, workload, side: str) -> None:
+        srv = self.fleet.check_alive(side, "warm-up")
+        conn = srv.connect()
+        try:
+            conn.cursor().execute("UPDATE performance_schema.setup_consumers SET ENABLED = 'YES'")
+        finally:
+            conn.close()
+        if self.settings.warmup_seconds > 0:
+            workload.timed(srv, self.settings.warmup_seconds)
+
+    def _stop(self, servers: dict) -> None:
+        for srv in servers.values():
+            if srv.proc is not None:
+                problem = srv.shutdown()
+                if problem:
+                    self.journal.warn(f"explain: {problem}")
+
+    def _why(self, e: Exception, servers: dict) -> str:
+        """The failure in one message; a server that died is the cause, whatever else was said."""
+        dead = [f"{side} server {srv.exit_description()}" for side, srv in servers.items()
+                if srv.proc is not None and srv.exit_description() != "running" and not srv.exit_description().endswith("code 0")]
+        message = str(e) or type(e).__name__
+        return ("; ".join(dead) + f" ({message})" if dead else message)[:4096]
+
+    # --- one side ------------------------------------------------------------------------------
+    def _side(self, bench: Benchmark, workload, side: str, record: dict, started: float, deadline: float) -> None:
+        """The side's probes in turn, each given what is left of the row's time: half of it
+        per side (the plans take little)."""
+        srv = self.fleet.check_alive(side, side)
+        observer = explain_counters.Observer(srv)
+        seed = self.settings.seed
+        s = self.settings
+        rate = None
+
+        def run_events(events):
+            self.fleet.check_alive(side, side)
+            report = workload.events(srv, events, seed)
+            nonlocal rate
+            rate = events / max(report["seconds"], 1e-3)
+            return report
+
+        side_deadline = deadline if side == "head" else started + (deadline - started) / 2
+        for probe in PROBES:
+            left = side_deadline - time.monotonic()
+            if probe == "memory":
+                events, windows = s.memory_events, s.memory_windows
+            elif probe == "stacks":
+                events, windows = s.stack_events, 1
+            else:
+                events, windows = s.events, s.windows
+            fit = fitting_events(events * windows, min(events, s.events) * windows, rate, left * 0.8) // windows
+            if fit <= 0 or left <= 0:
+                record["unavailable"][probe] = (f"skipped: the row's {self.budget['seconds_per_row']} s "
+                                                f"(suite key explain.seconds_per_row) were spent before it")
+                continue
+            progress.emit("phase", phase=f"explain {probe}", benchmark=bench.id, side=side)
+            if probe == "counters":
+                record["counters"] = explain_counters.counter_windows(observer, run_events, fit, windows)
+            elif probe == "waits":
+                record["waits"] = explain_counters.wait_windows(observer, run_events, fit, windows)
+            elif probe == "memory":
+                record["memory"] = explain_counters.memory_windows(observer, run_events, fit, windows)
+            else:
+                self._stacks(bench, srv, run_events, fit, side, record)
+
+    def _stacks(self, bench: Benchmark, srv, run_events, events: int, side: str, record: dict) -> None:
+        reason = explain_stacks.unavailable_reason(shutil.which("perf"), os.geteuid(), _read(explain_stacks.PARANOID))
+        if reason:
+            record["unavailable"]["stacks"] = reason
+            return
+        try:
+            record["stacks"] = explain_stacks.stacks_window(srv.pid, run_events, events, self.dir, self.services.out,
+                                                            f"{bench.id}.{side}", srv.binary.name)
+        except explain_stacks.StacksFailed as e:
+            self.fleet.check_alive(side, side)  # a server that died is the row's error
+            record["unavailable"]["stacks"] = f"perf failed: {e}"[:1024]
+
+    # --- plans -----------------------------------------------------------------------------------
+    def _plans(self, workload, record: dict, deadline: float) -> dict | None:
+        if time.monotonic() >= deadline:
+            for side in ("base", "head"):
+                record["sides"][side]["unavailable"]["plans"] = "skipped: the row's time was spent before it"
+            return None
+        base = self.fleet.check_alive("base", "plans")
+        log = base.layout.dir / "general.log"
+        found = explain_plans.capture(base.connect, lambda n: workload.events(base, n, self.settings.seed),
+                                      self.settings.plan_events, log)
+        explained = {}
+        for side in ("base", "head"):
+            srv = self.fleet.check_alive(side, "plans")
+            explained[side] = explain_plans.explain_all(lambda: srv.connect(database=sysbench.DATABASE), found)
+        return explain_plans.plans_record(found, explained)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
