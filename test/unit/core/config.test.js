@@ -35,6 +35,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
   assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
   assert.deepEqual(quick.budget, { extra_pairs: 19, minutes: 5 });
+  assert.deepEqual(quick.explain, { rows: 3, seconds_per_row: 60 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
@@ -321,6 +322,24 @@ test('config errors name file, line and key, the bad value and the expected form
       edits: { 'suites/quick.yml': replace(/\n  extra_pairs:.*/, '\n  extra_pairs: -1') },
       file: 'suites/quick.yml', at: 'extra_pairs: -1',
       expect: (f, l) => `${f}:${l}: budget.extra_pairs: -1 is not valid; expected an integer >= 0`,
+    },
+    {
+      name: 'an explanation step of no time',
+      edits: { 'suites/quick.yml': replace('  seconds_per_row: 60 ', '  seconds_per_row: 0 ') },
+      file: 'suites/quick.yml', at: 'seconds_per_row: 0',
+      expect: (f, l) => `${f}:${l}: explain.seconds_per_row: 0 is not valid; expected a number > 0`,
+    },
+    {
+      name: 'an explanation budget of a fraction of a row',
+      edits: { 'suites/quick.yml': replace('  rows: 3 ', '  rows: 1.5 ') },
+      file: 'suites/quick.yml', at: 'rows: 1.5',
+      expect: (f, l) => `${f}:${l}: explain.rows: 1.5 is not valid; expected an integer >= 0`,
+    },
+    {
+      name: 'an explanation budget key misspelt',
+      edits: { 'suites/quick.yml': replace('  rows: 3 ', '  row: 3 ') },
+      file: 'suites/quick.yml', at: 'row: 3',
+      expect: (f, l) => `${f}:${l}: explain.row: unknown key; expected one of: rows, seconds_per_row`,
     },
     {
       name: 'an AHI workload with updates but no update column',
