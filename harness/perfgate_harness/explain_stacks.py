@@ -19,6 +19,7 @@ SCRIPT_FIELDS = "comm,tid,time,event,ip,sym,dso,trace"
 # Frames that mark a connection thread inside a statement (MariaDB and MySQL).
 STATEMENT_FRAMES = ("dispatch_command",)
 PARANOID = Path("/proc/sys/kernel/perf_event_paranoid")
+MAX_STACK_KEY = 8192  # schema/explain.schema.json: offcpu_us_per_query's keys
 START_SECONDS = 0.5  # perf attaches to every thread before the window's events begin
 _SWITCH_IN = re.compile(r"PERF_RECORD_SWITCH(_CPU_WIDE)? IN\b")
 _HEADER = re.compile(r"^(?P<comm>\S.*?)\s+(?P<tid>\d+)\s+(?P<time>\d+\.\d+):\s+(?P<rest>.*)$")
@@ -100,19 +101,23 @@ def fold(lines, program: str) -> tuple[Counter, Counter]:
 
 
 def offcpu_per_query(offcpu: Counter, queries: int, least_us: float = 0.1, most: int = 500) -> dict:
-    """frame -> µs per query spent waiting (S and D) in stacks holding it, each frame counted
-    once per stack; the `most` heaviest frames of at least `least_us`."""
+    """Folded stack -> µs per query spent off-CPU in it (its state among its frames: core tells
+    a wait from a preemption); the `most` heaviest stacks of at least `least_us`."""
     if queries <= 0:
         return {}
-    per_frame = Counter()
-    for stack, us in offcpu.items():
-        frames = stack.split(";")
-        if len(frames) < 2 or frames[1].startswith("state=R"):
-            continue
-        for frame in set(frames[2:]):
-            per_frame[frame] += us
-    out = {frame: round(us / queries, 3) for frame, us in per_frame.most_common(most)}
-    return {frame: us for frame, us in out.items() if us >= least_us}
+    out = {}
+    for stack, us in offcpu.most_common(most):
+        per_query = round(us / queries, 3)
+        if per_query >= least_us:
+            out[_fitting_key(stack)] = per_query
+    return out
+
+
+def _fitting_key(stack: str, limit: int = MAX_STACK_KEY) -> str:
+    """A stack within the schema's length of a key: its leaf end kept, whole frames only."""
+    if len(stack) <= limit:
+        return stack
+    return stack[-limit:].split(";", 1)[-1]
 
 
 def folded_text(stacks: Counter) -> str:
