@@ -17,6 +17,7 @@ const SCHEMAS = {
   'action-run': require('../../schema/action-run.schema.json'),
   bisect: require('../../schema/bisect.schema.json'),
   'change-points': require('../../schema/change-points.schema.json'),
+  explain: require('../../schema/explain.schema.json'),
 };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });

@@ -61,9 +61,10 @@ class Run:
         started = now()
         phase = ExplainPhase(self.services, rows, budget, settings)
         try:
-            loaded_now = self.datadirs.prepare()
-            if not self.fleet.dead:
-                self.datadirs.start_from_loaded(loaded_now)
+            # Each row restores the tables as loaded itself (explain_phase.py): only a load made
+            # now needs its copy kept.
+            if self.datadirs.prepare() and not self.fleet.dead:
+                self.datadirs.start_from_loaded(True)
             if self.fleet.dead:
                 return phase.failed(started, {"step": "servers", "message": next(iter(self.fleet.dead.values()))})
             return phase.run()

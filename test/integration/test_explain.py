@@ -97,3 +97,22 @@ def test_a_server_killed_during_the_step_makes_the_row_an_error(harness, basedir
     assert row["sides"]["head"]["counters"] is None  # nothing of the dead side is kept as a figure
     assert f"explain: {ROW}: " in stderr
     no_server_left(harness.out)
+
+
+def test_perfgate_compare_explains_the_rows_asked_after_judging(tmp_path, basedirs):
+    """`perfgate compare --explain <row>`: the step runs after the last judging, on the run's
+    loaded datadirs, and leaves explain.json beside the verdict; the datadirs are removed after."""
+    out = tmp_path / "run"
+    done = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", basedirs["base"], "--head",
+                           basedirs["head"], "--out", str(out), "--tests", ROW, "--explain", ROW, "--seconds", "1",
+                           "--warmup-seconds", "0", "--rounds", "2", "--tables", "1", "--rows", "500", "--metric", "time"],
+                          capture_output=True, text=True, timeout=900, cwd=REPO)
+    assert done.returncode in (0, 1, 3), done.stderr
+    assert f"perfgate compare: explaining {ROW} on fresh servers\n" in done.stderr
+    doc = json.loads((out / "explain.json").read_text())
+    assert schema.schema_errors("explain", doc) == []
+    (row,) = doc["rows"]
+    assert (row["id"], row["asked"], row["status"]) == (ROW, "named", "ok")
+    assert row["sides"]["base"]["counters"]["windows"] and row["sides"]["head"]["waits"]["windows"]
+    assert (out / "verdict.json").exists() and not (out / "servers" / "base" / "data").exists()
+    no_server_left(out)
