@@ -1,5 +1,5 @@
 'use strict';
-// Which rows the explanation step looks at (docs/explain.md, "Which rows"): what was asked
+// Which rows the explanation step looks at (docs/explain.md): what was asked
 // (--explain, the action's `explain` input, /perf why) read once, then the rows chosen from a
 // verdict within the suite's explain budget. Pure.
 const { UsageError } = require('./errors');

@@ -45,36 +45,45 @@ def _file_name(option: str, name: str, example: str) -> bool:
     return True
 
 
-def _plan_and_versions(args):
-    """The plan and each side's (flavor, version); PlanError when either is wrong."""
-    plan = load_plan(args.plan)
-    versions = {}
-    for side, spec in plan.sides.items():
-        try:
-            versions[side] = server.settle_flavor(server.detect_version(spec.binary), spec.flavor)
-        except ValueError as e:
-            raise PlanError(f"{args.plan}: sides.{side}.basedir: {e}") from None
-    return plan, versions
+def _plan_and_versions(plan_file: str):
+    """The plan and each side's (flavor, version), or None when either is wrong (said)."""
+    try:
+        plan = load_plan(plan_file)
+        versions = {}
+        for side, spec in plan.sides.items():
+            try:
+                versions[side] = server.settle_flavor(server.detect_version(spec.binary), spec.flavor)
+            except ValueError as e:
+                raise PlanError(f"{plan_file}: sides.{side}.basedir: {e}") from None
+        return plan, versions
+    except PlanError as e:
+        progress.say(str(e))
+        return None
+
+
+def _write_checked(kind: str, path: Path, document: dict) -> bool:
+    """`document` written whole when it matches schema/<kind>.schema.json; False (said) when not:
+    a file that breaks its schema would mislead every reader."""
+    problems = schema.schema_errors(kind, document)
+    if problems:
+        progress.say(f"internal error: {path.name} does not match schema/{kind}.schema.json: {problems[0]}")
+        return False
+    write_json_atomically(path, document)
+    return True
 
 
 def run(args) -> int:
     if not _file_name("--results", args.results, "results.json"):
         return EXIT_USAGE
-    try:
-        plan, versions = _plan_and_versions(args)
-    except PlanError as e:
-        progress.say(str(e))
+    checked = _plan_and_versions(args.plan)
+    if checked is None:
         return EXIT_USAGE
-
+    plan, versions = checked
     signal.signal(signal.SIGTERM, _terminate)
     out = Path(args.out)
     results = Run(plan, out, versions, reuse_data=args.reuse_data).execute()
-    problems = schema.schema_errors("results", results)
-    if problems:
-        # A results file that breaks its schema would mislead every reader; say why instead.
-        progress.say(f"internal error: results do not match schema/results.schema.json: {problems[0]}")
+    if not _write_checked("results", out / args.results, results):
         return EXIT_ERROR
-    write_json_atomically(out / args.results, results)
     if results["status"] != "ok":
         for error in results["errors"]:
             progress.say(f"error: {error.get('side') or '-'} {error.get('benchmark') or '-'} "
@@ -99,11 +108,10 @@ ASKED = ("auto", "all", "named")
 def explain(args) -> int:
     if not _file_name("--explain", args.explain, "explain.json"):
         return EXIT_USAGE
-    try:
-        plan, versions = _plan_and_versions(args)
-    except PlanError as e:
-        progress.say(str(e))
+    checked = _plan_and_versions(args.plan)
+    if checked is None:
         return EXIT_USAGE
+    plan, versions = checked
     known = [b.id for b in plan.benchmarks]
     rows = [r for r in args.rows.split(",") if r]
     unknown = [r for r in rows if r not in known]
@@ -122,11 +130,8 @@ def explain(args) -> int:
     signal.signal(signal.SIGTERM, _terminate)
     out = Path(args.out)
     document = Run(plan, out, versions, reuse_data=True).explain([(r, args.asked) for r in rows], budget, settings)
-    problems = schema.schema_errors("explain", document)
-    if problems:
-        progress.say(f"internal error: explain.json does not match schema/explain.schema.json: {problems[0]}")
+    if not _write_checked("explain", out / args.explain, document):
         return EXIT_ERROR
-    write_json_atomically(out / args.explain, document)
     for row in document["rows"]:
         if row["status"] == "error":
             progress.say(f"explain: {row['id']}: {row['error']['step']}: {row['error']['message']}")

@@ -3,7 +3,7 @@ STATUS and INNODB_METRICS), performance_schema summaries of the workload's user,
 server's memory. Snapshots are taken by an observer that connects as a user of its own, so
 that the performance_schema summaries of the workload's user hold the workload alone; the
 global counters also count the observer, whose cost is measured in empty windows and taken
-off (docs/explain.md, "What the step measures")."""
+off (docs/measurements.md, "The explanation step on a regression build")."""
 import time
 from pathlib import Path
 

@@ -1,5 +1,5 @@
 'use strict';
-// A suite's budget for the explanation step (docs/explain.md, "Budget"): how many rows a run
+// A suite's budget for the explanation step (docs/explain.md): how many rows a run
 // explains at most, and how long one row's probes may take, both sides together. Optional:
 // a suite without the key gets the defaults.
 const check = require('./checks');

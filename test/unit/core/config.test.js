@@ -151,6 +151,20 @@ test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherite
   assert.equal('device_reads_per_query' in quick.limits.default, false, 'an I/O limit nobody set is not there');
 });
 
+test('a bad explanation budget names the file, line and key', () => {
+  const quick = 'suites/quick.yml';
+  for (const [from, to, message] of [
+    ['  seconds_per_row: 60 ', '  seconds_per_row: 0 ', 'explain.seconds_per_row: 0 is not valid; expected a number > 0'],
+    ['  rows: 3 ', '  rows: 1.5 ', 'explain.rows: 1.5 is not valid; expected an integer >= 0'],
+    ['  rows: 3 ', '  row: 3 ', 'explain.row: unknown key; expected one of: rows, seconds_per_row'],
+  ]) {
+    const dir = thresholdsWith({ [quick]: replace(from, to) });
+    assert.equal(errorOf(dir), `${path.join(dir, quick)}:${lineOf(dir, quick, to.trim())}: ${message}`);
+  }
+  const without = thresholdsWith({ [quick]: replace(/\nexplain:[^]*?\nbenchmarks:/, '\nbenchmarks:') });
+  assert.deepEqual(loadThresholds(without).suites.quick.explain, { rows: 3, seconds_per_row: 60 });
+});
+
 test('config errors name file, line and key, the bad value and the expected form', async (t) => {
   const cases = [
     {
@@ -322,24 +336,6 @@ test('config errors name file, line and key, the bad value and the expected form
       edits: { 'suites/quick.yml': replace(/\n  extra_pairs:.*/, '\n  extra_pairs: -1') },
       file: 'suites/quick.yml', at: 'extra_pairs: -1',
       expect: (f, l) => `${f}:${l}: budget.extra_pairs: -1 is not valid; expected an integer >= 0`,
-    },
-    {
-      name: 'an explanation step of no time',
-      edits: { 'suites/quick.yml': replace('  seconds_per_row: 60 ', '  seconds_per_row: 0 ') },
-      file: 'suites/quick.yml', at: 'seconds_per_row: 0',
-      expect: (f, l) => `${f}:${l}: explain.seconds_per_row: 0 is not valid; expected a number > 0`,
-    },
-    {
-      name: 'an explanation budget of a fraction of a row',
-      edits: { 'suites/quick.yml': replace('  rows: 3 ', '  rows: 1.5 ') },
-      file: 'suites/quick.yml', at: 'rows: 1.5',
-      expect: (f, l) => `${f}:${l}: explain.rows: 1.5 is not valid; expected an integer >= 0`,
-    },
-    {
-      name: 'an explanation budget key misspelt',
-      edits: { 'suites/quick.yml': replace('  rows: 3 ', '  row: 3 ') },
-      file: 'suites/quick.yml', at: 'row: 3',
-      expect: (f, l) => `${f}:${l}: explain.row: unknown key; expected one of: rows, seconds_per_row`,
     },
     {
       name: 'an AHI workload with updates but no update column',
