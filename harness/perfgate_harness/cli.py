@@ -45,8 +45,11 @@ def _file_name(option: str, name: str, example: str) -> bool:
     return True
 
 
-def _plan_and_versions(plan_file: str):
-    """The plan and each side's (flavor, version), or None when either is wrong (said)."""
+def _plan_and_versions(plan_file: str, option: str, name: str, example: str):
+    """The plan and each side's (flavor, version), or None when either, or the output file's
+    name given by `option`, is wrong (said)."""
+    if not _file_name(option, name, example):
+        return None
     try:
         plan = load_plan(plan_file)
         versions = {}
@@ -73,9 +76,7 @@ def _write_checked(kind: str, path: Path, document: dict) -> bool:
 
 
 def run(args) -> int:
-    if not _file_name("--results", args.results, "results.json"):
-        return EXIT_USAGE
-    checked = _plan_and_versions(args.plan)
+    checked = _plan_and_versions(args.plan, "--results", args.results, "results.json")
     if checked is None:
         return EXIT_USAGE
     plan, versions = checked
@@ -106,9 +107,7 @@ ASKED = ("auto", "all", "named")
 
 
 def explain(args) -> int:
-    if not _file_name("--explain", args.explain, "explain.json"):
-        return EXIT_USAGE
-    checked = _plan_and_versions(args.plan)
+    checked = _plan_and_versions(args.plan, "--explain", args.explain, "explain.json")
     if checked is None:
         return EXIT_USAGE
     plan, versions = checked
