@@ -28,6 +28,7 @@ EXPLAIN_OPTIONS = {
     "innodb_monitor_enable": "all",
 }
 PROBES = ("counters", "waits", "memory", "stacks")
+SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
 ROW_FAILURES = (BenchmarkFailed, WorkloadFailed, server.ServerError, pymysql.err.MySQLError, OSError,
                 explain_stacks.StacksFailed, ValueError)
@@ -60,8 +61,11 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
 
 
 def row_status(record: dict) -> dict:
-    """A row ends as an error when it has one; its seconds rounded."""
+    """A row ends as an error when it has one, and then keeps no figure of either side: what a
+    server measured before one of them died is not a comparison. Its seconds rounded."""
     record["status"] = "error" if record.get("error") else "ok"
+    if record["status"] == "error":
+        record.update(sides={side: empty_side() for side in SIDES}, plans=None, defaults=None)
     record["seconds"] = round(record["seconds"], 1)
     return record
 
@@ -75,6 +79,7 @@ class ExplainPhase(Phase):
         self.budget = budget  # {rows, seconds_per_row}
         self.settings = settings or Settings(seed=self.plan.instruction_seed or 1)
         self.dir = services.out / "explain"
+        self.probe = PROBES[0]  # the probe running, which a failure names
 
     @property
     def wanted(self) -> bool:
@@ -114,15 +119,15 @@ class ExplainPhase(Phase):
                 try:
                     self._start(bench)
                     workload = self.services.workload(bench)
-                    for side in ("base", "head"):
-                        step = side
-                        self._side(bench, workload, side, record["sides"][side], started, deadline)
+                    step = "probes"
+                    self._probes(bench, workload, record["sides"], deadline)
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
                 finally:
                     self._stop(servers)
         except ROW_FAILURES as e:
-            record["error"] = {"step": getattr(e, "error", {}).get("step") or step, "message": self._why(e, servers)}
+            # Whatever failed inside a probe (the server, sysbench, a query) failed that probe.
+            record["error"] = {"step": self.probe if step == "probes" else step, "message": self._why(e, servers)}
         except Exception as e:  # a harness fault ends the row as an error, never as a finding
             record["error"] = {"step": step, "message": f"internal: {type(e).__name__}: {e}"[:4096]}
             progress.say(traceback.format_exc()[-2000:])
@@ -136,7 +141,7 @@ class ExplainPhase(Phase):
         if datadirs.keeps_loaded() and datadirs._has_loaded_copy():
             datadirs.restore_loaded()
         out = {}
-        for side in ("base", "head"):
+        for side in SIDES:
             usual = self.fleet.servers[side]
             out[side] = server.Server(side, usual.basedir, usual.binary, usual.flavor, usual.version, usual.layout,
                                       {**self.fleet.server_options(side), **EXPLAIN_OPTIONS}, self.plan.pin_server)
@@ -148,7 +153,7 @@ class ExplainPhase(Phase):
             side, why = next(iter(self.fleet.dead.items()))
             raise BenchmarkFailed(side, "servers", why)
         workload = self.services.workload(bench)
-        for side in ("base", "head"):
+        for side in SIDES:
             self._warm(workload, side)
 
     def _warm(self, workload, side: str) -> None:
@@ -176,45 +181,47 @@ class ExplainPhase(Phase):
         return ("; ".join(dead) + f" ({message})" if dead else message)[:4096]
 
     # --- one side ------------------------------------------------------------------------------
-    def _side(self, bench: Benchmark, workload, side: str, record: dict, started: float, deadline: float) -> None:
-        """The side's probes in turn, each given what is left of the row's time: half of it
-        per side (the plans take little)."""
-        srv = self.fleet.check_alive(side, side)
-        observer = explain_counters.Observer(srv)
-        seed = self.settings.seed
+    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float) -> None:
+        """Each probe on both sides in turn, over the same events on both, as many as fit in
+        what is left of the row's time at the slower side's pace (the plans take little)."""
         s = self.settings
-        rate = None
+        self.probe = PROBES[0]
+        observers = {side: explain_counters.Observer(self.fleet.check_alive(side, self.probe)) for side in SIDES}
+        rates = {}
 
-        def run_events(events):
-            self.fleet.check_alive(side, side)
-            report = workload.events(srv, events, seed)
-            nonlocal rate
-            rate = events / max(report["seconds"], 1e-3)
-            return report
+        def runner(side):
+            srv = self.fleet.servers[side]
 
-        side_deadline = deadline if side == "head" else started + (deadline - started) / 2
+            def run_events(events):
+                self.fleet.check_alive(side, self.probe)
+                report = workload.events(srv, events, s.seed)
+                rates[side] = events / max(report["seconds"], 1e-3)
+                return report
+            return run_events
+
         for probe in PROBES:
-            left = side_deadline - time.monotonic()
-            if probe == "memory":
-                events, windows = s.memory_events, s.memory_windows
-            elif probe == "stacks":
-                events, windows = s.stack_events, 1
-            else:
-                events, windows = s.events, s.windows
-            fit = fitting_events(events * windows, min(events, s.events) * windows, rate, left * 0.8) // windows
-            if fit <= 0 or left <= 0:
-                record["unavailable"][probe] = (f"skipped: the row's {self.budget['seconds_per_row']} s "
-                                                f"(suite key explain.seconds_per_row) were spent before it")
+            self.probe = probe
+            events, windows = {"memory": (s.memory_events, s.memory_windows), "stacks": (s.stack_events, 1)}.get(
+                probe, (s.events, s.windows))
+            both = 2 * windows
+            fit = fitting_events(events * both, min(events, s.events) * both, min(rates.values()) if rates else None,
+                                 (deadline - time.monotonic()) * 0.8) // both
+            if fit <= 0:
+                for side in SIDES:
+                    sides[side]["unavailable"][probe] = (f"skipped: the row's {self.budget['seconds_per_row']} s "
+                                                         "(suite key explain.seconds_per_row) were spent before it")
                 continue
-            progress.emit("phase", phase=f"explain {probe}", benchmark=bench.id, side=side)
-            if probe == "counters":
-                record["counters"] = explain_counters.counter_windows(observer, run_events, fit, windows)
-            elif probe == "waits":
-                record["waits"] = explain_counters.wait_windows(observer, run_events, fit, windows)
-            elif probe == "memory":
-                record["memory"] = explain_counters.memory_windows(observer, run_events, fit, windows)
-            else:
-                self._stacks(bench, srv, run_events, fit, side, record)
+            for side in SIDES:
+                progress.emit("phase", phase=f"explain {probe}", benchmark=bench.id, side=side)
+                record, observer, run_events = sides[side], observers[side], runner(side)
+                if probe == "counters":
+                    record["counters"] = explain_counters.counter_windows(observer, run_events, fit, windows)
+                elif probe == "waits":
+                    record["waits"] = explain_counters.wait_windows(observer, run_events, fit, windows)
+                elif probe == "memory":
+                    record["memory"] = explain_counters.memory_windows(observer, run_events, fit, windows)
+                else:
+                    self._stacks(bench, observer.srv, run_events, fit, side, record)
 
     def _stacks(self, bench: Benchmark, srv, run_events, events: int, side: str, record: dict) -> None:
         reason = explain_stacks.unavailable_reason(shutil.which("perf"), os.geteuid(), _read(explain_stacks.PARANOID))
@@ -225,13 +232,13 @@ class ExplainPhase(Phase):
             record["stacks"] = explain_stacks.stacks_window(srv.pid, run_events, events, self.dir, self.services.out,
                                                             f"{bench.id}.{side}", srv.binary.name)
         except explain_stacks.StacksFailed as e:
-            self.fleet.check_alive(side, side)  # a server that died is the row's error
+            self.fleet.check_alive(side, "stacks")  # a server that died is the row's error
             record["unavailable"]["stacks"] = f"perf failed: {e}"[:1024]
 
     # --- plans -----------------------------------------------------------------------------------
     def _plans(self, workload, record: dict, deadline: float) -> dict | None:
         if time.monotonic() >= deadline:
-            for side in ("base", "head"):
+            for side in SIDES:
                 record["sides"][side]["unavailable"]["plans"] = "skipped: the row's time was spent before it"
             return None
         base = self.fleet.check_alive("base", "plans")
@@ -239,7 +246,7 @@ class ExplainPhase(Phase):
         found = explain_plans.capture(base.connect, lambda n: workload.events(base, n, self.settings.seed),
                                       self.settings.plan_events, log)
         explained = {}
-        for side in ("base", "head"):
+        for side in SIDES:
             srv = self.fleet.check_alive(side, "plans")
             explained[side] = explain_plans.explain_all(lambda: srv.connect(database=sysbench.DATABASE), found)
         return explain_plans.plans_record(found, explained)

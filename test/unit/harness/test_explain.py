@@ -132,6 +132,18 @@ def test_perf_unavailable_says_what_to_install_or_allow():
 
 # ------------------------------------------------------------------------------ budget
 
+def test_a_row_in_error_keeps_no_figure():
+    figures = {"counters": {"windows": [{"events": 1, "queries": 1, "deltas": {"Handler_update": 1}}]}, "waits": None,
+               "stacks": None, "memory": None, "unavailable": {}}
+    row = {"id": "r", "seconds": 3.14159, "sides": {"base": figures, "head": ep.empty_side()}, "plans": {"shapes": []},
+           "defaults": None, "error": {"step": "waits", "message": "head server killed by signal SIGKILL"}}
+    assert ep.row_status(row) == {"id": "r", "seconds": 3.1, "status": "error", "plans": None, "defaults": None,
+                                  "sides": {"base": ep.empty_side(), "head": ep.empty_side()},
+                                  "error": {"step": "waits", "message": "head server killed by signal SIGKILL"}}
+    ok = {"id": "r", "seconds": 1.0, "sides": {"base": figures, "head": figures}, "plans": None, "defaults": None}
+    assert ep.row_status(ok)["status"] == "ok" and ok["sides"]["base"] is figures
+
+
 def test_events_that_fit_the_rows_time():
     assert ep.fitting_events(6000, 600, None, 1) == 6000  # no rate measured yet: all
     assert ep.fitting_events(6000, 600, 1000, 10) == 6000
