@@ -28,6 +28,11 @@ EXPLAIN_OPTIONS = {
     "innodb_monitor_enable": "all",
 }
 PROBES = ("counters", "waits", "memory", "stacks")
+# Each probe's share of what is left of a row's time, and the fewest events per window that
+# still say something (counts per query are exact in a few hundred events; memory growth
+# needs many).
+SHARES = {"counters": 3, "waits": 3, "memory": 2, "stacks": 2}
+LEAST_EVENTS = {"counters": 200, "waits": 200, "memory": 2000, "stacks": 500}
 SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
 ROW_FAILURES = (BenchmarkFailed, WorkloadFailed, server.ServerError, pymysql.err.MySQLError, OSError,
@@ -58,6 +63,16 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
         return wanted
     fit = int(rate * max(seconds_left, 0))
     return wanted if fit >= wanted else (fit if fit >= least else 0)
+
+
+def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float) -> int:
+    """Events per window of `probe` on each side: `wanted`, or as many as its share of
+    `seconds_left` allows at `rate` events/s (the slower side's), two sides of `windows`
+    windows; 0 when fewer than LEAST_EVENTS would."""
+    later = PROBES[PROBES.index(probe):]
+    allowance = seconds_left * SHARES[probe] / sum(SHARES[p] for p in later)
+    both = 2 * windows
+    return fitting_events(wanted * both, min(wanted, LEAST_EVENTS[probe]) * both, rate, allowance) // both
 
 
 def row_status(record: dict) -> dict:
@@ -117,10 +132,10 @@ class ExplainPhase(Phase):
         try:
             with self.fleet.replaced(servers):
                 try:
-                    self._start(bench)
+                    rates = self._start(bench)
                     workload = self.services.workload(bench)
                     step = "probes"
-                    self._probes(bench, workload, record["sides"], deadline)
+                    self._probes(bench, workload, record["sides"], deadline, rates)
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
                 finally:
@@ -147,16 +162,22 @@ class ExplainPhase(Phase):
                                       {**self.fleet.server_options(side), **EXPLAIN_OPTIONS}, self.plan.pin_server)
         return out
 
-    def _start(self, bench: Benchmark) -> None:
+    def _start(self, bench: Benchmark) -> dict:
+        """Both servers up and warmed; each side's pace in the warm-up (events/s), which sizes
+        the first windows."""
         self.fleet.start_all()
         if self.fleet.dead:
             side, why = next(iter(self.fleet.dead.items()))
             raise BenchmarkFailed(side, "servers", why)
         workload = self.services.workload(bench)
+        rates = {}
         for side in SIDES:
-            self._warm(workload, side)
+            report = self._warm(workload, side)
+            if report is not None and report.get("tps"):
+                rates[side] = float(report["tps"])
+        return rates
 
-    def _warm(self, workload, side: str) -> None:
+    def _warm(self, workload, side: str) -> dict | None:
         srv = self.fleet.check_alive(side, "warm-up")
         conn = srv.connect()
         try:
@@ -164,7 +185,8 @@ class ExplainPhase(Phase):
         finally:
             conn.close()
         if self.settings.warmup_seconds > 0:
-            workload.timed(srv, self.settings.warmup_seconds)
+            return workload.timed(srv, self.settings.warmup_seconds)
+        return None
 
     def _stop(self, servers: dict) -> None:
         for srv in servers.values():
@@ -181,13 +203,12 @@ class ExplainPhase(Phase):
         return ("; ".join(dead) + f" ({message})" if dead else message)[:4096]
 
     # --- one side ------------------------------------------------------------------------------
-    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float) -> None:
+    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict) -> None:
         """Each probe on both sides in turn, over the same events on both, as many as fit in
         what is left of the row's time at the slower side's pace (the plans take little)."""
         s = self.settings
         self.probe = PROBES[0]
         observers = {side: explain_counters.Observer(self.fleet.check_alive(side, self.probe)) for side in SIDES}
-        rates = {}
 
         def runner(side):
             srv = self.fleet.servers[side]
@@ -203,9 +224,9 @@ class ExplainPhase(Phase):
             self.probe = probe
             events, windows = {"memory": (s.memory_events, s.memory_windows), "stacks": (s.stack_events, 1)}.get(
                 probe, (s.events, s.windows))
-            both = 2 * windows
-            fit = fitting_events(events * both, min(events, s.events) * both, min(rates.values()) if rates else None,
-                                 (deadline - time.monotonic()) * 0.8) // both
+            # A margin for what the windows do besides the events (snapshots, purge drained).
+            fit = probe_events(probe, events, windows, min(rates.values()) if rates else None,
+                               (deadline - time.monotonic()) * 0.8)
             if fit <= 0:
                 for side in SIDES:
                     sides[side]["unavailable"][probe] = (f"skipped: the row's {self.budget['seconds_per_row']} s "

@@ -144,6 +144,16 @@ def test_a_row_in_error_keeps_no_figure():
     assert ep.row_status(ok)["status"] == "ok" and ok["sides"]["base"] is figures
 
 
+def test_each_probe_gets_its_share_of_what_is_left():
+    # 30 s left at 1000 events/s: counters take 3/10 of it, both sides, three windows each.
+    assert ep.probe_events("counters", 2000, 3, 1000, 30) == 1500
+    assert ep.probe_events("counters", 2000, 3, None, 30) == 2000  # no pace measured: as asked
+    assert ep.probe_events("stacks", 5000, 1, 1000, 30) == 5000  # the last probe gets what is left
+    assert ep.probe_events("memory", 20000, 2, 1000, 20) == 2500  # 2/4 of 20 s, four windows
+    assert ep.probe_events("memory", 20000, 2, 1000, 10) == 0  # fewer than 2000 events a window: skipped
+    assert ep.probe_events("waits", 2000, 3, 50, 20) == 0
+
+
 def test_events_that_fit_the_rows_time():
     assert ep.fitting_events(6000, 600, None, 1) == 6000  # no rate measured yet: all
     assert ep.fitting_events(6000, 600, 1000, 10) == 6000
