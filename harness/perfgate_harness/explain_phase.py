@@ -251,7 +251,7 @@ class ExplainPhase(Phase):
             return
         try:
             record["stacks"] = explain_stacks.stacks_window(srv.pid, run_events, events, self.dir, self.services.out,
-                                                            f"{bench.id}.{side}", srv.binary.name)
+                                                            explain_stacks.file_stem(bench.id, side), srv.binary.name)
         except explain_stacks.StacksFailed as e:
             self.fleet.check_alive(side, "stacks")  # a server that died is the row's error
             record["unavailable"]["stacks"] = f"perf failed: {e}"[:1024]

@@ -120,6 +120,12 @@ def _fitting_key(stack: str, limit: int = MAX_STACK_KEY) -> str:
     return stack[-limit:].split(";", 1)[-1]
 
 
+def file_stem(row: str, side: str) -> str:
+    """`<row>.<side>`, safe as one file name in the run folder's explain/ whatever the row's id
+    holds."""
+    return re.sub(r"[^A-Za-z0-9_.=+-]", "_", f"{row}.{side}").lstrip(".") or "_"
+
+
 def folded_text(stacks: Counter) -> str:
     return "".join(f"{stack} {round(value)}\n" for stack, value in stacks.most_common() if round(value) > 0)
 

@@ -120,6 +120,12 @@ def test_a_frame_with_a_semicolon_cannot_split_a_folded_line():
     assert oncpu == Counter({"mariadbd;evil:frame": 1})
 
 
+def test_stack_file_names_stay_in_the_explain_folder():
+    assert st.file_stem("update-index_range=100", "head") == "update-index_range=100.head"
+    assert st.file_stem("../../etc/x", "base") == "_.._etc_x.base"
+    assert "/" not in st.file_stem("a/b\\c\n", "base")
+
+
 def test_perf_unavailable_says_what_to_install_or_allow():
     assert st.unavailable_reason(None, 0, "2") == \
         "perf is not installed: install perf (Debian: apt-get install linux-perf; scripts/install-deps.sh does)"
