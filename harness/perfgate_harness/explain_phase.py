@@ -153,7 +153,7 @@ class ExplainPhase(Phase):
         """Both sides' servers from the tables as loaded, with this step's options."""
         self.fleet.dead.clear()  # every row starts its own processes
         datadirs = self.services.datadirs
-        if datadirs.keeps_loaded() and datadirs._has_loaded_copy():
+        if datadirs.keeps_loaded() and datadirs.has_loaded_copy():
             datadirs.restore_loaded()
         out = {}
         for side in SIDES:
