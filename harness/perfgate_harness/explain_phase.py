@@ -75,6 +75,11 @@ def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seco
     return fitting_events(wanted * both, min(wanted, LEAST_EVENTS[probe]) * both, rate, allowance) // both
 
 
+def skipped(seconds_per_row: float) -> str:
+    """Why a probe was not run: the row's time was spent (never a silent skip)."""
+    return f"skipped: the row's {seconds_per_row:g} s (suite key explain.seconds_per_row) were spent before it"
+
+
 def row_status(record: dict) -> dict:
     """A row ends as an error when it has one, and then keeps no figure of either side: what a
     server measured before one of them died is not a comparison. Its seconds rounded."""
@@ -229,8 +234,7 @@ class ExplainPhase(Phase):
                                (deadline - time.monotonic()) * 0.8)
             if fit <= 0:
                 for side in SIDES:
-                    sides[side]["unavailable"][probe] = (f"skipped: the row's {self.budget['seconds_per_row']} s "
-                                                         "(suite key explain.seconds_per_row) were spent before it")
+                    sides[side]["unavailable"][probe] = skipped(self.budget["seconds_per_row"])
                 continue
             for side in SIDES:
                 progress.emit("phase", phase=f"explain {probe}", benchmark=bench.id, side=side)

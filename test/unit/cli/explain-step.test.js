@@ -24,7 +24,8 @@ const GOOD = {
 function fakeHarness(dir, doc, code = 0) {
   const fake = path.join(dir, 'python');
   const body = doc === null ? '' : `cat > "${path.join(dir, 'explain.json')}" <<'JSON'\n${typeof doc === 'string' ? doc : JSON.stringify(doc)}\nJSON\n`;
-  fs.writeFileSync(fake, `#!/bin/sh\necho "$@" > "${path.join(dir, 'args')}"\n${body}exit ${code}\n`, { mode: 0o755 });
+  const progress = `echo '{"event": "phase", "phase": "explain waits", "benchmark": "update-index_range=100", "side": "head"}'`;
+  fs.writeFileSync(fake, `#!/bin/sh\necho "$@" > "${path.join(dir, 'args')}"\n${progress}\n${body}exit ${code}\n`, { mode: 0o755 });
   return fake;
 }
 
@@ -44,7 +45,8 @@ test('the rows auto chooses go to the harness with the suite\'s budget; explain.
   assert.equal(r.args, `-m perfgate_harness explain --plan ${path.join(r.dir, 'plan.json')} --out ${r.dir} --rows update-index_range=100 --asked auto --budget-rows 3 --seconds-per-row 60`);
   assert.deepEqual(r.explain, GOOD);
   assert.equal(r.message, null);
-  assert.equal(r.stderr, 'perfgate compare: explaining update-index_range=100 on fresh servers\n');
+  assert.equal(r.stderr, 'perfgate compare: explaining update-index_range=100 on fresh servers\n'
+    + 'perfgate compare: explain update-index_range=100: waits (head)\n');
 });
 
 test('no row to explain: the harness is not started', async () => {

@@ -160,6 +160,11 @@ def test_each_probe_gets_its_share_of_what_is_left():
     assert ep.probe_events("waits", 2000, 3, 50, 20) == 0
 
 
+def test_a_probe_skipped_says_why():
+    assert ep.skipped(60.0) == "skipped: the row's 60 s (suite key explain.seconds_per_row) were spent before it"
+    assert ep.skipped(7.5) == "skipped: the row's 7.5 s (suite key explain.seconds_per_row) were spent before it"
+
+
 def test_events_that_fit_the_rows_time():
     assert ep.fitting_events(6000, 600, None, 1) == 6000  # no rate measured yet: all
     assert ep.fitting_events(6000, 600, 1000, 10) == 6000
