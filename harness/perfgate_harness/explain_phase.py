@@ -1,8 +1,9 @@
 """The explanation step: for each row asked, both sides on fresh servers (started from the run's
 datadirs as loaded, performance_schema and every InnoDB monitor on, for this step only), a short
-warm-up, then per side in turn its probes over windows of the same fixed-seed events: counters,
-waits, memory, stacks; then the row's statement shapes, captured once on the base and EXPLAINed
-on both sides. It runs after every timed round and changes no verdict: what it gathers is
+warm-up, then each probe on the base and then the head over windows of the same fixed-seed
+events, sized to its share of the row's time: counters, waits, memory, stacks; then the row's
+statement shapes, captured once on the base and EXPLAINed on both sides. (The re-measure with
+the base's defaults is not part of it yet: `defaults` is always null.) It runs after every timed round and changes no verdict: what it gathers is
 explain.json (schema/explain.schema.json), which core reads to name a cause."""
 import os
 import shutil
