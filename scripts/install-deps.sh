@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 # patchelf: bench/sleep-variant.sh makes the time-only variants of an installed server.
 # fonts-noto-color-emoji: the verdict marks in the pictures scripts/render-pictures.mjs takes.
 # bubblewrap: pull-request code runs in a sandbox (cli/src/sandbox.js).
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap patchelf fonts-noto-color-emoji)
+# linux-perf: the explanation step's on- and off-CPU stacks (docs/explain.md); elfutils: eu-stack.
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap patchelf fonts-noto-color-emoji linux-perf elfutils)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -45,6 +46,17 @@ print("\n".join(project["optional-dependencies"]["changepoints"] + [d for d in p
   echo "perfgate setup: $OTAVA_VENV: pip install ${otava_requirements[*]}"
   python3 -m venv "$OTAVA_VENV"
   "$OTAVA_VENV/bin/python" -m pip install -q "${otava_requirements[@]}"
+fi
+
+# inferno: the explanation step's differential flame graph from the folded stacks of both
+# sides (inferno-diff-folded, inferno-flamegraph). A Rust crate: installed where cargo is.
+if ! command -v inferno-flamegraph >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/inferno-flamegraph" ]; then
+  if command -v cargo >/dev/null 2>&1; then
+    echo "perfgate setup: cargo install inferno"
+    cargo install --quiet --locked inferno
+  else
+    echo "perfgate setup: no cargo here: inferno (the flame graphs of docs/explain.md) is not installed; install Rust's cargo and run this again"
+  fi
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

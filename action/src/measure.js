@@ -151,7 +151,7 @@ export async function measure(settings, octokit, jobEnv) {
       }
       sides = built.sides;
     }
-    const outcome = await perfgate.runComparison({ config, suiteName: settings.suite, overrides, sides, outDir: runDir, judge: perfgateCore.judge, io, env, sandbox });
+    const outcome = await perfgate.runComparison({ config, suiteName: settings.suite, overrides, sides, outDir: runDir, judge: perfgateCore.judge, explain: settings.explain, io, env, sandbox });
     if (outcome.cancelled) {
       writeRun(runDir, { ...run, status: 'cancelled', message: outcome.message });
       return outputs('cancelled');

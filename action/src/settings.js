@@ -148,6 +148,12 @@ export function readSettings({ input, env, event }) {
   if (release && job !== 'measure' && job !== 'signoff') throw bad('release', input('release'), `false for job=${job}; a release pair is measured (job=measure) and signed off (job=signoff)`);
   const commitStatus = flag('commit-status', input('commit-status'));
   if (commitStatus && job !== 'signoff') throw bad('commit-status', input('commit-status'), `false for job=${job}; only job=signoff sets perfgate/signoff`);
+  let explain;
+  try {
+    explain = perfgateCore.parseExplainAsk(input('explain') || 'auto', 'input explain');
+  } catch (err) {
+    throw new InputError(err.message);
+  }
   const token = input('github-token');
   if (!token) throw new InputError('input github-token: missing; expected a token (the default is github.token)');
   return {
@@ -169,6 +175,9 @@ export function readSettings({ input, env, event }) {
     basedirs: baseBasedir ? { base: path.resolve(baseBasedir), head: path.resolve(headBasedir) } : null,
     shard: parseShard(input('shard')),
     options: parseOptions(input('options')),
+    // job=measure: the rows the explanation step looks at; a shard's rows are judged with the
+    // others' in the report job, so a shard explains none.
+    explain: input('shard') ? null : explain,
     checkRunId: checkRunId ? Number(checkRunId) : null,
     measureResult: measureResult || null,
     // job=report, signoff: the digest of the limits the measure jobs read, from their output.

@@ -7,6 +7,8 @@ const os = require('node:os');
 const path = require('node:path');
 const core = require('@perfgate/core');
 const { runHarness, HARNESS_EXIT } = require('./harness-process');
+const { explainStep } = require('./explain-step');
+const { explainedVerdict } = require('./explain-causes');
 const { writeDocument, readDocument, clearRunOutputs, makeRunFolder, removeServerData } = require('./own-files');
 const { cancellation, sandboxFor } = require('./processes');
 const { runnerCpus } = require('./runner-settings');
@@ -136,10 +138,12 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param nextStep   (verdict, budget, spent, plan) -> the next adaptive step (a chain:
  *                   core.chainStep, whose steps name their plan_ids)
  * @param io         {stdout, stderr}
+ * @param explain    core.parseExplainAsk() of --explain: the rows the explanation step looks at
+ *                   once the rows are judged for the last time (explain-step.js); null: none
  * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
  * @param sandbox    sandboxFor() of the run (whether the harness, its servers and sysbench run
  *                   in the sandbox); by default, in it when this host has it
- * @returns {plan, results|null, verdict|null, steps, phases: [{phase, seconds}], exitCode,
+ * @returns {plan, results|null, verdict|null, explain|null, steps, phases: [{phase, seconds}], exitCode,
  *          message|null, cancelled: signal|null}
  */
 async function runComparison(args) {
@@ -149,7 +153,7 @@ async function runComparison(args) {
     if (signal) {
       // Whatever was measured before the signal is not a result: say so and nothing else.
       for (const entry of fs.readdirSync(args.outDir)) {
-        if (/^(results|plan)\.extra-\d+\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html|chain\.json|chain\.csv|chain\.tsv|heads)$/.test(entry)) fs.rmSync(path.join(args.outDir, entry), { recursive: true, force: true });
+        if (/^(results|plan)\.extra-\d+\.json$|^(verdict\.json|explain\.json|comment\.md|summary\.md|report\.html|chain\.json|chain\.csv|chain\.tsv|heads|explain)$/.test(entry)) fs.rmSync(path.join(args.outDir, entry), { recursive: true, force: true });
       }
       writeDocument(path.join(args.outDir, 'results.json'), 'results',
         cancelledResults({ plan: outcome.plan, signal, started: outcome.started, earlier: outcome.results }));
@@ -200,11 +204,15 @@ function spend(spent, step) {
   }
 }
 
-async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, nextStep = core.nextStep, io, env = process.env, sandbox = sandboxFor({ env }), cpus = runnerCpus() }) {
+async function measureAndDecide({ config, suiteName, overrides = {}, budget, sides, outDir, judge = null, nextStep = core.nextStep, explain = null, io, env = process.env, sandbox = sandboxFor({ env }), cpus = runnerCpus() }) {
   const started = new Date().toISOString();
   const { sandboxed } = sandbox;
   const plan = core.resolvePlan(config, suiteName, overrides, sides, started, { cpus });
   const suite = config.suites[suiteName];
+  const unknown = explain ? core.unknownRows(explain, plan) : [];
+  if (unknown.length) {
+    throw new core.UsageError(`--explain: ${unknown.join(', ')} is not a row of this run; expected rows of: ${plan.benchmarks.map((b) => b.id).join(', ')}`);
+  }
   makeRunFolder(outDir);
   clearRunOutputs(outDir);
   const clock = core.phaseClock(() => Date.now());
@@ -263,7 +271,17 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     spend(spent, step);
     verdict = judge(results, suite);
   }
-  return done({ results, verdict, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` });
+  let explained = null;
+  let flamegraphs = {};
+  // A chain's heads are judged apart; the step compares one base with one head.
+  if (explain && nextStep === core.nextStep && results.status === 'ok') {
+    const step = await explainStep({ verdict, plan, suite, ask: explain, outDir, sandboxed, io, env, clock });
+    if (step.message) io.stderr.write(`perfgate compare: ${step.message}\n`);
+    explained = step.explain;
+    // What the step found goes beside each row as its cause; no row's verdict changes.
+    if (explained) ({ verdict, flamegraphs } = explainedVerdict(outDir, verdict, [results], env));
+  }
+  return done({ results, verdict, explain: explained, flamegraphs, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` });
 }
 
 module.exports = { runComparison, measure, describeErrors };

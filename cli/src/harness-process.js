@@ -40,7 +40,14 @@ function pythonInstall(env) {
   return { executable: paths[0], folders };
 }
 
+// `perfgate_harness explain`'s arguments: the rows, why they were chosen, the suite's budget.
+function explainArgs({ rows, asked, budget }) {
+  return ['--rows', rows.join(','), '--asked', asked, '--budget-rows', String(budget.rows), '--seconds-per-row', String(budget.seconds_per_row)];
+}
+
 /**
+ * @param explain    {rows, asked, budget}: explain these rows of the run in outDir (its loaded
+ *                   datadirs kept) into explain.json, instead of measuring the plan
  * @param sandboxed  run the harness, its servers and sysbench in the sandbox, which shows the
  *                   harness, the interpreter and `basedirs` read-only and `outDir` writable
  * @param answer     (question event) -> the answer object: the harness asks (events ending in
@@ -49,9 +56,11 @@ function pythonInstall(env) {
  *                   every question gets the harness's own default (no more rounds)
  * @returns Promise<{code, signal, spawnError}> once the harness has exited
  */
-async function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, env = process.env, onEvent = () => {}, answer = null, stderr = process.stderr, sandboxed = false, basedirs = [] }) {
-  const args = ['-m', 'perfgate_harness', 'run', '--plan', planFile, '--out', outDir, '--results', resultsName];
-  if (reuseData) args.push('--reuse-data');
+async function runHarness({ planFile, outDir, resultsName = 'results.json', reuseData = false, explain = null, env = process.env, onEvent = () => {}, answer = null, stderr = process.stderr, sandboxed = false, basedirs = [] }) {
+  const args = explain
+    ? ['-m', 'perfgate_harness', 'explain', '--plan', planFile, '--out', outDir, ...explainArgs(explain)]
+    : ['-m', 'perfgate_harness', 'run', '--plan', planFile, '--out', outDir, '--results', resultsName];
+  if (reuseData && !explain) args.push('--reuse-data');
   let command = python(env);
   let sandbox = null;
   if (sandboxed) {

@@ -107,21 +107,21 @@ function writeReports(dir, verdict, options = {}) {
 
 // Files a run folder may hold from an earlier run; removed before measuring so that nothing
 // stale is ever read as this run's output.
-const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|comment\.md|summary\.md|report\.html|results\.csv|results\.tsv|chain\.json|chain\.csv|chain\.tsv)$/;
+const RUN_OUTPUTS = /^(plan|results)(\.extra-\d+)?\.json$|^(verdict\.json|explain\.json|comment\.md|summary\.md|report\.html|results\.csv|results\.tsv|chain\.json|chain\.csv|chain\.tsv)$/;
 
 function clearRunOutputs(outDir) {
   for (const entry of fs.readdirSync(outDir)) {
     if (RUN_OUTPUTS.test(entry)) fs.rmSync(path.join(outDir, entry), { force: true });
   }
-  // A chain's per-head reports.
-  fs.rmSync(path.join(outDir, 'heads'), { recursive: true, force: true });
+  // A chain's per-head reports; the explanation step's stack files.
+  for (const folder of ['heads', 'explain']) fs.rmSync(path.join(outDir, folder), { recursive: true, force: true });
 }
 
 // Files only a run folder holds.
 const RUN_FOLDER_MARKS = ['plan.json', 'results.json', 'verdict.json', 'chain.json', 'bisect.json'];
 // What perfgate removes or replaces in a run folder before it writes there: in a folder of the
 // user's that is not a run folder, such a name is theirs, and would be lost.
-const TAKEN_NAMES = ['heads', 'build', 'servers', 'steps'];
+const TAKEN_NAMES = ['heads', 'build', 'servers', 'steps', 'explain'];
 const takenName = (entry) => RUN_OUTPUTS.test(entry) || TAKEN_NAMES.includes(entry);
 
 /**

@@ -40,6 +40,8 @@
  *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
  *   stepBudget(suite budget, {rounds, windows}) → what the steps below may measure (docs/usage.md, "Budget")
  *   nextStep(verdict, stepBudget, spent), planIdsFor(ids, verdict, plan)
+ *   parseExplainAsk(text, option), rowsToExplain(verdict, suite.explain, ask), unknownRows(ask, plan):
+ *   the rows the explanation step looks at (explain-rows.js)
  *   judgeRow(record, suite) → one row; roundsNow(row, budget, spent) → 1: one more pair on its servers
  *   timeCouldChange(row, rounds, marginSe?) → whether that many more pairs could move its verdict
  *   threadScaling(benchmarks) → null | {threads, rows}: judged rows of one microbenchmark at several
@@ -122,6 +124,7 @@ const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA } = require('./verdict');
 const { nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE } = require('./next-step');
+const { parseExplainAsk, rowsToExplain, unknownRows, EXPLAIN_FORM } = require('./explain-rows');
 const { SIDE_SCHEDULES, sideScheduleWords } = require('./side-schedules');
 const chain = require('./chain');
 const { phaseOf, phaseClock, formatPhaseProfile } = require('./phase-profile');
@@ -161,6 +164,7 @@ module.exports = {
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA,
+  parseExplainAsk, rowsToExplain, unknownRows, EXPLAIN_FORM,
   nextStep, roundsNow, planIdsFor, timeCouldChange, stepBudget, PROJECTION_MARGIN_SE, SIDE_SCHEDULES, sideScheduleWords, phaseOf, phaseClock, formatPhaseProfile,
   threadScaling,
   MAX_HEADS: chain.MAX_HEADS, headSide: chain.headSide, chainSides: chain.chainSides, headSides: chain.headSides, isChain: chain.isChain,

@@ -20,6 +20,7 @@ def build_parser():
     fp.add_argument("--data-dir", help="folder whose filesystem and disk to record (default: current folder)")
     fp.set_defaults(handler=_fingerprint)
     cli.add_run_parser(commands)
+    cli.add_explain_parser(commands)
     return parser
 
 

@@ -187,7 +187,7 @@ class Datadirs:
                 self._snapshot_loaded()
             else:
                 self._drop_loaded_copies()  # an earlier scale's copy must not come back
-        elif self._has_loaded_copy():
+        elif self.has_loaded_copy():
             self.restore_loaded()
 
     def keeps_loaded(self) -> bool:
@@ -217,7 +217,7 @@ class Datadirs:
                 self.fleet.side_failed(side, {"step": "prepare", "message": f"{side}: keeping a copy of the loaded datadir failed: {e}",
                                               "log_tail": ""})
 
-    def _has_loaded_copy(self) -> bool:
+    def has_loaded_copy(self) -> bool:
         return all(self._layout(side).loaded_copy.is_dir() for side in self._snapshot_sides())
 
     def restore_loaded(self) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import fingerprint, progress
 from .datadirs import Datadirs
+from .explain_phase import ExplainPhase, Settings
 from .fleet import Fleet
 from .instruction_phase import InstructionPhase
 from .phase import Phase, Services, dataset_for
@@ -52,6 +53,23 @@ class Run:
         finally:
             self.fleet.shutdown_all()
         return self._results(started, list(records.values()), blocks)
+
+    def explain(self, rows: list, budget: dict, settings: Settings | None = None) -> dict:
+        """The explanation step of a measured run (docs/explain.md): its datadirs as the run
+        left them (kept with --reuse-data), the rows asked on fresh servers; explain.json's
+        document. Every server is shut down at the end whatever happened."""
+        started = now()
+        phase = ExplainPhase(self.services, rows, budget, settings)
+        try:
+            # Each row restores the tables as loaded itself (explain_phase.py): only a load made
+            # now needs its copy kept.
+            if self.datadirs.prepare() and not self.fleet.dead:
+                self.datadirs.start_from_loaded(True)
+            if self.fleet.dead:
+                return phase.failed(started, {"step": "servers", "message": next(iter(self.fleet.dead.values()))})
+            return phase.run()
+        finally:
+            self.fleet.shutdown_all()
 
     def _results(self, started: str, benchmarks: list, blocks: dict) -> dict:
         journal = self.journal

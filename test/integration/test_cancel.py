@@ -18,7 +18,7 @@ from conftest import REPO, is_server, processes_mentioning, wait_for_round
 @pytest.mark.parametrize("sides,seconds", [("in-turn", "60"), ("together", "300"), ("alternating", "300")])
 def test_sigterm_mid_round_stops_everything_and_leaves_a_cancelled_run_folder(basedirs, tmp_path, sides, seconds):
     out = tmp_path / "run"
-    cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"], "--head", basedirs["head"],
+    cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--explain", "none", "--base", basedirs["base"], "--head", basedirs["head"],
            "--out", str(out), "--suite", "quick", "--seconds", seconds, "--warmup-seconds", "0", "--rounds", "2",
            "--tables", "2", "--rows", "1000", "--metric", "time", "--sides", sides]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -33,7 +33,7 @@ def compare(basedirs, tmp_path, head_option):
     (thresholds / "suites").mkdir(parents=True)
     (thresholds / "suites" / "instr.yml").write_text(SUITE)
     out = tmp_path / "run"
-    r = subprocess.run(["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"],
+    r = subprocess.run(["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--explain", "none", "--base", basedirs["base"],
                         "--head", basedirs["base"], "--thresholds", str(thresholds), "--suite", "instr",
                         "--out", str(out), "--head-option", head_option],
                        capture_output=True, text=True, timeout=900)
@@ -127,7 +127,7 @@ def test_extra_windows_count_on_the_tables_as_loaded(basedirs, tmp_path):
     (thresholds / "suites").mkdir(parents=True)
     (thresholds / "suites" / "instr.yml").write_text(EXTRA_WINDOWS_SUITE)
     out = tmp_path / "run"
-    r = subprocess.run(["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"],
+    r = subprocess.run(["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--explain", "none", "--base", basedirs["base"],
                         "--head", basedirs["base"], "--thresholds", str(thresholds), "--suite", "instr",
                         "--out", str(out)], capture_output=True, text=True, timeout=900)
     assert r.returncode in (0, 1, 3), r.stdout + r.stderr[-2000:]

@@ -68,7 +68,7 @@ def thresholds_with_profile(tmp_path: Path, profile: str) -> Path:
 
 def compare(tmp_path, head, profile, metric="time"):
     out = tmp_path / f"run-{profile}-{metric}"
-    r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", BASE, "--head", str(head),
+    r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--explain", "none", "--base", BASE, "--head", str(head),
                         "--out", str(out), "--suite", "tiny", "--thresholds", str(thresholds_with_profile(tmp_path, profile)),
                         *TINY, "--metric", metric], capture_output=True, text=True, timeout=900, cwd=REPO)
     assert r.returncode in (0, 1, 3), r.stderr

@@ -28,7 +28,7 @@ def test_full_suite_in_two_shards_merged(basedirs, tmp_path):
     suite = yaml.safe_load((REPO / "thresholds" / "suites" / "full.yml").read_text())["benchmarks"]
     shards = [tmp_path / f"shard-{k}" for k in (1, 2)]
     running = [
-        subprocess.Popen([*PERFGATE, "compare", "--base", basedirs["base"], "--head", basedirs["head"],
+        subprocess.Popen([*PERFGATE, "compare", "--explain", "none", "--base", basedirs["base"], "--head", basedirs["head"],
                           "--suite", "full", "--shard", f"{k}/2", *TINY, "--out", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for k, out in zip((1, 2), shards)

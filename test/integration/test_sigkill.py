@@ -16,7 +16,7 @@ LEFT_AFTER_SECONDS = 5
 
 
 def start_compare(basedirs, out, env):
-    cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--base", basedirs["base"], "--head", basedirs["head"],
+    cmd = ["node", str(REPO / "cli" / "bin" / "perfgate.js"), "compare", "--explain", "none", "--base", basedirs["base"], "--head", basedirs["head"],
            "--out", str(out), "--suite", "quick", "--seconds", "60", "--warmup-seconds", "0", "--rounds", "2",
            "--tables", "1", "--rows", "1000", "--metric", "time"]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)

@@ -33,7 +33,7 @@ def thresholds(tmp_path):
 
 def test_two_thread_counts_side_by_side_and_scaling(tmp_path):
     out = tmp_path / "run"
-    r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", BASE, "--head", HEAD,
+    r = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--explain", "none", "--base", BASE, "--head", HEAD,
                         "--out", str(out), "--suite", "threads", "--thresholds", str(thresholds(tmp_path)), *TINY],
                        capture_output=True, text=True, timeout=900, cwd=REPO)
     assert r.returncode in (0, 1, 3), r.stderr[-3000:]

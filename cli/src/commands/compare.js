@@ -22,6 +22,7 @@ const OPTIONS = {
   flavor: { type: 'string' },
   'build-config': { type: 'string', multiple: true },
   'keep-data': { type: 'boolean' },
+  explain: { type: 'string' },
   'untrusted-head': { type: 'boolean' },
   'base-option': { type: 'string', multiple: true },
   'head-option': { type: 'string', multiple: true },
@@ -58,6 +59,12 @@ ${MEASURE_HELP}
   --shard K/N             run only shard K of N of the suite (1 <= K <= N): a part that loads
                           its own tables and keeps the suite's order; each runner of a matrix
                           runs one, and perfgate merge joins their run folders into one report
+  --explain auto|all|none|<row,…>
+                          after judging, look again at rows on fresh servers of both sides
+                          and write explain.json (counters, waits, memory, stacks, plans per
+                          side; see docs/explain.md): auto (default) every row that is not a
+                          plain pass, all, none, or the rows named; at most the suite's
+                          explain.rows rows, explain.seconds_per_row each. Not for a chain
   --keep-data             keep both loaded datadirs under <dir>/servers/ (about 1 GB each);
                           by default they are removed when the comparison is over
   --untrusted-head        the head is code nobody with write access wrote (a fork's pull
@@ -87,6 +94,7 @@ function readSettings(argv, env = {}) {
     const named = (x) => (values.source ? { ref: x } : { basedir: path.resolve(x) });
     core.chainSides(named(values.base), heads.map(named), values.source ? 'ref' : 'basedir');
     if (values.shard !== undefined) throw new UsageError(`--shard '${values.shard}': a chain of ${heads.length} heads runs whole; expected one --head with --shard`);
+    if (values.explain !== undefined && values.explain.trim() !== 'none') throw new UsageError(`--explain '${values.explain}': the explanation step compares one head with the base; expected one --head, or --explain none`);
   }
   return {
     help: false,
@@ -102,6 +110,7 @@ function readSettings(argv, env = {}) {
     flavor: values.flavor || 'mariadb',
     buildConfigs: (values['build-config'] || []).map((f) => path.resolve(f)),
     keepData: Boolean(values['keep-data']),
+    explain: heads.length > 1 ? null : core.parseExplainAsk(values.explain ?? 'auto', '--explain'),
     untrustedHead: Boolean(values['untrusted-head']),
     sideOptions: { base: sideOptions('base-option', values['base-option']), head: sideOptions('head-option', values['head-option']) },
   };
@@ -174,6 +183,7 @@ async function execute(settings, io) {
     sides,
     outDir: settings.out,
     keepData: settings.keepData,
+    explain: settings.explain,
     // A chain is judged head by head, and its next step joined from each head's (core/src/chain.js).
     judge: chain ? core.judgeChain : core.judge,
     nextStep: chain ? core.chainStep : core.nextStep,
@@ -185,7 +195,7 @@ async function execute(settings, io) {
     io.stderr.write(`perfgate compare: ${outcome.message}: servers stopped, datadirs removed; run folder ${settings.out}\n`);
     return EXIT_ON_SIGNAL[outcome.cancelled];
   }
-  if (outcome.verdict) writeReports(settings.out, outcome.verdict);
+  if (outcome.verdict) writeReports(settings.out, outcome.verdict, { flamegraphs: outcome.flamegraphs || {} });
   if (outcome.steps.length) io.stderr.write(`perfgate compare: ${describeSteps(outcome.steps)}\n`);
   if (outcome.phases && outcome.phases.length) io.stderr.write(`perfgate compare: ${core.formatPhaseProfile(outcome.phases)}\n`);
   if (outcome.message) io.stderr.write(`perfgate compare: ${outcome.message}\n`);

@@ -26,8 +26,9 @@
 //                                                 name '<workload> parts=<n>') when `parts` is set
 //             names: [name],                      what `limits` keys may name
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name> | '<name> threads=<n>': Limit}},
-//             budget: {extra_pairs, minutes},       config/budget.js
-//             suite_wide: {rqps, instructions: {warn, fail}, min_rows} }   config/suite-wide.js
+//             budget: {extra_pairs, minutes},        config/budget.js
+//             suite_wide: {rqps, instructions: {warn, fail}, min_rows},   config/suite-wide.js
+//             explain: {rows, seconds_per_row} }     config/explain-budget.js (defaults when absent)
 //   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null,
 //             device_reads_per_query?, read_kb_per_query?, write_kb_per_query?: {warn, fail} }
 //           (already merged with default; the I/O limits, r/o, rKB/o and wKB/o, only when set)
@@ -45,6 +46,7 @@ const { IO_COLUMNS } = require('../per-query');
 const { SIDE_SCHEDULES } = require('../side-schedules');
 const { loadBudget } = require('./budget');
 const { loadSuiteWide } = require('./suite-wide');
+const { loadExplainBudget } = require('./explain-budget');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
@@ -358,7 +360,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const isAhi = check.isPlainObject(src.data) && 'ahi' in src.data;
   check.mapping(src, [], {
     required: ['suite', 'scale', 'measure', 'limits', 'budget', isAhi ? 'ahi' : 'benchmarks'],
-    optional: ['description', 'profile', 'instructions', 'suite_wide'],
+    optional: ['description', 'profile', 'instructions', 'suite_wide', 'explain'],
     what: `a suite with suite, scale, measure, ${isAhi ? 'ahi' : 'benchmarks'}, limits, budget`,
   });
   const name = check.string(src, ['suite'], { what: `the file's name, '${stem}'` });
@@ -392,6 +394,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
     instructions: loadInstructions(src),
     budget: loadBudget(src),
     suite_wide: loadSuiteWide(src),
+    explain: loadExplainBudget(src),
   };
 }
 

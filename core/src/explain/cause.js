@@ -11,6 +11,7 @@ const { memoryFindings } = require('./memory');
 const { defaultsFindings } = require('./defaults');
 const { mean } = require('./windows');
 const words = require('../explain-words');
+const { flagged } = require('../explain-rows');
 
 const PS_PER_US = 1e6;
 
@@ -154,7 +155,6 @@ function whyNotExplained(doc) {
 }
 
 // The rows that are not a plain pass: a fail, a warn, an undecided or error row, a pass open at a limit.
-const flagged = (b) => b.verdict !== 'pass' || Boolean(b.could_be);
 
 /**
  * The verdict with `cause` on every row explain.json explains, and on every flagged row it
@@ -171,7 +171,7 @@ function withCauses(verdict, explainDoc, { results = null } = {}) {
   const benchmarks = verdict.benchmarks.map((b) => {
     const row = rows.get(b.id);
     if (row) return { ...b, cause: causeOf(row, b, measured.get(b.id) || null) };
-    if (!flagged(b) || b.verdict === 'error') return b;
+    if (!flagged(b)) return b;
     const why = whyNotExplained(explainDoc);
     return { ...b, cause: { line: words.notExplainedLine(why, { rows: explainDoc.budget.rows, explained }), kind: null, looked_at: [], not_looked_at: [], failed: null, details: null, plans_not_compared: [], stacks: null } };
   });

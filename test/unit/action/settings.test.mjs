@@ -84,12 +84,21 @@ describe('readSettings', () => {
     [{ options: 'engine=innodb' }, "input options: 'engine=innodb' is not valid; expected a key among seconds, warmup-seconds, rounds, tables, rows, threads, metric, tests"],
     [{ options: 'rounds=4 rounds=6' }, "input options: 'rounds=6' is not valid; expected each key once (rounds is given twice)"],
     [{ 'github-token': '' }, 'input github-token: missing; expected a token (the default is github.token)'],
+    [{ explain: 'point-query; curl evil' }, 'input explain: "point-query; curl evil" is not valid; expected auto, all, none, or a comma-separated list of row ids (e.g. update-index_range=100,scan_range=100)'],
+    [{ explain: '${{ github.token }}' }, 'input explain: "${{ github.token }}" is not valid; expected auto, all, none, or a comma-separated list of row ids (e.g. update-index_range=100,scan_range=100)'],
   ];
   for (const [inputs, message] of refused) {
     it(`refuses ${JSON.stringify(inputs)}`, () => {
       assert.throws(() => settingsWith(inputs), { name: 'InputError', message });
     });
   }
+
+  it('explain: auto unless given, the rows read once, none for a shard', () => {
+    assert.deepEqual(settingsWith({}).explain, { mode: 'auto', rows: [] });
+    assert.deepEqual(settingsWith({ explain: 'none' }).explain, { mode: 'none', rows: [] });
+    assert.deepEqual(settingsWith({ explain: 'scan_range=100, point-query' }).explain, { mode: 'named', rows: ['scan_range=100', 'point-query'] });
+    assert.equal(settingsWith({ explain: 'all', shard: '1/2' }).explain, null);
+  });
 
   it('job=bisect: the pinned commits, their names and the tests', () => {
     const s = settingsWith({ job: 'bisect', 'pull-request': '9', 'good-sha': 'c'.repeat(40), 'bad-sha': 'd'.repeat(40), 'good-ref': 'base', tests: 'update-index_range=100, point-query' });

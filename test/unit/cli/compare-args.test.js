@@ -49,7 +49,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--metric', 'cycles'], "perfgate compare: --metric 'cycles': expected time, instructions or both"],
     [[...ok, '--head-option', 'innodb_flush_log_at_trx_commit'], "perfgate compare: --head-option 'innodb_flush_log_at_trx_commit': expected NAME=VALUE, a [mysqld] option such as innodb_flush_log_at_trx_commit=1"],
     [[...ok, '--head-option', 'datadir=/var/lib/mysql'], "perfgate compare: --head-option 'datadir': set by perfgate for each server (basedir, datadir, tmpdir, socket, port, bind_address, pid_file, log_error, user, loose_mysqlx); remove it from the server options"],
-    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --sides, --tests, --source, --flavor, --build-config, --keep-data, --untrusted-head, --base-option, --head-option, --shard, --help"],
+    [[...ok, '--bogus', '1'], "perfgate compare: unknown option '--bogus'; expected one of: --base, --head, --out, --suite, --thresholds, --seconds, --warmup-seconds, --rounds, --tables, --rows, --threads, --pin-cpus, --metric, --sides, --tests, --source, --flavor, --build-config, --keep-data, --explain, --untrusted-head, --base-option, --head-option, --shard, --help"],
     [[...ok, '--seconds', 'abc'], "perfgate compare: --seconds 'abc': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '1.5'], "perfgate compare: --seconds '1.5': not an integer >= 1; expected e.g. --seconds 3"],
     [[...ok, '--seconds', '0'], "perfgate compare: --seconds '0': not an integer >= 1; expected e.g. --seconds 3"],
@@ -68,6 +68,8 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--tests', 'point-query,no-such-test'], /^perfgate compare: --tests: 'no-such-test' not in suite quick; expected some of: point-query, .*insert_range=100$/],
     [[...ok, '--tests', ','], "perfgate compare: --tests ',': no microbenchmark named; expected e.g. --tests update-index_range=100,point-query"],
     [[...ok, '--suite', 'ahi', '--tests', 'point-select'], 'perfgate compare: --tests: suite ahi has no benchmark list; expected a suite that lists microbenchmarks'],
+    [[...ok, '--explain', 'point-query;id'], 'perfgate compare: --explain: "point-query;id" is not valid; expected auto, all, none, or a comma-separated list of row ids (e.g. update-index_range=100,scan_range=100)'],
+    [[...ok, '--explain', 'scan_range=100,no-such-row'], /^perfgate compare: --explain: no-such-row is not a row of this run; expected rows of: point-query, .*insert_range=100$/],
     [[...ok, '--rounds'], 'perfgate compare: --rounds: missing its value; expected --rounds <value> (see perfgate compare --help)'],
     [[...ok, 'extra'], "perfgate compare: unexpected argument 'extra'; expected only options (see perfgate compare --help)"],
     [['--head', prefix, '--out', out], 'perfgate compare: --base is missing; expected --base <basedir>'],
@@ -89,10 +91,20 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
   }
 });
 
+test('--explain: auto unless said, the rows read once', () => {
+  const args = ['--base', 'b', '--head', 'h', '--out', 'o'];
+  assert.deepEqual(readSettings(args).explain, { mode: 'auto', rows: [] });
+  assert.deepEqual(readSettings([...args, '--explain', 'none']).explain, { mode: 'none', rows: [] });
+  assert.deepEqual(readSettings([...args, '--explain', 'scan_range=100,point-query']).explain, { mode: 'named', rows: ['scan_range=100', 'point-query'] });
+  assert.equal(readSettings(['--base', 'b', '--head', 'h1', '--head', 'h2', '--out', 'o']).explain, null);
+  assert.throws(() => readSettings(['--base', 'b', '--head', 'h1', '--head', 'h2', '--out', 'o', '--explain', 'all']),
+    { message: "--explain 'all': the explanation step compares one head with the base; expected one --head, or --explain none" });
+});
+
 test('--help lists every option', async () => {
   const r = await compare(['--help']);
   assert.equal(r.code, 0);
-  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads', '--tests', '--shard']) {
+  for (const option of ['--base', '--head', '--out', '--suite', '--thresholds', '--seconds', '--rounds', '--tables', '--rows', '--threads', '--tests', '--shard', '--explain']) {
     assert.match(r.stdout, new RegExp(`  ${option} `));
   }
 });

@@ -40,6 +40,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(quick.suite_wide, wide);
   assert.deepEqual(config.suites.full.suite_wide, wide);
   assert.deepEqual(config.suites.ahi.suite_wide, wide);
+  assert.deepEqual(quick.explain, { rows: 3, seconds_per_row: 60 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
   assert.deepEqual(ahi.ahi.states, ['off', 'on']);
@@ -153,6 +154,20 @@ test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherite
   assert.deepEqual(limitsFor(quick, 'update-index_range=100').write_kb_per_query, { warn: 1.1, fail: 1.3 });
   assert.deepEqual(limitsFor(quick, 'update-index_range=100').device_reads_per_query, { warn: 1.5, fail: 2 });
   assert.equal('device_reads_per_query' in quick.limits.default, false, 'an I/O limit nobody set is not there');
+});
+
+test('a bad explanation budget names the file, line and key', () => {
+  const quick = 'suites/quick.yml';
+  for (const [from, to, message] of [
+    ['  seconds_per_row: 60 ', '  seconds_per_row: 0 ', 'explain.seconds_per_row: 0 is not valid; expected a number > 0'],
+    ['  rows: 3 ', '  rows: 1.5 ', 'explain.rows: 1.5 is not valid; expected an integer >= 0'],
+    ['  rows: 3 ', '  row: 3 ', 'explain.row: unknown key; expected one of: rows, seconds_per_row'],
+  ]) {
+    const dir = thresholdsWith({ [quick]: replace(from, to) });
+    assert.equal(errorOf(dir), `${path.join(dir, quick)}:${lineOf(dir, quick, to.trim())}: ${message}`);
+  }
+  const without = thresholdsWith({ [quick]: replace(/\nexplain:[^]*?\nbenchmarks:/, '\nbenchmarks:') });
+  assert.deepEqual(loadThresholds(without).suites.quick.explain, { rows: 3, seconds_per_row: 60 });
 });
 
 test('config errors name file, line and key, the bad value and the expected form', async (t) => {
