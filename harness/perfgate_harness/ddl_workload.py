@@ -80,6 +80,20 @@ class EmployeesTable:
             conn.close()
 
 
+def warm_up(srv: Server) -> None:
+    """Every index of employees read whole, so that the statement finds the table cached."""
+    conn = srv.connect(database=DATABASE, read_timeout=STATEMENT_TIMEOUT)
+    try:
+        cur = conn.cursor()
+        cur.execute("SHOW INDEX FROM employees")
+        indexes = list(dict.fromkeys(row[2] for row in cur.fetchall()))
+        for index in indexes:
+            cur.execute(f"SELECT COUNT(*) FROM employees FORCE INDEX (`{index}`)")
+            cur.fetchall()
+    finally:
+        conn.close()
+
+
 def session_sql(session: dict) -> list[str]:
     """SET SESSION of each variable (names and values checked by the plan's schema)."""
     return [f"SET SESSION {name} = {value}" for name, value in session.items()]
@@ -122,16 +136,21 @@ class DdlWorkload:
         return f"mysql --socket={srv.layout.socket} --user=root {DATABASE} -e \"{sql}\""
 
     def before_run(self, srv: Server) -> None:
-        """The server stopped, its datadir replaced by a copy of the one prepared, started again:
-        every timing starts from the same files, on every side."""
+        """The server stopped, its datadir replaced by a copy of the one prepared, started again
+        and every index of the table read into the buffer pool: every timing starts from the
+        same files and the same cached pages, on every side (the bug report's servers held
+        the whole table in their buffer pools)."""
         problem = srv.shutdown()
         if problem:
             raise WorkloadFailed(problem, srv.log_tail())
         try:
             self.datadirs.fresh_copy(srv.side)
             srv.start()
+            warm_up(srv)
         except server.ServerError as e:
             raise WorkloadFailed(e.message, e.log_tail) from None
+        except pymysql.err.MySQLError as e:
+            raise WorkloadFailed(f"reading employees into the buffer pool failed: {e}", srv.log_tail(5)) from None
         except OSError as e:
             raise WorkloadFailed(f"a fresh copy of the prepared datadir failed: {e}") from None
 

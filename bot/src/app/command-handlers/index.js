@@ -18,6 +18,7 @@ function commandHandlers({ bisect }) {
     quick: startMeasurement,
     full: startMeasurement,
     ahi: startMeasurement,
+    ddl: startMeasurement,
     rerun: rerunMeasurement,
     cancel: cancelRuns,
     waive: recordWaiver,
