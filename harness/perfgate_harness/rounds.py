@@ -83,7 +83,7 @@ class Rounds:
         try:
             workload.before_run(srv)
         except WorkloadFailed as e:
-            self._failed(srv, step, e)
+            self._raise_failed(srv, step, e)
         try:
             before = procstat.sample(srv.pid)
         except OSError:
@@ -93,14 +93,14 @@ class Rounds:
         try:
             report = workload.timed(srv, seconds, on_start)
         except WorkloadFailed as e:
-            self._failed(srv, step, e)
+            self._raise_failed(srv, step, e)
         device_after = iostat.sample(device)
         after = procstat.sample(srv.pid)
         if after.read_bytes is None:
             self.journal.warn_once(f"{side}: /proc/{srv.pid}/io cannot be read: the server's own I/O (rKB/o, wKB/o) is not recorded")
         return report, (before, device_before), (after, device_after)
 
-    def _failed(self, srv, step: str, e: WorkloadFailed):
+    def _raise_failed(self, srv, step: str, e: WorkloadFailed):
         """A run of `srv`'s side that cannot count: BenchmarkFailed, the side dead if its server is."""
         side = srv.side
         state = srv.exit_description()
