@@ -2,6 +2,7 @@
 copying the base's to the heads, rewritten as a copy of itself, and the tables as loaded kept
 and put back for whatever runs after writes. The servers are stopped around every file copy."""
 import json
+import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -216,6 +217,16 @@ class Datadirs:
             except OSError as e:
                 self.fleet.side_failed(side, {"step": "prepare", "message": f"{side}: keeping a copy of the loaded datadir failed: {e}",
                                               "log_tail": ""})
+
+    def fresh_copy(self, side: str) -> None:
+        """`side`'s datadir (its server stopped) replaced by a copy of the tables as loaded and
+        written to disk, so that no writeback of the copy runs inside a timing: a DDL statement
+        starts from the same files on every side and in every round."""
+        layout = self._layout(side)
+        source = self._layout(self._snapshot_sides()[0] if self.data == "shared" else side).loaded_copy
+        server.clean_stale_files(layout)
+        replace_with_copy(source, layout.datadir)
+        os.sync()
 
     def has_loaded_copy(self) -> bool:
         return all(self._layout(side).loaded_copy.is_dir() for side in self._snapshot_sides())

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .datadirs import Datadirs
+from .ddl_workload import DdlWorkload, EmployeesTable
 from .fleet import Fleet
 from .plan import Benchmark, Plan
 from .records import Journal
@@ -14,7 +15,10 @@ from .workload import Dataset, Workload
 
 
 def dataset_for(plan: Plan, client_log: Path) -> Dataset:
-    """The tables the plan's workloads run on: sysbench's, for every catalogue entry today."""
+    """The tables the plan's workloads run on: the employees table of DDL statements (a plan
+    holds those only, or none), else sysbench's."""
+    if plan.benchmarks and plan.benchmarks[0].ddl is not None:
+        return EmployeesTable(plan)
     return SysbenchTables(plan, client_log)
 
 
@@ -29,10 +33,11 @@ class Services:
     _workloads: dict = field(default_factory=dict)
 
     def workload(self, bench: Benchmark) -> Workload:
-        """How `bench`'s statements reach a server. Every catalogue entry is a sysbench script
-        today; an entry of another kind (DDL, LOAD DATA, go-tpc) gets its own workload here."""
+        """How `bench`'s statements reach a server: a DDL statement's own workload, else a
+        sysbench script; an entry of another kind (LOAD DATA, go-tpc) gets its own here."""
         if bench.id not in self._workloads:
-            self._workloads[bench.id] = SysbenchWorkload(bench, self.plan, self.client_log)
+            self._workloads[bench.id] = (DdlWorkload(bench, self.datadirs) if bench.ddl is not None
+                                         else SysbenchWorkload(bench, self.plan, self.client_log))
         return self._workloads[bench.id]
 
 

@@ -44,13 +44,14 @@ class Benchmark:
     group: str
     kind: str
     script: str
-    script_path: Path
+    script_path: Path | None  # None for a DDL statement
     options: dict
     threads: int
     shape: str | None
     ahi: str | None
     instructions_events: int | None = None
     ahi_parts: int | None = None  # innodb_adaptive_hash_index_parts the servers run this cell with
+    ddl: dict | None = None  # {statement, session} of a DDL statement (group ddl), run by ddl_workload.py
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,9 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
     pin = measure.get("pin_cpus") or {}
     benchmarks = []
     for i, b in enumerate(raw["benchmarks"]):
-        script_path = sysbench.resolve_script(b["script"])
-        if script_path is None:
+        # A DDL statement is sent by the harness itself: no script to find.
+        script_path = None if "ddl" in b else sysbench.resolve_script(b["script"])
+        if script_path is None and "ddl" not in b:
             raise PlanError(f"{source}: benchmarks[{i}].script: {b['script']!r} is not installed on this machine "
                             f"(looked in {sysbench.LUA_DIR} and {sysbench.SYSBENCH_BUILTIN_DIR}); expected sysbench 1.0.20 "
                             "and perfgate's Lua scripts")
@@ -142,7 +144,10 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
             id=b["id"], name=b["name"], group=b["group"], kind=b["kind"], script=b["script"],
             script_path=script_path, options=dict(b["options"]), threads=b["threads"],
             shape=b.get("shape"), ahi=b.get("ahi"), instructions_events=b.get("instructions_events"),
-            ahi_parts=b.get("ahi_parts")))
+            ahi_parts=b.get("ahi_parts"), ddl=b.get("ddl")))
+    if len({b.ddl is None for b in benchmarks}) > 1:
+        raise PlanError(f"{source}: benchmarks: DDL statements and sysbench microbenchmarks load different tables; "
+                        "expected a plan of one kind only")
 
     return Plan(
         raw=raw, suite=raw["suite"], sides=sides,

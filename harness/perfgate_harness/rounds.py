@@ -81,6 +81,10 @@ class Rounds:
         srv = self.fleet.check_alive(side, step)
         device = self.io_device(side)
         try:
+            workload.before_run(srv)
+        except WorkloadFailed as e:
+            self._raise_failed(srv, step, e)
+        try:
             before = procstat.sample(srv.pid)
         except OSError:
             self.fleet.check_alive(side, step)
@@ -89,20 +93,25 @@ class Rounds:
         try:
             report = workload.timed(srv, seconds, on_start)
         except WorkloadFailed as e:
-            state = srv.exit_description()
-            if state != "running":
-                self.fleet.dead[side] = f"{side} server {state}"
-            log_tail = e.log_tail
-            # The server's last words explain a crash; when it is alive they are only context.
-            server_tail = srv.log_tail(30 if state != "running" else 5)
-            if server_tail:
-                log_tail += f"\n--- {srv.layout.error_log.name} ({side}) ---\n{server_tail}"
-            raise BenchmarkFailed(side, step, f"{side}: {e}", log_tail) from None
+            self._raise_failed(srv, step, e)
         device_after = iostat.sample(device)
         after = procstat.sample(srv.pid)
         if after.read_bytes is None:
             self.journal.warn_once(f"{side}: /proc/{srv.pid}/io cannot be read: the server's own I/O (rKB/o, wKB/o) is not recorded")
         return report, (before, device_before), (after, device_after)
+
+    def _raise_failed(self, srv, step: str, e: WorkloadFailed):
+        """A run of `srv`'s side that cannot count: BenchmarkFailed, the side dead if its server is."""
+        side = srv.side
+        state = srv.exit_description()
+        if state != "running":
+            self.fleet.dead[side] = f"{side} server {state}"
+        log_tail = e.log_tail
+        # The server's last words explain a crash; when it is alive they are only context.
+        server_tail = srv.log_tail(30 if state != "running" else 5)
+        if server_tail:
+            log_tail += f"\n--- {srv.layout.error_log.name} ({side}) ---\n{server_tail}"
+        raise BenchmarkFailed(side, step, f"{side}: {e}", log_tail) from None
 
     def io_device(self, side: str) -> iostat.Device | None:
         if side not in self.io_devices:

@@ -22,6 +22,11 @@ class Workload(Protocol):
     def command(self, srv: Server, seconds: float) -> str:
         """The command line that runs one timed round against `srv`, as a person would retype it."""
 
+    def before_run(self, srv: Server) -> None:
+        """Called before each timed run (a warm-up, a round), outside its timing: what the
+        workload needs set up first (a DDL statement's fresh copy); WorkloadFailed when it
+        cannot be."""
+
     def timed(self, srv: Server, seconds: float, on_start: Callable | None = None) -> dict:
         """As many events as `seconds` allow against one side (a warm-up, a round): the report, or
         WorkloadFailed. `on_start(process)` is called once the client runs (the alternating

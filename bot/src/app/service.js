@@ -11,6 +11,7 @@ const { HANDLERS, PermanentJobError } = require('./jobs');
 const { Worker } = require('./worker');
 const { dashboardHandler, isDashboardPath } = require('../dashboard/handler');
 const { createHttpServer, sendJson, sendText } = require('./http-server');
+const { SUITE_OF_COMMAND } = require('./contract');
 
 const WEBHOOK_PATH = '/api/github/webhooks';
 // How long jobs in hand may go on once the bot is told to stop.
@@ -27,7 +28,7 @@ function benchmarkNames(thresholds) {
   const all = [...new Set(Object.values(thresholds.suites).flatMap((suite) => suite.names))];
   const names = { bisect: all, waive: all };
   for (const [name, suite] of Object.entries(thresholds.suites)) names[name] = suite.names;
-  for (const command of ['quick', 'full', 'ahi']) names[command] ||= [];
+  for (const command of Object.keys(SUITE_OF_COMMAND)) names[command] ||= [];
   // /perf why measures a row of the quick suite.
   names.why = names.quick;
   return names;

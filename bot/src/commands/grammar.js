@@ -87,6 +87,11 @@ const COMMANDS = Object.freeze([
     positionals: [{ name: 'microbenchmark', type: 'microbenchmark' }], options: [], needsWrite: true,
   },
   {
+    name: 'ddl',
+    summary: 'measure the DDL suite: ADD INDEX, DROP INDEX, ADD COLUMN and OPTIMIZE TABLE timed on a large table',
+    positionals: MEASURE_POSITIONALS, options: ['tests', 'rounds'], needsWrite: true,
+  },
+  {
     name: 'compare',
     summary: "measure this pull request's head against <ref> instead of its base",
     positionals: [{ name: 'ref', type: 'ref' }], options: [], needsWrite: true,

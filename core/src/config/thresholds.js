@@ -2,7 +2,8 @@
 // Loads thresholds/ once, at the edge, into one typed config object:
 //
 //   { dir,
-//     catalogue: { <name>: {name, group, kind, script, options, shape, instructions: {events}|null} },
+//     catalogue: { <name>: {name, group, kind, script, options, shape, instructions: {events}|null,
+//                           ddl?: {statement, session}} },                 group ddl: config/ddl-statements.js
 //     profiles:  { <name>: {name, file, options} },                          profiles/*.cnf
 //     suites:    { <name>: Suite } }                                          suites/<suite>.yml
 //
@@ -19,6 +20,7 @@
 //                       pin_cpus: 'split'|'none'},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
+//             ddl: bool,                          its benchmarks are DDL statements (config/ddl-statements.js)
 //             ahi: {states, parts: [int] | null, workloads: [{name, update_percent, update}],
 //                   variants: [{name, workload, update_percent, update, parts}]} | null,
 //                                                 variants: the workloads, each once per AHI
@@ -47,6 +49,7 @@ const { SIDE_SCHEDULES } = require('../side-schedules');
 const { loadBudget } = require('./budget');
 const { loadSuiteWide } = require('./suite-wide');
 const { loadExplainBudget } = require('./explain-budget');
+const { loadDdlEntry, checkDdlSuite } = require('./ddl-statements');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
@@ -86,11 +89,15 @@ function loadCatalogue(file) {
   for (const name of Object.keys(entries)) {
     const at = ['benchmarks', name];
     if (!NAME.test(name)) src.fail(at, `${show(name)} is not a valid name; expected letters, digits and _ . % = + -`);
+    if (check.get(src.data, [...at, 'group']) === 'ddl') {
+      catalogue[name] = loadDdlEntry(src, at, name);
+      continue;
+    }
     check.mapping(src, at, { required: ['group', 'kind', 'script'], optional: ['options', 'shape', 'instructions'], what: 'a microbenchmark' });
     const options = entries[name].options === undefined ? {} : check.mapping(src, [...at, 'options'], { what: 'a mapping of option names to values', anyKeys: true });
     catalogue[name] = {
       name,
-      group: check.oneOf(src, [...at, 'group'], ['point', 'range', 'write']),
+      group: check.oneOf(src, [...at, 'group'], ['point', 'range', 'write', 'ddl']),
       kind: check.oneOf(src, [...at, 'kind'], ['read', 'write']),
       script: checkAgainstPlanSchema(src, [...at, 'script'], 'script', entries[name].script),
       options: { ...checkAgainstPlanSchema(src, [...at, 'options'], 'scriptOptions', options) },
@@ -373,6 +380,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const ahi = isAhi ? loadAhi(src) : null;
   const names = isAhi ? ahi.workloads.map((w) => w.name) : benchmarks;
   const limits = loadLimits(src, names, ahi);
+  const ddl = checkDdlSuite(src, benchmarks, catalogue, measure, scale);
   if (measure.signals.includes('instructions')) {
     if (isAhi) src.fail(['measure', 'signals'], 'instructions are not counted for AHI cells; expected [time]');
     benchmarks.forEach((b, i) => {
@@ -389,6 +397,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
     measure,
     benchmarks,
     ahi,
+    ddl,
     names,
     limits,
     instructions: loadInstructions(src),

@@ -15,7 +15,7 @@ const QUICK_USAGE = 'usage: /perf quick [<sha>] [threads=N,…] [tests=NAME,…]
 const SHA_RULE = "expected the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; "
   + 'the run measures exactly that commit, and only while it is the head';
 const SHA = '0123456789abcdef0123456789abcdef01234567';
-const COMMAND_LIST = 'expected one of quick, full, ahi, why, compare, rerun, cancel, help, bisect, signoff or waive';
+const COMMAND_LIST = 'expected one of quick, full, ahi, why, ddl, compare, rerun, cancel, help, bisect, signoff or waive';
 
 const command = (name, args, line, needsWrite = true) => ({ command: { name, needsWrite, args, line } });
 
@@ -32,6 +32,7 @@ test('valid commands parse into typed arguments', () => {
     [`/perf quick ${SHA}`, command('quick', { sha: SHA }, `/perf quick ${SHA}`)],
     ['/perf full rounds=4 0123ABC', command('full', { rounds: 4, sha: '0123abc' }, '/perf full rounds=4 0123ABC')],
     ['/perf ahi 0123456789ab tests=point-query', command('ahi', { sha: '0123456789ab', tests: ['point-query'] }, '/perf ahi 0123456789ab tests=point-query')],
+    ['/perf ddl rounds=6', command('ddl', { rounds: 6 }, '/perf ddl rounds=6')],
     ['/perf compare 1a2b3c4d', command('compare', { ref: '1a2b3c4d' }, '/perf compare 1a2b3c4d')],
     ['/perf compare origin/10.11~3^2', command('compare', { ref: 'origin/10.11~3^2' }, '/perf compare origin/10.11~3^2')],
     ['/perf compare mariadb-10.11.19', command('compare', { ref: 'mariadb-10.11.19' }, '/perf compare mariadb-10.11.19')],
@@ -61,6 +62,9 @@ test('every error message, exactly', () => {
     ['/perf fast', `unknown command '/perf fast': ${COMMAND_LIST}`],
     ['/perf Quick', `unknown command '/perf Quick': ${COMMAND_LIST}`],
     ['/perf quick thread=4', `/perf quick: unknown argument 'thread=4'; ${QUICK_USAGE}`],
+    // One statement at a time and only timed: a DDL run takes no client threads nor instructions.
+    ['/perf ddl threads=4', "/perf ddl: unexpected argument 'threads=4'; usage: /perf ddl [<sha>] [tests=NAME,…] [rounds=N]"],
+    ['/perf ddl metric=instructions', "/perf ddl: unexpected argument 'metric=instructions'; usage: /perf ddl [<sha>] [tests=NAME,…] [rounds=N]"],
     ['/perf quick now', `/perf quick: bad <sha> 'now': ${SHA_RULE}`],
     ['/perf quick 012345', `/perf quick: bad <sha> '012345': ${SHA_RULE}`],
     [`/perf quick ${SHA}8`, `/perf quick: bad <sha> '${SHA}8': ${SHA_RULE}`],
@@ -210,6 +214,7 @@ test('the help text is generated from the table the parser uses', () => {
 - \`/perf full [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the full suite (every microbenchmark of the catalogue)
 - \`/perf ahi [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N] [metric=time|instructions|both]\`: measure the adaptive hash index suite: point selects with N% updates, AHI off and on
 - \`/perf why <microbenchmark>\`: measure <microbenchmark> with the quick suite and say why it got slower (counters, waits, stacks, plans, memory)
+- \`/perf ddl [<sha>] [tests=NAME,…] [rounds=N]\`: measure the DDL suite: ADD INDEX, DROP INDEX, ADD COLUMN and OPTIMIZE TABLE timed on a large table
 - \`/perf compare <ref>\`: measure this pull request's head against <ref> instead of its base
 - \`/perf rerun\`: run the last measurement of this pull request again
 - \`/perf cancel\`: cancel this pull request's queued and running measurements

@@ -23,6 +23,9 @@ test('what the shipped suites\' budgets let the steps measure', () => {
     full: { extra_rounds: 0, step_rounds: 1, confirm_rounds: 0, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 600 },
     ahi: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 3600 },
     'ahi-quick': { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 300 },
+    // DDL statements: every round is on a fresh server already, so the budget goes to pairs.
+    'ddl-quick': { extra_rounds: 6, step_rounds: 6, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 240 },
+    ddl: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 900 },
     e2e: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 6, step_windows: 3, confirm_windows: 3, seconds: 300 },
   });
   // The full suite counted with --metric both (a release sign-off) still counts open

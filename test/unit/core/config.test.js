@@ -22,7 +22,7 @@ const replace = (from, to) => (text) => text.replace(from, to);
 
 test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
-  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'full', 'quick']);
+  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'ddl-quick', 'ddl', 'full', 'quick']);
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
@@ -61,8 +61,17 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
   assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
   for (const suite of Object.values(config.suites)) {
-    assert.deepEqual(suite.profiles, { mariadb: 'mariadb', mysql: 'mysql', percona: 'mysql' }, `${suite.name}: the profile follows the server's flavour`);
+    // The DDL suites' own profiles differ from the flavour's in a redo log small enough to copy
+    // and no buffer pool loaded in the background.
+    const own = suite.ddl ? 'ddl-' : '';
+    assert.deepEqual(suite.profiles, { mariadb: `${own}mariadb`, mysql: `${own}mysql`, percona: `${own}mysql` }, `${suite.name}: the profile follows the server's flavour`);
   }
+  const differ = (flavor) => {
+    const [own, ddl] = [config.profiles[flavor].options, config.profiles[`ddl-${flavor}`].options];
+    return [...new Set([...Object.keys(own), ...Object.keys(ddl)])].filter((k) => own[k] !== ddl[k]);
+  };
+  const noBackgroundLoad = ['innodb_buffer_pool_dump_at_shutdown', 'innodb_buffer_pool_load_at_startup'];
+  assert.deepEqual([differ('mariadb'), differ('mysql')], [['innodb_log_file_size', ...noBackgroundLoad], ['innodb_redo_log_capacity', ...noBackgroundLoad]]);
 });
 
 test('the MySQL profile turns the binary log off and says what the adaptive hash index is', () => {
@@ -273,13 +282,13 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a profile without a .cnf',
       edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: percona\n') },
       file: 'suites/quick.yml', at: 'profile: percona',
-      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: defaults, mariadb, mysql`,
+      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: ddl-mariadb, ddl-mysql, defaults, mariadb, mysql`,
     },
     {
       name: 'a flavour\'s profile without a .cnf',
       edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: {mysql: mysql-binlog}\n') },
       file: 'suites/quick.yml', at: 'profile: {mysql',
-      expect: (f, l) => `${f}:${l}: profile.mysql: 'mysql-binlog' has no profiles/mysql-binlog.cnf; expected one of: defaults, mariadb, mysql`,
+      expect: (f, l) => `${f}:${l}: profile.mysql: 'mysql-binlog' has no profiles/mysql-binlog.cnf; expected one of: ddl-mariadb, ddl-mysql, defaults, mariadb, mysql`,
     },
     {
       name: 'a profile for a flavour perfgate does not know',
@@ -418,7 +427,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a catalogue entry with a bad group',
       edits: { 'benchmarks.yml': replace('    group: range\n    kind: read\n    script: perfgate_scan', '    group: scan\n    kind: read\n    script: perfgate_scan') },
       file: 'benchmarks.yml', at: 'group: scan',
-      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.group: 'scan' is not valid; expected one of: point, range, write`,
+      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.group: 'scan' is not valid; expected one of: point, range, write, ddl`,
     },
     {
       name: 'a catalogue entry naming a script that does not exist',

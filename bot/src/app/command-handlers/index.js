@@ -19,6 +19,7 @@ function commandHandlers({ bisect }) {
     quick: startMeasurement,
     full: startMeasurement,
     ahi: startMeasurement,
+    ddl: startMeasurement,
     rerun: rerunMeasurement,
     why: explainRow,
     cancel: cancelRuns,

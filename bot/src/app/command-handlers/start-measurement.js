@@ -1,5 +1,5 @@
 'use strict';
-// /perf quick, /perf full, /perf ahi [<sha>] [threads=] [tests=] [rounds=]: the suite of the
+// /perf quick, /perf full, /perf ahi, /perf ddl [<sha>] [threads=] [tests=] [rounds=]: the suite of the
 // command on the head approved as of the comment, or exactly the commit named (measure.js).
 const contract = require('../contract');
 const { measure } = require('../measure');

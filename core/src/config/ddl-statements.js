@@ -1,0 +1,55 @@
+'use strict';
+// DDL statements: catalogue entries of `group: ddl` and the suites that time them
+// (docs/suites.md, "The DDL suites"). Each runs on `employees`, the table of MySQL bug 116738,
+// loaded with generated rows (harness/perfgate_harness/ddl_workload.py); one statement is one
+// timed round, on a server restarted on a fresh copy of the prepared datadir. What is sent is
+// exactly `statement`, after `SET SESSION` of each `session` variable, so it is its own shape.
+const check = require('./checks');
+const { show } = require('./yaml-source');
+
+const DDL_SCRIPT = 'perfgate_ddl';
+const TABLE = 'employees';
+// One statement on the prepared table, nothing after it: the harness times it alone.
+const STATEMENT = new RegExp(`^(ALTER TABLE ${TABLE}|OPTIMIZE TABLE ${TABLE}|CREATE (UNIQUE )?INDEX \\w+ ON ${TABLE}|DROP INDEX \\w+ ON ${TABLE})\\b[^;\\n\\u0000]*$`, 'i');
+const STATEMENT_FORM = `one statement on ${TABLE} without ';': ALTER TABLE ${TABLE} …, OPTIMIZE TABLE ${TABLE}, CREATE INDEX <name> ON ${TABLE} … or DROP INDEX <name> ON ${TABLE}`;
+const VARIABLE = /^[a-z][a-z0-9_]*$/;
+// Session values are written into `SET SESSION name = value`: integers and bare words only.
+const WORD = /^[A-Za-z0-9_]+$/;
+
+function loadDdlEntry(src, at, name) {
+  const raw = check.mapping(src, at, { required: ['group', 'kind', 'statement'], optional: ['session'], what: 'a DDL statement {group: ddl, kind: write, statement, session}' });
+  check.oneOf(src, [...at, 'kind'], ['write']);
+  const statement = check.string(src, [...at, 'statement'], { pattern: STATEMENT, what: STATEMENT_FORM });
+  const session = {};
+  if (raw.session !== undefined) {
+    const vars = check.mapping(src, [...at, 'session'], { anyKeys: true, what: 'a mapping of session variables to values, e.g. {innodb_ddl_threads: 4}' });
+    for (const [key, value] of Object.entries(vars)) {
+      if (!VARIABLE.test(key)) src.fail([...at, 'session', key], `${show(key)} is not a variable name; expected lower-case letters, digits and _`);
+      const ok = (Number.isInteger(value) && value >= 0) || (typeof value === 'string' && WORD.test(value));
+      if (!ok) src.fail([...at, 'session', key], `${show(value)} is not valid; expected an integer >= 0 or a word of letters, digits and _`);
+      session[key] = value;
+    }
+  }
+  return { name, group: 'ddl', kind: 'write', script: DDL_SCRIPT, options: {}, shape: statement, instructions: null, ddl: { statement, session } };
+}
+
+// A suite lists DDL statements only or microbenchmarks only: the two load different tables.
+// Returns whether it is a DDL suite; fails at the first rule a DDL suite breaks.
+function checkDdlSuite(src, benchmarks, catalogue, measure, scale) {
+  if (!benchmarks) return false;
+  const isDdl = benchmarks.map((name) => catalogue[name].group === 'ddl');
+  if (!isDdl.some(Boolean)) return false;
+  const other = isDdl.findIndex((ddl) => !ddl);
+  if (other >= 0) {
+    src.fail(['benchmarks', other], `${show(benchmarks[other])} is a microbenchmark, '${benchmarks[isDdl.indexOf(true)]}' a DDL statement; expected a suite of DDL statements only or of microbenchmarks only`);
+  }
+  if (scale.tables !== 1) src.fail(['scale', 'tables'], `${show(scale.tables)} is not valid; expected 1 (a DDL suite times its statements on one table, ${TABLE})`);
+  if (measure.threads.length !== 1 || measure.threads[0] !== 1) src.fail(['measure', 'threads'], `${show(src.data.measure.threads)} is not valid; expected 1 (one statement at a time)`);
+  if (measure.signals.includes('instructions')) src.fail(['measure', 'signals'], 'instructions of DDL statements are not counted; expected [time]');
+  if (measure.side_schedule !== 'in-turn') {
+    src.fail(['measure', 'side_schedule'], `${show(measure.side_schedule)} is not valid; expected in-turn (each statement runs on a server restarted on a fresh copy, one side after the other)`);
+  }
+  return true;
+}
+
+module.exports = { loadDdlEntry, checkDdlSuite, DDL_SCRIPT, DDL_TABLE: TABLE };

@@ -1,0 +1,87 @@
+"""The DDL suite end to end on the two real MariaDB builds, at a tiny scale: `perfgate compare
+--suite ddl-quick` times every statement on fresh copies of the prepared employees table and
+reports one row per statement. Nothing is faked; the assertions hold whatever the timings."""
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import BASE, HEAD, REPO, no_server_left, processes_mentioning
+
+pytestmark = pytest.mark.usefixtures("basedirs")
+
+STATEMENTS = ["add-index", "drop-index", "add-column-instant", "add-column-rebuild", "optimize"]
+TINY = ["--rows", "300", "--rounds", "2"]
+
+
+def ddl_thresholds(tmp_path, benchmarks=STATEMENTS):
+    """A copy of the shipped thresholds/ whose ddl-quick suite lists `benchmarks` and measures
+    its planned pairs only."""
+    folder = tmp_path / "thresholds"
+    shutil.copytree(REPO / "thresholds", folder)
+    suite = folder / "suites" / "ddl-quick.yml"
+    text = re.sub(r"extra_pairs: \d+", "extra_pairs: 0", suite.read_text())
+    text = text[:text.index("benchmarks:\n")] + "benchmarks:\n" + "".join(f"  - {b}\n" for b in benchmarks)
+    suite.write_text(text)
+    return folder
+
+
+def compare(tmp_path, thresholds, *args):
+    out = tmp_path / "run"
+    done = subprocess.run(["node", str(REPO / "cli/bin/perfgate.js"), "compare", "--base", BASE, "--head", HEAD,
+                           "--suite", "ddl-quick", "--thresholds", str(thresholds), "--out", str(out), "--keep-data", *args],
+                          capture_output=True, text=True, timeout=900, cwd=REPO)
+    return done, out
+
+
+def starts(error_log: Path) -> int:
+    """How many times the server of that log became ready."""
+    return error_log.read_text(errors="replace").count("ready for connections")
+
+
+def test_every_statement_is_a_row_timed_on_fresh_copies_of_the_prepared_table(tmp_path):
+    done, out = compare(tmp_path, ddl_thresholds(tmp_path), *TINY)
+    assert done.returncode in (0, 1, 3), done.stderr  # a verdict, whatever it is: not an error
+    results = json.loads((out / "results.json").read_text())
+    assert results["status"] == "ok" and results["data"] == "shared"
+    rows = results["benchmarks"]
+    assert [b["id"] for b in rows] == STATEMENTS
+    plan = json.loads((out / "plan.json").read_text())
+    for row, planned in zip(rows, plan["benchmarks"]):
+        assert row["status"] == "ok" and row["group"] == "ddl", row
+        assert row["shape"] == planned["ddl"]["statement"]
+        assert row["command"].endswith(f'perfgate_ddl -e "{planned["ddl"]["statement"]}"')
+        # Two timings a side: the second of ADD INDEX idx_name or DROP INDEX idx_salary would
+        # fail on the first one's table; each ran on a copy of the table as prepared.
+        assert sorted(r["side"] for r in row["rounds"]) == ["base", "base", "head", "head"]
+        for r in row["rounds"]:
+            assert r["queries"] == 1 and r["qps"] > 0 and abs(r["qps"] * r["seconds"] - 1) < 1e-9
+    # One start per timing on top of the timed phase's (and the base's load): a server
+    # restarted on a fresh copy for each statement.
+    timings = len(STATEMENTS) * 2
+    assert starts(out / "servers/base/error.log") == 1 + 1 + timings
+    assert starts(out / "servers/head/error.log") == 1 + timings
+    verdict = json.loads((out / "verdict.json").read_text())
+    assert [b["id"] for b in verdict["benchmarks"]] == STATEMENTS
+    comment = (out / "comment.md").read_text()
+    assert "DDL statements" in comment
+    for name in STATEMENTS:
+        assert re.search(rf"^\| \S+ \| {name} \| [0-9.]+ \|", comment, re.M), (name, comment)
+    no_server_left(out)
+    assert not processes_mentioning(str(out))
+
+
+def test_a_parallel_index_build_on_mariadb_is_an_error_that_says_it_has_none(tmp_path):
+    done, out = compare(tmp_path, ddl_thresholds(tmp_path, ["add-index-parallel"]), *TINY)
+    assert done.returncode == 4, done.stderr
+    results = json.loads((out / "results.json").read_text())
+    [row] = results["benchmarks"]
+    assert results["status"] == "error" and row["status"] == "error" and row["rounds"] == []
+    assert row["error"]["message"] == (
+        "base: Unknown system variable 'innodb_ddl_threads': this server has no such variable (MariaDB has no "
+        "innodb_ddl_threads: its index builds are single-threaded); expected a MySQL 8.0.27 or later server, "
+        "or a suite without this statement")
+    no_server_left(out)

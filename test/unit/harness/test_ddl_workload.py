@@ -1,0 +1,120 @@
+"""DDL statements in the harness without servers: the plan's DDL entries, the generated rows of
+the bug report's table, and what a statement's round and its failures say."""
+import copy
+import json
+from datetime import date
+from pathlib import Path
+
+import pymysql
+import pytest
+
+from perfgate_harness import ddl_workload
+from perfgate_harness.phase import dataset_for
+from perfgate_harness.plan import PlanError, parse_plan
+from perfgate_harness.sysbench_workload import SysbenchTables
+
+STATEMENT = "ALTER TABLE employees ADD INDEX idx_name (last_name, first_name), ALGORITHM=INPLACE, LOCK=NONE"
+
+
+@pytest.fixture
+def raw(fixture_text, tmp_path):
+    (tmp_path / "srv" / "sbin").mkdir(parents=True)
+    binary = tmp_path / "srv" / "sbin" / "mariadbd"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    plan = json.loads(fixture_text("plans", "tiny-quick.json"))
+    plan["sides"]["base"]["basedir"] = plan["sides"]["head"]["basedir"] = str(tmp_path / "srv")
+    plan["scale"] = {"tables": 1, "rows": 100}
+    plan["measure"]["signals"] = ["time"]
+    plan["measure"].pop("instructions", None)
+    plan["benchmarks"] = [{"id": "add-index", "name": "add-index", "group": "ddl", "kind": "write",
+                           "script": "perfgate_ddl", "options": {}, "threads": 1, "shape": STATEMENT,
+                           "ddl": {"statement": STATEMENT, "session": {"innodb_ddl_threads": 4}}}]
+    for b in plan["benchmarks"]:
+        b.pop("instructions_events", None)
+    return plan
+
+
+def edited(raw, edit):
+    raw = copy.deepcopy(raw)
+    edit(raw)
+    return raw
+
+
+def test_a_ddl_plan_needs_no_script_and_loads_the_employees_table(raw, tmp_path):
+    plan = parse_plan(raw)
+    [bench] = plan.benchmarks
+    assert bench.script_path is None and bench.ddl == {"statement": STATEMENT, "session": {"innodb_ddl_threads": 4}}
+    assert isinstance(dataset_for(plan, tmp_path / "client.log"), ddl_workload.EmployeesTable)
+    sysbench_only = parse_plan(edited(raw, lambda p: p.update(benchmarks=[{
+        "id": "point-query", "name": "point-query", "group": "point", "kind": "read", "script": "oltp_point_select",
+        "options": {}, "threads": 1}])))
+    assert isinstance(dataset_for(sysbench_only, tmp_path / "client.log"), SysbenchTables)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda p: p["benchmarks"][0]["ddl"].update(statement=STATEMENT + "; DROP TABLE employees"),
+     "plan.json: benchmarks[0].ddl.statement: '" + STATEMENT + "; DROP TABLE employees' does not match"),
+    (lambda p: p["benchmarks"][0]["ddl"]["session"].update(innodb_ddl_threads="4; DROP TABLE t"),
+     "plan.json: benchmarks[0].ddl.session.innodb_ddl_threads: '4; DROP TABLE t' is not valid under any of the given schemas"),
+    (lambda p: p["benchmarks"][0]["ddl"]["session"].update({"x=1,y": 1}),
+     "plan.json: benchmarks[0].ddl.session.x=1,y: 'x=1,y' does not match"),
+    (lambda p: p["benchmarks"][0].pop("ddl"), "plan.json: benchmarks[0]: 'ddl' is a required property"),
+    (lambda p: p["benchmarks"][0].update(script="oltp_insert"), "plan.json: benchmarks[0].script: 'perfgate_ddl' was expected"),
+    (lambda p: p["benchmarks"].append({"id": "point-query", "name": "point-query", "group": "point", "kind": "read",
+                                       "script": "oltp_point_select", "options": {}, "threads": 1}),
+     "plan.json: benchmarks: DDL statements and sysbench microbenchmarks load different tables; expected a plan of one kind only"),
+    (lambda p: p["benchmarks"].append({"id": "x", "name": "x", "group": "point", "kind": "read", "script": "perfgate_ddl",
+                                       "options": {}, "threads": 1}),
+     "plan.json: benchmarks[1].script: 'perfgate_ddl' is not one of ['oltp_delete'"),
+])
+def test_hostile_ddl_entries_of_a_plan_are_refused_naming_the_key(raw, edit, message):
+    with pytest.raises(PlanError) as e:
+        parse_plan(edited(raw, edit))
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_the_rows_are_the_bug_reports_and_the_same_on_every_side():
+    rows = list(ddl_workload.employee_rows(2000))
+    assert rows == list(ddl_workload.employee_rows(2000))
+    assert rows != list(ddl_workload.employee_rows(2000, seed=1))
+    for salary, birth, first, last, gender, hire in rows:
+        assert 1000 <= salary <= 100000
+        assert date(1949, 10, 1) <= birth < date(1999, 10, 1) and date(1998, 10, 1) <= hire < date(2023, 10, 1)
+        assert len(first) == 8 and len(last) == 7 and int(first, 16) >= 0 and int(last, 16) >= 0
+        assert gender == ("F" if salary % 2 == 0 else "M")
+    assert {r[4] for r in rows} == {"F", "M"} and len({r[0] for r in rows}) > 1500
+
+
+def test_a_round_is_one_statement_and_its_rate_is_statements_per_second():
+    report = ddl_workload.round_report(0.25)
+    assert report["queries"] == 1 and report["qps"] == 4.0 and report["seconds"] == 0.25
+    assert report["latency_ms"] == {"avg": 250.0, "p95": 250.0, "max": 250.0}
+    assert ddl_workload.session_sql({"innodb_ddl_threads": 4, "x": "ON"}) == [
+        "SET SESSION innodb_ddl_threads = 4", "SET SESSION x = ON"]
+
+
+def test_what_a_failed_statement_says():
+    missing = pymysql.err.OperationalError(1193, "Unknown system variable 'innodb_ddl_threads'")
+    assert ddl_workload.statement_failure(missing, STATEMENT) == (
+        "Unknown system variable 'innodb_ddl_threads': this server has no such variable (MariaDB has no "
+        "innodb_ddl_threads: its index builds are single-threaded); expected a MySQL 8.0.27 or later server, "
+        "or a suite without this statement")
+    other = pymysql.err.OperationalError(1845, "ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY")
+    assert ddl_workload.statement_failure(other, "ALTER TABLE employees X") == (
+        "ALTER TABLE employees X: (1845, 'ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY')")
+    # OPTIMIZE TABLE reports its errors as rows, not as a failed statement.
+    rows = (("perfgate_ddl.employees", "optimize", "note", "Table does not support optimize, doing recreate + analyze instead"),
+            ("perfgate_ddl.employees", "optimize", "error", "Lock wait timeout exceeded"),
+            ("perfgate_ddl.employees", "optimize", "status", "OK"))
+    assert ddl_workload.result_errors(rows) == ["Lock wait timeout exceeded"]
+    assert ddl_workload.result_errors(rows[:1] + rows[2:]) == [] and ddl_workload.result_errors(()) == []
+
+
+def test_the_command_to_reproduce_a_round_names_the_session_and_the_statement(raw):
+    class Srv:
+        class layout:
+            socket = Path("/run/x/mysqld.sock")
+    workload = ddl_workload.DdlWorkload(parse_plan(raw).benchmarks[0], datadirs=None)
+    assert workload.command(Srv, 1) == (
+        f'mysql --socket=/run/x/mysqld.sock --user=root perfgate_ddl -e "SET SESSION innodb_ddl_threads = 4; {STATEMENT}"')
