@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "harness"))
 
-from perfgate_harness import procstat, server, sysbench  # noqa: E402
+from perfgate_harness import ddl_workload, procstat, server, sysbench  # noqa: E402
 from variants import VARIANTS, variant_commits, variant_tag  # noqa: E402 (bench/ is the script's folder)
 
 PERFGATE = ["node", str(REPO / "cli" / "bin" / "perfgate.js")]
@@ -284,17 +284,7 @@ def check_default_sort_buffer(lab, base, head, rounds):
 # The DDL bug report's table (/work/shared/context/002_*), its rows generated in one statement
 # from fixed seeds with the report's distributions (its FROM_UNIXTIME of dates before 1970 is
 # NULL in MariaDB: whole days from the same first dates instead), and the report's UPDATE.
-EMPLOYEES = """CREATE TABLE employees (
-    emp_no      INT             AUTO_INCREMENT NOT NULL,
-    salary      INT             NOT NULL,
-    birth_date  DATE            NOT NULL,
-    first_name  VARCHAR(14)     CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci NOT NULL,
-    last_name   VARCHAR(16)     CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci NOT NULL,
-    gender      ENUM ('M','F')  NOT NULL,
-    hire_date   DATE            NOT NULL,
-    PRIMARY KEY (emp_no),
-    KEY idx_salary (salary)
-) ENGINE=InnoDB"""
+EMPLOYEES = ddl_workload.TABLE_SQL
 EMPLOYEE_ROWS = """INSERT INTO employees SELECT NULL,
     ROUND((RAND(1) * (100000-1000)) + 1000),
     '1949-10-01' + INTERVAL FLOOR(RAND(2) * DATEDIFF('1999-10-01', '1949-10-01')) DAY,
