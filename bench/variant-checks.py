@@ -281,7 +281,7 @@ def check_default_sort_buffer(lab, base, head, rounds):
     print_qps("oltp_read_only --range_size=10000 1 thread", qps)
 
 
-# The DDL bug report's table (/work/shared/context/002_*), its rows generated in one statement
+# The table of MySQL bug 116738 (DDL slower), its rows generated in one statement
 # from fixed seeds with the report's distributions (its FROM_UNIXTIME of dates before 1970 is
 # NULL in MariaDB: whole days from the same first dates instead), and the report's UPDATE.
 EMPLOYEES = ddl_workload.TABLE_SQL

@@ -3,7 +3,9 @@
 // that each config error can be provoked on an otherwise valid set.
 const fs = require('node:fs');
 const path = require('node:path');
-const { SHIPPED_DIR } = require('../../core/src/config/thresholds');
+const assert = require('node:assert/strict');
+const { SHIPPED_DIR, loadThresholds } = require('../../core/src/config/thresholds');
+const { ConfigError } = require('../../core/src/errors');
 const { scratchDir } = require('./scratch-dir');
 
 function thresholdsWith(edits = {}) {
@@ -31,4 +33,17 @@ function lineOf(dir, file, needle) {
   return i + 1;
 }
 
-module.exports = { thresholdsWith, lineOf };
+// The one-line ConfigError (exit 2) a bad thresholds folder is refused with.
+function configErrorOf(dir) {
+  try {
+    loadThresholds(dir);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${err.stack}`);
+    assert.equal(err.exitCode, 2);
+    assert.ok(!err.message.includes('\n'), 'error is one line');
+    return err.message;
+  }
+  return assert.fail('loadThresholds accepted a bad thresholds folder');
+}
+
+module.exports = { thresholdsWith, lineOf, configErrorOf };

@@ -5,8 +5,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { loadThresholds } = require('../../../core/src/config/thresholds');
 const { resolvePlan } = require('../../../core/src/plan');
-const { ConfigError } = require('../../../core/src/errors');
-const { thresholdsWith, lineOf } = require('../../support/thresholds-copy');
+const { thresholdsWith, lineOf, configErrorOf: errorOf } = require('../../support/thresholds-copy');
 
 const SIDES = { base: { basedir: '/opt/base' }, head: { basedir: '/opt/head' } };
 const STATEMENTS = ['add-index', 'drop-index', 'add-column-instant', 'add-column-rebuild', 'optimize'];
@@ -14,16 +13,6 @@ const replace = (from, to) => (text) => {
   assert.ok(text.includes(from) || from instanceof RegExp, `the shipped file holds ${from}`);
   return text.replace(from, to);
 };
-
-function errorOf(dir) {
-  try {
-    loadThresholds(dir);
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${err.stack}`);
-    return err.message;
-  }
-  return assert.fail('loadThresholds accepted a bad thresholds folder');
-}
 
 test('the shipped DDL suites time the same statements, the pull request\'s on a small table', () => {
   const config = loadThresholds();
