@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
 import {
   BASE_BASEDIR, HEAD_BASEDIR, REPOSITORY, doublePullRequest, exportPerfgate, killServerWhenUp, makeFork,
-  pinnedAction, pullRequestEvent, serversUnder, tinyAhiSuite, tinySuite, workflowDispatchEvent,
+  pinnedAction, pullRequestEvent, serversUnder, tinyPullRequestSuites, tinySuite, workflowDispatchEvent,
 } from '../support/action-fork.mjs';
 import { ciTool } from '../support/ci-tools.mjs';
 import { secondaryRateLimit, startGitHubDouble } from '../support/github-api/index.mjs';
@@ -20,8 +20,9 @@ import { secondaryRateLimit, startGitHubDouble } from '../support/github-api/ind
 const GITHUB_TOKEN = 'ghs_perfgateActionTestTokenForTheDouble01';
 const MARKER = '<!-- perfgate:comment suite=quick -->';
 const AHI_MARKER = '<!-- perfgate:comment suite=ahi-quick -->';
-// perf-pr.yml's two suites: one check run, one sticky comment and one artifact each.
-const PR_SUITES = ['quick', 'ahi-quick'];
+// perf-pr.yml's suites: one check run, one sticky comment and one artifact each.
+const PR_SUITES = ['quick', 'ahi-quick', 'ddl-quick', 'contention-quick'];
+const byName = (names) => [...names].sort();
 const CONCLUSION = { pass: 'success', warn: 'neutral', undecided: 'neutral', fail: 'failure', error: 'failure' };
 // Loose enough that the same two servers pass on a noisy machine at 3 rounds of 1 s.
 const BASE_LIMITS = { warn: 0.5, fail: 0.2 };
@@ -116,8 +117,8 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
 
   before(async () => {
     s = await scenario('trusted', {
-      baseSuites: { quick: tinySuite({ limits: BASE_LIMITS }), 'ahi-quick': tinyAhiSuite({ limits: BASE_LIMITS }) },
-      headSuites: { quick: tinySuite({ limits: HEAD_LIMITS }), 'ahi-quick': tinyAhiSuite({ limits: HEAD_LIMITS }) },
+      baseSuites: tinyPullRequestSuites({ limits: BASE_LIMITS }),
+      headSuites: tinyPullRequestSuites({ limits: HEAD_LIMITS }),
       pulls: (fork) => [{ number, baseSha: fork.baseSha, headSha: fork.headSha, author: 'maintainer', association: 'MEMBER' }],
     });
     const payload = pullRequestEvent({ number, baseSha: s.fork.baseSha, headSha: s.fork.headSha, author: 'maintainer', association: 'MEMBER' });
@@ -126,6 +127,8 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
     // The re-run uploads its run folder under the same name: keep this attempt's verdict.
     first.verdict = verdictIn(s.artifactsDir, runId, 'perfgate-quick');
     first.ahiVerdict = verdictIn(s.artifactsDir, runId, 'perfgate-ahi-quick');
+    first.ddlVerdict = verdictIn(s.artifactsDir, runId, 'perfgate-ddl-quick');
+    first.contentionVerdict = verdictIn(s.artifactsDir, runId, 'perfgate-contention-quick');
     first.checkRuns = structuredClone(s.gh.state.checkRuns(REPOSITORY));
     // GitHub's "re-run all jobs": the same run id, the same event.
     rerun = await s.run('perf-pr.yml', 'pull_request_target', payload, { runId });
@@ -135,13 +138,13 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
   it('runs gate, then measure and report once per suite, to success', () => {
     assert.equal(first.exitCode, 0, explain(first));
     assert.deepEqual(first.jobs, { gate: 'success', measure: 'success', report: 'success' }, explain(first));
-    assert.deepEqual(first.legs, {
-      'measure (quick)': 'success', 'measure (ahi-quick)': 'success', 'report (quick)': 'success', 'report (ahi-quick)': 'success',
-    }, explain(first));
+    assert.deepEqual(first.legs, Object.fromEntries(['measure', 'report'].flatMap((job) => PR_SUITES.map((suite) => [`${job} (${suite})`, 'success']))), explain(first));
   });
 
-  it('measures both suites on the one pull request: an artifact each, the AHI slice off and on at 2% updates', () => {
-    assert.deepEqual(artifactsOf(s.artifactsDir, runId), ['perfgate-ahi-quick', 'perfgate-quick']);
+  it('measures every suite on the one pull request: an artifact each, the AHI slice off and on at 2% updates, a DDL statement, a hot row at more threads', () => {
+    assert.deepEqual(artifactsOf(s.artifactsDir, runId), byName(PR_SUITES.map((suite) => `perfgate-${suite}`)));
+    assert.deepEqual(first.ddlVerdict.benchmarks.map((b) => b.id), ['add-index']);
+    assert.deepEqual(first.contentionVerdict.benchmarks.map((b) => [b.id, b.threads]), [['update-one_range=100', 4]]);
     assert.equal(first.verdict.suite, 'quick');
     assert.equal(first.ahiVerdict.suite, 'ahi-quick');
     assert.deepEqual(first.ahiVerdict.benchmarks.map((b) => b.id), [
@@ -155,16 +158,17 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
 
   it('delivers each suite in its own check run and its own sticky comment', () => {
     const runs = first.checkRuns;
-    assert.deepEqual(runs.map((run) => run.name).sort(), ['perfgate ahi-quick', 'perfgate quick']);
-    for (const [suite, verdict] of [['quick', first.verdict], ['ahi-quick', first.ahiVerdict]]) {
+    assert.deepEqual(runs.map((run) => run.name).sort(), byName(PR_SUITES.map((suite) => `perfgate ${suite}`)));
+    const verdicts = { quick: first.verdict, 'ahi-quick': first.ahiVerdict, 'ddl-quick': first.ddlVerdict, 'contention-quick': first.contentionVerdict };
+    for (const [suite, verdict] of Object.entries(verdicts)) {
       const run = runs.find((entry) => entry.name === `perfgate ${suite}`);
       assert.equal(run.headSha, s.fork.headSha);
       assert.equal(run.status, 'completed');
       assert.equal(run.conclusion, CONCLUSION[verdict.verdict], `${suite}: ${verdict.verdict}`);
       assert.match(run.output.title, new RegExp(`^perfgate ${suite} — ${verdict.verdict[0].toUpperCase()}${verdict.verdict.slice(1)}: `));
     }
-    const creates = s.gh.callsTo('checks/create').slice(0, 2);
-    assert.deepEqual(creates.map((call) => [call.requestBody.name, call.requestBody.status]), [['perfgate quick', 'in_progress'], ['perfgate ahi-quick', 'in_progress']], 'both started by the gate');
+    const creates = s.gh.callsTo('checks/create').slice(0, PR_SUITES.length);
+    assert.deepEqual(creates.map((call) => [call.requestBody.name, call.requestBody.status]), PR_SUITES.map((suite) => [`perfgate ${suite}`, 'in_progress']), 'all started by the gate');
     const [quick, ahi] = ['quick', 'ahi-quick'].map((suite) => first.comments.find((comment) => comment.body.startsWith(`<!-- perfgate:comment suite=${suite} -->\n`)));
     assert.ok(quick && ahi, first.comments.map((comment) => comment.body.slice(0, 80)).join('\n'));
     assert.notEqual(quick.id, ahi.id);
@@ -190,7 +194,7 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
   });
 
   it('makes one comment per suite, by github-actions[bot], starting with the marker, with the limits of the base commit', () => {
-    assert.equal(first.comments.length, 2);
+    assert.equal(first.comments.length, PR_SUITES.length);
     assert.ok(first.comments.every((comment) => comment.user.login === 'github-actions[bot]'));
     const comment = first.comments.find((entry) => entry.body.startsWith(`${MARKER}\n`));
     assert.ok(first.comments.some((entry) => entry.body.startsWith(`${AHI_MARKER}\n`)));
@@ -209,7 +213,7 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
 
   it('writes the job summary and sets the report step\'s outputs', () => {
     const reportSummaries = first.summaries.filter((entry) => entry.job === 'report').map((entry) => entry.content);
-    assert.equal(reportSummaries.length, 2, JSON.stringify(first.summaries.map((entry) => entry.job)));
+    assert.equal(reportSummaries.length, PR_SUITES.length, JSON.stringify(first.summaries.map((entry) => entry.job)));
     for (const suite of PR_SUITES) assert.ok(reportSummaries.some((content) => new RegExp(`^## .* perfgate ${suite}: `).test(content)), suite);
     const outputs = Object.values(first.outputs).find((values) => values['comment-url']);
     assert.ok(outputs, JSON.stringify(first.outputs));
@@ -221,7 +225,7 @@ describe('a trusted pull request (perf-pr.yml, pull_request_target)', () => {
     assert.equal(rerun.exitCode, 0, explain(rerun));
     const comments = s.gh.state.comments(REPOSITORY, number);
     assert.deepEqual(comments.map((comment) => comment.id).sort(), first.comments.map((comment) => comment.id).sort());
-    assert.equal(s.gh.callsTo('issues/create-comment').length, 2);
+    assert.equal(s.gh.callsTo('issues/create-comment').length, PR_SUITES.length);
     const runs = s.gh.state.checkRuns(REPOSITORY);
     assert.ok(runs.every((run) => run.status === 'completed'), JSON.stringify(runs.map((run) => run.status)));
   });
@@ -269,8 +273,10 @@ describe('pull requests from a fork (perf-pr.yml and perf-command.yml)', () => {
     assert.deepEqual(refused.outputs.quick, { allowed: 'false', 'base-sha': s.fork.baseSha, 'head-sha': s.fork.headSha, 'check-run-id': String(s.gh.state.checkRuns(REPOSITORY)[0].id), 'comment-url': commentUrl(21, s.gh.state.comments(REPOSITORY, 21)[0].id), verdict: 'refused' });
     assert.deepEqual(artifactsOf(s.artifactsDir, 5201), [], 'no run folder');
     assert.ok(!refused.entries.some((entry) => entry.jobID === 'measure'), 'no step of the measure job ran');
-    assert.equal(refused.outputs['ahi-quick'], undefined, 'the AHI slice\'s gate did not run');
-    assert.ok(!s.gh.state.checkRuns(REPOSITORY).some((run) => run.name === 'perfgate ahi-quick'), 'one check run, the quick suite\'s, asks for a maintainer');
+    for (const suite of PR_SUITES.slice(1)) {
+      assert.equal(refused.outputs[suite], undefined, `the ${suite} gate did not run`);
+      assert.ok(!s.gh.state.checkRuns(REPOSITORY).some((run) => run.name === `perfgate ${suite}`), 'one check run, the quick suite\'s, asks for a maintainer');
+    }
   });
 
   it('without approval: the check run asks for a maintainer and the comment says how to approve', () => {
@@ -328,7 +334,7 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
   before(async () => {
     s = await scenario('faults', {
       // Long enough that the head server is killed in the middle of the rounds.
-      baseSuites: { quick: tinySuite({ limits: BASE_LIMITS, rounds: 4, seconds: 2 }), 'ahi-quick': tinyAhiSuite({ limits: BASE_LIMITS }) },
+      baseSuites: tinyPullRequestSuites({ limits: BASE_LIMITS, quick: { rounds: 4, seconds: 2 } }),
       pulls: (fork) => [{ number, baseSha: fork.baseSha, headSha: fork.headSha, author: 'maintainer', association: 'MEMBER' }],
     });
     // A pass from an earlier push is on the pull request: the error must replace it.
@@ -357,17 +363,17 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
     assert.equal(run.status, 'completed');
     assert.equal(run.conclusion, 'failure');
     assert.match(run.output.title, /^perfgate quick — Error: /);
-    // Both suites' report jobs complete their check runs, in either order: the first update
+    // Every suite's report job completes its check run, in any order: the first update
     // answered 403 and was retried on the same check run.
     const updates = s.gh.callsTo('checks/update');
-    assert.deepEqual(updates.map((call) => call.status).sort(), [200, 200, 403]);
+    assert.deepEqual(updates.map((call) => call.status).sort(), [...PR_SUITES.map(() => 200), 403]);
     const limited = updates.findIndex((call) => call.status === 403);
     assert.equal(updates.slice(limited + 1).find((call) => call.path === updates[limited].path)?.status, 200);
   });
 
   it('no comment claims a pass: the quick suite\'s comment now says error, the AHI slice has its own', () => {
     const comments = s.gh.state.comments(REPOSITORY, number);
-    assert.equal(comments.length, 2);
+    assert.equal(comments.length, PR_SUITES.length);
     const quick = comments.find((comment) => comment.body.startsWith(MARKER));
     assert.equal(quick.id, 1);
     assert.match(quick.body, /perfgate quick: error/);
@@ -375,10 +381,10 @@ describe('faults: a server killed while measuring, a secondary rate limit', () =
     assert.ok(comments.some((comment) => comment.body.startsWith(AHI_MARKER) && comment.id !== 1));
   });
 
-  it('fails the quick suite\'s report job (fail-on: fail), not the AHI slice\'s', () => {
+  it('fails the quick suite\'s report job (fail-on: fail), not the other suites\'', () => {
     assert.equal(killed.legs['report (quick)'], 'failure', explain(killed));
     assert.equal(killed.legs['measure (quick)'], 'success', 'the measure job delivered an error run folder');
-    assert.equal(killed.legs['report (ahi-quick)'], 'success', explain(killed));
+    for (const suite of PR_SUITES.slice(1)) assert.equal(killed.legs[`report (${suite})`], 'success', `${suite}: ${explain(killed)}`);
   });
 });
 

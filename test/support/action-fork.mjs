@@ -61,7 +61,7 @@ export function exportPerfgate(target) {
  * extra rounds, so one comparison takes seconds. Limits as given; with `instructions` ({warn,
  * fail} of instr/o), two counted windows per side too, for runs with metric=both.
  */
-export function tinySuite({ suite = 'quick', limits = { warn: 0.5, fail: 0.2 }, rounds = 3, seconds = 1, benchmarks = ['point-query'], instructions = null } = {}) {
+export function tinySuite({ suite = 'quick', limits = { warn: 0.5, fail: 0.2 }, rounds = 3, seconds = 1, threads = 1, benchmarks = ['point-query'], instructions = null } = {}) {
   const counted = instructions ? `, instructions: {warn: ${instructions.warn}, fail: ${instructions.fail}}` : '';
   return `suite: ${suite}
 description: A tiny suite for the action's act tests
@@ -70,7 +70,7 @@ scale:
   tables: 1
   rows: 1000
 measure:
-  threads: 1
+  threads: ${threads}
   seconds: ${seconds}
   warmup_seconds: 0
   rounds: ${rounds}
@@ -111,6 +111,46 @@ budget:
   extra_pairs: 0
   minutes: 10
 `;
+}
+
+/** A tiny DDL suite (`ddl-quick` as perf-pr.yml runs it): one index build on a small table. */
+export function tinyDdlSuite({ suite = 'ddl-quick', limits = { warn: 0.5, fail: 0.2 }, rounds = 2 } = {}) {
+  return `suite: ${suite}
+description: A tiny DDL suite for the action's act tests
+profile: {mariadb: ddl-mariadb, mysql: ddl-mysql, percona: ddl-mysql}
+scale:
+  tables: 1
+  rows: 2000
+measure:
+  threads: 1
+  seconds: 1
+  warmup_seconds: 0
+  rounds: ${rounds}
+  signals: [time]
+limits:
+  default: {warn: ${limits.warn}, fail: ${limits.fail}}
+budget:
+  extra_pairs: 0
+  minutes: 10
+explain: {rows: 0}
+benchmarks:
+  - add-index
+`;
+}
+
+/** A tiny contention slice (`contention-quick` as perf-pr.yml runs it): a hot row at 4 client threads. */
+export function tinyContentionSuite({ limits = { warn: 0.5, fail: 0.2 }, rounds = 2 } = {}) {
+  return tinySuite({ suite: 'contention-quick', limits, rounds, threads: 4, benchmarks: ['update-one_range=100'] });
+}
+
+/** Every suite perf-pr.yml runs, tiny, with one set of limits: what a fork's thresholds hold. */
+export function tinyPullRequestSuites({ limits = { warn: 0.5, fail: 0.2 }, quick = {} } = {}) {
+  return {
+    quick: tinySuite({ limits, ...quick }),
+    'ahi-quick': tinyAhiSuite({ limits }),
+    'ddl-quick': tinyDdlSuite({ limits }),
+    'contention-quick': tinyContentionSuite({ limits }),
+  };
 }
 
 const GIT_IDENTITY = ['-c', 'user.name=perfgate test', '-c', 'user.email=test@perfgate.invalid'];

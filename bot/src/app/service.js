@@ -27,10 +27,8 @@ function stderrLog(stream = process.stderr) {
 function benchmarkNames(thresholds) {
   const all = [...new Set(Object.values(thresholds.suites).flatMap((suite) => suite.names))];
   const names = { bisect: all, waive: all };
-  for (const [name, suite] of Object.entries(thresholds.suites)) names[name] = suite.names;
-  for (const command of Object.keys(SUITE_OF_COMMAND)) names[command] ||= [];
-  // /perf why measures a row of the quick suite.
-  names.why = names.quick;
+  // A measuring command takes the names of the suite it runs (/perf why: the quick suite's).
+  for (const [command, suite] of Object.entries(SUITE_OF_COMMAND)) names[command] = thresholds.suites[suite] ? thresholds.suites[suite].names : [];
   return names;
 }
 

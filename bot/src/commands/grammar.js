@@ -92,6 +92,11 @@ const COMMANDS = Object.freeze([
     positionals: MEASURE_POSITIONALS, options: ['tests', 'rounds'], needsWrite: true,
   },
   {
+    name: 'contention',
+    summary: 'measure the contention slice: a hot row and point selects at more client threads than the runner has CPUs',
+    positionals: MEASURE_POSITIONALS, options: ['threads', 'tests', 'rounds'], needsWrite: true,
+  },
+  {
     name: 'compare',
     summary: "measure this pull request's head against <ref> instead of its base",
     positionals: [{ name: 'ref', type: 'ref' }], options: [], needsWrite: true,

@@ -157,7 +157,7 @@ describe('/perf commands in pull requests', () => {
   it('/perf compare is answered as not served yet', async () => {
     for (const [body, name] of [['/perf compare main', 'compare']]) {
       const r = await say('maintainer', body);
-      assert.deepEqual(r.replies, [`@maintainer \`/perf ${name}\` is not served by this bot yet; \`/perf quick\`, \`/perf full\`, \`/perf ahi\`, \`/perf ddl\`, \`/perf rerun\`, \`/perf cancel\`, \`/perf waive\`, \`/perf bisect\`, \`/perf signoff\` and \`/perf help\` are.`]);
+      assert.deepEqual(r.replies, [`@maintainer \`/perf ${name}\` is not served by this bot yet; \`/perf quick\`, \`/perf full\`, \`/perf ahi\`, \`/perf ddl\`, \`/perf contention\`, \`/perf rerun\`, \`/perf cancel\`, \`/perf waive\`, \`/perf bisect\`, \`/perf signoff\` and \`/perf help\` are.`]);
       assert.deepEqual(r.dispatches, []);
     }
   });
@@ -176,7 +176,7 @@ describe('/perf commands in pull requests', () => {
     assert.deepEqual(rerun.dispatches.map((d) => [d.inputs.suite, d.inputs.options, d.inputs['request-id']]), [['quick', 'rounds=4', `c${rerun.comment.id}`]]);
     assert.notEqual(rerun.dispatches[0].runId, first.dispatches[0].runId);
     const none = await say('maintainer', '/perf rerun');
-    assert.deepEqual(none.replies, ['@maintainer nothing to run again: no `/perf quick`, `/perf full`, `/perf ahi` or `/perf ddl` has been run on this pull request yet.']);
+    assert.deepEqual(none.replies, ['@maintainer nothing to run again: no `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl` or `/perf contention` has been run on this pull request yet.']);
   });
 
   it('/perf cancel stops the queued run, completes its check run as cancelled and says so', async () => {

@@ -9,7 +9,7 @@ const replace = (from, to) => (text) => text.replace(from, to);
 
 test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
-  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'ddl-quick', 'ddl', 'full', 'quick']);
+  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'contention-quick', 'ddl-quick', 'ddl', 'full', 'quick']);
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 10);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
