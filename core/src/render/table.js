@@ -4,6 +4,7 @@
 // reads the same in a terminal, a CI log and a test.
 const F = require('./format');
 const { suiteWideView, suiteWideReasons } = require('./suite-wide');
+const { oneLine } = require('./markdown');
 
 function pad(rows, header) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
@@ -38,6 +39,9 @@ function renderVerdictTable(verdict) {
   const cut = (s) => (s.length > 400 ? `${s.slice(0, 399)}…` : s);
   const why = [...suiteWideReasons(verdict), ...[...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason)].map((b) => cut(`  ${b.id}: ${b.reason}`));
   if (view) why.push(...view.notes.map((n) => cut(`  suite-wide: ${n}`)));
+  // Why each explained row got slower (docs/explain.md); its text holds what a pull request's
+  // server wrote (a statement, stack frames): one line, no control character reaches a terminal.
+  why.push(...verdict.benchmarks.filter((b) => b.cause).map((b) => `  ${b.id}: cause: ${oneLine(b.cause.line, 400)}`));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;

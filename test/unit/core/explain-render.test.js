@@ -9,6 +9,7 @@ const { readVerdict } = require('../../../core/src/verdict-versions');
 const { checkRunOutput, jobSummary } = require('../../../core/src/render/check-run');
 const { renderComment } = require('../../../core/src/render/comment');
 const { renderReport } = require('../../../core/src/render/html');
+const { renderVerdictTable } = require('../../../core/src/render/table');
 const { side, explainDoc } = require('../../fixtures/explain/documents');
 
 const UI = 'update-index_range=100';
@@ -33,6 +34,12 @@ test('comment: "Why it got slower", one item per row with a cause', () => {
   assert.ok(text.includes(`**Why it got slower**\n\n- ❌ \`${UI}\`: ${LINE}\n- ⚠️ \`update-one_range=100\`: not explained: beyond the budget of 1 explained row a run (the suite's explain.rows)\n`), text);
 });
 
+test('terminal table: the cause under the headline, one line per explained row', () => {
+  const text = renderVerdictTable(explained());
+  assert.ok(text.includes(`\n  ${UI}: cause: ${LINE}\n`), text);
+  assert.match(text, /\n {2}update-one_range=100: cause: not explained: beyond the budget/);
+});
+
 test('hostile text in a cause is escaped in markdown and HTML', () => {
   const v = explained();
   const row = v.benchmarks.find((b) => b.id === UI);
@@ -43,6 +50,11 @@ test('hostile text in a cause is escaped in markdown and HTML', () => {
   const html = renderReport(v);
   assert.doesNotMatch(html, /<img src=x/);
   assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
+  // A terminal: escape sequences and line breaks become spaces.
+  row.cause = { ...row.cause, line: 'frames \u001b[2J\u001b]0;owned\u0007 and\nfake: pass' };
+  const table = renderVerdictTable(v);
+  assert.ok(table.includes(`  ${UI}: cause: frames  [2J ]0;owned  and fake: pass\n`), table);
+  assert.doesNotMatch(table, /\u001b|\u0007/);
 });
 
 test('the tracker issue of a regression found on main says its cause under the verdict', () => {
