@@ -25,6 +25,8 @@ test('what the shipped suites\' budgets let the steps measure', () => {
     'ahi-quick': { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 300 },
     // DDL statements: every round is on a fresh server already, so the budget goes to pairs.
     'ddl-quick': { extra_rounds: 6, step_rounds: 6, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 240 },
+    // Sixteen threads queueing spread far more than one: as many pairs to narrow as to confirm.
+    'contention-quick': { extra_rounds: 6, step_rounds: 6, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 240 },
     ddl: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 900 },
     e2e: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 6, step_windows: 3, confirm_windows: 3, seconds: 300 },
   });
