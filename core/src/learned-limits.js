@@ -29,14 +29,15 @@ function nearestRank(sorted, q) {
 /**
  * What main's runs say of one signal of one row.
  * @param ratios  the judged head/base estimates of main's runs (each commit against the one before)
- * @returns {runs, enough: false} | {runs, enough: true, p99, unstable: true} | {runs, enough: true, p99, unstable: false, warn, fail}
+ * @returns {runs, enough: false, largest} | {runs, enough: true, p99, unstable: true} | {runs, enough: true, p99, unstable: false, warn, fail}
  *          p99 as a share (0.012 = 1.2%)
  */
 function learnSignal(ratios, signal, { minRuns = LEARN.min_runs } = {}) {
   const { rule } = SIGNALS[signal];
   const distances = ratios.filter((r) => Number.isFinite(r) && r > 0).map((r) => Math.abs(Math.log(r))).sort((a, b) => a - b);
   const runs = distances.length;
-  if (runs < minRuns) return { runs, enough: false };
+  // Too few to learn from; the largest spread seen is still worth showing.
+  if (runs < minRuns) return { runs, enough: false, largest: runs ? Number(Math.expm1(distances.at(-1)).toFixed(4)) : null };
   const p = nearestRank(distances, LEARN.quantile);
   const p99 = Number(Math.expm1(p).toFixed(4));
   const failCap = toDistance(rule.failCap, rule);
@@ -108,4 +109,6 @@ function learnedFileText({ suite, learned, runner, runs }) {
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
-module.exports = { learnSignal, learnLimits, seriesFromVerdicts, learnedFileText, LEARN, LEARNED_SIGNALS: SIGNALS };
+const learnedSignalWord = (signal) => SIGNALS[signal].word;
+
+module.exports = { learnSignal, learnLimits, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN, LEARNED_SIGNALS: SIGNALS };

@@ -427,6 +427,11 @@ function loadLearnedFiles(root, suites) {
   }
 }
 
+// A learned file's text as `perfgate limits learn` is about to write it, checked as the loader will read it.
+function checkLearnedText(text, file, suite) {
+  return loadLearned(new YamlSource(displayPath(file), text), suite, THREAD_KEY);
+}
+
 function isDirectory(dir) {
   return fs.existsSync(dir) && fs.statSync(dir).isDirectory();
 }
@@ -487,4 +492,4 @@ function limitsFor(suite, name) {
   return suite.limits.byName[name] || suite.limits.default;
 }
 
-module.exports = { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR };
+module.exports = { loadThresholds, findSuite, narrowSuite, limitsFor, checkLearnedText, SHIPPED_DIR, LEARNED_DIR };
