@@ -120,7 +120,7 @@ const { EXIT, UsageError, ConfigError } = require('./errors');
 const { schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS } = require('./schemas');
 const { readVerdict, outcomeWord } = require('./verdict-versions');
 const { loadThresholds, findSuite, narrowSuite, limitsFor, checkLearnedText, SHIPPED_DIR } = require('./config/thresholds');
-const { learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN } = require('./learned-limits');
+const { learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN, LEARNED_SIGNALS } = require('./learned-limits');
 const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
@@ -160,7 +160,7 @@ module.exports = {
   EXIT, UsageError, ConfigError,
   schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS, readVerdict, outcomeWord,
   loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_THRESHOLDS_DIR: SHIPPED_DIR,
-  checkLearnedText, learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN,
+  checkLearnedText, learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN, LEARNED_SIGNALS,
   loadRecipe: recipe.loadRecipe, parseBuildConfig: recipe.parseBuildConfig, parseDefine: recipe.parseDefine,
   resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
   FLAVORS: recipe.FLAVORS,
