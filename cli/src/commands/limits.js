@@ -78,6 +78,7 @@ async function execute(settings, io) {
   const learned = core.learnLimits(ofSuite);
   const text = core.learnedFileText({ suite: suite.name, learned, runner, runs });
   core.checkLearnedText(text, settings.out, suite);
+  fs.mkdirSync(path.dirname(settings.out), { recursive: true });
   writeText(settings.out, text);
   io.stdout.write(summary(learned));
   io.stderr.write(`perfgate limits learn: ${runs} runs of main on runner ${runner || 'unknown'}${leftOut ? ` (${leftOut} of other suites or runners left out)` : ''}; wrote ${settings.out}\n`);
