@@ -17,6 +17,10 @@ const spread = (n, top, signal = 'rqps') => Array.from({ length: n }, (_, i) => 
 test('the rule: fail at 1.5 × the 99th percentile, warn at it, within floors and caps', () => {
   // 100 distances up to 4%: the 99th is 3.96%; fail e^-0.0594 = 0.942 → 0.94, warn e^-0.0396 = 0.961 → 0.96.
   assert.deepEqual(core.learnSignal(spread(100, 0.04), 'rqps'), { runs: 100, enough: true, p99: 0.0404, unstable: false, warn: 0.96, fail: 0.94 });
+  // Up to 6%: the 99th 5.94%; fail e^-0.0891 = 0.915 → 0.91, warn e^-0.0594 = 0.942 → 0.94.
+  assert.deepEqual(core.learnSignal(spread(100, 0.06), 'rqps'), { runs: 100, enough: true, p99: 0.0612, unstable: false, warn: 0.94, fail: 0.91 });
+  // instr/o up to 2%: the 99th 1.98%; fail e^0.0297 = 1.0301 → 1.031 (rounded up), warn 1.02.
+  assert.deepEqual(core.learnSignal(spread(100, 0.02, 'instructions'), 'instructions'), { runs: 100, enough: true, p99: 0.02, unstable: false, warn: 1.02, fail: 1.031 });
   // A quiet row is never held tighter than calibrate's floors (warn 0.99, fail a gap of 0.02 beyond).
   assert.deepEqual(core.learnSignal(spread(150, 0.001), 'rqps'), { runs: 150, enough: true, p99: 0.001, unstable: false, warn: 0.99, fail: 0.97 });
   assert.deepEqual(core.learnSignal(spread(150, 0.0002, 'instructions'), 'instructions'), { runs: 150, enough: true, p99: 0.0002, unstable: false, warn: 1.005, fail: 1.01 });
@@ -117,6 +121,10 @@ test('a pull request judged with learned limits: tighter where main is quiet, an
   assert.match(comment, /Limits: warn below 0\.97, fail below 0\.93; learned from main's history for 3 rows \(120 runs\), 1 of them unstable;/);
   assert.match(comment, /Not judged, unstable on main: scan_range=100: its rQPS spread on main is 14\.2%/);
   assert.doesNotMatch(core.renderComment(bySuite), /learned from main/);
+  // The sign-off lists it: undecided, it still blocks a release until waived.
+  const signoff = core.renderSignoff(byLearned, { candidate: { ref: 'v2' }, previous: { ref: 'v1' }, waivers: [] });
+  assert.match(signoff.files['signoff.md'], /\*\*Unstable on main\*\* \(not judged by that signal until the benchmark is fixed\): `scan_range=100` \(rQPS spread 14\.2% over 120 runs of main\)\./);
+  assert.deepEqual(signoff.decision.blocking.map((b) => b.id).sort(), ['point-query', 'scan_range=100']);
 });
 
 test('learned from 120 drawn runs of main: the quiet row tighter, the noisy one looser within the caps, the unstable one named', () => {
