@@ -167,3 +167,15 @@ test('the ten real runs of main: too few to learn from, the suite\'s limits stan
   }
   assert.match(core.learnedFileText({ suite: 'quick', learned, runner: 'x', runs }), /\nlimits: \{\}\n$/);
 });
+
+test('watching main files nothing on a signal unstable on main', () => {
+  const suite = core.findSuite(core.loadThresholds(thresholdsWith({ 'learned/quick.yml': LEARNED })), 'quick');
+  const slower = mainRun(7, { rqps: { 'scan_range=100': 0.8 } });
+  const decide = (verdict) => core.watchDecisions({ repo: 'o/r', base: 'a'.repeat(40), head: 'b'.repeat(40), verdict })
+    .filter((a) => a.benchKey === 'scan_range=100').map((a) => `${a.action} ${a.signal}`);
+  assert.deepEqual(decide(core.judge(slower, QUICK)), ['confirm rqps'], 'a fail by the suite\'s limits is re-measured');
+  const judged = core.judge(slower, suite);
+  assert.equal(judged.benchmarks.find((b) => b.id === 'scan_range=100').time_verdict, 'fail', 'its figure still reads as it did');
+  assert.equal(core.signalVerdict(judged.benchmarks.find((b) => b.id === 'scan_range=100'), 'rqps'), 'undecided');
+  assert.deepEqual(decide(judged), []);
+});
