@@ -13,6 +13,7 @@ const COMMANDS = {
   merge: { module: './commands/merge', summary: 'join the run folders of the shards of one comparison into one report' },
   signoff: { module: './commands/signoff', summary: 'decide a release sign-off from a merged full-suite run and write its report' },
   calibrate: { module: './commands/calibrate', summary: 'measure base against itself (A/A) on fresh server pairs: noise, limits per microbenchmark as a suite file' },
+  limits: { module: './commands/limits', summary: "learn limits from main's history (verdicts of main's runs) as thresholds/learned/<suite>.yml" },
   build: { module: './commands/build', summary: 'build a commit of a server source tree into a cached prefix' },
   bisect: { module: './commands/bisect', summary: 'find the commit behind a regression by binary search over built commits' },
   doctor: { module: './commands/doctor', summary: 'what is tuned on this runner and what is not, with the effect on noise' },

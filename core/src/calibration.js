@@ -437,5 +437,5 @@ function suggestedSuiteText(sourceText, cal, { date }) {
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 module.exports = {
-  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, METHOD, RULES, pct,
+  calibrate, renderCalibration, suggestedSuiteText, suggestedLimitsText, METHOD, RULES, pct, roundOut, toRatio, toDistance,
 };

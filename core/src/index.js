@@ -57,6 +57,9 @@
  *                                microbenchmark); suggestedSuiteText(suite file, calibration, {date}),
  *                                suggestedLimitsText(calibration): those limits as a suite file
  *   noiseRows(results), conditionNoise({condition: [results]}) and their renderers: A/A noise tables
+ *   seriesFromVerdicts(main's verdicts, {suite}) → {series, runner, runs}; learnLimits(series) →
+ *                                limits learned from main's history per row and signal (or unstable);
+ *                                learnedFileText(...) → learned/<suite>.yml; checkLearnedText(text, file, suite)
  *   statistics: pairedRatios, ratioInterval, binomialUpperBound, studentTQuantile, …
  *   diagnose(fingerprint), warnings(checks), describeMachine(fingerprint): runner checks
  *   build failures: BuildError, classifyCommandFailure, classifyIoFailure, describeFailure, …
@@ -116,7 +119,8 @@
 const { EXIT, UsageError, ConfigError } = require('./errors');
 const { schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS } = require('./schemas');
 const { readVerdict, outcomeWord } = require('./verdict-versions');
-const { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR } = require('./config/thresholds');
+const { loadThresholds, findSuite, narrowSuite, limitsFor, checkLearnedText, SHIPPED_DIR } = require('./config/thresholds');
+const { learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN, LEARNED_SIGNALS } = require('./learned-limits');
 const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList } = require('./pin-cpus');
 const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
@@ -156,6 +160,7 @@ module.exports = {
   EXIT, UsageError, ConfigError,
   schemaProblem, assertValid, fragmentProblems, SCHEMA_KINDS, readVerdict, outcomeWord,
   loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_THRESHOLDS_DIR: SHIPPED_DIR,
+  checkLearnedText, learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN, LEARNED_SIGNALS,
   loadRecipe: recipe.loadRecipe, parseBuildConfig: recipe.parseBuildConfig, parseDefine: recipe.parseDefine,
   resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
   FLAVORS: recipe.FLAVORS,

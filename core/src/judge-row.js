@@ -1,7 +1,8 @@
 'use strict';
 // One microbenchmark's row of a verdict from its record in the results: every figure a report
 // shows, each signal judged pooled and on each pair of server processes, and the row's verdict
-// by the rule (row-verdict.js), said in words (verdict-words.js).
+// by the rule (row-verdict.js), said in words (verdict-words.js). A signal unstable on main
+// (docs/verdicts.md#limits-learned-from-main) is shown and left out of the verdict.
 const { UsageError } = require('./errors');
 const { pairedRatios, pairedInterval, metricInterval } = require('./statistics');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
@@ -10,7 +11,7 @@ const { ioFigures, latencyP95, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query'
 const { signalOf, timeSignal } = require('./row-signals');
 const { pairsOfProcesses, inStretch, windowsOfStretch, worstPairOfProcesses, unconfirmed, withAllThreads } = require('./process-pairs');
 const { recordProblem, noPairs, brokenWindow } = require('./row-errors');
-const { clauseOf, explain } = require('./verdict-words');
+const { clauseOf, clausesOf, explain } = require('./verdict-words');
 
 // The time signal of every round pooled, held to what each pair of processes proved alone.
 function judgeTime(out, rounds, limits, extensions, id) {
@@ -135,15 +136,40 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
     out.reason = instructions.error;
     return out;
   }
-  const row = rowVerdict({ time, instructions });
+  const unstable = unstableSignals(limits, { time, instructions });
+  const judged = signals.filter((s) => !unstable.some((u) => u.judged === s));
+  // whole_row: no signal is left to judge it, so it never decides the run by itself (verdict.js).
+  if (unstable.length) out.unstable = { signals: unstable.map(({ signal, runs, p99 }) => ({ signal, runs, p99 })), whole_row: !judged.length };
+  if (!judged.length) {
+    // Main's own runs spread beyond any useful limit: the row decides nothing by itself.
+    Object.assign(out, { verdict: 'undecided', could_be: null, needs: [], decided_by: [] });
+    out.reason = `unstable: ${spreadWords(unstable)}: ${clausesOf(signals)}`;
+    out.headline_phrase = spreadWords(unstable);
+    return out;
+  }
+  const row = rowVerdict({ time: judged.includes(time) ? time : null, instructions: judged.includes(instructions) ? instructions : null });
   out.verdict = row.verdict;
   out.could_be = row.open ? row.worst : null;
   out.needs = row.needs;
   out.decided_by = row.decidedBy;
-  const told = explain(row, signals);
-  out.reason = told.reason;
+  const told = explain(row, judged);
+  out.reason = unstable.length ? `${told.reason}; unstable: ${spreadWords(unstable)}, not judged by it` : told.reason;
   out.headline_phrase = told.phrase;
   return out;
+}
+
+// The signals of a row whose limits say main's runs spread beyond any useful limit
+// (row-limits.js, from learned/<suite>.yml), each with the judged signal it stands for.
+function unstableSignals(limits, { time, instructions }) {
+  const of = { rqps: time, instructions };
+  return (limits.unstable || []).filter((u) => of[u.signal]).map((u) => ({ ...u, judged: of[u.signal] }));
+}
+
+// "its rQPS spread on main is 14.2% (99th percentile of 120 runs)"
+function spreadWords(unstable) {
+  const words = { rqps: 'rQPS', instructions: 'instr/o' };
+  const each = unstable.map((u) => `${words[u.signal]} spread on main is ${(100 * u.p99).toFixed(1)}% (99th percentile of ${u.runs} runs)`);
+  return `its ${each.join(', its ')}`;
 }
 
 module.exports = { judgeRecord };

@@ -18,8 +18,8 @@ const PER_QUERY_KEYS = ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS];
 function rowLimits(config, bench, { ahiGain = false } = {}) {
   const table = (config && config.limits) || {};
   const byName = table.byName || table;
-  const atThreads = bench.threads === undefined ? undefined : byName[`${bench.name} threads=${bench.threads}`];
-  let l = ahiGain ? table.ahi_gain : (atThreads || byName[bench.id] || byName[bench.name]);
+  const own = (entries) => (bench.threads === undefined ? undefined : entries[`${bench.name} threads=${bench.threads}`]) || entries[bench.id] || entries[bench.name];
+  let l = ahiGain ? table.ahi_gain : own(byName);
   if (!l) l = table.default;
   if (!l || !(l.fail > 0) || !(l.warn >= l.fail)) {
     throw new UsageError(`limits for '${bench.id}': expected {warn, fail} with 0 < fail <= warn, got ${JSON.stringify(l)}`);
@@ -33,6 +33,23 @@ function rowLimits(config, bench, { ahiGain = false } = {}) {
     }
     out[key] = { warn: u.warn, fail: u.fail };
   }
+  const learned = !ahiGain && !bench.ahi && config && config.learned ? own(config.learned.byName) : null;
+  return learned ? withLearned(out, learned) : out;
+}
+
+// The row's limits with what main's history taught in their place: per signal (rqps, instructions)
+// {warn, fail}, or, for a signal too noisy on main for any useful limit, `unstable` (judge-row.js
+// leaves that signal out of the row's verdict). `learned` names the signals learned and their runs.
+function withLearned(limits, learned) {
+  const out = { ...limits, source: 'learned', learned: {} };
+  const unstable = [];
+  for (const [signal, l] of Object.entries(learned)) {
+    out.learned[signal] = { runs: l.runs, p99: l.p99 };
+    if (l.unstable) unstable.push({ signal, runs: l.runs, p99: l.p99 });
+    else if (signal === 'rqps') Object.assign(out, { warn: l.warn, fail: l.fail });
+    else out[signal] = { warn: l.warn, fail: l.fail };
+  }
+  if (unstable.length) out.unstable = unstable;
   return out;
 }
 

@@ -3,9 +3,10 @@
 // and what one signal of a judged row decided. Pure. Watching main, bisection reports and the
 // regression issue read a row's signals through here, so that the key of each signal's verdict
 // is written down once.
+// learnedKey: the signal's name in learned limits and in a row's `unstable` (learned-limits.js).
 const SIGNALS = Object.freeze({
-  rqps: Object.freeze({ verdictKey: 'time_verdict', word: 'rQPS' }),
-  instructions_per_query: Object.freeze({ verdictKey: 'instructions_verdict', word: 'instr/o' }),
+  rqps: Object.freeze({ verdictKey: 'time_verdict', word: 'rQPS', learnedKey: 'rqps' }),
+  instructions_per_query: Object.freeze({ verdictKey: 'instructions_verdict', word: 'instr/o', learnedKey: 'instructions' }),
 });
 
 // The signals a regression is filed on, in the order the decisions walk them.
@@ -20,11 +21,13 @@ function signalOf(name, where = 'signal') {
 
 /**
  * The verdict word of one signal of a judged item: 'pass', 'warn', 'fail', ..., or null when
- * that signal was not judged. A run that counted no instructions judged time alone: its rQPS
+ * that signal was not judged; 'undecided' when it is unstable on main. A run that counted no instructions judged time alone: its rQPS
  * verdict is the row's.
  */
 function signalVerdict(item, signal) {
-  const key = signalOf(signal).verdictKey;
+  const { verdictKey: key, learnedKey } = signalOf(signal);
+  // A signal unstable on main decided nothing (judge-row.js), whatever its figure read.
+  if (item.unstable && item.unstable.signals.some((u) => u.signal === learnedKey)) return 'undecided';
   if (item[key]) return item[key];
   return signal === 'rqps' && !item.instructions_per_query ? item.verdict : null;
 }

@@ -17,7 +17,12 @@ const hasInterval = (i) => Boolean(i) && i.n >= 2 && i.low !== null && Number.is
 // Every row with an interval counts, undecided ones too: a row is undecided when its interval
 // reaches the fail limit, so leaving those out would leave out the slowest rows and move the
 // mean towards a pass (docs/verdicts.md). An error has no figure to trust.
-const counts = (b) => b.verdict !== 'error' && (hasInterval(b.rqps) || hasInterval(b.instructions_per_query));
+// A signal unstable on main (judge-row.js) is left out: its spread between runs is in no interval.
+const stable = (b, signal) => !(b.unstable && b.unstable.signals.some((u) => u.signal === signal));
+const rqpsOf = (b) => (stable(b, 'rqps') ? b.rqps : null);
+const instructionsOf = (b) => (stable(b, 'instructions') ? b.instructions_per_query : null);
+const counts = (b) => b.verdict !== 'error' && (hasInterval(rqpsOf(b)) || hasInterval(instructionsOf(b)));
+const whyLeftOut = (b) => (b.verdict === 'error' ? 'error' : b.unstable ? 'unstable on main' : 'no interval');
 const rowsWord = (n) => `${n} row${n === 1 ? '' : 's'} with figures`;
 
 // One signal's geometric mean over `rows`, or null when fewer than min_rows have an interval.
@@ -28,8 +33,8 @@ function meanOver(rows, pick, minRows) {
 
 // One entry (all rows, or one group), judged as a row is, or null when too few rows have figures.
 function judgeEntry(id, group, rows, limits) {
-  const rqps = meanOver(rows, (b) => b.rqps, limits.min_rows);
-  const instructions = meanOver(rows, (b) => b.instructions_per_query, limits.min_rows);
+  const rqps = meanOver(rows, rqpsOf, limits.min_rows);
+  const instructions = meanOver(rows, instructionsOf, limits.min_rows);
   if (!rqps && !instructions) return null;
   const time = rqps ? signalOf('geomean_rqps', rqps, limits.rqps, `rQPS over ${rqps.n} rows`) : null;
   const counted = instructions ? signalOf('geomean_instructions', instructions, limits.instructions, `instr/o over ${instructions.n} rows`) : null;
@@ -62,7 +67,7 @@ function suiteWide(judged, limits) {
   const counted = rows.filter(counts);
   const left = rows.filter((b) => !counts(b));
   const notes = [];
-  if (left.length) notes.push(`left out of the suite-wide figures: ${listed(left, (b) => `${b.id} (${b.verdict === 'error' ? 'error' : 'no interval'})`, 5)}`);
+  if (left.length) notes.push(`left out of the suite-wide figures: ${listed(left, (b) => `${b.id} (${whyLeftOut(b)})`, 5)}`);
   const entries = [];
   const whole = judgeEntry('all rows', null, counted, limits);
   if (whole) entries.push(whole);

@@ -191,11 +191,15 @@ function rowPhrase(b) {
 
 /**
  * The headline: one sentence form per outcome, `<Outcome>: <each row that made it, in words>`;
- * a pass names the rows whose intervals still reach the warn limit. A merge that lacks shards
+ * a pass names the rows whose intervals still reach the warn limit; rows unstable on main
+ * (`unstable`, left out of `items`) follow in a sentence of their own. A merge that lacks shards
  * (`partial`: results' shards) is at best undecided, and says what it lacks.
  */
-function headline({ overall, measured, items, wide = [], runError, partial = null }) {
-  const said = sentence(measured, items, runError, wide);
+function headline({ overall, measured, items, wide = [], runError, partial = null, unstable = [] }) {
+  const unstableRows = listed(unstable, rowPhrase, 5);
+  let said;
+  if (!runError && unstable.length && !items.length) said = `Undecided: no row is judged, each is unstable on main: ${unstableRows}.`;
+  else said = `${sentence(measured, items, runError, wide)}${unstable.length && !runError ? ` Not judged, unstable on main: ${unstableRows}.` : ''}`;
   if (!partial) return said;
   const { missing, count, not_measured: notMeasured, benchmarks_in_suite: inSuite } = partial;
   const lacks = `${shardList(missing, count)} ${missing.length === 1 ? 'is' : 'are'} missing, ${notMeasured.length} of ${inSuite} microbenchmarks not measured`;

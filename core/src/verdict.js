@@ -63,7 +63,11 @@ function judge(results, config = {}, options = {}) {
   // loaded suite's, or none for limits built by hand); it moves the run's verdict as a row does.
   const wide = runError ? null : suiteWide(judged, config && config.suite_wide);
   const entries = wide ? wide.entries : [];
-  const measured = runError ? 'error' : worst([...entries, ...items].map((b) => b.verdict));
+  // A row unstable on main (no signal left to judge it) is shown, undecided, and decides nothing.
+  const deciding = items.filter((b) => !(b.unstable && b.unstable.whole_row));
+  // Rows but none judged: nothing was decided, which is not a pass.
+  const nothingJudged = items.length && !deciding.length ? 'undecided' : 'pass';
+  const measured = runError ? 'error' : worst([nothingJudged, ...entries, ...deciding].map((b) => b.verdict));
   // A merge of some shards only: what was not measured may hide a fail, so at best undecided.
   const partial = run.shards && (run.shards.missing || []).length ? run.shards : null;
   const overall = partial ? worst([measured, 'undecided']) : measured;
@@ -74,7 +78,7 @@ function judge(results, config = {}, options = {}) {
     suite: plan.suite || null,
     verdict: overall,
     exit_code: EXIT_OF[overall],
-    headline: headline({ overall, measured, items, wide: entries, runError, partial }),
+    headline: headline({ overall, measured, items: deciding, wide: entries, runError, partial, unstable: items.filter((b) => !deciding.includes(b)) }),
     confidence: CONFIDENCE,
     method: 'paired rounds (base i, head i); geometric mean of head/base with a Student-t interval on the log ratios',
     limits: flatLimits(config),

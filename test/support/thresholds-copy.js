@@ -17,6 +17,7 @@ function thresholdsWith(edits = {}) {
       fs.rmSync(target);
       continue;
     }
+    fs.mkdirSync(path.dirname(target), { recursive: true });
     const before = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
     const after = typeof edit === 'function' ? edit(before) : edit;
     if (typeof edit === 'function' && after === before) throw new Error(`edit of ${file} changed nothing`);

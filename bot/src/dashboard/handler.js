@@ -9,6 +9,7 @@
 const store = require('../store');
 const pages = require('./pages');
 const { readParameters, ParameterError } = require('./params');
+const { LEARN } = require('@perfgate/core');
 
 const BASE = '/dashboard';
 
@@ -30,12 +31,13 @@ function webUrlOf(apiUrl) {
 // path → [page whose parameters apply, how to read and render it]
 const ROUTES = {
   [BASE]: ['overview', async (db, p, site) => {
-    const [catalogue, regressions, runs] = await Promise.all([
+    const [catalogue, regressions, runs, learned] = await Promise.all([
       store.mainCatalogue(db, { repo: p.repo }),
       store.regressionList(db, { repo: p.repo, status: 'open' }),
       store.recentRuns(db, { repo: p.repo, limit: 1 }),
+      store.learnedFromMain(db, { repo: p.repo }),
     ]);
-    return pages.overviewPage({ ...site, catalogue, regressions, runs });
+    return pages.overviewPage({ ...site, catalogue, regressions, runs, learned, minRuns: LEARN.min_runs });
   }],
   [`${BASE}/history`]: ['history', async (db, p, site) => {
     const history = await store.mainHistory(db, { repo: p.repo, microbenchmark: p.benchmark, threads: p.threads, ahi: p.ahi, last: p.last });

@@ -2,7 +2,7 @@
 // The dashboard's pages: what the store queries returned, rendered to HTML. Pure (data in,
 // text out) and self-contained: the one stylesheet is served beside the pages, no script, no
 // font or image from elsewhere. Everything from the store is escaped (html.js).
-const { formatCount } = require('@perfgate/core');
+const { formatCount, learnedSignalWord } = require('@perfgate/core');
 const { esc, link, query } = require('./html');
 const { seriesChart } = require('./chart');
 
@@ -15,7 +15,7 @@ table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nu
 .verdict.pass{background:#1a7f37}.verdict.warn{background:#9a6700}.verdict.fail{background:#cf222e}.verdict.error{background:#8250df}
 svg.chart{border:1px solid #d0d7de;border-radius:6px;max-width:900px;display:block}svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.tick{fill:#57606a;font-size:10px}
 .legend{font-size:12px;color:#57606a}.legend .cp{color:#cf222e;font-weight:600}
-td.t,td.c{white-space:nowrap}
+td.t,td.c{white-space:nowrap}tr.unstable td{background:#fff8c5}h3{font-size:15px;margin:14px 0 4px}
 `;
 
 // Browsers ask for an icon on their own; one served here keeps that request on the page's origin.
@@ -64,15 +64,36 @@ function table(headers, rows, attributes = '') {
 
 const historyLink = (base, repo, microbenchmark, extra = {}) => `${base}/history${query({ repo, benchmark: microbenchmark, ...extra })}`;
 
+const share = (p) => (Number.isFinite(p) ? `${(100 * p).toFixed(2)}%` : '–');
+
+// What main's history teaches each row (store's learnedFromMain, core's rule): the unstable rows
+// first, named above the table, since they are judged by nothing until their benchmark is fixed.
+function learnedSection(learned, minRuns) {
+  if (!learned) return '';
+  const entries = Object.entries(learned.rows).flatMap(([id, bySignal]) => Object.entries(bySignal).map(([signal, l]) => ({ id, signal, l })));
+  entries.sort((a, b) => Number(Boolean(b.l.unstable)) - Number(Boolean(a.l.unstable)));
+  const unstable = entries.filter((e) => e.l.unstable);
+  const rows = entries.map(({ id, signal, l }) => `<tr data-row="${esc(id)}" data-signal="${esc(signal)}"${l.unstable ? ' class="unstable"' : ''}>`
+    + `<td>${esc(id)}</td><td>${esc(learnedSignalWord(signal))}</td><td class="n">${l.runs}</td><td class="n">${l.enough ? share(l.p99) : `${share(l.largest)} (largest)`}</td>`
+    + `<td>${!l.enough ? esc(`fewer than ${minRuns} runs: the suite's limits`) : l.unstable ? '<b>unstable</b>: not judged by this signal' : esc(`warn ${l.warn}, fail ${l.fail}`)}</td></tr>`);
+  const named = unstable.length
+    ? `<p class="unstable-list"><b>Unstable on main</b>, judged by nothing until the benchmark is fixed: ${unstable.map(({ id, signal, l }) => `${esc(id)} (${esc(learnedSignalWord(signal))} spread ${share(l.p99)} over ${l.runs} runs)`).join(', ')}.</p>`
+    : '';
+  return `<h3>Limits learned from main</h3><p class="muted small">${learned.runs} runs of main on runner ${esc(learned.runner || 'unknown')}, main commits #${learned.fromSeq} to #${learned.toSeq}: `
+    + `fail at 1.5 × the 99th percentile of how far main's runs read from 1, within calibrate's floors and caps; a pull request is judged by them once learned/&lt;suite&gt;.yml holds them.</p>`
+    + named + table(['row', 'signal', 'runs', 'spread (99th percentile)', 'limits'], rows, ' class="learned"');
+}
+
 /** The microbenchmarks with a history on main, per repository, and what is open. */
-function overviewPage({ base, catalogue, regressions, runs, webUrl }) {
+function overviewPage({ base, catalogue, regressions, runs, webUrl, learned = [], minRuns }) {
   const repos = [...new Set(catalogue.map((c) => c.repo))];
   const sections = repos.map((repo) => {
     const rows = catalogue.filter((c) => c.repo === repo).map((c) => `<tr data-microbenchmark="${esc(c.microbenchmark)}">`
       + `<td>${link(historyLink(base, repo, c.microbenchmark), c.microbenchmark)}</td><td class="n">${c.runs}</td><td class="n">#${c.lastSeq}</td>`
       + `<td class="n">${c.changePoints}</td><td class="n">${c.openRegressions}</td></tr>`);
     return `<h2>${link(webUrl ? `${webUrl}/${String(repo).split('/').map(encodeURIComponent).join('/')}` : null, repo)}</h2>`
-      + table(['microbenchmark', 'runs on main', 'last main commit', 'change points', 'open regressions'], rows);
+      + table(['microbenchmark', 'runs on main', 'last main commit', 'change points', 'open regressions'], rows)
+      + learnedSection(learned.find((l) => l.repo === repo), minRuns);
   });
   const body = [
     `<p>${runs.length ? `Latest run: ${esc(runs[0].suite || 'run')} ${verdictBadge(runs[0].verdict)} ${esc(runs[0].headline || '')} (${esc(time(runs[0].storedAt))}). ` : 'No runs stored yet. '}`

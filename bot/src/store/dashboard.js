@@ -5,7 +5,7 @@
 // history of ten runs as on one of thousands.
 const { mainSeries, verdictSeries } = require('./history');
 // Runs stored before perfgate.verdict/v2 say "inconclusive" for undecided.
-const { outcomeWord } = require('@perfgate/core');
+const { outcomeWord, learnLimits, LEARNED_SIGNALS } = require('@perfgate/core');
 
 const toNumber = (v) => (v === null || v === undefined ? null : Number(v));
 
@@ -185,4 +185,48 @@ async function signoffList(store, { repo = null, limit = 50 } = {}) {
   return rows;
 }
 
-module.exports = { mainCatalogue, mainHistory, recentRuns, regressionList, signoffList, HISTORY_SIGNALS };
+/**
+ * Limits learned from main's history (core's learnLimits, docs/verdicts.md#limits-learned-from-main),
+ * per repository: the judged ratios of the runs of main (head and base both main commits: each
+ * commit against the one before) over its latest `last` main commits, of the runner class that
+ * measured last (timings of two classes do not compare), per row and signal.
+ * @returns [{repo, runner, runs, fromSeq, toSeq, rows: {<row id>: {rqps?, instructions?}}}]
+ */
+async function learnedFromMain(store, { repo = null, last = 200 } = {}) {
+  const repos = repo ? [repo] : (await store.db.selectFrom('commits').select('repo').distinct().where('main_seq', 'is not', null).orderBy('repo').execute()).map((r) => r.repo);
+  const figures = Object.fromEntries(Object.entries(LEARNED_SIGNALS).map(([key, s]) => [s.figure, key]));
+  const out = [];
+  for (const name of repos) {
+    const toSeq = await lastMainSeq(store, name);
+    if (toSeq === null) continue;
+    const fromSeq = toSeq - last + 1;
+    const rows = await store.db.selectFrom('verdict_intervals as vi')
+      .innerJoin('verdict_items as it', 'it.id', 'vi.verdict_item_id')
+      .innerJoin('verdicts as v', 'v.id', 'it.verdict_id')
+      .innerJoin('runs as r', 'r.id', 'v.run_id')
+      .innerJoin('run_sides as hs', (j) => j.onRef('hs.run_id', '=', 'r.id').on('hs.side', '=', 'head'))
+      .innerJoin('commits as hc', 'hc.id', 'hs.commit_id')
+      .innerJoin('run_sides as bs', (j) => j.onRef('bs.run_id', '=', 'r.id').on('bs.side', '=', 'base'))
+      .innerJoin('commits as bc', 'bc.id', 'bs.commit_id')
+      .leftJoin('machines as mc', 'mc.id', 'r.machine_id')
+      .where('hc.repo', '=', name).where('hc.main_seq', '>=', fromSeq).where('bc.main_seq', 'is not', null)
+      .where('it.kind', '=', 'benchmark').where('it.verdict', '!=', 'error').where('vi.signal', 'in', Object.keys(figures))
+      .select(['it.item_key as id', 'vi.signal', 'vi.estimate', 'r.id as runId', 'mc.hardware_class as hardwareClass', 'mc.fingerprint as machine'])
+      .orderBy('hc.main_seq').orderBy('r.id')
+      .execute();
+    if (!rows.length) continue;
+    const runnerOf = (r) => r.hardwareClass || r.machine || null;
+    const runner = runnerOf(rows.at(-1));
+    const series = {};
+    const runs = new Set();
+    for (const r of rows) {
+      if (runnerOf(r) !== runner) continue;
+      runs.add(Number(r.runId));
+      ((series[r.id] ||= {})[figures[r.signal]] ||= []).push(Number(r.estimate));
+    }
+    out.push({ repo: name, runner, runs: runs.size, fromSeq: Math.max(1, fromSeq), toSeq, rows: learnLimits(series) });
+  }
+  return out;
+}
+
+module.exports = { mainCatalogue, mainHistory, recentRuns, regressionList, signoffList, learnedFromMain, HISTORY_SIGNALS };

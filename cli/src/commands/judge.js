@@ -93,7 +93,7 @@ function limitsConfig(settings, results) {
   }
   if (!suiteName) throw new UsageError(`${results[0].__file}: key 'plan.suite' is missing; pass --suite <name> or --warn/--fail`);
   const suite = core.findSuite(core.loadThresholds(settings.thresholds), suiteName);
-  return { limits: suite.limits, suite_wide: suite.suite_wide };
+  return { limits: suite.limits, suite_wide: suite.suite_wide, learned: suite.learned };
 }
 
 async function execute(settings, io) {

@@ -30,7 +30,8 @@
 //             limits: {default: Limit, ahi_gain: Limit|null, byName: {<name> | '<name> threads=<n>': Limit}},
 //             budget: {extra_pairs, minutes},        config/budget.js
 //             suite_wide: {rqps, instructions: {warn, fail}, min_rows},   config/suite-wide.js
-//             explain: {rows, seconds_per_row} }     config/explain-budget.js (defaults when absent)
+//             explain: {rows, seconds_per_row},     config/explain-budget.js (defaults when absent)
+//             learned: {file, runner, runs, byName} | null }   learned/<suite>.yml, config/learned-limits.js
 //   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null,
 //             device_reads_per_query?, read_kb_per_query?, write_kb_per_query?: {warn, fail} }
 //           (already merged with default; the I/O limits, r/o, rKB/o and wKB/o, only when set)
@@ -50,10 +51,12 @@ const { loadBudget } = require('./budget');
 const { loadSuiteWide } = require('./suite-wide');
 const { loadExplainBudget } = require('./explain-budget');
 const { loadDdlEntry, checkDdlSuite } = require('./ddl-statements');
+const { loadLearned } = require('./learned-limits');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
 const SUITES_DIR = 'suites';
+const LEARNED_DIR = 'learned';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.%=+-]*$/;
 const RATIO = { above: 0, max: 2, what: 'a ratio in (0, 2]' };
 
@@ -407,6 +410,28 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   };
 }
 
+// learned/<suite>.yml beside suites/: limits learned from main's history (config/learned-limits.js),
+// kept on the suite as `learned` ({file, runner, runs, byName}); a suite without one has null.
+function loadLearnedFiles(root, suites) {
+  for (const suite of Object.values(suites)) suite.learned = null;
+  const dir = path.join(root, LEARNED_DIR);
+  if (!isDirectory(dir)) return;
+  for (const entry of fs.readdirSync(dir).sort()) {
+    if (!entry.endsWith('.yml')) continue;
+    const stem = entry.slice(0, -'.yml'.length);
+    const file = path.join(dir, entry);
+    if (!suites[stem]) {
+      throw new ConfigError(`${displayPath(file)}: no ${SUITES_DIR}/${stem}.yml beside it; expected learned limits of one of: ${Object.keys(suites).join(', ') || '(none)'}`);
+    }
+    suites[stem].learned = loadLearned(readSource(file), suites[stem], THREAD_KEY);
+  }
+}
+
+// A learned file's text as `perfgate limits learn` is about to write it, checked as the loader will read it.
+function checkLearnedText(text, file, suite) {
+  return loadLearned(new YamlSource(displayPath(file), text), suite, THREAD_KEY);
+}
+
 function isDirectory(dir) {
   return fs.existsSync(dir) && fs.statSync(dir).isDirectory();
 }
@@ -436,6 +461,7 @@ function loadThresholds(dir = SHIPPED_DIR) {
     const stem = entry.slice(0, -'.yml'.length);
     suites[stem] = loadSuite(path.join(suitesDir, entry), stem, catalogue, profiles, catalogueName);
   }
+  loadLearnedFiles(root, suites);
   return { dir: root, catalogue, profiles, suites };
 }
 
@@ -466,4 +492,4 @@ function limitsFor(suite, name) {
   return suite.limits.byName[name] || suite.limits.default;
 }
 
-module.exports = { loadThresholds, findSuite, narrowSuite, limitsFor, SHIPPED_DIR };
+module.exports = { loadThresholds, findSuite, narrowSuite, limitsFor, checkLearnedText, SHIPPED_DIR, LEARNED_DIR };

@@ -122,7 +122,19 @@ function limitsLine(verdict) {
   const d = verdict.limits && verdict.limits.default;
   const overrides = Object.keys(verdict.limits || {}).filter((k) => k !== 'default');
   if (!d) return '';
-  return `warn below ${num(d.warn)}, fail below ${num(d.fail)}${overrides.length ? ` (${overrides.length} per-benchmark override${overrides.length === 1 ? '' : 's'})` : ''}`;
+  return `warn below ${num(d.warn)}, fail below ${num(d.fail)}${overrides.length ? ` (${overrides.length} per-benchmark override${overrides.length === 1 ? '' : 's'})` : ''}${learnedWords(verdict)}`;
+}
+
+// Which rows' limits were learned from main's history (row-limits.js recorded it), and which
+// rows it found unstable: "; learned from main's history for 3 rows (120–140 runs), 1 of them unstable".
+function learnedWords(verdict) {
+  const rows = verdict.benchmarks.filter((b) => b.limits && b.limits.source === 'learned');
+  if (!rows.length) return '';
+  const runs = rows.flatMap((b) => Object.values(b.limits.learned || {}).map((l) => l.runs));
+  const lo = Math.min(...runs);
+  const hi = Math.max(...runs);
+  const unstable = rows.filter((b) => b.unstable).length;
+  return `; learned from main's history for ${rows.length} row${rows.length === 1 ? '' : 's'} (${lo === hi ? lo : `${lo}–${hi}`} runs)${unstable ? `, ${unstable} of them unstable` : ''}`;
 }
 
 function roundsLine(verdict) {

@@ -8,6 +8,7 @@ const { rqpsChart: svgChart } = require('./html');
 const { esc, pageHead, scrollTable } = require('./html-base');
 const { plural } = require('./scope');
 const { isPre } = require('../shards');
+const { learnedSignalWord } = require('../learned-limits');
 const { signoffDecision, isWithinLimits, waiverIndex, SIGNOFF_CONTEXT } = require('../signoff');
 
 const STATE_MARK = { success: '✅', failure: '❌', error: '💥', pending: '⏳' };
@@ -93,6 +94,10 @@ function renderSignoffMarkdown(verdict, options = {}) {
   if (decision.blocking.length) {
     parts.push('', `**Not within limits, not waived:** ${decision.blocking.map((b) => `${code(b.id, { max: NAME_MAX })} (${b.verdict})`).join(', ')}. A maintainer may accept one with \`/perf waive <microbenchmark> -- <reason>\` here.`);
   }
+  const unstable = verdict.benchmarks.filter((b) => b.unstable);
+  if (unstable.length) {
+    parts.push('', `**Unstable on main** (not judged by that signal until the benchmark is fixed): ${unstable.map((b) => `${code(b.id, { max: NAME_MAX })} (${text(unstableSpread(b))})`).join(', ')}.`);
+  }
   for (const s of sections(verdict)) {
     parts.push('', `### ${text(s.title)}`, '', markdownTable(s.rows, waived, instr));
     const chart = mermaidChart(s.rows);
@@ -111,6 +116,11 @@ function renderSignoffMarkdown(verdict, options = {}) {
   parts.push('', '### Decision', '', `${STATE_MARK[decision.state]} **${decision.state}**: ${text(stop(decision.description))} ${within(decision, verdict)}`);
   parts.push('', `<sub>${legend(verdict.benchmarks)} · 🏳️ waived</sub>`);
   return `${parts.join('\n')}\n`;
+}
+
+// "rQPS spread 14.2% over 120 runs of main"
+function unstableSpread(b) {
+  return b.unstable.signals.map((u) => `${learnedSignalWord(u.signal)} spread ${(100 * u.p99).toFixed(1)}% over ${u.runs} runs of main`).join(', ');
 }
 
 function within(decision, verdict) {
