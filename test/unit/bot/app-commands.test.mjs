@@ -83,6 +83,14 @@ describe('/perf commands in pull requests', () => {
     assert.ok(ahi.calls.includes('teams/get-membership-for-user-in-org'));
   });
 
+  it('/perf contention: the contention slice on perf-command.yml, its own rows and thread counts; a row of another suite is refused', async () => {
+    const r = await say('maintainer', '/perf contention threads=32 tests=update-one_range=100');
+    assert.deepEqual(r.dispatches.map((d) => [d.workflow, d.inputs.suite, d.inputs.options]), [['perf-command.yml', 'contention-quick', 'tests=update-one_range=100 threads=32']]);
+    const other = await say('maintainer', '/perf contention tests=scan_range=100');
+    assert.deepEqual(other.dispatches, []);
+    assert.match(other.replies.join('\n'), /scan_range=100/);
+  });
+
   it('/perf why <row>: the quick suite of that row, dispatched with the row to explain; a name not in the catalogue is refused', async () => {
     const r = await say('maintainer', '/perf why update-index_range=100');
     assert.deepEqual(r.dispatches.map((d) => d.inputs), [{

@@ -20,6 +20,7 @@ function commandHandlers({ bisect }) {
     full: startMeasurement,
     ahi: startMeasurement,
     ddl: startMeasurement,
+    contention: startMeasurement,
     rerun: rerunMeasurement,
     why: explainRow,
     cancel: cancelRuns,
