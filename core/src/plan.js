@@ -35,7 +35,7 @@ function listedBenchmarks(config, suite, threads, countsInstructions) {
         threads: t,
       };
       if (entry.shape) benchmark.shape = entry.shape;
-      if (entry.ddl) benchmark.ddl = { statement: entry.ddl.statement, session: { ...entry.ddl.session } };
+      if (entry.ddl) benchmark.ddl = structuredClone(entry.ddl);
       if (countsInstructions) {
         if (!entry.instructions) {
           throw new UsageError(`--metric: '${name}' has no instructions.events in the catalogue; expected one for every microbenchmark whose instructions are counted (or --metric time)`);

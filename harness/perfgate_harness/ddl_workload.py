@@ -1,12 +1,14 @@
 """DDL statements (catalogue entries of group ddl), behind workload.py's interface:
 `EmployeesTable` is their Dataset, the table of MySQL bug 116738 with generated rows, and
 `DdlWorkload` times one statement a round, each on its side's server restarted on a fresh copy
-of the prepared datadir (docs/suites.md, "The DDL suites")."""
+of the prepared datadir (docs/suites.md, "The DDL suites"); a bulk load is LOAD DATA of the
+table's own rows, from a file written here, into an empty copy of the table."""
 import random
 import time
 from datetime import date, timedelta
 
 import pymysql
+from pymysql.converters import escape_string
 
 from . import server
 from .plan import Benchmark, Plan
@@ -33,6 +35,13 @@ BATCH = 2000  # rows per multi-row INSERT
 STATEMENT_TIMEOUT = 3600  # seconds a statement may take before its round fails (a hang, not a slow build)
 # MySQL's "Unknown system variable": a session variable this server does not have.
 UNKNOWN_VARIABLE = 1193
+# LOAD DATA LOCAL refused: 1148 where the server's local_infile is OFF (MariaDB), 3948 on MySQL 8.
+LOCAL_INFILE_REFUSED = (1148, 3948)
+# A bulk load's target, made untimed on each fresh copy: employees' definition, secondary index
+# included, and no rows.
+LOAD_TABLE = "employees_load"
+LOAD_BEFORE = f"CREATE TABLE {LOAD_TABLE} LIKE employees"
+ROWS_FILE = "employees-sorted.csv"  # in the side's server tmpdir, removed with its data
 
 _BIRTH = (date(1949, 10, 1), date(1999, 10, 1))
 _HIRE = (date(1998, 10, 1), date(2023, 10, 1))
@@ -51,6 +60,35 @@ def employee_rows(count: int, seed: int = SEED):
         salary = rng.randint(1000, 100000)
         yield (salary, _day(rng, _BIRTH), f"{rng.getrandbits(32):08x}", f"{rng.getrandbits(28):07x}",
                "F" if salary % 2 == 0 else "M", _day(rng, _HIRE))
+
+
+def sorted_rows(count: int):
+    """The table's rows as it holds them, sorted by its primary key: emp_no is the AUTO_INCREMENT
+    value the load gave each generated row, 1, 2, ... in the generator's order."""
+    for emp_no, row in enumerate(employee_rows(count), start=1):
+        yield (emp_no, *row)
+
+
+def csv_field(value) -> str:
+    """A value as LOAD DATA reads it with FIELDS TERMINATED BY ',' and the default ESCAPED BY
+    '\\': the escape character, the separator, a line end and NUL escaped (as SELECT … INTO
+    OUTFILE writes them)."""
+    text = value.isoformat() if isinstance(value, date) else str(value)
+    return text.replace("\\", "\\\\").replace(",", "\\,").replace("\n", "\\n").replace("\0", "\\0")
+
+
+def write_rows_file(path, count: int) -> None:
+    """The table's rows sorted by emp_no, one line each, in the form load_statement reads."""
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        for row in sorted_rows(count):
+            f.write(",".join(csv_field(v) for v in row) + "\n")
+
+
+def load_statement(path) -> str:
+    """LOAD DATA LOCAL INFILE of the rows file into the empty copy; the path is the harness's
+    own, quoted as a string literal."""
+    return (f"LOAD DATA LOCAL INFILE '{escape_string(str(path))}' INTO TABLE {LOAD_TABLE} CHARACTER SET utf8mb4 "
+            "FIELDS TERMINATED BY ',' (emp_no, salary, birth_date, first_name, last_name, gender, hire_date)")
 
 
 class EmployeesTable:
@@ -105,6 +143,8 @@ def statement_failure(error: pymysql.err.MySQLError, statement: str) -> str:
     if code == UNKNOWN_VARIABLE:
         return (f"{error.args[1]}: this server has no such variable (MariaDB has no innodb_ddl_threads: its index "
                 "builds are single-threaded); expected a MySQL 8.0.27 or later server, or a suite without this statement")
+    if code in LOCAL_INFILE_REFUSED:
+        return f"{statement}: {error}; expected local_infile = ON in the suite's server profile (profiles/ddl-*.cnf)"
     return f"{statement}: {error}"
 
 
@@ -112,6 +152,13 @@ def result_errors(rows) -> list[str]:
     """The error lines of a statement that reports them as rows (OPTIMIZE TABLE: Table, Op,
     Msg_type, Msg_text) instead of failing."""
     return [str(row[3]) for row in rows or () if len(row) == 4 and str(row[2]).lower() == "error"]
+
+
+def load_errors(loaded: int, warnings, rows: int) -> list[str]:
+    """What a bulk load that did not load every row as written says: LOCAL skips a duplicate
+    or a bad value with a warning instead of failing."""
+    errors = [] if loaded == rows else [f"{loaded} rows loaded, expected {rows}"]
+    return errors + [f"{w[0]} {w[1]}: {w[2]}" for w in list(warnings)[:3]]
 
 
 def round_report(seconds: float) -> dict:
@@ -123,23 +170,33 @@ def round_report(seconds: float) -> dict:
 
 class DdlWorkload:
     """One DDL statement: before each run its side's server restarts on a fresh copy of the
-    prepared datadir (untimed), then the statement alone is timed on one connection."""
+    prepared datadir (untimed), then the statement alone is timed on one connection. A bulk
+    load's rows file is written once per side and its empty table made before the timing."""
 
-    def __init__(self, bench: Benchmark, datadirs):
+    def __init__(self, bench: Benchmark, datadirs, rows: int):
         self.bench = bench
-        self.statement = bench.ddl["statement"]
+        self.load = bench.ddl.get("load")
+        self.statement = bench.ddl.get("statement")
         self.session = bench.ddl["session"]
         self.datadirs = datadirs
+        self.rows = rows
+
+    def _sent(self, srv: Server) -> list[str]:
+        """The statements of a round: the untimed ones, then the timed one, last."""
+        if self.load is None:
+            return [self.statement]
+        return [LOAD_BEFORE, load_statement(srv.layout.tmpdir / ROWS_FILE)]
 
     def command(self, srv: Server, seconds: float) -> str:
-        sql = "; ".join([*session_sql(self.session), self.statement])
-        return f"mysql --socket={srv.layout.socket} --user=root {DATABASE} -e \"{sql}\""
+        sql = "; ".join([*session_sql(self.session), *self._sent(srv)])
+        local = " --local-infile=1" if self.load is not None else ""
+        return f"mysql{local} --socket={srv.layout.socket} --user=root {DATABASE} -e \"{sql}\""
 
     def before_run(self, srv: Server) -> None:
         """The server stopped, its datadir replaced by a copy of the one prepared, started again
         and every index of the table read into the buffer pool: every timing starts from the
         same files and the same cached pages, on every side (the bug report's servers held
-        the whole table in their buffer pools)."""
+        the whole table in their buffer pools). A bulk load's empty table is made then."""
         problem = srv.shutdown()
         if problem:
             raise WorkloadFailed(problem, srv.log_tail())
@@ -147,31 +204,47 @@ class DdlWorkload:
             self.datadirs.fresh_copy(srv.side)
             srv.start()
             warm_up(srv)
+            if self.load is not None:
+                self._prepare_load(srv)
         except server.ServerError as e:
             raise WorkloadFailed(e.message, e.log_tail) from None
         except pymysql.err.MySQLError as e:
-            raise WorkloadFailed(f"reading employees into the buffer pool failed: {e}", srv.log_tail(5)) from None
+            raise WorkloadFailed(f"preparing the table failed: {e}", srv.log_tail(5)) from None
         except OSError as e:
-            raise WorkloadFailed(f"a fresh copy of the prepared datadir failed: {e}") from None
+            raise WorkloadFailed(f"a fresh copy of the prepared datadir or the rows file failed: {e}") from None
+
+    def _prepare_load(self, srv: Server) -> None:
+        path = srv.layout.tmpdir / ROWS_FILE
+        if not path.exists():
+            write_rows_file(path.with_suffix(".part"), self.rows)
+            path.with_suffix(".part").rename(path)
+        conn = srv.connect(database=DATABASE)
+        try:
+            conn.cursor().execute(LOAD_BEFORE)
+        finally:
+            conn.close()
 
     def timed(self, srv: Server, seconds: float, on_start=None) -> dict:
+        statement = self._sent(srv)[-1]
         try:
-            conn = srv.connect(database=DATABASE, read_timeout=STATEMENT_TIMEOUT)
+            conn = srv.connect(database=DATABASE, read_timeout=STATEMENT_TIMEOUT, local_infile=self.load is not None)
             try:
                 cur = conn.cursor()
                 for sql in session_sql(self.session):
                     cur.execute(sql)
                 started = time.perf_counter()
-                cur.execute(self.statement)
+                cur.execute(statement)
                 rows = cur.fetchall()
                 elapsed = time.perf_counter() - started
+                loaded = cur.rowcount
+                warnings = conn.show_warnings() if self.load is not None else ()
             finally:
                 conn.close()
         except pymysql.err.MySQLError as e:
-            raise WorkloadFailed(statement_failure(e, self.statement), srv.log_tail(5)) from None
-        errors = result_errors(rows)
+            raise WorkloadFailed(statement_failure(e, statement), srv.log_tail(5)) from None
+        errors = result_errors(rows) + (load_errors(loaded, warnings, self.rows) if self.load is not None else [])
         if errors:
-            raise WorkloadFailed(f"{self.statement}: {'; '.join(errors)}", srv.log_tail(5))
+            raise WorkloadFailed(f"{statement}: {'; '.join(errors)}", srv.log_tail(5))
         return round_report(elapsed)
 
     def events(self, srv: Server, events: int, seed: int) -> dict:

@@ -36,7 +36,7 @@ class Services:
         """How `bench`'s statements reach a server: a DDL statement's own workload, else a
         sysbench script; an entry of another kind (LOAD DATA, go-tpc) gets its own here."""
         if bench.id not in self._workloads:
-            self._workloads[bench.id] = (DdlWorkload(bench, self.datadirs) if bench.ddl is not None
+            self._workloads[bench.id] = (DdlWorkload(bench, self.datadirs, self.plan.rows) if bench.ddl is not None
                                          else SysbenchWorkload(bench, self.plan, self.client_log))
         return self._workloads[bench.id]
 

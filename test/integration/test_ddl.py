@@ -1,6 +1,6 @@
 """The DDL suite end to end on the two real MariaDB builds, at a tiny scale: `perfgate compare
 --suite ddl-quick` times every statement on fresh copies of the prepared employees table and
-reports one row per statement. Nothing is faked; the assertions hold whatever the timings."""
+reports one row per statement, the bulk load's among them. Nothing is faked; the assertions hold whatever the timings."""
 import json
 import re
 import shutil
@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import BASE, HEAD, REPO, no_server_left, processes_mentioning
+from perfgate_harness import ddl_workload
 
 pytestmark = pytest.mark.usefixtures("basedirs")
 
-STATEMENTS = ["add-index", "drop-index", "add-column-instant", "add-column-rebuild", "optimize"]
+STATEMENTS = ["add-index", "drop-index", "add-column-instant", "add-column-rebuild", "optimize", "load-data"]
 TINY = ["--rows", "300", "--rounds", "2"]
 
 
@@ -50,10 +51,21 @@ def test_every_statement_is_a_row_timed_on_fresh_copies_of_the_prepared_table(tm
     rows = results["benchmarks"]
     assert [b["id"] for b in rows] == STATEMENTS
     plan = json.loads((out / "plan.json").read_text())
-    for row, planned in zip(rows, plan["benchmarks"]):
+    for row, planned in zip(rows[:-1], plan["benchmarks"]):
         assert row["status"] == "ok" and row["group"] == "ddl", row
         assert row["shape"] == planned["ddl"]["statement"]
         assert row["command"].endswith(f'perfgate_ddl -e "{planned["ddl"]["statement"]}"')
+    # The bulk load: every row of the harness's file loaded without a warning (else its round
+    # fails), from the file it wrote for the side, the same rows the table was loaded with.
+    load = rows[-1]
+    assert load["status"] == "ok" and load["shape"] == plan["benchmarks"][-1]["shape"], load
+    rows_file = out / "servers/base/tmp/employees-sorted.csv"
+    assert f"CREATE TABLE employees_load LIKE employees; LOAD DATA LOCAL INFILE '{rows_file}' INTO TABLE employees_load" \
+        in load["command"]
+    expected = tmp_path / "expected.csv"
+    ddl_workload.write_rows_file(expected, 300)
+    assert rows_file.read_bytes() == expected.read_bytes() == (out / "servers/head/tmp/employees-sorted.csv").read_bytes()
+    for row in rows:
         # Two timings a side: the second of ADD INDEX idx_name or DROP INDEX idx_salary would
         # fail on the first one's table; each ran on a copy of the table as prepared.
         assert sorted(r["side"] for r in row["rounds"]) == ["base", "base", "head", "head"]

@@ -4,6 +4,9 @@
 // loaded with generated rows (harness/perfgate_harness/ddl_workload.py); one statement is one
 // timed round, on a server restarted on a fresh copy of the prepared datadir. What is sent is
 // exactly `statement`, after `SET SESSION` of each `session` variable, so it is its own shape.
+// A bulk load (`load: {sorted: primary}`) names no statement and no file: the harness writes
+// the table's rows to a file of its own and sends LOAD DATA LOCAL INFILE of it into an empty
+// copy of the table made untimed (docs/suites.md, "Bulk load").
 const check = require('./checks');
 const { show } = require('./yaml-source');
 
@@ -13,24 +16,43 @@ const TABLE = 'employees';
 const STATEMENT = new RegExp(`^(ALTER TABLE ${TABLE}|OPTIMIZE TABLE ${TABLE}|CREATE (UNIQUE )?INDEX \\w+ ON ${TABLE}|DROP INDEX \\w+ ON ${TABLE})\\b[^;\\n\\u0000]*$`, 'i');
 const STATEMENT_FORM = `one statement on ${TABLE} without ';': ALTER TABLE ${TABLE} …, OPTIMIZE TABLE ${TABLE}, CREATE INDEX <name> ON ${TABLE} … or DROP INDEX <name> ON ${TABLE}`;
 const VARIABLE = /^[a-z][a-z0-9_]*$/;
+// The one order a bulk load's rows come in: by the primary key, emp_no, as the table holds them.
+const LOAD_ORDERS = ['primary'];
+const LOAD_SHAPE = `LOAD DATA LOCAL INFILE <${TABLE}' rows sorted by emp_no> INTO TABLE ${TABLE}_load`;
 // Session values are written into `SET SESSION name = value`: integers and bare words only.
 const WORD = /^[A-Za-z0-9_]+$/;
 
 function loadDdlEntry(src, at, name) {
-  const raw = check.mapping(src, at, { required: ['group', 'kind', 'statement'], optional: ['session'], what: 'a DDL statement {group: ddl, kind: write, statement, session}' });
+  const raw = check.mapping(src, at, { required: ['group', 'kind'], optional: ['statement', 'load', 'session'], what: 'a DDL statement {group: ddl, kind: write, statement, session} or a bulk load {group: ddl, kind: write, load: {sorted: primary}}' });
   check.oneOf(src, [...at, 'kind'], ['write']);
-  const statement = check.string(src, [...at, 'statement'], { pattern: STATEMENT, what: STATEMENT_FORM });
-  const session = {};
-  if (raw.session !== undefined) {
-    const vars = check.mapping(src, [...at, 'session'], { anyKeys: true, what: 'a mapping of session variables to values, e.g. {innodb_ddl_threads: 4}' });
-    for (const [key, value] of Object.entries(vars)) {
-      if (!VARIABLE.test(key)) src.fail([...at, 'session', key], `${show(key)} is not a variable name; expected lower-case letters, digits and _`);
-      const ok = (Number.isInteger(value) && value >= 0) || (typeof value === 'string' && WORD.test(value));
-      if (!ok) src.fail([...at, 'session', key], `${show(value)} is not valid; expected an integer >= 0 or a word of letters, digits and _`);
-      session[key] = value;
-    }
+  if ((raw.statement === undefined) === (raw.load === undefined)) {
+    src.fail(at, `${raw.statement === undefined ? "neither 'statement' nor" : "both 'statement' and"} 'load'; expected one of them (a statement to send, or load: {sorted: primary})`);
   }
-  return { name, group: 'ddl', kind: 'write', script: DDL_SCRIPT, options: {}, shape: statement, instructions: null, ddl: { statement, session } };
+  const session = loadSession(src, at, raw);
+  if (raw.load !== undefined) {
+    check.mapping(src, [...at, 'load'], { required: ['sorted'], what: 'a bulk load {sorted: primary}' });
+    check.oneOf(src, [...at, 'load', 'sorted'], LOAD_ORDERS);
+    return ddlEntry(name, LOAD_SHAPE, { load: { sorted: raw.load.sorted }, session });
+  }
+  const statement = check.string(src, [...at, 'statement'], { pattern: STATEMENT, what: STATEMENT_FORM });
+  return ddlEntry(name, statement, { statement, session });
+}
+
+function loadSession(src, at, raw) {
+  const session = {};
+  if (raw.session === undefined) return session;
+  const vars = check.mapping(src, [...at, 'session'], { anyKeys: true, what: 'a mapping of session variables to values, e.g. {innodb_ddl_threads: 4}' });
+  for (const [key, value] of Object.entries(vars)) {
+    if (!VARIABLE.test(key)) src.fail([...at, 'session', key], `${show(key)} is not a variable name; expected lower-case letters, digits and _`);
+    const ok = (Number.isInteger(value) && value >= 0) || (typeof value === 'string' && WORD.test(value));
+    if (!ok) src.fail([...at, 'session', key], `${show(value)} is not valid; expected an integer >= 0 or a word of letters, digits and _`);
+    session[key] = value;
+  }
+  return session;
+}
+
+function ddlEntry(name, shape, ddl) {
+  return { name, group: 'ddl', kind: 'write', script: DDL_SCRIPT, options: {}, shape, instructions: null, ddl };
 }
 
 // A suite lists DDL statements only or microbenchmarks only: the two load different tables.

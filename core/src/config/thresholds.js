@@ -3,7 +3,7 @@
 //
 //   { dir,
 //     catalogue: { <name>: {name, group, kind, script, options, shape, instructions: {events}|null,
-//                           ddl?: {statement, session}} },                 group ddl: config/ddl-statements.js
+//                           ddl?: {statement or load, session}} },        group ddl: config/ddl-statements.js
 //     profiles:  { <name>: {name, file, options} },                          profiles/*.cnf
 //     suites:    { <name>: Suite } }                                          suites/<suite>.yml
 //

@@ -8,7 +8,7 @@ const { resolvePlan } = require('../../../core/src/plan');
 const { thresholdsWith, lineOf, configErrorOf: errorOf } = require('../../support/thresholds-copy');
 
 const SIDES = { base: { basedir: '/opt/base' }, head: { basedir: '/opt/head' } };
-const STATEMENTS = ['add-index', 'drop-index', 'add-column-instant', 'add-column-rebuild', 'optimize'];
+const STATEMENTS = ['add-index', 'drop-index', 'add-column-instant', 'add-column-rebuild', 'optimize', 'load-data'];
 const replace = (from, to) => (text) => {
   assert.ok(text.includes(from) || from instanceof RegExp, `the shipped file holds ${from}`);
   return text.replace(from, to);
@@ -39,6 +39,16 @@ test('a DDL suite\'s plan carries each statement as sent, and its shape is that 
   });
   assert.deepEqual(plan.benchmarks.map((b) => b.id), STATEMENTS);
   assert.equal(plan.benchmarks.find((b) => b.id === 'optimize').ddl.statement, 'OPTIMIZE TABLE employees');
+});
+
+test('a bulk load names its rows\' order and no statement or file: the harness owns both (the plan checked against its schema)', () => {
+  const plan = resolvePlan(loadThresholds(), 'ddl', { rows: 500 }, SIDES);
+  const load = plan.benchmarks.find((b) => b.id === 'load-data');
+  assert.deepEqual(load, {
+    id: 'load-data', name: 'load-data', group: 'ddl', kind: 'write', script: 'perfgate_ddl', options: {}, threads: 1,
+    shape: "LOAD DATA LOCAL INFILE <employees' rows sorted by emp_no> INTO TABLE employees_load",
+    ddl: { load: { sorted: 'primary' }, session: {} },
+  });
 });
 
 test('a DDL suite asked for instructions is refused: they are not counted for DDL statements', () => {
@@ -75,10 +85,40 @@ test('DDL entries and DDL suites with bad keys are refused naming file, line, ke
       expect: (f, l) => `${f}:${l}: benchmarks.add-index-parallel.session.x = 1, y: 'x = 1, y' is not a variable name; expected lower-case letters, digits and _`,
     },
     {
+      name: 'a bulk load with a statement too',
+      edits: { 'benchmarks.yml': replace('    load: {sorted: primary}', '    load: {sorted: primary}\n    statement: "OPTIMIZE TABLE employees"') },
+      file: 'benchmarks.yml', line: (dir) => lineOf(dir, 'benchmarks.yml', '  load-data:'),
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data: both 'statement' and 'load'; expected one of them (a statement to send, or load: {sorted: primary})`,
+    },
+    {
+      name: 'a DDL entry with neither a statement nor a load',
+      edits: { 'benchmarks.yml': replace('    load: {sorted: primary}\n', '') },
+      file: 'benchmarks.yml', line: (dir) => lineOf(dir, 'benchmarks.yml', '  load-data:'),
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data: neither 'statement' nor 'load'; expected one of them (a statement to send, or load: {sorted: primary})`,
+    },
+    {
+      name: 'a bulk load in another order',
+      edits: { 'benchmarks.yml': replace('    load: {sorted: primary}', '    load: {sorted: salary}') },
+      file: 'benchmarks.yml', at: 'load: {sorted: salary}',
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data.load.sorted: 'salary' is not valid; expected one of: primary`,
+    },
+    {
+      name: 'a bulk load naming its own file',
+      edits: { 'benchmarks.yml': replace('    load: {sorted: primary}', '    load: {sorted: primary, file: /etc/passwd}') },
+      file: 'benchmarks.yml', at: 'load: {sorted: primary, file',
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data.load.file: unknown key; expected one of: sorted`,
+    },
+    {
+      name: 'a bulk load that is not a mapping',
+      edits: { 'benchmarks.yml': replace('    load: {sorted: primary}', '    load: "LOAD DATA INFILE \'/etc/passwd\' INTO TABLE employees"') },
+      file: 'benchmarks.yml', at: '    load: "LOAD DATA',
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data.load: 'LOAD DATA INFILE '/etc/passwd' INTO TABLE employees' is not a mapping; expected a bulk load {sorted: primary}`,
+    },
+    {
       name: 'a sysbench key on a DDL entry',
       edits: { 'benchmarks.yml': replace(entry, `${entry}\n    script: oltp_insert`) },
       file: 'benchmarks.yml', line: (dir) => lineOf(dir, 'benchmarks.yml', '  add-index:') + 4,
-      expect: (f, l) => `${f}:${l}: benchmarks.add-index.script: unknown key; expected one of: group, kind, statement, session`,
+      expect: (f, l) => `${f}:${l}: benchmarks.add-index.script: unknown key; expected one of: group, kind, statement, load, session`,
     },
     {
       name: 'a DDL entry that says it reads',
@@ -88,9 +128,9 @@ test('DDL entries and DDL suites with bad keys are refused naming file, line, ke
     },
     {
       name: 'a suite mixing DDL statements and microbenchmarks',
-      edits: { 'suites/ddl-quick.yml': replace('  - optimize\n', '  - optimize\n  - point-query\n') },
+      edits: { 'suites/ddl-quick.yml': replace('  - load-data\n', '  - load-data\n  - point-query\n') },
       file: 'suites/ddl-quick.yml', at: '  - point-query',
-      expect: (f, l) => `${f}:${l}: benchmarks[5]: 'point-query' is a microbenchmark, 'add-index' a DDL statement; expected a suite of DDL statements only or of microbenchmarks only`,
+      expect: (f, l) => `${f}:${l}: benchmarks[6]: 'point-query' is a microbenchmark, 'add-index' a DDL statement; expected a suite of DDL statements only or of microbenchmarks only`,
     },
     {
       name: 'a DDL suite of two tables',

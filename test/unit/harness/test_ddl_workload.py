@@ -115,6 +115,64 @@ def test_the_command_to_reproduce_a_round_names_the_session_and_the_statement(ra
     class Srv:
         class layout:
             socket = Path("/run/x/mysqld.sock")
-    workload = ddl_workload.DdlWorkload(parse_plan(raw).benchmarks[0], datadirs=None)
+    workload = ddl_workload.DdlWorkload(parse_plan(raw).benchmarks[0], datadirs=None, rows=100)
     assert workload.command(Srv, 1) == (
         f'mysql --socket=/run/x/mysqld.sock --user=root perfgate_ddl -e "SET SESSION innodb_ddl_threads = 4; {STATEMENT}"')
+
+
+LOAD = {"id": "load-data", "name": "load-data", "group": "ddl", "kind": "write", "script": "perfgate_ddl", "options": {},
+        "threads": 1, "shape": "LOAD DATA LOCAL INFILE <employees' rows sorted by emp_no> INTO TABLE employees_load",
+        "ddl": {"load": {"sorted": "primary"}, "session": {}}}
+
+
+def test_a_bulk_load_sends_create_like_untimed_then_load_data_of_the_harness_file(raw):
+    class Srv:
+        class layout:
+            socket = Path("/run/x/mysqld.sock")
+            tmpdir = Path("/run/x/it's/tmp")
+    plan = parse_plan(edited(raw, lambda p: p.update(benchmarks=[LOAD])))
+    workload = ddl_workload.DdlWorkload(plan.benchmarks[0], datadirs=None, rows=100)
+    load = ("LOAD DATA LOCAL INFILE '/run/x/it\\'s/tmp/employees-sorted.csv' INTO TABLE employees_load CHARACTER SET utf8mb4 "
+            "FIELDS TERMINATED BY ',' (emp_no, salary, birth_date, first_name, last_name, gender, hire_date)")
+    assert workload._sent(Srv) == ["CREATE TABLE employees_load LIKE employees", load]
+    assert workload.command(Srv, 1) == (
+        f'mysql --local-infile=1 --socket=/run/x/mysqld.sock --user=root perfgate_ddl -e "CREATE TABLE employees_load LIKE employees; {load}"')
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda p: p["benchmarks"][0]["ddl"].update(statement=STATEMENT),
+     "plan.json: benchmarks[0].ddl: {'load': {'sorted': 'primary'}, 'session': {}, 'statement': "),
+    (lambda p: p["benchmarks"][0]["ddl"].pop("load"), "plan.json: benchmarks[0].ddl: {'session': {}} is not valid under any"),
+    (lambda p: p["benchmarks"][0]["ddl"]["load"].update(sorted="salary"), "plan.json: benchmarks[0].ddl.load.sorted: 'salary' is not one of ['primary']"),
+    (lambda p: p["benchmarks"][0]["ddl"]["load"].update(file="/etc/passwd"),
+     "plan.json: benchmarks[0].ddl.load: Additional properties are not allowed ('file' was unexpected)"),
+])
+def test_hostile_bulk_loads_of_a_plan_are_refused_naming_the_key(raw, edit, message):
+    with pytest.raises(PlanError) as e:
+        parse_plan(edited(raw, lambda p: (p.update(benchmarks=[copy.deepcopy(LOAD)]), edit(p))))
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_the_rows_file_holds_the_tables_rows_sorted_by_emp_no_escaped_for_load_data(tmp_path):
+    path = tmp_path / "rows.csv"
+    ddl_workload.write_rows_file(path, 500)
+    lines = path.read_bytes().decode("utf-8").split("\n")
+    assert lines[-1] == "" and len(lines) == 501
+    generated = list(ddl_workload.employee_rows(500))
+    for number, (line, row) in enumerate(zip(lines, generated), start=1):
+        salary, birth, first, last, gender, hire = row
+        assert line == f"{number},{salary},{birth.isoformat()},{first},{last},{gender},{hire.isoformat()}"
+    assert [int(line.split(",")[0]) for line in lines[:-1]] == list(range(1, 501))
+    # What the generated rows never hold, escaped as LOAD DATA's default ESCAPED BY '\\' reads it.
+    assert ddl_workload.csv_field("a,b\\c\nd\0e") == "a\\,b\\\\c\\nd\\0e"
+    assert ddl_workload.csv_field(date(2001, 2, 3)) == "2001-02-03" and ddl_workload.csv_field(7) == "7"
+
+
+def test_a_bulk_load_that_skipped_rows_or_warned_fails_its_round():
+    assert ddl_workload.load_errors(100, (), 100) == []
+    assert ddl_workload.load_errors(99, [("Warning", 1062, "Duplicate entry '7' for key 'PRIMARY'")], 100) == [
+        "99 rows loaded, expected 100", "Warning 1062: Duplicate entry '7' for key 'PRIMARY'"]
+    refused = pymysql.err.OperationalError(1148, "The used command is not allowed with this MariaDB version")
+    assert ddl_workload.statement_failure(refused, "LOAD DATA x") == (
+        "LOAD DATA x: (1148, 'The used command is not allowed with this MariaDB version'); expected local_infile = ON "
+        "in the suite's server profile (profiles/ddl-*.cnf)")
