@@ -87,3 +87,10 @@ test('defaults: variables that still differ are said; one pair is too few; nothi
   assert.deepEqual(defaultsFindings(remeasure([1]), LIMITS), { findings: [], problem: 'the re-measure with the base\'s settings has 1 pair, 2 needed' });
   assert.deepEqual(defaultsFindings(null, LIMITS), { findings: [], problem: null });
 });
+
+test('defaults: where nothing could be set, no re-measure is read and the refused say why', () => {
+  const none = remeasure([1, 1, 1], { set: [], refused: [{ name: 'have_ssl', reason: 'not a server option of the head' }, { name: 'old_mode', reason: 'unknown to the head' }] });
+  assert.deepEqual(defaultsFindings(none, LIMITS), { findings: [], problem: 'none of the variables that differ could be set on the head (have_ssl: not a server option of the head; old_mode: unknown to the head)' });
+  const many = remeasure([], { set: [], refused: ['a', 'b', 'c', 'd', 'e'].map((name) => ({ name, reason: 'r' })) });
+  assert.match(defaultsFindings(many, LIMITS).problem, /\(a: r; b: r; c: r; 2 more\)$/);
+});
