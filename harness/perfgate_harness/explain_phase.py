@@ -2,9 +2,10 @@
 datadirs as loaded, performance_schema and every InnoDB monitor on, for this step only), a short
 warm-up, then each probe on the base and then the head over windows of the same fixed-seed
 events, sized to its share of the row's time: counters, waits, memory, stacks; then the row's
-statement shapes, captured once on the base and EXPLAINed on both sides. (The re-measure with
-the base's defaults is not part of it yet: `defaults` is always null.) It runs after every timed round and changes no verdict: what it gathers is
-explain.json (schema/explain.schema.json), which core reads to name a cause."""
+statement shapes, captured once on the base and EXPLAINed on both sides; last, where the sides'
+server variables differ, the head restarted with the base's values and measured again against
+the base (explain_defaults.py). It runs after every timed round and changes no verdict: what it
+gathers is explain.json (schema/explain.schema.json), which core reads to name a cause."""
 import os
 import shutil
 import time
@@ -13,10 +14,11 @@ from pathlib import Path
 
 import pymysql
 
-from . import explain_counters, explain_plans, explain_stacks, progress, server, sysbench
+from . import explain_counters, explain_defaults, explain_plans, explain_stacks, progress, server, sysbench
 from .phase import Phase, Services
 from .plan import Benchmark
 from .records import BenchmarkFailed, now
+from .rounds import Rounds
 from .workload import WorkloadFailed
 
 # The options of this step's servers, after the profile's and the side's (the last one wins).
@@ -31,13 +33,17 @@ EXPLAIN_OPTIONS = {
 PROBES = ("counters", "waits", "memory", "stacks")
 # Each probe's share of what is left of a row's time, and the fewest events per window that
 # still say something (counts per query are exact in a few hundred events; memory growth
-# needs many).
-SHARES = {"counters": 3, "waits": 3, "memory": 2, "stacks": 2}
+# needs many). The re-measure with the base's defaults, where variables differ, gets a share too.
+SHARES = {"counters": 3, "waits": 3, "memory": 2, "stacks": 2, "defaults": 5}
 LEAST_EVENTS = {"counters": 200, "waits": 200, "memory": 2000, "stacks": 500}
 SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
 ROW_FAILURES = (BenchmarkFailed, WorkloadFailed, server.ServerError, pymysql.err.MySQLError, OSError,
                 explain_stacks.StacksFailed, ValueError)
+# Failures of the re-measure with the base's defaults: that probe is not looked at, and the
+# other probes' figures, gathered before it, stand.
+DEFAULTS_FAILURES = (explain_defaults.DefaultsFailed, BenchmarkFailed, WorkloadFailed, server.ServerError,
+                     pymysql.err.MySQLError, OSError)
 
 
 class Settings:
@@ -66,11 +72,13 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
     return wanted if fit >= wanted else (fit if fit >= least else 0)
 
 
-def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float) -> int:
+def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float,
+                 defaults: bool = False) -> int:
     """Events per window of `probe` on each side: `wanted`, or as many as its share of
     `seconds_left` allows at `rate` events/s (the slower side's), two sides of `windows`
-    windows; 0 when fewer than LEAST_EVENTS would."""
-    later = PROBES[PROBES.index(probe):]
+    windows; 0 when fewer than LEAST_EVENTS would. With `defaults`, the re-measure's share
+    is left after the probes."""
+    later = PROBES[PROBES.index(probe):] + (("defaults",) if defaults else ())
     allowance = seconds_left * SHARES[probe] / sum(SHARES[p] for p in later)
     both = 2 * windows
     return fitting_events(wanted * both, min(wanted, LEAST_EVENTS[probe]) * both, rate, allowance) // both
@@ -139,11 +147,18 @@ class ExplainPhase(Phase):
             with self.fleet.replaced(servers):
                 try:
                     rates = self._start(bench)
+                    start_seconds = time.monotonic() - started
                     workload = self.services.workload(bench)
+                    step = "defaults"
+                    differ = self._differing(servers)
                     step = "probes"
-                    self._probes(bench, workload, record["sides"], deadline, rates)
+                    self._probes(bench, workload, record["sides"], deadline, rates, bool(differ[0]))
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
+                    step = "defaults"
+                    if differ[0]:
+                        record["defaults"] = self._defaults(bench, workload, servers, differ, record["sides"],
+                                                            deadline, start_seconds)
                 finally:
                     self._stop(servers)
         except ROW_FAILURES as e:
@@ -209,7 +224,7 @@ class ExplainPhase(Phase):
         return ("; ".join(dead) + f" ({message})" if dead else message)[:4096]
 
     # --- one side ------------------------------------------------------------------------------
-    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict) -> None:
+    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict, defaults: bool) -> None:
         """Each probe on both sides in turn, over the same events on both, as many as fit in
         what is left of the row's time at the slower side's pace (the plans take little)."""
         s = self.settings
@@ -232,7 +247,7 @@ class ExplainPhase(Phase):
                 probe, (s.events, s.windows))
             # A margin for what the windows do besides the events (snapshots, purge drained).
             fit = probe_events(probe, events, windows, min(rates.values()) if rates else None,
-                               (deadline - time.monotonic()) * 0.8)
+                               (deadline - time.monotonic()) * 0.8, defaults)
             if fit <= 0:
                 for side in SIDES:
                     sides[side]["unavailable"][probe] = skipped(self.budget["seconds_per_row"])
@@ -260,6 +275,64 @@ class ExplainPhase(Phase):
         except explain_stacks.StacksFailed as e:
             self.fleet.check_alive(side, "stacks")  # a server that died is the row's error
             record["unavailable"]["stacks"] = f"perf failed: {e}"[:1024]
+
+    # --- defaults --------------------------------------------------------------------------------
+    def _differing(self, servers: dict) -> tuple[list, dict, dict | None]:
+        """The settings that differ between the sides as this step started them (the same
+        options on both, the side's own aside), the base's variables, and which of its
+        variables the head takes as a server option."""
+        found = {side: explain_defaults.variables(servers[side]) for side in SIDES}
+        differ = explain_defaults.differing(found["base"], found["head"], servers["base"].options, servers["head"].options)
+        return differ, found["base"], explain_defaults.startup_options(servers["head"]) if differ else None
+
+    def _defaults(self, bench: Benchmark, workload, servers: dict, differ: tuple, sides: dict, deadline: float,
+                  start_seconds: float) -> dict | None:
+        """Both sides restarted with their usual options (this step's performance_schema would
+        cost both alike and pull the ratio towards 1), the head with the base's values of the
+        variables that differ; then alternating pairs. None, with why, when it cannot run."""
+        variables, base_vars, startup = differ
+        given, refused = explain_defaults.candidates(variables, base_vars, startup)
+        record = {"variables": variables, "set": [], "refused": refused, "still_differ": [], "rounds": []}
+        room = deadline - time.monotonic() - start_seconds
+        if not given:
+            return record
+        if explain_defaults.pairs_plan(room, self.plan.seconds)[0] == 0:
+            return self._no_defaults(sides, skipped(self.budget["seconds_per_row"]))
+        progress.emit("phase", phase="explain defaults", benchmark=bench.id, side="base, head")
+        try:
+            explain_defaults.restart(servers, "base", self.fleet.server_options("base"))
+            usual = self.fleet.server_options("head")
+            try:
+                log = explain_defaults.restart(servers, "head", explain_defaults.options_with(usual, given))
+            except explain_defaults.DefaultsFailed as e:
+                # A value the head cannot start with (one its data cannot take): refused by name,
+                # and the head started once more without it.
+                named = explain_defaults.refused_at_start(given, e.log)
+                if not named:
+                    raise
+                refused += named
+                given = {n: v for n, v in given.items() if n not in {r["name"] for r in named}}
+                log = explain_defaults.restart(servers, "head", explain_defaults.options_with(usual, given))
+            after = {side: explain_defaults.variables(servers[side]) for side in SIDES}
+            options = [servers[side].options for side in SIDES]
+            record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log)
+            record["refused"] = refused + not_taken
+            record["still_differ"] = explain_defaults.still_differ(after["base"], after["head"], *options, record["refused"])
+            if not record["set"]:
+                return record
+            for side in SIDES:
+                if self.settings.warmup_seconds > 0:
+                    workload.timed(self.fleet.check_alive(side, "defaults"), self.settings.warmup_seconds)
+            record["rounds"] = explain_defaults.remeasure(Rounds(self.fleet), workload, deadline, self.plan.seconds)
+        except DEFAULTS_FAILURES as e:
+            return self._no_defaults(sides, f"the re-measure with the base's settings failed: {self._why(e, servers)}"[:1024])
+        return record
+
+    @staticmethod
+    def _no_defaults(sides: dict, why: str) -> None:
+        for side in SIDES:
+            sides[side]["unavailable"]["defaults"] = why
+        return None
 
     # --- plans -----------------------------------------------------------------------------------
     def _plans(self, workload, record: dict, deadline: float) -> dict | None:
