@@ -39,6 +39,7 @@ VALUE_MAX = 4096  # the schema's longest value
 LEAST_ROUND_SECONDS = 1.0
 LEAST_PAIRS, MOST_PAIRS = 2, 6
 PAIR_OVERHEAD_SECONDS = 1.0  # sysbench's start and the slices' settling, per pair
+START_ATTEMPTS = 4  # the head's starts, each without the values the one before stopped at
 
 
 class DefaultsFailed(Exception):

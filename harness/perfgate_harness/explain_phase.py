@@ -302,17 +302,18 @@ class ExplainPhase(Phase):
         try:
             explain_defaults.restart(servers, "base", self.fleet.server_options("base"))
             usual = self.fleet.server_options("head")
-            try:
-                log = explain_defaults.restart(servers, "head", explain_defaults.options_with(usual, given))
-            except explain_defaults.DefaultsFailed as e:
-                # A value the head cannot start with (one its data cannot take): refused by name,
-                # and the head started once more without it.
-                named = explain_defaults.refused_at_start(given, e.log)
-                if not named:
-                    raise
-                refused += named
-                given = {n: v for n, v in given.items() if n not in {r["name"] for r in named}}
-                log = explain_defaults.restart(servers, "head", explain_defaults.options_with(usual, given))
+            for attempt in range(explain_defaults.START_ATTEMPTS):
+                try:
+                    log = explain_defaults.restart(servers, "head", explain_defaults.options_with(usual, given))
+                    break
+                except explain_defaults.DefaultsFailed as e:
+                    # A value the head cannot start with (a server stops at the first): refused
+                    # by name, and the head started once more without it.
+                    named = explain_defaults.refused_at_start(given, e.log)
+                    if not named or attempt + 1 == explain_defaults.START_ATTEMPTS:
+                        raise
+                    refused += named
+                    given = {n: v for n, v in given.items() if n not in {r["name"] for r in named}}
             after = {side: explain_defaults.variables(servers[side]) for side in SIDES}
             options = [servers[side].options for side in SIDES]
             record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log)
