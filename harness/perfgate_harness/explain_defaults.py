@@ -168,6 +168,25 @@ def still_differ(base_after: dict, head_after: dict, base_options: dict, head_op
     return [v["name"] for v in differing(base_after, head_after, base_options, head_options) if v["name"] not in gone]
 
 
+# The order refused variables are said in: a value the base has that the head would not take
+# first, a setting the head lacks next, a setting only the head has last (there is nothing
+# to set it to; between releases most of the list).
+REFUSED_ORDER = ("rejected", "the head reads", "the head did not start", "not a server option", "its value",
+                 "unknown to the head", "only the head")
+
+
+def most_telling_first(refused: list[dict]) -> list[dict]:
+    rank = {why: i for i, why in enumerate(REFUSED_ORDER)}
+    return sorted(refused, key=lambda r: (next((rank[w] for w in REFUSED_ORDER if r["reason"].startswith(w)),
+                                               len(REFUSED_ORDER)), r["name"]))
+
+
+def reserve_seconds(start_seconds: float) -> float:
+    """What the probes leave the re-measure where settings differ: both servers' restart and
+    warm-up (as long as the row's first start took) and the least pairs of the least rounds."""
+    return start_seconds + LEAST_PAIRS * (2 * LEAST_ROUND_SECONDS + PAIR_OVERHEAD_SECONDS)
+
+
 def pairs_plan(seconds_left: float, round_seconds: float) -> tuple[int, float]:
     """(pairs, seconds a side) of the re-measure that fit `seconds_left`: the row's round length
     or shorter, at least LEAST_PAIRS; (0, 0) when not even those fit rounds of

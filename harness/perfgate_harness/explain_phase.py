@@ -33,8 +33,8 @@ EXPLAIN_OPTIONS = {
 PROBES = ("counters", "waits", "memory", "stacks")
 # Each probe's share of what is left of a row's time, and the fewest events per window that
 # still say something (counts per query are exact in a few hundred events; memory growth
-# needs many). The re-measure with the base's defaults, where variables differ, gets a share too.
-SHARES = {"counters": 3, "waits": 3, "memory": 2, "stacks": 2, "defaults": 5}
+# needs many).
+SHARES = {"counters": 3, "waits": 3, "memory": 2, "stacks": 2}
 LEAST_EVENTS = {"counters": 200, "waits": 200, "memory": 2000, "stacks": 500}
 SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
@@ -72,13 +72,11 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
     return wanted if fit >= wanted else (fit if fit >= least else 0)
 
 
-def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float,
-                 defaults: bool = False) -> int:
+def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float) -> int:
     """Events per window of `probe` on each side: `wanted`, or as many as its share of
     `seconds_left` allows at `rate` events/s (the slower side's), two sides of `windows`
-    windows; 0 when fewer than LEAST_EVENTS would. With `defaults`, the re-measure's share
-    is left after the probes."""
-    later = PROBES[PROBES.index(probe):] + (("defaults",) if defaults else ())
+    windows; 0 when fewer than LEAST_EVENTS would."""
+    later = PROBES[PROBES.index(probe):]
     allowance = seconds_left * SHARES[probe] / sum(SHARES[p] for p in later)
     both = 2 * windows
     return fitting_events(wanted * both, min(wanted, LEAST_EVENTS[probe]) * both, rate, allowance) // both
@@ -152,7 +150,9 @@ class ExplainPhase(Phase):
                     step = "defaults"
                     differ = self._differing(servers)
                     step = "probes"
-                    self._probes(bench, workload, record["sides"], deadline, rates, bool(differ[0]))
+                    # Where settings differ, the probes leave the re-measure its least.
+                    reserve = explain_defaults.reserve_seconds(start_seconds) if differ[0] else 0.0
+                    self._probes(bench, workload, record["sides"], deadline - reserve, rates)
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
                     step = "defaults"
@@ -224,7 +224,7 @@ class ExplainPhase(Phase):
         return ("; ".join(dead) + f" ({message})" if dead else message)[:4096]
 
     # --- one side ------------------------------------------------------------------------------
-    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict, defaults: bool) -> None:
+    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict) -> None:
         """Each probe on both sides in turn, over the same events on both, as many as fit in
         what is left of the row's time at the slower side's pace (the plans take little)."""
         s = self.settings
@@ -247,7 +247,7 @@ class ExplainPhase(Phase):
                 probe, (s.events, s.windows))
             # A margin for what the windows do besides the events (snapshots, purge drained).
             fit = probe_events(probe, events, windows, min(rates.values()) if rates else None,
-                               (deadline - time.monotonic()) * 0.8, defaults)
+                               (deadline - time.monotonic()) * 0.8)
             if fit <= 0:
                 for side in SIDES:
                     sides[side]["unavailable"][probe] = skipped(self.budget["seconds_per_row"])
@@ -292,7 +292,8 @@ class ExplainPhase(Phase):
         variables that differ; then alternating pairs. None, with why, when it cannot run."""
         variables, base_vars, startup = differ
         given, refused = explain_defaults.candidates(variables, base_vars, startup)
-        record = {"variables": variables, "set": [], "refused": refused, "still_differ": [], "rounds": []}
+        record = {"variables": variables, "set": [], "refused": explain_defaults.most_telling_first(refused),
+                  "still_differ": [], "rounds": []}
         room = deadline - time.monotonic() - start_seconds
         if not given:
             return record
@@ -317,7 +318,7 @@ class ExplainPhase(Phase):
             after = {side: explain_defaults.variables(servers[side]) for side in SIDES}
             options = [servers[side].options for side in SIDES]
             record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log)
-            record["refused"] = refused + not_taken
+            record["refused"] = explain_defaults.most_telling_first(refused + not_taken)
             record["still_differ"] = explain_defaults.still_differ(after["base"], after["head"], *options, record["refused"])
             if not record["set"]:
                 return record
