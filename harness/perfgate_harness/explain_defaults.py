@@ -151,7 +151,8 @@ def log_line(name: str, log: str) -> str | None:
     word = re.escape(name).replace("_", "[-_]")
     pattern = re.compile(rf"(?<![\w])(?<!\w-)(?:loose[-_])?{word}(?![\w]|-\w)")
     said = [line.strip() for line in log.splitlines() if pattern.search(line)]
-    return said[-1] if said else None
+    # A long value quoted in the line (a whole optimizer_switch) is cut to its start.
+    return re.sub(r"'([^']{40})[^']{20,}'", "'\\1…'", said[-1]) if said else None
 
 
 def refused_at_start(given: dict, log: str) -> list[dict]:
@@ -234,13 +235,18 @@ def restart(servers: dict, side: str, options: dict) -> str:
         raise DefaultsFailed(problem)
     new = server.Server(side, old.basedir, old.binary, old.flavor, old.version, old.layout, options, old.pin_cpus)
     servers[side] = new
-    offset = new.layout.error_log.stat().st_size if new.layout.error_log.exists() else 0
+    # The options are read before the error log is open: what they say goes to the output.
+    files = (new.layout.stdout_log, new.layout.error_log)
+    offsets = [path.stat().st_size if path.exists() else 0 for path in files]
+
+    def said() -> str:
+        return "\n".join(server.read_from(path, offset) for path, offset in zip(files, offsets))
     try:
         new.start()
     except server.ServerError as e:
-        log = server.read_from(new.layout.error_log, offset)
+        log = said()
         raise DefaultsFailed(f"the {side} did not start: {e.message}: {log.strip()[-800:]}", log) from None
-    return server.read_from(new.layout.error_log, offset)
+    return said()
 
 
 def remeasure(rounds, workload, deadline: float, round_seconds: float) -> list[dict]:

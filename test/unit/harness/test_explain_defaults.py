@@ -106,6 +106,13 @@ def test_a_head_that_does_not_start_with_a_value_names_it():
     assert ed.refused_at_start(given, "[ERROR] InnoDB: cannot allocate memory\n") == []
 
 
+def test_a_long_value_in_a_log_line_is_cut():
+    value = ",".join(f"flag{i}=on" for i in range(40))
+    log = f"2026-12-06 19:43:49 0 [ERROR] mariadbd: Error while setting value '{value}' to 'optimizer_switch'\n"
+    assert ed.log_line("optimizer_switch", log) == ("2026-12-06 19:43:49 0 [ERROR] mariadbd: Error while setting value "
+                                                    f"'{value[:40]}…' to 'optimizer_switch'")
+
+
 def test_the_pairs_that_fit_the_rows_time():
     assert ed.pairs_plan(100, 10) == (4, 10)  # 21 s a pair at the row's round length
     assert ed.pairs_plan(30, 10) == (2, 7.0)  # shorter rounds for the least pairs
