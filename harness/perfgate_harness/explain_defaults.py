@@ -151,8 +151,14 @@ def log_line(name: str, log: str) -> str | None:
     word = re.escape(name).replace("_", "[-_]")
     pattern = re.compile(rf"(?<![\w])(?<!\w-)(?:loose[-_])?{word}(?![\w]|-\w)")
     said = [line.strip() for line in log.splitlines() if pattern.search(line)]
-    # A long value quoted in the line (a whole optimizer_switch) is cut to its start.
-    return re.sub(r"'([^']{40})[^']{20,}'", "'\\1…'", said[-1]) if said else None
+    if not said:
+        return None
+    # An error over a deprecation warning; the line without its time and the server's path, and
+    # a long value quoted in it (a whole optimizer_switch) cut to its start.
+    line = ([line for line in said if "[ERROR]" in line] or said)[-1]
+    line = re.sub(r"^\d{4}-\d\d-\d\d\s+\d\d?:\d\d:\d\d\s+\d+\s+", "", line)
+    line = re.sub(r"/\S*/(mariadbd|mysqld)\b", r"\1", line)
+    return re.sub(r"'([^']{40})[^']{20,}'", "'\\1…'", line)
 
 
 def refused_at_start(given: dict, log: str) -> list[dict]:

@@ -89,7 +89,7 @@ def test_what_the_restarted_head_did_not_take_is_refused_with_its_log_line():
     assert done == ["sort_buffer_size"]
     assert refused == [
         {"name": "innodb_log_write_ahead_size", "reason": "the head reads '4096' after the restart"},
-        {"name": "optimizer_mode", "reason": "rejected by the head: 2026-12-06 19:00:01 0 [Warning] mariadbd: ignoring "
+        {"name": "optimizer_mode", "reason": "rejected by the head: [Warning] mariadbd: ignoring "
                                              "option '--loose-optimizer-mode' due to invalid value 'x'"}]
     # What differs after the restart besides the refused: a variable derived from one that was set.
     head["innodb_buffer_pool_chunk_size"], base["innodb_buffer_pool_chunk_size"] = "1048576", "2097152"
@@ -101,16 +101,24 @@ def test_a_head_that_does_not_start_with_a_value_names_it():
            "2026-12-06 19:01:43 0 [ERROR] Aborting\n")
     given = {"transaction_isolation": "BOGUS", "sort_buffer_size": "2097152", "isolation": "x"}
     assert ed.refused_at_start(given, log) == [{"name": "transaction_isolation", "reason": "the head did not start with it: "
-                                                "2026-12-06 19:01:43 0 [ERROR] /usr/sbin/mariadbd: Error while setting value "
-                                                "'BOGUS' to 'transaction-isolation'"}]
+                                                "[ERROR] mariadbd: Error while setting value 'BOGUS' to 'transaction-isolation'"}]
     assert ed.refused_at_start(given, "[ERROR] InnoDB: cannot allocate memory\n") == []
 
 
 def test_a_long_value_in_a_log_line_is_cut():
     value = ",".join(f"flag{i}=on" for i in range(40))
     log = f"2026-12-06 19:43:49 0 [ERROR] mariadbd: Error while setting value '{value}' to 'optimizer_switch'\n"
-    assert ed.log_line("optimizer_switch", log) == ("2026-12-06 19:43:49 0 [ERROR] mariadbd: Error while setting value "
-                                                    f"'{value[:40]}…' to 'optimizer_switch'")
+    assert ed.log_line("optimizer_switch", log) == f"[ERROR] mariadbd: Error while setting value '{value[:40]}…' to 'optimizer_switch'"
+
+
+def test_the_error_naming_an_option_is_said_over_its_deprecation_warning():
+    log = ("2026-12-06 19:52:22 0 [ERROR] /root/srv/usr/sbin/mariadbd: Error while setting value 'fix_card_multiplier' "
+           "to 'optimizer_adjust_secondary_key_costs'\n"
+           "2026-12-06 19:52:22 0 [Warning] --optimizer-adjust-secondary-key-costs is deprecated and will be removed\n")
+    assert ed.log_line("optimizer_adjust_secondary_key_costs", log) == (
+        "[ERROR] mariadbd: Error while setting value 'fix_card_multiplier' to 'optimizer_adjust_secondary_key_costs'")
+    assert ed.log_line("optimizer_adjust_secondary_key_costs", log.splitlines()[1]) == (
+        "[Warning] --optimizer-adjust-secondary-key-costs is deprecated and will be removed")
 
 
 def test_the_pairs_that_fit_the_rows_time():
