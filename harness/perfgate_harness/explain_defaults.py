@@ -85,16 +85,14 @@ def _cut(value):
     return None if value is None else str(value)[:VALUE_MAX]
 
 
-def refusal(name: str, base_value, head_value, base_full, startup: dict | None) -> str | None:
-    """Why a differing variable cannot be given to the head at its start, or None. `startup`:
-    the head's variables -> whether it takes them as a server option (MariaDB's
-    information_schema.SYSTEM_VARIABLES), None where the head does not say (MySQL)."""
+def refusal(base_value, head_value, base_full) -> str | None:
+    """Why a differing variable cannot be given to the head at its start, or None. Whether the
+    head takes it as a server option is its own to say: SYSTEM_VARIABLES has no option for
+    some that are (character_set_server's is --character-set-server)."""
     if base_value is None:
         return "only the head has it: the base has no value to set"
     if head_value is None:
         return "unknown to the head: only the base has it"
-    if startup is not None and startup.get(name) is False:
-        return "not a server option of the head: the server sets it itself"
     if len(str(base_full)) > VALUE_MAX:
         return f"its value is longer than {VALUE_MAX} characters"
     if any(c in str(base_full) for c in "\n\r\\"):
@@ -102,12 +100,12 @@ def refusal(name: str, base_value, head_value, base_full, startup: dict | None) 
     return None
 
 
-def candidates(variables: list[dict], base: dict, startup: dict | None) -> tuple[dict, list[dict]]:
+def candidates(variables: list[dict], base: dict) -> tuple[dict, list[dict]]:
     """The differing variables to give the head (name -> the base's value) and those refused
     ([{name, reason}])."""
     given, refused = {}, []
     for v in variables:
-        why = refusal(v["name"], v["base"], v["head"], base.get(v["name"]), startup)
+        why = refusal(v["base"], v["head"], base.get(v["name"]))
         if why:
             refused.append({"name": v["name"], "reason": why})
         else:
@@ -130,9 +128,11 @@ def options_with(options: dict, given: dict) -> dict:
 
 
 def taken(given: dict, base_after: dict, head_after: dict, base_options: dict, head_options: dict,
-          head_log: str) -> tuple[list[str], list[dict]]:
+          head_log: str, startup: dict | None = None) -> tuple[list[str], list[dict]]:
     """Which of `given` the restarted head reads as the restarted base does (set), and why each
-    other one was not taken (refused): the head's log line naming it, else the value it reads."""
+    other one was not taken (refused): the head's log line naming it, else that it is no
+    server option of the head (`startup`: MariaDB's information_schema.SYSTEM_VARIABLES, None
+    where the head does not say), else the value it reads."""
     nb, nh = normalizer(base_options), normalizer(head_options)
     done, refused = [], []
     for name in given:
@@ -140,7 +140,9 @@ def taken(given: dict, base_after: dict, head_after: dict, base_options: dict, h
             done.append(name)
             continue
         said = log_line(name, head_log)
-        reason = f"rejected by the head: {said}" if said else f"the head reads {head_after.get(name)!r} after the restart"
+        reason = (f"rejected by the head: {said}" if said
+                  else "not a server option of the head: the server sets it itself" if (startup or {}).get(name) is False
+                  else f"the head reads {head_after.get(name)!r} after the restart")
         refused.append({"name": name, "reason": reason[:1024]})
     return done, refused
 

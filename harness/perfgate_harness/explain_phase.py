@@ -291,7 +291,7 @@ class ExplainPhase(Phase):
         cost both alike and pull the ratio towards 1), the head with the base's values of the
         variables that differ; then alternating pairs. None, with why, when it cannot run."""
         variables, base_vars, startup = differ
-        given, refused = explain_defaults.candidates(variables, base_vars, startup)
+        given, refused = explain_defaults.candidates(variables, base_vars)
         record = {"variables": variables, "set": [], "refused": explain_defaults.most_telling_first(refused),
                   "still_differ": [], "rounds": []}
         room = deadline - time.monotonic() - start_seconds
@@ -317,7 +317,8 @@ class ExplainPhase(Phase):
                     given = {n: v for n, v in given.items() if n not in {r["name"] for r in named}}
             after = {side: explain_defaults.variables(servers[side]) for side in SIDES}
             options = [servers[side].options for side in SIDES]
-            record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log)
+            record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log,
+                                                                     startup)
             record["refused"] = explain_defaults.most_telling_first(refused + not_taken)
             record["still_differ"] = explain_defaults.still_differ(after["base"], after["head"], *options, record["refused"])
             if not record["set"]:

@@ -58,16 +58,13 @@ def test_variables_refused_before_the_restart_say_why():
               {"name": "have_ssl", "base": "YES", "head": "DISABLED"}, {"name": "init_connect", "base": "a\\nb", "head": ""},
               {"name": "sort_buffer_size", "base": "2097152", "head": "262144"}]
     base = {v["name"]: v["base"] for v in differ}
-    startup = {"have_ssl": False, "sort_buffer_size": True, "init_connect": True, "innodb_new_thing": True}
-    given, refused = ed.candidates(differ, base, startup)
-    assert given == {"sort_buffer_size": "2097152"}
+    given, refused = ed.candidates(differ, base)
+    # Whether the head takes one as a server option is the head's to say at its start.
+    assert given == {"have_ssl": "YES", "sort_buffer_size": "2097152"}
     assert refused == [
         {"name": "innodb_new_thing", "reason": "only the head has it: the base has no value to set"},
         {"name": "old_mode", "reason": "unknown to the head: only the base has it"},
-        {"name": "have_ssl", "reason": "not a server option of the head: the server sets it itself"},
         {"name": "init_connect", "reason": "its value cannot be written to an option file as it is"}]
-    # A head that does not say which variables are options (MySQL) is given them all; its log says.
-    assert ed.candidates(differ[2:3], base, None) == ({"have_ssl": "YES"}, [])
 
 
 def test_the_base_values_replace_what_the_head_set_itself():
@@ -91,6 +88,9 @@ def test_what_the_restarted_head_did_not_take_is_refused_with_its_log_line():
         {"name": "innodb_log_write_ahead_size", "reason": "the head reads '4096' after the restart"},
         {"name": "optimizer_mode", "reason": "rejected by the head: [Warning] mariadbd: ignoring "
                                              "option '--loose-optimizer-mode' due to invalid value 'x'"}]
+    # Not taken, unnamed in the log: no server option, where the head says so.
+    assert ed.taken({"have_ssl": "YES"}, {"have_ssl": "YES"}, {"have_ssl": "NO"}, opts("base"), opts("head"), "",
+                    {"have_ssl": False})[1] == [{"name": "have_ssl", "reason": "not a server option of the head: the server sets it itself"}]
     # What differs after the restart besides the refused: a variable derived from one that was set.
     head["innodb_buffer_pool_chunk_size"], base["innodb_buffer_pool_chunk_size"] = "1048576", "2097152"
     assert ed.still_differ(base, head, opts("base"), opts("head"), refused) == ["innodb_buffer_pool_chunk_size"]
