@@ -106,13 +106,13 @@ const memoryLine = (f) => `memory grows ${figure(f.head - f.base)} B per query m
 const f2 = (x) => x.toFixed(2);
 function settingsWords(f) {
   const shown = f.set.slice(0, NAMES_SHOWN).map((v) => `${v.name} ${v.base ?? '(unset)'}`);
-  if (f.set.length > NAMES_SHOWN) shown.push(plural(f.set.length - NAMES_SHOWN, 'more'));
+  if (f.set.length > NAMES_SHOWN) shown.push(plural(f.set.length - NAMES_SHOWN, 'more', 'more'));
   return shown.length ? ` (${listed(shown)})` : '';
 }
 function defaultsLine(f) {
   const i = f.interval;
   const measured = `with the base's settings${settingsWords(f)} the head measures ${f2(i.estimate)} [${f2(i.low)}, ${f2(i.high)}]`;
-  const shown = (items) => listed(items.slice(0, NAMES_SHOWN).concat(items.length > NAMES_SHOWN ? [plural(items.length - NAMES_SHOWN, 'more')] : []));
+  const shown = (items) => listed(items.slice(0, NAMES_SHOWN).concat(items.length > NAMES_SHOWN ? [plural(items.length - NAMES_SHOWN, 'more', 'more')] : []));
   const refused = (f.refused || []).map((r) => `${r.name} (${cut(r.reason, REASON_MAX)})`);
   const still = `${f.still_differ.length ? `; still different after the restart: ${shown(f.still_differ)}` : ''}${refused.length ? `; not set: ${shown(refused)}` : ''}`;
   const many = f.set.length !== 1;

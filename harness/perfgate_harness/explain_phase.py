@@ -2,9 +2,10 @@
 datadirs as loaded, performance_schema and every InnoDB monitor on, for this step only), a short
 warm-up, then each probe on the base and then the head over windows of the same fixed-seed
 events, sized to its share of the row's time: counters, waits, memory, stacks; then the row's
-statement shapes, captured once on the base and EXPLAINed on both sides. (The re-measure with
-the base's defaults is not part of it yet: `defaults` is always null.) It runs after every timed round and changes no verdict: what it gathers is
-explain.json (schema/explain.schema.json), which core reads to name a cause."""
+statement shapes, captured once on the base and EXPLAINed on both sides; last, where the sides'
+server variables differ, the head restarted with the base's values and measured again against
+the base (explain_defaults.py). It runs after every timed round and changes no verdict: what it
+gathers is explain.json (schema/explain.schema.json), which core reads to name a cause."""
 import os
 import shutil
 import time
@@ -13,10 +14,11 @@ from pathlib import Path
 
 import pymysql
 
-from . import explain_counters, explain_plans, explain_stacks, progress, server, sysbench
+from . import explain_counters, explain_defaults, explain_plans, explain_stacks, progress, server, sysbench
 from .phase import Phase, Services
 from .plan import Benchmark
 from .records import BenchmarkFailed, now
+from .rounds import Rounds
 from .workload import WorkloadFailed
 
 # The options of this step's servers, after the profile's and the side's (the last one wins).
@@ -38,6 +40,10 @@ SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
 ROW_FAILURES = (BenchmarkFailed, WorkloadFailed, server.ServerError, pymysql.err.MySQLError, OSError,
                 explain_stacks.StacksFailed, ValueError)
+# Failures of the re-measure with the base's defaults: that probe is not looked at, and the
+# other probes' figures, gathered before it, stand.
+DEFAULTS_FAILURES = (explain_defaults.DefaultsFailed, BenchmarkFailed, WorkloadFailed, server.ServerError,
+                     pymysql.err.MySQLError, OSError)
 
 
 class Settings:
@@ -139,11 +145,20 @@ class ExplainPhase(Phase):
             with self.fleet.replaced(servers):
                 try:
                     rates = self._start(bench)
+                    start_seconds = time.monotonic() - started
                     workload = self.services.workload(bench)
+                    step = "defaults"
+                    differ = self._differing(servers)
                     step = "probes"
-                    self._probes(bench, workload, record["sides"], deadline, rates)
+                    # Where settings differ, the probes leave the re-measure its least.
+                    reserve = explain_defaults.reserve_seconds(start_seconds) if differ[0] else 0.0
+                    self._probes(bench, workload, record["sides"], deadline - reserve, rates)
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
+                    step = "defaults"
+                    if differ[0]:
+                        record["defaults"] = self._defaults(bench, workload, servers, differ, record["sides"],
+                                                            deadline, start_seconds)
                 finally:
                     self._stop(servers)
         except ROW_FAILURES as e:
@@ -260,6 +275,67 @@ class ExplainPhase(Phase):
         except explain_stacks.StacksFailed as e:
             self.fleet.check_alive(side, "stacks")  # a server that died is the row's error
             record["unavailable"]["stacks"] = f"perf failed: {e}"[:1024]
+
+    # --- defaults --------------------------------------------------------------------------------
+    def _differing(self, servers: dict) -> tuple[list, dict, dict | None]:
+        """The settings that differ between the sides as this step started them (the same
+        options on both, the side's own aside), the base's variables, and which of its
+        variables the head takes as a server option."""
+        found = {side: explain_defaults.variables(servers[side]) for side in SIDES}
+        differ = explain_defaults.differing(found["base"], found["head"], servers["base"].options, servers["head"].options)
+        return differ, found["base"], explain_defaults.startup_options(servers["head"]) if differ else None
+
+    def _defaults(self, bench: Benchmark, workload, servers: dict, differ: tuple, sides: dict, deadline: float,
+                  start_seconds: float) -> dict | None:
+        """Both sides restarted with their usual options (this step's performance_schema would
+        cost both alike and pull the ratio towards 1), the head with the base's values of the
+        variables that differ; then alternating pairs. None, with why, when it cannot run."""
+        variables, base_vars, startup = differ
+        given, refused = explain_defaults.candidates(variables, base_vars)
+        record = {"variables": variables, "set": [], "refused": explain_defaults.most_telling_first(refused),
+                  "still_differ": [], "rounds": []}
+        room = deadline - time.monotonic() - start_seconds
+        if not given:
+            return record
+        if explain_defaults.pairs_plan(room, self.plan.seconds)[0] == 0:
+            return self._no_defaults(sides, skipped(self.budget["seconds_per_row"]))
+        progress.emit("phase", phase="explain defaults", benchmark=bench.id, side="base, head")
+        try:
+            explain_defaults.restart(servers, "base", self.fleet.server_options("base"))
+            usual = self.fleet.server_options("head")
+            for attempt in range(explain_defaults.START_ATTEMPTS):
+                try:
+                    log = explain_defaults.restart(servers, "head", explain_defaults.options_with(usual, given))
+                    break
+                except explain_defaults.DefaultsFailed as e:
+                    # A value the head cannot start with (a server stops at the first): refused
+                    # by name, and the head started once more without it.
+                    named = explain_defaults.refused_at_start(given, e.log)
+                    if not named or attempt + 1 == explain_defaults.START_ATTEMPTS:
+                        raise
+                    refused += named
+                    given = {n: v for n, v in given.items() if n not in {r["name"] for r in named}}
+            after = {side: explain_defaults.variables(servers[side]) for side in SIDES}
+            options = [servers[side].options for side in SIDES]
+            record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log,
+                                                                     startup)
+            record["refused"] = explain_defaults.most_telling_first(refused + not_taken)
+            record["still_differ"] = explain_defaults.still_differ(after["base"], after["head"], *options, record["refused"])
+            if not record["set"]:
+                return record
+            for side in SIDES:
+                if self.settings.warmup_seconds > 0:
+                    workload.timed(self.fleet.check_alive(side, "defaults"), self.settings.warmup_seconds)
+            record["rounds"] = explain_defaults.remeasure(Rounds(self.fleet), workload, deadline, self.plan.seconds)
+        except DEFAULTS_FAILURES as e:
+            return self._no_defaults(sides, f"the re-measure with the base's settings failed: {self._why(e, servers)}"[:1024])
+        return record
+
+    @staticmethod
+    def _no_defaults(sides: dict, why: str) -> None:
+        for side in SIDES:
+            sides[side]["unavailable"]["defaults"] = why
+        return None
 
     # --- plans -----------------------------------------------------------------------------------
     def _plans(self, workload, record: dict, deadline: float) -> dict | None:

@@ -145,10 +145,16 @@ class Rounds:
         started = now()
         return round_record(index, side, started, self.timed_run(workload, side, self.plan.seconds, "round"))
 
-    def _alternating(self, workload: Workload, group: list) -> list[dict]:
+    def alternating_pair(self, workload: Workload, index: int, seconds: float) -> list[dict]:
+        """The base's and the head's round of `index`, alternating, of `seconds` each, whatever
+        the plan's schedule (the explanation step's re-measure with the base's settings)."""
+        return self._alternating(workload, [(index, "base"), (index, "head")], seconds)
+
+    def _alternating(self, workload: Workload, group: list, seconds: float | None = None) -> list[dict]:
         """Every side's round of one index with the sides alternating (alternate.py): each side's
-        client runs for the round's length times the number of sides, in turns of a slice,
-        and its QPS is the queries its own server counted over the slices it ran."""
+        client runs for the round's length (`seconds`, else the plan's) times the number of
+        sides, in turns of a slice, and its QPS is the queries its own server counted over the
+        slices it ran."""
         started = now()
         names = [side for _, side in group]
         servers = self.fleet.servers
@@ -174,7 +180,7 @@ class Rounds:
                 sides[side].client_pid = proc.pid
             return record
 
-        wall = schedule.group_wall_seconds("alternating", self.plan.seconds, len(names))
+        wall = schedule.group_wall_seconds("alternating", seconds or self.plan.seconds, len(names))
         tallies = {}
 
         def count_slices(futures):

@@ -352,7 +352,7 @@ class Server:
                 return
             except ServerError as e:
                 # Another program may take the port between our probe and mysqld's bind.
-                new_log = _read_from(self.layout.error_log, log_size)
+                new_log = read_from(self.layout.error_log, log_size)
                 if "already in use" in new_log and attempt + 1 < attempts:
                     continue
                 raise e
@@ -436,7 +436,8 @@ class Server:
             self.proc.wait()
 
 
-def _read_from(path: Path, offset: int) -> str:
+def read_from(path: Path, offset: int) -> str:
+    """What `path` holds from byte `offset` on ("" when it cannot be read)."""
     try:
         with open(path, "rb") as f:
             f.seek(offset)

@@ -72,6 +72,8 @@ def test_one_row_explained_on_both_sides(harness, basedirs):
         assert shape[side]["query_block"]["table"]["access_type"] == "range"
         assert shape[side]["query_block"]["table"]["key"] == "PRIMARY"
     assert not list(harness.out.glob("servers/*/general.log"))
+    # 10.11.18 and 10.11.19 differ in their versions only: no setting to measure again.
+    assert row["defaults"] is None and "defaults" not in row["sides"]["head"]["unavailable"]
     no_server_left(harness.out)
 
 

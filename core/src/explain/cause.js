@@ -98,8 +98,9 @@ function rowFindings(row, benchmark, measured = null) {
   const plans = planFindings(row.plans);
   take('plans', row.plans ? plans : { findings: [], problem: unavailable('plans') || 'no statement shapes captured' });
   take('memory', base.memory && head.memory ? memoryFindings(base.memory, head.memory) : { findings: [], problem: unavailable('memory') || 'no memory windows of both sides' });
-  // Defaults are looked at only where the sides' variables differ.
-  const defaults = row.defaults ? defaultsFindings(row.defaults, benchmark.limits) : { findings: [], problem: null };
+  // Defaults are looked at only where the sides' variables differ; where they differ and the
+  // re-measure could not run, the sides say why.
+  const defaults = row.defaults ? defaultsFindings(row.defaults, benchmark.limits) : { findings: [], problem: unavailable('defaults') };
   findings.defaults = defaults.findings;
   if (defaults.problem) notLooked.push({ what: 'defaults', why: defaults.problem });
   else if (row.defaults) lookedAt.push('defaults');

@@ -18,7 +18,7 @@ const OUTCOME = Object.freeze({
 const names = (list) => (Array.isArray(list) ? list.map(String) : []);
 
 /**
- * @param defaults  the row's re-measure: {variables: [{name, base, head}], set: [names],
+ * @param defaults  the row's re-measure: {variables: [{name, base, head}], set: [names], refused: [{name, reason}],
  *                  still_differ: [names], rounds: [{index, side, qps}]} or null (no variable
  *                  differed, or not re-measured)
  * @param limits    the row's limits ({warn, fail} of rQPS)
@@ -27,6 +27,12 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  */
 function defaultsFindings(defaults, limits) {
   if (!defaults) return { findings: [], problem: null };
+  const refusedList = Array.isArray(defaults.refused) ? defaults.refused : [];
+  if (!names(defaults.set).length) {
+    // Nothing was set: the head as it was is no re-measure with the base's settings.
+    const why = refusedList.slice(0, 3).map((r) => `${String(r.name)}: ${String(r.reason)}`).join('; ');
+    return { findings: [], problem: `none of the variables that differ could be set on the head${why ? ` (${why}${refusedList.length > 3 ? `; ${refusedList.length - 3} more` : ''})` : ''}` };
+  }
   const rounds = Array.isArray(defaults.rounds) ? defaults.rounds.filter((r) => r && (r.side === 'base' || r.side === 'head')) : [];
   const ratios = pairedRatios(rounds, 'qps');
   if (ratios.length < 2) return { findings: [], problem: `the re-measure with the base's settings has ${ratios.length} pair${ratios.length === 1 ? '' : 's'}, 2 needed` };
@@ -36,7 +42,7 @@ function defaultsFindings(defaults, limits) {
   const baseValue = new Map((defaults.variables || []).map((v) => [String(v.name), v.base]));
   const set = names(defaults.set).map((name) => ({ name, base: baseValue.has(name) ? baseValue.get(name) : null }));
   const shown = { estimate: interval.estimate, low: interval.low, high: interval.high, n: interval.n };
-  const refused = (Array.isArray(defaults.refused) ? defaults.refused : []).map((r) => ({ name: String(r.name), reason: String(r.reason) }));
+  const refused = refusedList.map((r) => ({ name: String(r.name), reason: String(r.reason) }));
   return { findings: [{ kind: 'defaults', outcome, interval: shown, limits: { warn: limits.warn, fail: limits.fail }, set, refused, still_differ: names(defaults.still_differ) }], problem: null };
 }
 

@@ -95,6 +95,17 @@ test('defaults that bring the head back lead the counters; defaults that do not 
   assert.equal(at(0.8).line, 'an fsync of InnoDB files per query more: Innodb_data_fsyncs/o 0.00 → 1.00 (MariaDB counts its redo-log flushes here); the code is slower with the same settings: with the base\'s settings (innodb_flush_log_at_trx_commit 2) the head measures 0.80 [0.79, 0.80]');
 });
 
+test('a re-measure that could not run is said as not looked at; no variable differing says nothing of defaults', () => {
+  const skipped = 'skipped: the row\'s 60 s (suite key explain.seconds_per_row) were spent before it';
+  const base = { ...side('pfs19_p1', 'update-index'), unavailable: { defaults: skipped } };
+  const head = { ...side('pfs19_p1', 'update-index'), unavailable: { defaults: skipped } };
+  const cause = causeOf(explainDoc([{ id: UI, base, head, defaults: null }]).rows[0], row(captured(), UI));
+  assert.deepEqual(cause.not_looked_at.find((n) => n.what === 'defaults'), { what: 'defaults', why: skipped });
+  assert.ok(!cause.looked_at.includes('defaults'));
+  const plain = causeOf(explainDoc([{ id: UI, base: side('pfs19_p1', 'update-index'), head: side('pfs19_p1', 'update-index'), defaults: null }]).rows[0], row(captured(), UI));
+  assert.ok(!plain.line.includes('default') && !plain.not_looked_at.some((n) => n.what === 'defaults'), plain.line);
+});
+
 test('a row whose explanation failed, with every probe missing, says so and names no cause', () => {
   const none = { counters: null, waits: null, stacks: null, memory: null, unavailable: { stacks: 'perf is not installed (apt-get install linux-perf)' } };
   const doc = explainDoc([{ id: UI, status: 'error', error: { step: 'servers', message: 'the head did not start' }, base: none, head: none }]);

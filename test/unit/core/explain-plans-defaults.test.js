@@ -82,8 +82,17 @@ test('defaults: the base\'s settings bring the head back, leave it slower, or ca
 test('defaults: variables that still differ are said; one pair is too few; nothing differed is no finding', () => {
   const [f] = defaultsFindings(remeasure([1, 1, 1], { set: ['a', 'b', 'c', 'd'], variables: [{ name: 'a', base: '1', head: '2' }], still_differ: ['optimizer_switch'] }), LIMITS).findings;
   assert.equal(findingLine(f), 'with the base\'s settings (a 1, b (unset), c (unset) and 1 more) the head measures 1.00 [1.00, 1.00]: the changed defaults explain it; still different after the restart: optimizer_switch');
+  const [g] = defaultsFindings(remeasure([1, 1, 1], { set: ['a', 'b', 'c', 'd', 'e'], refused: ['f', 'g', 'h', 'i', 'j'].map((name) => ({ name, reason: 'r' })) }), LIMITS).findings;
+  assert.match(findingLine(g), /\(a \(unset\), b \(unset\), c \(unset\) and 2 more\).*not set: f \(r\), g \(r\), h \(r\) and 2 more$/);
   const [r] = defaultsFindings(remeasure([1, 1, 1], { refused: [{ name: 'datadir', reason: 'per instance' }, { name: 'gtid_domain_id', reason: 'not settable at startup' }] }), LIMITS).findings;
   assert.equal(findingLine(r), 'with the base\'s settings (sort_buffer_size 2097152) the head measures 1.00 [1.00, 1.00]: the changed default explains it; not set: datadir (per instance) and gtid_domain_id (not settable at startup)');
   assert.deepEqual(defaultsFindings(remeasure([1]), LIMITS), { findings: [], problem: 'the re-measure with the base\'s settings has 1 pair, 2 needed' });
   assert.deepEqual(defaultsFindings(null, LIMITS), { findings: [], problem: null });
+});
+
+test('defaults: where nothing could be set, no re-measure is read and the refused say why', () => {
+  const none = remeasure([1, 1, 1], { set: [], refused: [{ name: 'have_ssl', reason: 'not a server option of the head' }, { name: 'old_mode', reason: 'unknown to the head' }] });
+  assert.deepEqual(defaultsFindings(none, LIMITS), { findings: [], problem: 'none of the variables that differ could be set on the head (have_ssl: not a server option of the head; old_mode: unknown to the head)' });
+  const many = remeasure([], { set: [], refused: ['a', 'b', 'c', 'd', 'e'].map((name) => ({ name, reason: 'r' })) });
+  assert.match(defaultsFindings(many, LIMITS).problem, /\(a: r; b: r; c: r; 2 more\)$/);
 });

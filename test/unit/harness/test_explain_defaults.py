@@ -1,0 +1,143 @@
+"""The defaults probe's pure parts: which server variables count as differing (each side's own
+paths, port, identity and versions aside), which are refused before the head's restart and why,
+which the restarted head took, and how many re-measure pairs fit the row's time."""
+from perfgate_harness import explain_defaults as ed
+
+
+def opts(side):
+    d = f"/run/servers/{side}"
+    return {"innodb_buffer_pool_size": "128M", "datadir": f"{d}/data", "tmpdir": f"{d}/tmp", "socket": f"{d}/mysqld.sock",
+            "pid_file": f"{d}/mysqld.pid", "log_error": f"{d}/error.log", "basedir": f"/srv/{side}/usr",
+            "port": {"base": "41001", "head": "41002"}[side]}
+
+
+def sides_variables(**changes):
+    """SHOW GLOBAL VARIABLES of two sides that differ only where perfgate places them, plus `changes`
+    (name -> (base, head))."""
+    out = {}
+    for side in ("base", "head"):
+        o = opts(side)
+        out[side] = {"datadir": o["datadir"] + "/", "socket": o["socket"], "port": o["port"], "pid_file": o["pid_file"],
+                     "general_log_file": f"{o['datadir']}/host.log", "plugin_dir": f"{o['basedir']}/lib/mysql/plugin/",
+                     "hostname": "vm", "server_uid": {"base": "abc=", "head": "xyz="}[side],
+                     "version": {"base": "10.11.18-MariaDB", "head": "11.8.9-MariaDB"}[side],
+                     "innodb_version": {"base": "10.11.18", "head": "11.8.9"}[side],
+                     "gtid_binlog_pos": {"base": "0-1-5", "head": "0-1-9"}[side],
+                     "log_bin_basename": f"{o['datadir']}/mysql-bin", "sort_buffer_size": "2097152"}
+    for name, (b, h) in changes.items():
+        for side, value in (("base", b), ("head", h)):
+            if value is None:
+                out[side].pop(name, None)
+            else:
+                out[side][name] = value
+    return out
+
+
+def test_only_settings_of_the_builds_differ():
+    v = sides_variables()
+    assert ed.differing(v["base"], v["head"], opts("base"), opts("head")) == []
+    v = sides_variables(sort_buffer_size=("2097152", "262144"), old_mode=("", None), innodb_new_thing=(None, "ON"))
+    assert ed.differing(v["base"], v["head"], opts("base"), opts("head")) == [
+        {"name": "innodb_new_thing", "base": None, "head": "ON"}, {"name": "old_mode", "base": "", "head": None},
+        {"name": "sort_buffer_size", "base": "2097152", "head": "262144"}]
+    # A path that is not a side's own is a difference (an option file of a build, say).
+    v = sides_variables(init_file=("/etc/a.sql", "/etc/b.sql"))
+    assert [d["name"] for d in ed.differing(v["base"], v["head"], opts("base"), opts("head"))] == ["init_file"]
+
+
+def test_the_exclusions_are_places_identities_versions_and_data_state():
+    for name in ("datadir", "port", "socket", "pid_file", "hostname", "server_uid", "server_uuid", "server_id",
+                 "tmpdir", "plugin_dir", "version", "version_compile_os", "innodb_version", "gtid_current_pos"):
+        assert ed.excluded(name), name
+    for name in ("sort_buffer_size", "innodb_flush_log_at_trx_commit", "optimizer_switch", "version_something"):
+        assert not ed.excluded(name), name
+
+
+def test_variables_refused_before_the_restart_say_why():
+    differ = [{"name": "innodb_new_thing", "base": None, "head": "ON"}, {"name": "old_mode", "base": "X", "head": None},
+              {"name": "have_ssl", "base": "YES", "head": "DISABLED"}, {"name": "init_connect", "base": "a\\nb", "head": ""},
+              {"name": "sort_buffer_size", "base": "2097152", "head": "262144"}]
+    base = {v["name"]: v["base"] for v in differ}
+    given, refused = ed.candidates(differ, base)
+    # Whether the head takes one as a server option is the head's to say at its start.
+    assert given == {"have_ssl": "YES", "sort_buffer_size": "2097152"}
+    assert refused == [
+        {"name": "innodb_new_thing", "reason": "only the head has it: the base has no value to set"},
+        {"name": "old_mode", "reason": "unknown to the head: only the base has it"},
+        {"name": "init_connect", "reason": "its value cannot be written to an option file as it is"}]
+
+
+def test_the_base_values_replace_what_the_head_set_itself():
+    options = {"innodb_flush_log_at_trx_commit": "1", "innodb-buffer-pool-size": "1G", "datadir": "/d"}
+    got = ed.options_with(options, {"innodb_flush_log_at_trx_commit": "2", "innodb_buffer_pool_size": "134217728",
+                                    "ft_boolean_syntax": "+ -><()~*:\"\"&|", "old_mode": ""})
+    assert got == {"datadir": "/d", "loose-innodb_flush_log_at_trx_commit": "2", "loose-innodb_buffer_pool_size": "134217728",
+                   "loose-ft_boolean_syntax": "'+ -><()~*:\"\"&|'", "loose-old_mode": '""'}
+
+
+def test_what_the_restarted_head_did_not_take_is_refused_with_its_log_line():
+    given = {"sort_buffer_size": "2097152", "innodb_log_write_ahead_size": "8192", "optimizer_mode": "x"}
+    base = {**sides_variables()["base"], **given}
+    head = {**sides_variables()["head"], "sort_buffer_size": "2097152", "innodb_log_write_ahead_size": "4096",
+            "optimizer_mode": "y"}
+    log = ("2026-12-06 19:00:01 0 [Warning] mariadbd: ignoring option '--loose-optimizer-mode' due to invalid value 'x'\n"
+           "2026-12-06 19:00:02 0 [Note] InnoDB: started\n")
+    done, refused = ed.taken(given, base, head, opts("base"), opts("head"), log)
+    assert done == ["sort_buffer_size"]
+    assert refused == [
+        {"name": "innodb_log_write_ahead_size", "reason": "the head reads '4096' after the restart"},
+        {"name": "optimizer_mode", "reason": "rejected by the head: [Warning] mariadbd: ignoring "
+                                             "option '--loose-optimizer-mode' due to invalid value 'x'"}]
+    # Not taken, unnamed in the log: no server option, where the head says so.
+    assert ed.taken({"have_ssl": "YES"}, {"have_ssl": "YES"}, {"have_ssl": "NO"}, opts("base"), opts("head"), "",
+                    {"have_ssl": False})[1] == [{"name": "have_ssl", "reason": "not a server option of the head: the server sets it itself"}]
+    # What differs after the restart besides the refused: a variable derived from one that was set.
+    head["innodb_buffer_pool_chunk_size"], base["innodb_buffer_pool_chunk_size"] = "1048576", "2097152"
+    assert ed.still_differ(base, head, opts("base"), opts("head"), refused) == ["innodb_buffer_pool_chunk_size"]
+
+
+def test_a_head_that_does_not_start_with_a_value_names_it():
+    log = ("2026-12-06 19:01:43 0 [ERROR] /usr/sbin/mariadbd: Error while setting value 'BOGUS' to 'transaction-isolation'\n"
+           "2026-12-06 19:01:43 0 [ERROR] Aborting\n")
+    given = {"transaction_isolation": "BOGUS", "sort_buffer_size": "2097152", "isolation": "x"}
+    assert ed.refused_at_start(given, log) == [{"name": "transaction_isolation", "reason": "the head did not start with it: "
+                                                "[ERROR] mariadbd: Error while setting value 'BOGUS' to 'transaction-isolation'"}]
+    assert ed.refused_at_start(given, "[ERROR] InnoDB: cannot allocate memory\n") == []
+
+
+def test_a_long_value_in_a_log_line_is_cut():
+    value = ",".join(f"flag{i}=on" for i in range(40))
+    log = f"2026-12-06 19:43:49 0 [ERROR] mariadbd: Error while setting value '{value}' to 'optimizer_switch'\n"
+    assert ed.log_line("optimizer_switch", log) == f"[ERROR] mariadbd: Error while setting value '{value[:40]}…' to 'optimizer_switch'"
+
+
+def test_the_error_naming_an_option_is_said_over_its_deprecation_warning():
+    log = ("2026-12-06 19:52:22 0 [ERROR] /root/srv/usr/sbin/mariadbd: Error while setting value 'fix_card_multiplier' "
+           "to 'optimizer_adjust_secondary_key_costs'\n"
+           "2026-12-06 19:52:22 0 [Warning] --optimizer-adjust-secondary-key-costs is deprecated and will be removed\n")
+    assert ed.log_line("optimizer_adjust_secondary_key_costs", log) == (
+        "[ERROR] mariadbd: Error while setting value 'fix_card_multiplier' to 'optimizer_adjust_secondary_key_costs'")
+    assert ed.log_line("optimizer_adjust_secondary_key_costs", log.splitlines()[1]) == (
+        "[Warning] --optimizer-adjust-secondary-key-costs is deprecated and will be removed")
+
+
+def test_the_pairs_that_fit_the_rows_time():
+    assert ed.pairs_plan(100, 10) == (4, 10)  # 21 s a pair at the row's round length
+    assert ed.pairs_plan(30, 10) == (2, 7.0)  # shorter rounds for the least pairs
+    assert ed.pairs_plan(6, 10) == (2, 1.0)
+    assert ed.pairs_plan(5.9, 10) == (0, 0.0)  # not even 2 pairs of 1 s
+    assert ed.pairs_plan(1000, 1) == (ed.MOST_PAIRS, 1)
+
+
+def test_the_probes_leave_the_remeasure_its_least():
+    # The restart as long as the row's first start, and 2 pairs of 1 s a side with 1 s of overhead each.
+    assert ed.reserve_seconds(5.0) == 11.0
+
+
+def test_refused_variables_the_head_would_not_take_come_first():
+    refused = [{"name": "a_new", "reason": "only the head has it: the base has no value to set"},
+               {"name": "b_gone", "reason": "unknown to the head: only the base has it"},
+               {"name": "have_ssl", "reason": "not a server option of the head: the server sets it itself"},
+               {"name": "optimizer_switch", "reason": "the head reads 'x' after the restart"},
+               {"name": "c_bad", "reason": "rejected by the head: [Warning] ..."}]
+    assert [r["name"] for r in ed.most_telling_first(refused)] == ["c_bad", "optimizer_switch", "have_ssl", "b_gone", "a_new"]
