@@ -46,7 +46,7 @@ class ServerLab(vc.Lab):
 
 
 def planned_rows():
-    """[(name, entry)] of the catalogue's planned rows, as the config loader reads them."""
+    """The catalogue entries of the planned rows, as the config loader reads them."""
     script = ("const { loadThresholds } = require(process.argv[1]); const c = loadThresholds();"
               "process.stdout.write(JSON.stringify(Object.values(c.catalogue).filter((e) => e.name.includes('-planned'))))")
     r = subprocess.run(["node", "-e", script, str(REPO / "core" / "src" / "config" / "thresholds.js")],
@@ -97,6 +97,8 @@ def main():
     p.add_argument("--out", default=str(REPO / "runs" / "planned-shapes"))
     p.add_argument("--runs", type=int, default=200, help="executions of each statement per turn (default 200)")
     a = p.parse_args()
+    if a.runs < 1:
+        p.error(f"--runs {a.runs}: expected at least 1")
     lab = ServerLab(a.out)
     try:
         srv = lab.start("base", Path(a.prefix))
