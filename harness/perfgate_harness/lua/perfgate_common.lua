@@ -44,14 +44,22 @@ function perfgate.execute_with_random_ids(t, key, n)
    stmt[t][key]:execute()
 end
 
--- The index a predicate on `column` runs on: PRIMARY for id, k_N for k. Small test tables
--- tempt the optimizer into full scans for long IN lists; forcing the index keeps the shape
--- the microbenchmark is named after.
+-- --force-index of the scripts that call perfgate.index_hint.
+perfgate.force_index_option = {"FORCE INDEX on the predicate's index; off: no hint, the optimizer " ..
+                               "chooses the plan", true}
+
+-- The index hint after the table name: " FORCE INDEX (PRIMARY)" for id, " FORCE INDEX (k_N)"
+-- for k. Small test tables tempt the optimizer into full scans for long IN lists; forcing the
+-- index keeps the code path the microbenchmark is named after. With --force-index=off, "": the
+-- rows that gate the optimizer's own choice (docs/suites.md#statements-the-optimizer-plans).
 function perfgate.index_hint(column, t)
-   if column == "k" then
-      return string.format("FORCE INDEX (k_%d)", t)
+   if sysbench.opt.force_index == false then
+      return ""
    end
-   return "FORCE INDEX (PRIMARY)"
+   if column == "k" then
+      return string.format(" FORCE INDEX (k_%d)", t)
+   end
+   return " FORCE INDEX (PRIMARY)"
 end
 
 function perfgate.require_choice(name, value, choices)

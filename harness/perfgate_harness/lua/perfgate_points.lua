@@ -1,7 +1,7 @@
 #!/usr/bin/env sysbench
--- Point lookups as one IN-list select: SELECT <columns> FROM sbtestN WHERE <id|k> IN (...).
--- random-points, hot-points, points-covered-pk/si and points-notcovered-pk/si differ only in the
--- options.
+-- Point lookups as one IN-list select: SELECT <columns> FROM sbtestN [FORCE INDEX (...)] WHERE
+-- <id|k> IN (...). random-points, hot-points, points-covered-pk/si, points-notcovered-pk/si and
+-- their planned kin differ only in the options.
 
 -- perfgate_common.lua sits beside this script, which sysbench's module path does not include
 package.path = debug.getinfo(1, "S").source:match("^@(.*/)") .. "?.lua;" .. package.path
@@ -12,12 +12,13 @@ sysbench.cmdline.options.points_on = {"Column the IN () list matches: id (PRIMAR
 sysbench.cmdline.options.points_columns = {"Select list", "id, k, c, pad"}
 sysbench.cmdline.options.points_hot = {"Send the same values every time: the --points values after the " ..
                                        "middle of the table (table_size / 2 + 1, + 2, ...)", false}
+sysbench.cmdline.options.force_index = perfgate.force_index_option
 
 function prepare_statements()
    perfgate.require_choice("points-on", sysbench.opt.points_on, {"id", "k"})
    assert(sysbench.opt.points >= 1, "--points must be at least 1")
    perfgate.prepare_on_each_table("points", function(t)
-      return string.format("SELECT %s FROM sbtest%d %s WHERE %s IN (%s)",
+      return string.format("SELECT %s FROM sbtest%d%s WHERE %s IN (%s)",
                            sysbench.opt.points_columns, t, perfgate.index_hint(sysbench.opt.points_on, t),
                            sysbench.opt.points_on, perfgate.placeholders(sysbench.opt.points))
    end, sysbench.opt.points)

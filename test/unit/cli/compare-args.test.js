@@ -64,7 +64,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, '--shard', 'a/b'], "perfgate compare: --shard 'a/b': not of the form K/N; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
     [[...ok, '--shard', '2'], "perfgate compare: --shard '2': not of the form K/N; expected --shard K/N with 1 <= K <= N, e.g. --shard 2/4"],
     [[...ok, '--suite', 'full', '--shard', '1/17'], "perfgate compare: --shard '1/17': suite full splits into at most 16 shards (each shard needs one of the 16 writes that run before the reads after writes); expected N <= 16"],
-    [[...ok, '--suite', 'quick', '--shard', '3/11'], "perfgate compare: --shard '3/11': suite quick splits into at most 10 shards (it has 10 microbenchmarks that can run apart); expected N <= 10"],
+    [[...ok, '--suite', 'quick', '--shard', '3/15'], "perfgate compare: --shard '3/15': suite quick splits into at most 14 shards (it has 14 microbenchmarks that can run apart); expected N <= 14"],
     [[...ok, '--tests', 'point-query,no-such-test'], /^perfgate compare: --tests: 'no-such-test' not in suite quick; expected some of: point-query, .*insert_range=100$/],
     [[...ok, '--tests', ','], "perfgate compare: --tests ',': no microbenchmark named; expected e.g. --tests update-index_range=100,point-query"],
     [[...ok, '--suite', 'ahi', '--tests', 'point-select'], 'perfgate compare: --tests: suite ahi has no benchmark list; expected a suite that lists microbenchmarks'],

@@ -11,7 +11,7 @@ test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
   assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'contention-quick', 'ddl-quick', 'ddl', 'full', 'quick']);
   const quick = config.suites.quick;
-  assert.equal(quick.benchmarks.length, 10);
+  assert.equal(quick.benchmarks.length, 14);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
   assert.deepEqual(quick.measure.threads, [1]);
   assert.equal(quick.measure.pin_cpus, 'split');
@@ -203,19 +203,19 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a limit for a name outside the suite',
       edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  delete_range=100: {fail: 0.9}\n') },
       file: 'suites/quick.yml', at: 'delete_range=100:',
-      expect: (f, l) => `${f}:${l}: limits.delete_range=100: 'delete_range=100' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+      expect: (f, l) => `${f}:${l}: limits.delete_range=100: 'delete_range=100' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, range-notcovered-si-planned_range=100, points-notcovered-si-planned_range=100, range-order-limit-si-planned_range=1000, join-si-planned_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
     },
     {
       name: 'a per-thread limit of a name outside the suite',
       edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  delete_range=100 threads=4: {fail: 0.9}\n') },
       file: 'suites/quick.yml', at: 'delete_range=100 threads=4:',
-      expect: (f, l) => `${f}:${l}: limits.delete_range=100 threads=4: 'delete_range=100 threads=4' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+      expect: (f, l) => `${f}:${l}: limits.delete_range=100 threads=4: 'delete_range=100 threads=4' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, range-notcovered-si-planned_range=100, points-notcovered-si-planned_range=100, range-order-limit-si-planned_range=1000, join-si-planned_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
     },
     {
       name: 'a per-thread limit at 0 threads',
       edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  point-query threads=0: {fail: 0.9}\n') },
       file: 'suites/quick.yml', at: 'point-query threads=0:',
-      expect: (f, l) => `${f}:${l}: limits.point-query threads=0: 'point-query threads=0' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+      expect: (f, l) => `${f}:${l}: limits.point-query threads=0: 'point-query threads=0' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, range-notcovered-si-planned_range=100, points-notcovered-si-planned_range=100, range-order-limit-si-planned_range=1000, join-si-planned_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
     },
     {
       name: 'a per-thread limit with warn below fail',
@@ -258,7 +258,7 @@ test('config errors name file, line and key, the bad value and the expected form
       edits: { 'suites/quick.yml': replace('  - insert_range=100', '  - insert_range=100\n  - point-query') },
       file: 'suites/quick.yml', at: '  - point-query',
       nth: 2,
-      expect: (f, l) => `${f}:${l}: benchmarks[10]: 'point-query' is listed twice; expected each microbenchmark once`,
+      expect: (f, l) => `${f}:${l}: benchmarks[14]: 'point-query' is listed twice; expected each microbenchmark once`,
     },
     {
       name: 'suite name differing from the file name',
@@ -409,7 +409,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'ahi_gain outside the ahi suite',
       edits: { 'suites/quick.yml': replace(/limits:\n/, 'limits:\n  ahi_gain: {warn: 0.97, fail: 0.93}\n') },
       file: 'suites/quick.yml', at: 'ahi_gain',
-      expect: (f, l) => `${f}:${l}: limits.ahi_gain: 'ahi_gain' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
+      expect: (f, l) => `${f}:${l}: limits.ahi_gain: 'ahi_gain' is not a microbenchmark of suite quick; expected default, one of: point-query, random-points_range=1000, points-covered-pk_range=100, range-notcovered-si_range=100, read-only_range=10000, scan_range=100, range-notcovered-si-planned_range=100, points-notcovered-si-planned_range=100, range-order-limit-si-planned_range=1000, join-si-planned_range=100, update-index_range=100, update-inlist_range=100, update-nonindex_range=100, insert_range=100, or one of those followed by ' threads=<n>' (e.g. 'point-query threads=4')`,
     },
     {
       name: 'a catalogue entry with a bad group',
@@ -421,7 +421,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a catalogue entry naming a script that does not exist',
       edits: { 'benchmarks.yml': replace('script: perfgate_scan', 'script: perfgate_scna') },
       file: 'benchmarks.yml', at: 'script: perfgate_scna',
-      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.script: "perfgate_scna" is not valid; expected one of: oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, perfgate_ahi_mix, perfgate_delete, perfgate_points, perfgate_range, perfgate_scan, perfgate_update_inlist, perfgate_update_skewed, select_random_points, select_random_ranges`,
+      expect: (f, l) => `${f}:${l}: benchmarks.scan_range=100.script: "perfgate_scna" is not valid; expected one of: oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, perfgate_ahi_mix, perfgate_delete, perfgate_join, perfgate_points, perfgate_range, perfgate_scan, perfgate_update_inlist, perfgate_update_skewed, select_random_points, select_random_ranges`,
     },
     {
       name: 'a catalogue entry setting an option the harness owns',

@@ -29,7 +29,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
     script: 'perfgate_points',
     options: { points_on: 'k', points_columns: 'id, k, c, pad', points: 1000 },
     threads: 1,
-    shape: 'SELECT id, k, c, pad FROM sbtestN WHERE k IN (<1000 random values>)',
+    shape: 'SELECT id, k, c, pad FROM sbtestN FORCE INDEX (k_N) WHERE k IN (<1000 random values>)',
     instructions_events: 2,
   });
   assert.deepEqual(plan.sides, sides);
@@ -80,7 +80,7 @@ test('overrides replace scale, timing and threads; several thread counts make on
   const plan = resolvePlan(config, 'quick', { seconds: 1, warmup_seconds: 0, rounds: 2, tables: 2, rows: 1000, threads: [1, 4] }, sides);
   assert.deepEqual(plan.scale, { tables: 2, rows: 1000 });
   assert.deepEqual(plan.measure, { seconds: 1, warmup_seconds: 0, rounds: 2, side_schedule: 'alternating', signals: ['time', 'instructions'], instructions: { windows: 3, seed: 1 } });
-  assert.equal(plan.benchmarks.length, 20);
+  assert.equal(plan.benchmarks.length, 28);
   assert.deepEqual(plan.benchmarks.slice(0, 2).map((b) => [b.id, b.name, b.threads]), [
     ['point-query threads=1', 'point-query', 1],
     ['point-query threads=4', 'point-query', 4],

@@ -69,6 +69,19 @@ def test_general_log_statements_become_one_example_per_shape(fixture_text):
     assert found[1]["sql"].startswith("SELECT c FROM sbtest") and "?" not in found[1]["sql"]
 
 
+def test_joins_and_order_by_limit_become_shapes_of_their_own():
+    # Execute lines as the planned rows' statements leave them (bench/planned-shapes.py captured them on 10.11.18)
+    log = ("\t\t     7 Execute\tSELECT sum(length(b.c)) FROM sbtest3 a JOIN sbtest4 b ON b.k = a.k WHERE a.id BETWEEN 17 AND 116\n"
+           "\t\t     7 Execute\tSELECT sum(length(b.c)) FROM sbtest8 a JOIN sbtest1 b ON b.k = a.k WHERE a.id BETWEEN 900 AND 999\n"
+           "\t\t     7 Execute\tSELECT id, c FROM sbtest6 WHERE k BETWEEN 5 AND 1004 ORDER BY k LIMIT 10\n")
+    found = pl.shapes(pl.log_statements(log))
+    assert [f["shape"] for f in found] == [
+        "SELECT sum(length(b.c)) FROM sbtestN a JOIN sbtestN b ON b.k = a.k WHERE a.id BETWEEN ? AND ?",
+        "SELECT id, c FROM sbtestN WHERE k BETWEEN ? AND ? ORDER BY k LIMIT ?",
+    ]
+    assert found[0]["sql"].startswith("SELECT sum(length(b.c)) FROM sbtest3 a JOIN sbtest4 b")
+
+
 def test_shape_of_strings_numbers_and_lists():
     assert pl.shape_of("UPDATE sbtest3 SET c='a''b 12' WHERE id IN (1, 2,3) AND x > -4.5") == \
         "UPDATE sbtestN SET c=?? WHERE id IN (?,...) AND x > ?"

@@ -90,7 +90,7 @@ def test_resolve_script():
     assert sysbench.resolve_script("../etc/passwd") is None
     assert sysbench.resolve_script("nope") is None
     known = sysbench.known_scripts()
-    assert {"perfgate_points", "perfgate_range", "perfgate_scan", "perfgate_update_inlist", "perfgate_ahi_mix",
+    assert {"perfgate_points", "perfgate_range", "perfgate_join", "perfgate_scan", "perfgate_update_inlist", "perfgate_ahi_mix",
             "oltp_point_select", "oltp_insert"} <= set(known)
     assert "perfgate_common" not in known and "oltp_common" not in known
 
