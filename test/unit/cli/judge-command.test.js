@@ -4,21 +4,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { main } = require('../../../cli/src/main');
+const { runMain } = require('../../support/cli-main');
 const { schemaProblem } = require('../../../core/src/schemas');
 
 const FIXTURES = path.join(__dirname, '../../fixtures/results');
 
-function sink() {
-  let text = '';
-  return { write: (s) => { text += s; }, get text() { return text; } };
-}
-
-async function cli(args) {
-  const io = { stdout: sink(), stderr: sink(), env: {} };
-  const code = await main(args, io);
-  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
-}
+const cli = (args) => runMain(args);
 
 function runFolder(t, fixture = 'quick-tiny') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-judge-'));

@@ -8,21 +8,13 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { main } = require('../../../cli/src/main');
+const { runMain } = require('../../support/cli-main');
 const { side, explainDoc } = require('../../fixtures/explain/documents');
 
 const RESULTS = path.join(__dirname, '../../fixtures/results/quick-tiny/results.json');
 const FOLDED = path.join(__dirname, '../../fixtures/explain');
 
-function sink() {
-  let text = '';
-  return { write: (s) => { text += s; }, get text() { return text; } };
-}
-async function cli(args, env = process.env) {
-  const io = { stdout: sink(), stderr: sink(), env };
-  const code = await main(args, io);
-  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
-}
+const cli = (args, env = process.env) => runMain(args, { env });
 
 // A run folder: quick-tiny's results, and explain.json explaining update-index_range=100 with
 // the real windows of a head that fsyncs per commit and the off-CPU stacks of one that sleeps.

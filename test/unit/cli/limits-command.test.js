@@ -6,22 +6,13 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const core = require('../../../core/src');
-const { main } = require('../../../cli/src/main');
+const { runMain } = require('../../support/cli-main');
 const { limitsConfig } = require('../../../cli/src/commands/judge');
 const { thresholdsWith } = require('../../support/thresholds-copy');
 const { scratchDir } = require('../../support/scratch-dir');
 const { mainRuns } = require('../../support/main-runs');
 
-function sink() {
-  let text = '';
-  return { write: (s) => { text += s; }, get text() { return text; } };
-}
-
-async function cli(args) {
-  const io = { stdout: sink(), stderr: sink(), env: {} };
-  const code = await main(args, io);
-  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
-}
+const cli = (args) => runMain(args);
 
 const QUICK = core.findSuite(core.loadThresholds(), 'quick');
 

@@ -6,27 +6,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { main } = require('../../../cli/src/main');
+const { runMain } = require('../../support/cli-main');
 const { schemaProblem } = require('../../../core/src/schemas');
 
 const SHARDS = path.join(__dirname, '../../fixtures/results/full-shards-tiny');
 
-function sink() {
-  let text = '';
-  return { write: (s) => { text += s; }, get text() { return text; } };
-}
-
-async function cli(args, cwd) {
-  const io = { stdout: sink(), stderr: sink(), env: {} };
-  const before = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await main(args, io);
-    return { code, stdout: io.stdout.text, stderr: io.stderr.text };
-  } finally {
-    process.chdir(before);
-  }
-}
+const cli = (args, cwd) => runMain(args, { cwd });
 
 // A folder holding shard-1/ and shard-2/ as downloaded artifacts; `change(k, doc)` edits one.
 function workspace(t, change = (k, doc) => doc) {

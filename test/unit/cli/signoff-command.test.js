@@ -5,20 +5,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { main } = require('../../../cli/src/main');
+const { runMain } = require('../../support/cli-main');
 const core = require('../../../core');
 
 const VERDICT = path.join(__dirname, '../../fixtures/verdicts/full-4-shards/verdict.json');
 
-function sink() {
-  let text = '';
-  return { write: (s) => { text += s; }, get text() { return text; } };
-}
-async function cli(args) {
-  const io = { stdout: sink(), stderr: sink(), env: {} };
-  const code = await main(args, io);
-  return { code, stdout: io.stdout.text, stderr: io.stderr.text };
-}
+const cli = (args) => runMain(args);
 
 test('perfgate signoff: writes signoff.md and signoff.html, prints the decision, exits by it', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-signoff-cli-'));
