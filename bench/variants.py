@@ -35,8 +35,9 @@ SPIN = "storage/innobase/sync/srw_lock.cc"
 SPIN_AT = ("static inline unsigned srw_pause_delay() noexcept\n", "  return my_cpu_relax_multiplier / 4 * srv_spin_wait_delay;\n")
 
 QUICK = ("point-query", "random-points_range=1000", "points-covered-pk_range=100", "range-notcovered-si_range=100",
-         "read-only_range=10000", "scan_range=100", "update-index_range=100", "update-inlist_range=100",
-         "update-nonindex_range=100", "insert_range=100")
+         "read-only_range=10000", "scan_range=100", "range-notcovered-si-planned_range=100",
+         "points-notcovered-si-planned_range=100", "range-order-limit-si-planned_range=1000", "join-si-planned_range=100",
+         "update-index_range=100", "update-inlist_range=100", "update-nonindex_range=100", "insert_range=100")
 READS = ["point-query", "scan_range=100"]
 # An UPDATE reads its row through the same row fetch first, so the read variants touch the
 # updates too (update-nonindex measured +2.8% instructions under read-4): inserts read no rows.
