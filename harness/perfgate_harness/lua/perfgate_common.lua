@@ -35,6 +35,16 @@ function perfgate.random_id()
    return sysbench.rand.default(1, sysbench.opt.table_size)
 end
 
+-- Runs the statement `key` of a random table over --range-size consecutive ids from a random
+-- one (the BETWEEN ? AND ? of the range reads and the join).
+function perfgate.execute_random_range(key)
+   local t = perfgate.random_table()
+   local first = perfgate.random_id()
+   param[t][key][1]:set(first)
+   param[t][key][2]:set(first + sysbench.opt.range_size - 1)
+   stmt[t][key]:execute()
+end
+
 -- Runs the statement `key` of table t with each of its `n` IN-list parameters set to a random
 -- id: the in-list selects and the in-list update draw their values the same way.
 function perfgate.execute_with_random_ids(t, key, n)

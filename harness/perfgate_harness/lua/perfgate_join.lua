@@ -21,9 +21,5 @@ function prepare_statements()
 end
 
 function event()
-   local t = perfgate.random_table()
-   local first = perfgate.random_id()
-   param[t].join[1]:set(first)
-   param[t].join[2]:set(first + sysbench.opt.range_size - 1)
-   stmt[t].join:execute()
+   perfgate.execute_random_range("join")
 end

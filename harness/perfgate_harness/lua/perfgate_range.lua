@@ -27,9 +27,5 @@ function prepare_statements()
 end
 
 function event()
-   local t = perfgate.random_table()
-   local first = perfgate.random_id()
-   param[t].range[1]:set(first)
-   param[t].range[2]:set(first + sysbench.opt.range_size - 1)
-   stmt[t].range:execute()
+   perfgate.execute_random_range("range")
 end
