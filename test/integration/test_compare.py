@@ -26,6 +26,8 @@ TINY = ["--seconds", "1", "--warmup-seconds", "0", "--rounds", "2", "--tables", 
 QUICK_NAMES = [
     "point-query", "random-points_range=1000", "points-covered-pk_range=100",
     "range-notcovered-si_range=100", "read-only_range=10000", "scan_range=100",
+    "range-notcovered-si-planned_range=100", "points-notcovered-si-planned_range=100",
+    "range-order-limit-si-planned_range=1000", "join-si-planned_range=100",
     "update-index_range=100", "update-inlist_range=100", "update-nonindex_range=100", "insert_range=100",
 ]
 
@@ -97,7 +99,7 @@ def test_quick_tiny_run_leaves_a_complete_run_folder(tmp_path):
     # Progress: microbenchmark, the sides of the round (both: the quick suite alternates them),
     # round k/n, time left.
     assert plan["measure"]["side_schedule"] == "alternating"
-    assert re.search(r"\[7/10\] update-index_range=100  base, head  round 2/2  ~\d+s left", r.stderr), r.stderr
+    assert re.search(r"\[11/14\] update-index_range=100  base, head  round 2/2  ~\d+s left", r.stderr), r.stderr
     # The end-of-run table: one row per microbenchmark with rQPS, cpu/o and cs/o.
     for name in QUICK_NAMES:
         assert re.search(rf"^{re.escape(name)} .*\d\.\d{{2}}", r.stdout, re.M), r.stdout
