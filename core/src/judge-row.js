@@ -165,7 +165,7 @@ function unstableSignals(limits, { time, instructions }) {
   return (limits.unstable || []).filter((u) => of[u.signal]).map((u) => ({ ...u, judged: of[u.signal] }));
 }
 
-// "its rQPS spread on main is 14.2% (99th percentile of 120 runs)"
+// "its rQPS spread on main is <p99>% (99th percentile of <runs> runs)"
 function spreadWords(unstable) {
   const words = { rqps: 'rQPS', instructions: 'instr/o' };
   const each = unstable.map((u) => `${words[u.signal]} spread on main is ${(100 * u.p99).toFixed(1)}% (99th percentile of ${u.runs} runs)`);

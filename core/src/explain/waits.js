@@ -3,11 +3,9 @@
 // wait, stage and statement summaries of the workload's user, deltas over windows of the same
 // events on both sides. An instrument whose waits per query grew is a finding. Pure.
 //
-// The rule (docs/explain.md#the-rules): counts as
-// the counters' InnoDB class (ranges apart, gap > max(10% of the larger mean, 0.05 per query));
-// times only where the ranges lie apart and the gap exceeds max(50% of the larger mean, 5 µs
-// per query, 5% of the base's statement time per query): times of one build spread far more
-// between A/A windows than counts do (figures in docs/explain.md).
+// The rule (docs/explain.md#the-rules): counts as the counters' InnoDB class; times only where
+// the ranges lie apart by more than the floors below, because times of one build spread far
+// more between A/A windows than counts do (figures in docs/explain.md).
 const { perQuery, differs, mean } = require('./windows');
 
 const MIN_WINDOWS = 2;

@@ -118,7 +118,7 @@ function renderSignoffMarkdown(verdict, options = {}) {
   return `${parts.join('\n')}\n`;
 }
 
-// "rQPS spread 14.2% over 120 runs of main"
+// "rQPS spread <p99>% over <runs> runs of main"
 function unstableSpread(b) {
   return b.unstable.signals.map((u) => `${learnedSignalWord(u.signal)} spread ${(100 * u.p99).toFixed(1)}% over ${u.runs} runs of main`).join(', ');
 }
