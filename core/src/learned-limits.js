@@ -104,8 +104,9 @@ function learnedFileText({ suite, learned, runner, runs }) {
     }
   }
   const doc = new Document({ suite, runner: runner ?? 'unknown', runs, limits });
-  doc.commentBefore = ` Limits learned from main's history by perfgate limits learn: fail 1.5 × the 99th percentile of main's
- runs against themselves, within calibrate's floors and caps (docs/verdicts.md#limits-learned-from-main).`;
+  doc.commentBefore = ` Limits learned from main's history (perfgate limits learn, or the bot's dashboard): fail 1.5 ×
+ the 99th percentile of main's runs against themselves, within calibrate's floors and caps
+ (docs/verdicts.md#limits-learned-from-main).`;
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 

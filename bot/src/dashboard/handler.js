@@ -9,7 +9,7 @@
 const store = require('../store');
 const pages = require('./pages');
 const { readParameters, ParameterError } = require('./params');
-const { LEARN } = require('@perfgate/core');
+const { LEARN, learnedFileText } = require('@perfgate/core');
 
 const BASE = '/dashboard';
 
@@ -46,6 +46,13 @@ const ROUTES = {
   [`${BASE}/runs`]: ['runs', async (db, p, site) => pages.runsPage({ ...site, runs: await store.recentRuns(db, p), params: p })],
   [`${BASE}/regressions`]: ['regressions', async (db, p, site) => pages.regressionsPage({ ...site, regressions: await store.regressionList(db, p), params: p })],
   [`${BASE}/signoffs`]: ['signoffs', async (db, p, site) => pages.signoffsPage({ ...site, signoffs: await store.signoffList(db, p), params: p })],
+  // The learned file for a maintainer to commit on the base branch (the bot never writes a gate's limits).
+  [`${BASE}/learned.yml`]: ['learned', async (db, p) => {
+    const [learned] = await store.learnedFromMain(db, { repo: p.repo, suite: p.suite });
+    if (!learned) return { status: 404, type: 'text/plain; charset=utf-8', body: `no run of suite ${p.suite} on main of ${p.repo} is stored\n` };
+    const body = learnedFileText({ suite: p.suite, learned: learned.rows, runner: learned.runner, runs: learned.runs });
+    return { type: 'application/yaml; charset=utf-8', body, headers: { 'content-disposition': `attachment; filename="${p.suite}.yml"` } };
+  }],
 };
 ROUTES[`${BASE}/`] = ROUTES[BASE];
 
@@ -109,15 +116,17 @@ function dashboardHandler({ store: db, apiUrl, hosts, log }) {
       text(400, err.message);
       return;
     }
-    let html;
+    let answer;
     try {
-      html = await render(db, params, site);
+      answer = await render(db, params, site);
     } catch (err) {
       log.error(`dashboard ${path}: ${err.stack || err.message}`);
       text(500, 'the dashboard could not read the store; the bot log has the error');
       return;
     }
-    send(200, 'text/html; charset=utf-8', html);
+    // A page is HTML; a file route says its own status, type and headers.
+    if (typeof answer === 'string') send(200, 'text/html; charset=utf-8', answer);
+    else send(answer.status || 200, answer.type, answer.body, answer.headers);
   };
 }
 

@@ -68,7 +68,7 @@ const share = (p) => (Number.isFinite(p) ? `${(100 * p).toFixed(2)}%` : '–');
 
 // What main's history teaches each row (store's learnedFromMain, core's rule): the unstable rows
 // first, named above the table, since they are judged by nothing until their benchmark is fixed.
-function learnedSection(learned, minRuns) {
+function learnedSection(learned, minRuns, base) {
   if (!learned) return '';
   const entries = Object.entries(learned.rows).flatMap(([id, bySignal]) => Object.entries(bySignal).map(([signal, l]) => ({ id, signal, l })));
   entries.sort((a, b) => Number(Boolean(b.l.unstable)) - Number(Boolean(a.l.unstable)));
@@ -79,8 +79,11 @@ function learnedSection(learned, minRuns) {
   const named = unstable.length
     ? `<p class="unstable-list"><b>Unstable on main</b>, judged by nothing until the benchmark is fixed: ${unstable.map(({ id, signal, l }) => `${esc(id)} (${esc(learnedSignalWord(signal))} spread ${share(l.p99)} over ${l.runs} runs)`).join(', ')}.</p>`
     : '';
-  return `<h3>Limits learned from main</h3><p class="muted small">${learned.runs} runs of main on runner ${esc(learned.runner || 'unknown')}, main commits #${learned.fromSeq} to #${learned.toSeq}: `
-    + `fail at 1.5 × the 99th percentile of how far main's runs read from 1, within calibrate's floors and caps; a pull request is judged by them once learned/&lt;suite&gt;.yml holds them.</p>`
+  const suite = learned.suite || 'unnamed suite';
+  const file = learned.suite ? ` ${link(`${base}/learned.yml${query({ repo: learned.repo, suite: learned.suite })}`, `learned/${learned.suite}.yml`)}` : ' learned/&lt;suite&gt;.yml';
+  const changes = learned.changesLeftOut ? ` ${learned.changesLeftOut} figure${learned.changesLeftOut === 1 ? '' : 's'} at regressions filed on main or their fixes left out.` : '';
+  return `<h3>Limits learned from main: ${esc(suite)}</h3><p class="muted small">${learned.runs} runs of main on runner ${esc(learned.runner || 'unknown')}, main commits #${learned.fromSeq} to #${learned.toSeq}: `
+    + `fail at 1.5 × the 99th percentile of how far main's runs read from 1, within calibrate's floors and caps.${changes} A pull request is judged by them once the base branch holds${file}.</p>`
     + named + table(['row', 'signal', 'runs', 'spread (99th percentile)', 'limits'], rows, ' class="learned"');
 }
 
@@ -93,7 +96,7 @@ function overviewPage({ base, catalogue, regressions, runs, webUrl, learned = []
       + `<td class="n">${c.changePoints}</td><td class="n">${c.openRegressions}</td></tr>`);
     return `<h2>${link(webUrl ? `${webUrl}/${String(repo).split('/').map(encodeURIComponent).join('/')}` : null, repo)}</h2>`
       + table(['microbenchmark', 'runs on main', 'last main commit', 'change points', 'open regressions'], rows)
-      + learnedSection(learned.find((l) => l.repo === repo), minRuns);
+      + learned.filter((l) => l.repo === repo).map((l) => learnedSection(l, minRuns, base)).join('');
   });
   const body = [
     `<p>${runs.length ? `Latest run: ${esc(runs[0].suite || 'run')} ${verdictBadge(runs[0].verdict)} ${esc(runs[0].headline || '')} (${esc(time(runs[0].storedAt))}). ` : 'No runs stored yet. '}`

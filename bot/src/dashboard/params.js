@@ -30,7 +30,7 @@ const REPO = pattern(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'a repositor
 // Microbenchmark names as the catalogue spells them: update-index_range=100, point-select+5%-update.
 const BENCHMARK = pattern(/^[A-Za-z0-9][A-Za-z0-9_.=+%,:-]{0,199}$/, 'a microbenchmark name such as update-index_range=100');
 const MACHINE = pattern(/^[0-9a-f]{8,64}$/, "a runner fingerprint (machine id: 8 to 64 lowercase hexadecimal digits)");
-const SUITE = pattern(/^[A-Za-z0-9_.-]{1,64}$/, 'a suite name such as quick');
+const SUITE = pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a suite name such as quick');
 
 // Per page: its parameters (required ones marked), each with its reader and default.
 const PAGES = {
@@ -46,6 +46,7 @@ const PAGES = {
   runs: { repo: { ...REPO }, suite: { ...SUITE }, before: integer(1, Number.MAX_SAFE_INTEGER), limit: { ...integer(1, 500), default: 50 } },
   regressions: { repo: { ...REPO }, status: { ...oneOf('open', 'all'), default: 'open' } },
   signoffs: { repo: { ...REPO }, limit: { ...integer(1, 500), default: 50 } },
+  learned: { repo: { ...REPO, required: true }, suite: { ...SUITE, required: true } },
 };
 
 /**

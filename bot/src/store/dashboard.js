@@ -185,14 +185,29 @@ async function signoffList(store, { repo = null, limit = 50 } = {}) {
   return rows;
 }
 
+// Runs where main changed on purpose or by mistake are not its spread against itself: the first
+// bad commit of every regression the watch filed (not those it called noise), and the commit
+// that fixed it, each for that row and signal (docs/verdicts.md#limits-learned-from-main).
+async function knownChanges(store, repo) {
+  const rows = await store.db.selectFrom('regressions').select(['bench_key as benchKey', 'signal', 'first_bad_commit_id as bad', 'fixed_by_commit_id as fix'])
+    .where('repo', '=', repo).where('status', '!=', 'noise').execute();
+  const keys = new Set();
+  for (const r of rows) {
+    for (const commit of [r.bad, r.fix]) if (commit !== null && commit !== undefined) keys.add(`${Number(commit)}|${r.benchKey}|${r.signal}`);
+  }
+  return keys;
+}
+
 /**
  * Limits learned from main's history (core's learnLimits, docs/verdicts.md#limits-learned-from-main),
- * per repository: the judged ratios of the runs of main (head and base both main commits: each
- * commit against the one before) over its latest `last` main commits, of the runner class that
- * measured last (timings of two classes do not compare), per row and signal.
- * @returns [{repo, runner, runs, fromSeq, toSeq, rows: {<row id>: {rqps?, instructions?}}}]
+ * per repository and suite (two suites' rows of one name run at different scales): the judged
+ * ratios of the runs of main (head and base both main commits: each commit against the one
+ * before) over its latest `last` main commits, of the runner class that measured that suite
+ * last (timings of two classes do not compare), per row and signal; the figures of a row and
+ * signal at a known change (knownChanges) left out and counted.
+ * @returns [{repo, suite, runner, runs, changesLeftOut, fromSeq, toSeq, rows: {<row id>: {rqps?, instructions?}}}]
  */
-async function learnedFromMain(store, { repo = null, last = 200 } = {}) {
+async function learnedFromMain(store, { repo = null, suite = null, last = 200 } = {}) {
   const repos = repo ? [repo] : (await store.db.selectFrom('commits').select('repo').distinct().where('main_seq', 'is not', null).orderBy('repo').execute()).map((r) => r.repo);
   const figures = Object.fromEntries(Object.entries(LEARNED_SIGNALS).map(([key, s]) => [s.figure, key]));
   const out = [];
@@ -200,7 +215,7 @@ async function learnedFromMain(store, { repo = null, last = 200 } = {}) {
     const toSeq = await lastMainSeq(store, name);
     if (toSeq === null) continue;
     const fromSeq = toSeq - last + 1;
-    const rows = await store.db.selectFrom('verdict_intervals as vi')
+    let query = store.db.selectFrom('verdict_intervals as vi')
       .innerJoin('verdict_items as it', 'it.id', 'vi.verdict_item_id')
       .innerJoin('verdicts as v', 'v.id', 'it.verdict_id')
       .innerJoin('runs as r', 'r.id', 'v.run_id')
@@ -210,21 +225,33 @@ async function learnedFromMain(store, { repo = null, last = 200 } = {}) {
       .innerJoin('commits as bc', 'bc.id', 'bs.commit_id')
       .leftJoin('machines as mc', 'mc.id', 'r.machine_id')
       .where('hc.repo', '=', name).where('hc.main_seq', '>=', fromSeq).where('bc.main_seq', 'is not', null)
-      .where('it.kind', '=', 'benchmark').where('it.verdict', '!=', 'error').where('vi.signal', 'in', Object.keys(figures))
-      .select(['it.item_key as id', 'vi.signal', 'vi.estimate', 'r.id as runId', 'mc.hardware_class as hardwareClass', 'mc.fingerprint as machine'])
+      .where('it.kind', '=', 'benchmark').where('it.verdict', '!=', 'error').where('vi.signal', 'in', Object.keys(figures));
+    if (suite) query = query.where('r.suite', '=', suite);
+    const rows = await query
+      .select(['it.item_key as id', 'vi.signal', 'vi.estimate', 'r.id as runId', 'r.suite as suite', 'hc.id as headCommit', 'mc.hardware_class as hardwareClass', 'mc.fingerprint as machine'])
       .orderBy('hc.main_seq').orderBy('r.id')
       .execute();
     if (!rows.length) continue;
+    const changes = await knownChanges(store, name);
     const runnerOf = (r) => r.hardwareClass || r.machine || null;
-    const runner = runnerOf(rows.at(-1));
-    const series = {};
-    const runs = new Set();
-    for (const r of rows) {
-      if (runnerOf(r) !== runner) continue;
-      runs.add(Number(r.runId));
-      ((series[r.id] ||= {})[figures[r.signal]] ||= []).push(Number(r.estimate));
+    const suites = [...new Set(rows.map((r) => r.suite || ''))].sort();
+    for (const ofSuite of suites) {
+      const mine = rows.filter((r) => (r.suite || '') === ofSuite);
+      const runner = runnerOf(mine.at(-1));
+      const series = {};
+      const runs = new Set();
+      let changesLeftOut = 0;
+      for (const r of mine) {
+        if (runnerOf(r) !== runner) continue;
+        runs.add(Number(r.runId));
+        if (changes.has(`${Number(r.headCommit)}|${r.id}|${r.signal}`)) {
+          changesLeftOut += 1;
+          continue;
+        }
+        ((series[r.id] ||= {})[figures[r.signal]] ||= []).push(Number(r.estimate));
+      }
+      out.push({ repo: name, suite: ofSuite || null, runner, runs: runs.size, changesLeftOut, fromSeq: Math.max(1, fromSeq), toSeq, rows: learnLimits(series) });
     }
-    out.push({ repo: name, runner, runs: runs.size, fromSeq: Math.max(1, fromSeq), toSeq, rows: learnLimits(series) });
   }
   return out;
 }

@@ -139,7 +139,7 @@ describe('the dashboard on the bot HTTP server', () => {
     }
     const unknown = await get('/dashboard/admin');
     assert.equal(unknown.status, 404);
-    assert.equal(await unknown.text(), 'no dashboard page at /dashboard/admin; pages: /dashboard, /dashboard/history, /dashboard/runs, /dashboard/regressions, /dashboard/signoffs\n');
+    assert.equal(await unknown.text(), 'no dashboard page at /dashboard/admin; pages: /dashboard, /dashboard/history, /dashboard/runs, /dashboard/regressions, /dashboard/signoffs, /dashboard/learned.yml\n');
   });
 
   it('a store that cannot be read is a 500 with one line, and the error in the log', async () => {

@@ -13,7 +13,7 @@ const core = require('@perfgate/core');
 const bot = require('../../../bot/src');
 const { dashboardHandler } = require('../../../bot/src/dashboard/handler');
 const { storeMainHistory } = require('../../support/dashboard-history');
-const { mainRuns } = require('../../support/main-runs');
+const { mainRun, mainRuns } = require('../../support/main-runs');
 
 const REPO = 'perf-org/drawn-fork';
 const QUICK = core.findSuite(core.loadThresholds(), 'quick');
@@ -66,7 +66,8 @@ test('limits learned from 120 stored runs of main, and an unstable row on the da
 
   const html = await overview(store, REPO);
   const scan = learned.rows['scan_range=100'].rqps;
-  assert.match(html, /<h3>Limits learned from main<\/h3><p class="muted small">120 runs of main on runner sim-2c, main commits #1 to #121:/);
+  assert.match(html, /<h3>Limits learned from main: quick<\/h3><p class="muted small">120 runs of main on runner sim-2c, main commits #1 to #121:/);
+  assert.ok(html.includes('<a href="/dashboard/learned.yml?repo=perf-org%2Fdrawn-fork&amp;suite=quick">learned/quick.yml</a>'), html);
   assert.ok(html.includes(`<b>Unstable on main</b>, judged by nothing until the benchmark is fixed: scan_range=100 (rQPS spread ${(100 * scan.p99).toFixed(2)}% over 120 runs).`), html);
   assert.match(html, /<tr data-row="scan_range=100" data-signal="rqps" class="unstable"><td>scan_range=100<\/td><td>rQPS<\/td><td class="n">120<\/td><td class="n">\d+\.\d\d%<\/td><td><b>unstable<\/b>: not judged by this signal<\/td><\/tr>/);
   assert.ok(html.includes(`<tr data-row="point-query" data-signal="rqps"><td>point-query</td><td>rQPS</td><td class="n">120</td><td class="n">${(100 * quiet.p99).toFixed(2)}%</td><td>warn ${quiet.warn}, fail ${quiet.fail}</td></tr>`), html);
@@ -81,4 +82,93 @@ test('limits learned from 120 stored runs of main, and an unstable row on the da
   const shortHtml = await overview(store, real.repo);
   assert.match(shortHtml, /<td>instr\/o<\/td><td class="n">10<\/td><td class="n">0\.\d\d% \(largest\)<\/td><td>fewer than 100 runs: the suite&#39;s limits<\/td>/);
   assert.doesNotMatch(shortHtml, /Unstable on main/);
+});
+
+// One file route through the handler: {status, headers, body}.
+async function fetchPath(store, pathname, params) {
+  const handler = dashboardHandler({ store, apiUrl: 'https://api.github.com', hosts: ['localhost'], log: { error: (m) => assert.fail(m) } });
+  const out = { status: null, headers: null, body: '' };
+  await handler({ method: 'GET', headers: { host: 'localhost' }, url: pathname },
+    { writeHead: (s, h) => { out.status = s; out.headers = h; }, end: (b) => { out.body = String(b); } },
+    { path: pathname, query: new URLSearchParams(params), host: 'localhost' });
+  return out;
+}
+
+test('regressions filed on main and their fixes are left out of what main teaches; each suite learns apart', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-dashboard-changes-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const store = await bot.openStore(path.join(dir, 'history.db'));
+  t.after(() => store.close());
+  const count = 120;
+  await bot.recordMainline(store, { repo: REPO, firstSeq: 1, commits: Array.from({ length: count + 1 }, (_, i) => ({ sha: sha(i + 1) })) });
+  // Quiet runs of main, but point-query 30% slower at run 40 and back at run 41 (its fix), and
+  // 30% slower at runs 90 and 100, which the watch called noise: figures it keeps.
+  const runs = mainRuns(count);
+  const step = (k, factor) => mainRun(5000 + k, { rqps: { 'point-query': factor } });
+  runs[40] = step(40, 0.7);
+  runs[41] = step(41, 1 / 0.7);
+  runs[90] = step(90, 0.7);
+  runs[100] = step(100, 0.7);
+  for (const [i, results] of runs.entries()) {
+    await bot.storeRun(store, { request: { repo: REPO, runKey: `main/${sha(i + 2)}`, base: { sha: sha(i + 1) }, head: { sha: sha(i + 2) } }, results, verdict: core.judge(results, QUICK) });
+  }
+  const before = (await bot.learnedFromMain(store, { repo: REPO }))[0];
+  assert.equal(before.changesLeftOut, 0);
+  // Four steps among 120 runs reach the 99th percentile: unstable while they count.
+  assert.equal(before.rows['point-query'].rqps.unstable, true);
+
+  const filed = { repo: REPO, benchKey: 'point-query', signal: 'rqps', firstBad: sha(42) };
+  const key = core.dedupeKey(filed);
+  assert.equal((await bot.claimRegression(store, { dedupeKey: key, ...filed, status: 'filing' })).duplicate, false);
+  await bot.markFiled(store, { dedupeKey: key, tracker: 'github', issueKey: 7 });
+  assert.equal(await bot.closeRegression(store, { dedupeKey: key, repo: REPO, fixedBy: sha(43) }), true);
+  const noise = { repo: REPO, benchKey: 'point-query', signal: 'rqps', firstBad: sha(92) };
+  await bot.claimRegression(store, { dedupeKey: core.dedupeKey(noise), ...noise, status: 'noise' });
+  const noiseToo = { repo: REPO, benchKey: 'point-query', signal: 'rqps', firstBad: sha(102) };
+  await bot.claimRegression(store, { dedupeKey: core.dedupeKey(noiseToo), ...noiseToo, status: 'noise' });
+
+  const [after] = await bot.learnedFromMain(store, { repo: REPO });
+  assert.equal(after.changesLeftOut, 2);
+  assert.equal(after.runs, 120);
+  const learned = after.rows['point-query'].rqps;
+  assert.equal(learned.runs, 118);
+  // The two runs the watch called noise still count: two steps among 118 reach the 99th percentile.
+  assert.equal(learned.unstable, true);
+  // Other rows and signals of the same runs are untouched.
+  assert.equal(after.rows['point-query'].instructions, before.rows['point-query'].instructions);
+  assert.deepEqual(after.rows['update-index_range=100'], before.rows['update-index_range=100']);
+
+  // Once one noise call is revised (filed after all), one step is left among 117: point-query learns limits.
+  assert.equal(await bot.promoteNoise(store, { dedupeKey: core.dedupeKey(noise), note: 'confirmed' }), true);
+  const [revised] = await bot.learnedFromMain(store, { repo: REPO });
+  assert.equal(revised.changesLeftOut, 3);
+  assert.equal(revised.rows['point-query'].rqps.unstable, false);
+  assert.ok(revised.rows['point-query'].rqps.warn >= 0.98, JSON.stringify(revised.rows['point-query'].rqps));
+  const html = await overview(store, REPO);
+  assert.match(html, /3 figures at regressions filed on main or their fixes left out\./);
+
+  // Another suite's runs of main learn apart from the quick suite's.
+  const full = mainRun(9999, { rqps: { 'point-query': 0.5 } });
+  full.plan.suite = 'full';
+  await bot.recordMainline(store, { repo: REPO, firstSeq: count + 2, commits: [{ sha: sha(count + 2) }] });
+  await bot.storeRun(store, { request: { repo: REPO, runKey: `main/full/${sha(count + 2)}`, base: { sha: sha(count + 1) }, head: { sha: sha(count + 2) } }, results: full, verdict: core.judge(full, core.findSuite(core.loadThresholds(), 'full')) });
+  const bySuite = await bot.learnedFromMain(store, { repo: REPO, last: 500 });
+  assert.deepEqual(bySuite.map((l) => [l.suite, l.runs]), [['full', 1], ['quick', 120]]);
+  assert.equal(bySuite[1].rows['point-query'].rqps.unstable, false);
+
+  // The learned file for the base branch, as perfgate limits learn writes it, read back by the loader.
+  const file = await fetchPath(store, '/dashboard/learned.yml', { repo: REPO, suite: 'quick' });
+  assert.equal(file.status, 200, file.body);
+  assert.equal(file.headers['content-type'], 'application/yaml; charset=utf-8');
+  assert.equal(file.headers['content-disposition'], 'attachment; filename="quick.yml"');
+  assert.equal(file.body, core.learnedFileText({ suite: 'quick', learned: bySuite[1].rows, runner: 'sim-2c', runs: 120 }));
+  core.checkLearnedText(file.body, 'learned/quick.yml', QUICK);
+  assert.match(file.body, /point-query:\n\s+rqps:\n\s+warn: 0\.9\d*\n\s+fail: 0\.9\d*\n\s+runs: 117\n/);
+  // Nothing stored for that suite: 404; a suite name that is a path, or none: 400 naming it.
+  assert.equal((await fetchPath(store, '/dashboard/learned.yml', { repo: REPO, suite: 'ddl' })).status, 404);
+  for (const [params, word] of [[{ repo: REPO, suite: '../quick' }, 'suite'], [{ repo: REPO }, 'suite'], [{ suite: 'quick' }, 'repo']]) {
+    const bad = await fetchPath(store, '/dashboard/learned.yml', params);
+    assert.equal(bad.status, 400, JSON.stringify(params));
+    assert.match(bad.body, new RegExp(`query parameter '${word}'`));
+  }
 });
