@@ -405,7 +405,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
     limits,
     instructions: loadInstructions(src),
     budget: loadBudget(src),
-    suite_wide: loadSuiteWide(src),
+    suite_wide: loadSuiteWide(src, limits.default, names.length),
     explain: loadExplainBudget(src),
   };
 }

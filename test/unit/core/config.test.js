@@ -22,11 +22,14 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
   assert.deepEqual(config.catalogue['update-index_range=100'].instructions, { events: 300 });
   assert.deepEqual(quick.budget, { extra_pairs: 19, minutes: 5 });
-  // The suite as a whole: as shipped, and the same for a suite file that leaves the key out.
+  // The suite as a whole: as shipped, and the same for a suite file that leaves the key out
+  // whose rows are held as the quick suite's are (ahi: 0.97/0.93 over 9 workloads).
   const wide = { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.005, fail: 1.01 }, min_rows: 3 };
   assert.deepEqual(quick.suite_wide, wide);
   assert.deepEqual(config.suites.full.suite_wide, wide);
   assert.deepEqual(config.suites.ahi.suite_wide, wide);
+  // The contention slice leaves it out: its two rows' 0.93/0.85 over √2.
+  assert.deepEqual(config.suites['contention-quick'].suite_wide.rqps, { warn: 0.94, fail: 0.89 });
   assert.deepEqual(quick.explain, { rows: 3, seconds_per_row: 60 });
   const ahi = config.suites.ahi;
   assert.equal(ahi.benchmarks, null);
@@ -460,4 +463,20 @@ test('config errors name file, line and key, the bad value and the expected form
       assert.equal(errorOf(dir), c.expect(file, line, dir));
     });
   }
+});
+
+test('a suite that leaves suite_wide out is held to its own rows\' limits brought towards 1 by √rows', () => {
+  const loose = (text) => text.replace('  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.015, fail: 1.03}}', '  default: {warn: 0.90, fail: 0.85, instructions: {warn: 1.03, fail: 1.06}}');
+  const noKey = (text) => text.replace(/\nsuite_wide:\n(  .*\n)+/, '\n');
+  const dir = thresholdsWith({ 'suites/quick.yml': (t) => noKey(loose(t)) });
+  const quick = loadThresholds(dir).suites.quick;
+  assert.equal(quick.benchmarks.length, 14);
+  // rQPS 0.90 → e^(ln 0.90 / √14) = 0.9722 → 0.97; 0.85 → 0.9575 → 0.95; instr/o 1.03 → 1.0079 → 1.008, 1.06 → 1.0157 → 1.016.
+  assert.deepEqual(quick.suite_wide, { rqps: { warn: 0.97, fail: 0.95 }, instructions: { warn: 1.008, fail: 1.016 }, min_rows: 3 });
+  // Rows tighter than the shipped quick suite's never give a tighter suite-wide limit than it ships.
+  const tight = thresholdsWith({ 'suites/quick.yml': (t) => noKey(t.replace('  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.015, fail: 1.03}}', '  default: {warn: 0.995, fail: 0.99, instructions: {warn: 1.002, fail: 1.004}}')) });
+  assert.deepEqual(loadThresholds(tight).suites.quick.suite_wide, { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.005, fail: 1.01 }, min_rows: 3 });
+  // One pair given: the other still follows the rows.
+  const half = thresholdsWith({ 'suites/quick.yml': (t) => loose(t).replace(/\nsuite_wide:\n(  .*\n)+/, '\nsuite_wide:\n  rqps: {warn: 0.99, fail: 0.98}\n') });
+  assert.deepEqual(loadThresholds(half).suites.quick.suite_wide, { rqps: { warn: 0.99, fail: 0.98 }, instructions: { warn: 1.008, fail: 1.016 }, min_rows: 3 });
 });
