@@ -44,7 +44,10 @@ VALUE_MAX = 4096  # the schema's longest value
 # MySQL's optimizer_switch and optimizer_trace, MySQL's optimizer_trace_features. Their flags
 # differ between releases and forks; each is a setting of its own here, named `<variable>.<flag>`.
 FLAG_SETS = frozenset({"optimizer_switch", "optimizer_trace", "optimizer_trace_features"})
-FLAG = re.compile(r"^([a-z][a-z0-9_]*)=([a-z0-9_]+)$")
+# A flag as the servers name them; a value past these bounds (the head's server runs the pull
+# request's code) is compared whole, as any other variable.
+FLAG = re.compile(r"^([a-z][a-z0-9_]{0,63})=([a-z0-9_]{1,32})$")
+FLAGS_MAX = 200
 # The re-measure: pairs of the row's round length, or shorter where the row's time left asks,
 # never shorter than this; at least LEAST_PAIRS of them, at most MOST_PAIRS.
 LEAST_ROUND_SECONDS = 1.0
@@ -89,7 +92,7 @@ def flags(value) -> dict | None:
     if value is None:
         return None
     pairs = [FLAG.match(part.strip()) for part in str(value).split(",")]
-    if not all(pairs):
+    if len(pairs) > FLAGS_MAX or not all(pairs):
         return None
     return {m.group(1): m.group(2) for m in pairs}
 
