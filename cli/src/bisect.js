@@ -1,7 +1,8 @@
 'use strict';
 // The bisection engine: resolves the first-parent range between a good and a bad commit of a
 // fork, confirms the regression between them, then builds and measures one commit at a time
-// until the first bad one is found, and measures that one against its parent for the report.
+// until the first bad one is found, and measures that one against its parent for the report,
+// with the explanation step on its regressed rows (docs/explain.md).
 // Every decision comes from core (the course: core/src/bisect-course.js; the rule of a step:
 // core/src/bisect.js); builds go through buildSides/buildCommit and measurements through
 // runComparison; what is written and told, <out>/bisect.json (rewritten whole after every
@@ -20,6 +21,7 @@ const { runProcessSync, Cancelled, EXIT_ON_SIGNAL, throwIfCancelled, sandboxFor 
 const { UsageError, BuildError, EXIT } = core;
 const short = core.shortCommit;
 
+const CULPRIT_EXPLAIN = core.parseExplainAsk('auto');
 const EXIT_OF_STATUS = { found: EXIT.ok, 'no-regression': EXIT.undecided, undecided: EXIT.undecided, ambiguous: EXIT.undecided, error: EXIT.error };
 
 function git(toplevel, args) {
@@ -91,7 +93,7 @@ function prepareBisection({ source, good, bad, tests, suiteName, config, overrid
  * One step: `next.head` against `next.base` built and measured on the step's microbenchmarks,
  * into its own run folder under <out>/steps/.
  * @returns what the step came to, for core.recordBisectStep: {outcome, failedSide, reason,
- *          verdict (of a step measured), run}
+ *          verdict (of a step measured, with the causes of a culprit's rows), run, unexplained}
  */
 async function buildAndMeasure(next, course, { prepared, suiteName, overrides, recipe, cacheDir, outDir, io, env, sandbox, doc }) {
   throwIfCancelled();
@@ -120,15 +122,17 @@ async function buildAndMeasure(next, course, { prepared, suiteName, overrides, r
     config: core.configForStep(prepared.config, suiteName, next.ids, { windows: plan.windows }), suiteName,
     overrides: { ...overrides, signals: plan.signals, rounds: plan.rounds },
     budget: plan.budget, sides, outDir: stepDir, judge: core.judge, io, env, sandbox,
+    // Why the culprit is slower than its parent: the rows that are not a plain pass, within the suite's explain budget.
+    explain: next.kind === 'culprit' ? CULPRIT_EXPLAIN : null,
   });
   if (outcome.cancelled) throw new Cancelled(outcome.cancelled);
   const { verdict } = outcome;
-  if (verdict) writeReports(stepDir, verdict);
+  if (verdict) writeReports(stepDir, verdict, { flamegraphs: outcome.flamegraphs || {} });
   const measured = Boolean(verdict && verdict.verdict !== 'error');
   const reason = measured ? null : (verdict ? verdict.headline : outcome.message);
   doc.measured(step, { outcome: measured ? 'measured' : 'error', verdict: verdict ? verdict.verdict : null,
     measurements: verdict ? core.summarizeMeasurement(verdict) : null, reason });
-  return { step, outcome: step.outcome, reason, verdict: measured ? verdict : null, run: step.run };
+  return { step, outcome: step.outcome, reason, verdict: measured ? verdict : null, run: step.run, unexplained: outcome.unexplained || null };
 }
 
 /**

@@ -143,7 +143,8 @@ function cancelledResults({ plan, signal, started, earlier }) {
  * @param keepData   keep the loaded datadirs under <outDir>/servers/ (removed by default)
  * @param sandbox    sandboxFor() of the run (whether the harness, its servers and sysbench run
  *                   in the sandbox); by default, in it when this host has it
- * @returns {plan, results|null, verdict|null, explain|null, steps, phases: [{phase, seconds}], exitCode,
+ * @returns {plan, results|null, verdict|null, explain|null, unexplained: why the explanation
+ *          step left no explain.json | null, steps, phases: [{phase, seconds}], exitCode,
  *          message|null, cancelled: signal|null}
  */
 async function runComparison(args) {
@@ -272,16 +273,18 @@ async function measureAndDecide({ config, suiteName, overrides = {}, budget, sid
     verdict = judge(results, suite);
   }
   let explained = null;
+  let unexplained = null;
   let flamegraphs = {};
   // A chain's heads are judged apart; the step compares one base with one head.
   if (explain && nextStep === core.nextStep && results.status === 'ok') {
     const step = await explainStep({ verdict, plan, suite, ask: explain, outDir, sandboxed, io, env, clock });
     if (step.message) io.stderr.write(`perfgate compare: ${step.message}\n`);
     explained = step.explain;
+    if (!explained) unexplained = step.message;
     // What the step found goes beside each row as its cause; no row's verdict changes.
     if (explained) ({ verdict, flamegraphs } = explainedVerdict(outDir, verdict, [results], env));
   }
-  return done({ results, verdict, explain: explained, flamegraphs, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` });
+  return done({ results, verdict, explain: explained, unexplained, flamegraphs, exitCode: verdict.exit_code, message: results.status === 'ok' ? null : `the run has errors: ${describeErrors(results)}` });
 }
 
 module.exports = { runComparison, measure, describeErrors };

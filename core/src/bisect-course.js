@@ -66,7 +66,8 @@ const ended = (course, status, message) => ({ ...course, done: { status, message
  * What one measured step decides.
  * @param step      nextBisectStep(course)
  * @param measured  {outcome: 'measured'|'error'|'build-failed', failedSide (of a build that
- *                  failed), reason (why it failed), verdict (of a measured step), run (its folder)}
+ *                  failed), reason (why it failed), verdict (of a measured step), run (its folder),
+ *                  unexplained (the culprit's: why its explanation step explained nothing, or null)}
  * @returns {course (the next one; course.done once over), record ({decision, reason, partial}
  *          as bisect.json's step keeps them, {} when nothing was decided), news (what happened,
  *          as a progress event without its step number, or null)}
@@ -105,7 +106,7 @@ function recordBisectStep(course, step, measured) {
       news: { type: 'decision', commit, decision: decided.decision, reason: decided.reason, progress: p, lo: commits[p.lo].commit, hi: commits[p.hi].commit } };
   }
   // The culprit against its own parent: its figures and the functions that grew, for the report.
-  const culprit = describeCulprit(course.search, { verdict, watched: course.watched, run: measured.run });
+  const culprit = describeCulprit(course.search, { verdict, watched: course.watched, run: measured.run, unexplained: measured.unexplained || null });
   if (outcome !== 'measured') culprit.notes.push(`its measurement against its parent failed (${reason}); the search itself named it`);
   const i = course.search.culprit;
   return { course: ended({ ...course, culprit }, 'found', `${short(commits[i].commit)} ${commits[i].subject}: ${course.search.reason}`), record: {}, news: null };

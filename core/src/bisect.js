@@ -3,7 +3,8 @@
 // between a good and a bad commit. Pure: the search state, the next commit to measure, what
 // a measurement decides, and the summaries that bisect.json and the progress lines show. The
 // course over them (the ends, the search, the culprit) is core/src/bisect-course.js; the
-// builds and measurements themselves are the cli's (cli/src/bisect.js).
+// builds and measurements themselves are the cli's (cli/src/bisect.js); the words of it are
+// core/src/render/bisect-text.js's.
 //
 // The rule that decides a step (written down in docs/usage.md "perfgate bisect"):
 //
@@ -33,16 +34,16 @@
 //     bisection stops and says which commit and why. A commit that does not build is skipped
 //     (as `git bisect skip`): if only skipped commits separate the last good from the first
 //     bad one, the culprit is one of them and bisect names them all.
-const { count } = require('./render/format');
-const { formatDuration } = require('./progress');
 const { narrowSuite } = require('./config/thresholds');
-const { decidingInstructions, signalFigure } = require('./signals');
-const { outcomeWord } = require('./verdict-versions');
+const { signalFigure } = require('./signals');
+const { cut } = require('./explain-words');
 
 const SCHEMA = 'perfgate.bisect/v1';
 const DEFAULT_REPEATS = 2;
 const MAX_SCALE = 4; // windows and rounds grow ×2 per repeat, up to this factor
 const TOP_FUNCTIONS = 3;
+// The longest cause line bisect.json keeps (schema/bisect.schema.json): the step's verdict.json keeps all of it.
+const CAUSE_MAX = 2000;
 
 const short = (sha) => String(sha).slice(0, 12);
 const f2 = (x) => (typeof x === 'number' ? x.toFixed(2) : '–');
@@ -354,6 +355,8 @@ function summarizeMeasurement(verdict, { functions = 0 } = {}) {
       reason: b.reason,
     };
     if (functions > 0) row.grown = grownFunctions(b, functions);
+    // Why it got slower, where the step's explanation looked at the row (docs/explain.md).
+    if (b.cause) row.cause = { line: cut(b.cause.line, CAUSE_MAX), kind: b.cause.kind ?? null };
     return row;
   });
 }
@@ -372,10 +375,13 @@ function grownFunctions(row, limit) {
 
 /**
  * The culprit as bisect.json names it: the commit, its first parent, and its own figures
- * against that parent with the functions that grew most.
- * @param verdict  the culprit (head) against its parent (base)
+ * against that parent with the functions that grew most and each regressed row's cause.
+ * @param verdict      the culprit (head) against its parent (base), with the causes its
+ *                     explanation step found (withCauses)
+ * @param unexplained  why that step explained nothing (it did not start, or left no
+ *                     explain.json), or null
  */
-function describeCulprit(state, { verdict, watched, run }) {
+function describeCulprit(state, { verdict, watched, run, unexplained = null }) {
   const i = state.culprit;
   const c = state.commits[i];
   const measurements = summarizeMeasurement(verdict, { functions: TOP_FUNCTIONS });
@@ -391,6 +397,7 @@ function describeCulprit(state, { verdict, watched, run }) {
       notes.push(`${s.id}: this commit accounts for ${Math.round(100 * s.share)}% of the regression between the ends (on ${s.signal}); later commits add the rest: bisect again with --good ${short(c.commit)}`);
     }
   }
+  if (unexplained) notes.push(`not explained: ${unexplained}`);
   if (c.merge) {
     notes.push(`a merge: the change came in with its branch; to find the commit in it, bisect that branch: --good $(git merge-base ${short(c.parents[0])} ${short(c.parents[1])}) --bad ${short(c.parents[1])}`);
   }
@@ -407,81 +414,10 @@ function describeCulprit(state, { verdict, watched, run }) {
   };
 }
 
-// --- words ----------------------------------------------------------------------------------
-
-/** One stderr line per event of a bisection (cli/src/bisect.js onProgress). */
-function formatBisectProgress(event) {
-  const at = (sha) => short(sha);
-  switch (event.type) {
-    case 'range':
-      return `${event.commits - 1} first-parent commits from ${event.goodName} (${at(event.good)}) to ${event.badName} (${at(event.bad)}); at most ${Math.ceil(Math.log2(Math.max(1, event.commits - 1)))} steps after the ends are confirmed`;
-    case 'measure': {
-      const what = event.kind === 'confirm' ? `the bad end ${at(event.commit)} against the good end`
-        : event.kind === 'culprit' ? `the culprit ${at(event.commit)} against its parent ${at(event.against)}`
-          : `${at(event.commit)} (#${event.position} of ${event.commits - 1}) against good`;
-      const again = event.attempt > 1 ? `, measurement ${event.attempt} (the last was undecided)` : '';
-      return `step ${event.step}: measuring ${what} on ${event.signals.join(' and ')}${again}`;
-    }
-    case 'build-failed':
-      return `step ${event.step}: ${at(event.commit)} did not build (${event.message}): skipped`;
-    case 'confirm':
-      return `step ${event.step}: ${event.reason}`;
-    case 'decision': {
-      const p = event.progress;
-      const left = p.left ? `; ${p.left} commit${p.left === 1 ? '' : 's'} left between ${at(event.lo)} and ${at(event.hi)}, at most ${p.stepsLeft} more step${p.stepsLeft === 1 ? '' : 's'}` : '';
-      return `step ${event.step}: ${at(event.commit)} is ${event.decision}: ${event.reason}${left}`;
-    }
-    case 'done':
-      return `${event.status}: ${event.message} (${event.builds} build${event.builds === 1 ? '' : 's'}, ${event.measurements} measurement${event.measurements === 1 ? '' : 's'}, ${formatDuration(event.seconds)})`;
-    default:
-      return null;
-  }
-}
-
-function measurementLine(m) {
-  const parts = [];
-  if (m.rqps) parts.push(`rQPS ${intervalText(m.rqps)}`);
-  const instr = decidingInstructions(m);
-  if (instr) parts.push(`${instr.word} ${intervalText(instr.interval, f3)}`);
-  return `${m.id}: ${parts.join(', ') || 'no figures'} (${outcomeWord(m.verdict)})`;
-}
-
-/** The end of a bisection as people read it: the steps, then the culprit (last). */
-function renderBisect(doc) {
-  const lines = [];
-  lines.push(`perfgate bisect: ${doc.good.ref} (${short(doc.good.commit)}) .. ${doc.bad.ref} (${short(doc.bad.commit)}), ${doc.commits.length - 1} first-parent commits, suite ${doc.suite}`);
-  for (const s of doc.steps) {
-    const build = s.builds.filter((b) => b.cache !== 'hit').map((b) => `built ${short(b.commit)} in ${formatDuration(b.seconds)}`).join(', ');
-    const figures = (s.measurements || []).map(measurementLine).join('; ');
-    const what = s.kind === 'confirm' ? `bad end ${short(s.commit)}` : s.kind === 'culprit' ? `culprit ${short(s.commit)} vs parent` : `${short(s.commit)} #${s.position}`;
-    lines.push(`  ${String(s.n).padStart(2)}. ${what}: ${s.decision || s.outcome || '–'}${figures ? ` — ${figures}` : ''}${build ? ` (${build})` : ''}`);
-  }
-  lines.push(`${doc.builds.built} builds (${doc.builds.cached} found in the cache), ${doc.measurements} measurements, ${formatDuration(doc.seconds || 0)}`);
-  if (doc.status === 'found' && doc.culprit) {
-    const c = doc.culprit;
-    lines.push('');
-    lines.push(`culprit ${c.commit} ${c.subject}`);
-    lines.push(`  parent ${c.parent}${c.merge ? ' (the culprit is a merge)' : ''}`);
-    for (const m of c.measurements) {
-      lines.push(`  ${measurementLine(m)} against its parent`);
-      for (const f of m.grown || []) {
-        lines.push(`    grew: ${f.name}${f.source ? ` (${f.source})` : ''} +${count(f.self_growth)} self, +${count(f.inclusive_growth)} inclusive instructions per query`);
-      }
-    }
-    for (const n of c.notes) lines.push(`  note: ${n}`);
-    lines.push(`culprit: ${c.commit}`);
-  } else {
-    lines.push('');
-    lines.push(`no culprit: ${doc.message}`);
-  }
-  return lines.join('\n') + '\n';
-}
-
 module.exports = {
   BISECT_SCHEMA: SCHEMA, DEFAULT_REPEATS, shortCommit: short,
   parseCommitLog, firstParentRange,
   startBisection, nextCommit, recordDecision, searchProgress, bounds,
   regressionAtBadEnd, decideStep, stepMeasurement, configForStep,
-  summarizeMeasurement, describeCulprit,
-  formatBisectProgress, renderBisect,
+  summarizeMeasurement, describeCulprit, intervalText,
 };

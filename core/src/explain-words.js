@@ -11,6 +11,7 @@ const SHAPE_MAX = 120;
 const REASON_MAX = 200;
 const NAMES_SHOWN = 3;
 
+/** `text` on one line (runs of white space as one space), cut to `max` characters with …. */
 const cut = (text, max) => {
   const s = String(text ?? '').replace(/\s+/g, ' ').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
@@ -163,4 +164,4 @@ const NOT_EXPLAINED = {
 };
 const notExplainedLine = (why, figures = {}) => NOT_EXPLAINED[why](figures);
 
-module.exports = { findingLine, causeLine, notExplainedLine, accessWords };
+module.exports = { findingLine, causeLine, notExplainedLine, accessWords, cut };

@@ -76,8 +76,8 @@
  *   measured): the course (the ends, the search, the culprit): which step next, what it decides, when done
  *   regressionAtBadEnd(verdict, ids), decideStep(verdict, watched): what a measurement decides
  *   stepMeasurement({...}), configForStep(config, suite, ids, {windows}): what a step measures
- *   summarizeMeasurement(verdict), describeCulprit(state, {...}), formatBisectProgress(event),
- *   renderBisect(doc): bisect.json's figures and words
+ *   summarizeMeasurement(verdict), describeCulprit(state, {...}): bisect.json's figures (the
+ *   culprit's rows with their causes); formatBisectProgress(event), renderBisect(doc): its words
  *   renderBisectComment(doc, {intro, final}), bisectStepLine(doc, step), bisectRangeLeft(doc):
  *   a bisection as a pull request comment (the bot's /perf bisect)
  * Rendering
@@ -148,6 +148,7 @@ const { count: formatCount } = require('./render/format');
 const bisect = require('./bisect');
 const bisectCourse = require('./bisect-course');
 const bisectComment = require('./render/bisect-comment');
+const bisectText = require('./render/bisect-text');
 const watch = require('./watch');
 const { signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS } = require('./signals');
 const signoff = require('./signoff');
@@ -193,7 +194,7 @@ module.exports = {
   regressionAtBadEnd: bisect.regressionAtBadEnd, decideStep: bisect.decideStep,
   stepMeasurement: bisect.stepMeasurement, configForStep: bisect.configForStep,
   summarizeMeasurement: bisect.summarizeMeasurement, describeCulprit: bisect.describeCulprit,
-  formatBisectProgress: bisect.formatBisectProgress, renderBisect: bisect.renderBisect,
+  formatBisectProgress: bisectText.formatBisectProgress, renderBisect: bisectText.renderBisect,
   renderBisectComment: bisectComment.renderBisectComment, bisectStepLine: bisectComment.bisectStepLine, bisectRangeLeft: bisectComment.bisectRangeLeft,
   ...watch,
   signalVerdict, signalFigure, decidingInstructions, REGRESSION_SIGNALS,

@@ -8,7 +8,12 @@ default is what the server starts with, and many of the settings that move throu
 buffer pool's instances, the redo log's size, a thread pool) are read-only once it runs. Each
 is written `loose-<name>`, so that one the head does not know or whose value it rejects is a
 warning in its log, not a server that does not start; every variable is then read back, and one
-the head did not take is refused with its log line."""
+the head did not take is refused with its log line.
+
+A flag set (optimizer_switch) is compared flag by flag: the head gets one assignment of the
+flags both sides know whose values differ, at the base's values, and each flag only one side
+has is refused by name (`optimizer_switch.cset_narrowing`), so that a flag a release added or
+dropped neither stops the head nor goes unsaid."""
 import re
 import time
 
@@ -34,6 +39,15 @@ VERSION = re.compile(r"^(version|version_comment|version_source_revision|innodb_
 # The server options perfgate gives each side that name a place of its own (server.py).
 SIDE_OWN = ("datadir", "tmpdir", "socket", "pid_file", "log_error", "basedir")
 VALUE_MAX = 4096  # the schema's longest value
+# Variables whose value is a set of flags, `name=value` pairs separated by commas, of which an
+# assignment changes only the flags it names (the servers' Sys_var_flagset): MariaDB's and
+# MySQL's optimizer_switch and optimizer_trace, MySQL's optimizer_trace_features. Their flags
+# differ between releases and forks; each is a setting of its own here, named `<variable>.<flag>`.
+FLAG_SETS = frozenset({"optimizer_switch", "optimizer_trace", "optimizer_trace_features"})
+# A flag as the servers name them; a value past these bounds (the head's server runs the pull
+# request's code) is compared whole, as any other variable.
+FLAG = re.compile(r"^([a-z][a-z0-9_]{0,63})=([a-z0-9_]{1,32})$")
+FLAGS_MAX = 200
 # The re-measure: pairs of the row's round length, or shorter where the row's time left asks,
 # never shorter than this; at least LEAST_PAIRS of them, at most MOST_PAIRS.
 LEAST_ROUND_SECONDS = 1.0
@@ -72,13 +86,46 @@ def normalizer(options: dict):
     return normal
 
 
+def flags(value) -> dict | None:
+    """A flag set's value as {flag: value}, in its order; None where it is not `name=value`
+    pairs separated by commas."""
+    if value is None:
+        return None
+    pairs = [FLAG.match(part.strip()) for part in str(value).split(",")]
+    if len(pairs) > FLAGS_MAX or not all(pairs):
+        return None
+    return {m.group(1): m.group(2) for m in pairs}
+
+
+def flag_sets(base: dict, head: dict) -> dict:
+    """The flag sets both sides have whose values read as flags: variable -> (base's, head's)."""
+    out = {}
+    for name in FLAG_SETS & set(base) & set(head):
+        b, h = flags(base[name]), flags(head[name])
+        if b is not None and h is not None:
+            out[name] = (b, h)
+    return out
+
+
+def variable_of(name: str) -> str:
+    """The server variable a setting belongs to: `optimizer_switch.mrr` is optimizer_switch's."""
+    variable, dot, _ = name.partition(".")
+    return variable if dot and variable in FLAG_SETS else name
+
+
 def differing(base: dict, head: dict, base_options: dict, head_options: dict) -> list[dict]:
     """The settings whose values differ between the sides' variables, by name: [{name, base,
-    head}], a side's value None where it has no such variable."""
+    head}], a side's value None where it has no such variable; a flag set's flags each by
+    itself, `<variable>.<flag>`."""
     nb, nh = normalizer(base_options), normalizer(head_options)
-    names = sorted(n for n in set(base) | set(head) if not excluded(n))
-    return [{"name": n, "base": _cut(base.get(n)), "head": _cut(head.get(n))} for n in names
-            if nb(base.get(n)) != nh(head.get(n))]
+    split = flag_sets(base, head)
+    names = sorted(n for n in set(base) | set(head) if not excluded(n) and n not in split)
+    out = [{"name": n, "base": _cut(base.get(n)), "head": _cut(head.get(n))} for n in names
+           if nb(base.get(n)) != nh(head.get(n))]
+    for variable, (b, h) in split.items():
+        out += [{"name": f"{variable}.{f}", "base": b.get(f), "head": h.get(f)} for f in sorted(set(b) | set(h))
+                if b.get(f) != h.get(f)]
+    return sorted(out, key=lambda v: v["name"])
 
 
 def _cut(value):
@@ -101,15 +148,22 @@ def refusal(base_value, head_value, base_full) -> str | None:
 
 
 def candidates(variables: list[dict], base: dict) -> tuple[dict, list[dict]]:
-    """The differing variables to give the head (name -> the base's value) and those refused
-    ([{name, reason}])."""
-    given, refused = {}, []
+    """The differing variables to give the head (name -> the base's value; a flag set's, the
+    flags both sides know at the base's values, `a=on,b=off`) and those refused ([{name,
+    reason}], a flag only one side has by itself)."""
+    given, refused, flagged = {}, [], {}
     for v in variables:
-        why = refusal(v["base"], v["head"], base.get(v["name"]))
+        variable = variable_of(v["name"])
+        full = v["base"] if variable != v["name"] else base.get(v["name"])
+        why = refusal(v["base"], v["head"], full)
         if why:
             refused.append({"name": v["name"], "reason": why})
+        elif variable != v["name"]:
+            flagged.setdefault(variable, {})[v["name"].partition(".")[2]] = v["base"]
         else:
             given[v["name"]] = str(base[v["name"]])
+    for variable, values in flagged.items():
+        given[variable] = ",".join(f"{f}={value}" for f, value in values.items())
     return given, refused
 
 
@@ -121,10 +175,16 @@ def option_value(value: str) -> str:
 
 
 def options_with(options: dict, given: dict) -> dict:
-    """`options` with the base's values of `given` in place of any the side set itself."""
+    """`options` with the base's values of `given` in place of any the side set itself; of a
+    flag set the side set itself, its other flags kept."""
     names = {n.replace("-", "_") for n in given}
+    own = {k.replace("-", "_").removeprefix("loose_"): v for k, v in options.items()}
     kept = {k: v for k, v in options.items() if k.replace("-", "_").removeprefix("loose_") not in names}
-    return {**kept, **{f"loose-{n}": option_value(v) for n, v in given.items()}}
+    merged = {}
+    for n, v in given.items():
+        mine = flags(own.get(n)) if n in FLAG_SETS else None
+        merged[n] = ",".join(f"{f}={x}" for f, x in {**mine, **flags(v)}.items()) if mine and flags(v) else v
+    return {**kept, **{f"loose-{n}": option_value(v) for n, v in merged.items()}}
 
 
 def taken(given: dict, base_after: dict, head_after: dict, base_options: dict, head_options: dict,
@@ -135,16 +195,21 @@ def taken(given: dict, base_after: dict, head_after: dict, base_options: dict, h
     where the head does not say), else the value it reads."""
     nb, nh = normalizer(base_options), normalizer(head_options)
     done, refused = [], []
-    for name in given:
-        if nb(base_after.get(name)) == nh(head_after.get(name)):
-            done.append(name)
-            continue
-        said = log_line(name, head_log)
-        reason = (f"rejected by the head: {said}" if said
-                  else "not a server option of the head: the server sets it itself" if (startup or {}).get(name) is False
-                  else f"the head reads {head_after.get(name)!r} after the restart")
-        refused.append({"name": name, "reason": reason[:1024]})
-    return done, refused
+    for name, value in given.items():
+        # A flag set's flags each by itself: the base's and the head's reading of each flag given.
+        split = flag_sets({name: base_after.get(name)}, {name: head_after.get(name)}) if name in FLAG_SETS else {}
+        read = ([(f"{name}.{f}", split[name][0].get(f), split[name][1].get(f)) for f in flags(value)] if split
+                else [(name, nb(base_after.get(name)), nh(head_after.get(name)))])
+        for setting, b, h in read:
+            if b == h:
+                done.append(setting)
+                continue
+            said = log_line(name, head_log)
+            reason = (f"rejected by the head: {said}" if said
+                      else "not a server option of the head: the server sets it itself" if (startup or {}).get(name) is False
+                      else f"the head reads {h if split else head_after.get(name)!r} after the restart")
+            refused.append({"name": setting, "reason": reason[:1024]})
+    return sorted(done), refused
 
 
 def log_line(name: str, log: str) -> str | None:
@@ -165,9 +230,11 @@ def log_line(name: str, log: str) -> str | None:
 
 def refused_at_start(given: dict, log: str) -> list[dict]:
     """The options of `given` that a head which did not start named in its log, each with
-    that line: [] when it named none of them (its failure is another's)."""
-    return [{"name": n, "reason": f"the head did not start with it: {line}"[:1024]}
-            for n in given if (line := log_line(n, log))]
+    that line (a flag set's, each flag given): [] when it named none of them (its failure is
+    another's)."""
+    return [{"name": setting, "reason": f"the head did not start with it: {line}"[:1024]}
+            for n, v in given.items() if (line := log_line(n, log))
+            for setting in ([f"{n}.{f}" for f in flags(v)] if n in FLAG_SETS and flags(v) else [n])]
 
 
 def still_differ(base_after: dict, head_after: dict, base_options: dict, head_options: dict, refused: list) -> list[str]:

@@ -314,7 +314,7 @@ class ExplainPhase(Phase):
                     if not named or attempt + 1 == explain_defaults.START_ATTEMPTS:
                         raise
                     refused += named
-                    given = {n: v for n, v in given.items() if n not in {r["name"] for r in named}}
+                    given = {n: v for n, v in given.items() if n not in {explain_defaults.variable_of(r["name"]) for r in named}}
             after = {side: explain_defaults.variables(servers[side]) for side in SIDES}
             options = [servers[side].options for side in SIDES]
             record["set"], not_taken = explain_defaults.taken(given, after["base"], after["head"], *options, log,

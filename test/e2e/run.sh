@@ -119,6 +119,9 @@ check "bisect: the culprit fails on instructions against its parent" \
 check "bisect: the culprit has an rQPS against its parent" test "$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["measurements"][0]["rqps"] is not None')" = True
 CULPRIT_TOP=$(bisect_field "$OUT/bisect/bisect.json" 'd["culprit"]["measurements"][0]["grown"][0]["name"]')
 check "bisect: row_upd_sec_index_entry grew most in the culprit ($CULPRIT_TOP)" grep -q '^row_upd_sec_index_entry' <<<"$CULPRIT_TOP"
+CULPRIT_CAUSE=$(bisect_field "$OUT/bisect/bisect.json" '(d["culprit"]["measurements"][0].get("cause") or {}).get("line", "")')
+check "bisect: the culprit's explanation step gave its row a cause ($CULPRIT_CAUSE)" test -n "$CULPRIT_CAUSE"
+check "bisect: prints the row's cause under the culprit" grep -qF "  update-index_range=100: cause: " "$OUT/bisect.stdout"
 
 # SIGTERM while the ends are measured (every commit is in the build cache by now): the servers
 # under Valgrind stop, nothing of the run is left, bisect.json says cancelled, exit 143.

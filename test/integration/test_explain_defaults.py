@@ -3,7 +3,8 @@ innodb_flush_log_at_trx_commit (1, an fsync per commit, where the profile sets 2
 whose default changed would start. The explanation step finds that variable (and the one the
 server derives from it), restarts
 the head with the base's value, re-measures the row in alternating pairs, and core says what the
-pairs show; with no option apart, nothing differs and the cause line says nothing of defaults."""
+pairs show; with no option apart, nothing differs and the cause line says nothing of defaults;
+optimizer_switch differs, is set and is said flag by flag."""
 import json
 import subprocess
 
@@ -83,3 +84,16 @@ def test_one_build_on_both_sides_differs_in_nothing(tmp_path):
     assert all("defaults" not in row["sides"][s]["unavailable"] for s in ("base", "head"))
     assert "default" not in bench["cause"]["line"]
     assert not any(n["what"] == "defaults" for n in bench["cause"]["not_looked_at"])
+
+
+def test_optimizer_switch_is_set_flag_by_flag(tmp_path):
+    # The head started with two flags of optimizer_switch apart from the build's own: those two
+    # differ, by name, and the head gets the base's values of them (its other flags as they were).
+    row, bench = compare(tmp_path, "run-switch", "--head-option", "optimizer_switch=mrr=on,rowid_filter=off")
+    defaults = row["defaults"]
+    assert defaults["variables"] == [{"name": "optimizer_switch.mrr", "base": "off", "head": "on"},
+                                     {"name": "optimizer_switch.rowid_filter", "base": "on", "head": "off"}]
+    assert (defaults["set"], defaults["refused"], defaults["still_differ"]) == (
+        ["optimizer_switch.mrr", "optimizer_switch.rowid_filter"], [], [])
+    assert len(defaults["rounds"]) >= 4
+    assert "optimizer_switch.mrr off" in bench["cause"]["line"]

@@ -29,8 +29,9 @@ Finds the commit behind a regression: measures the bad ref against the good one 
 the regression and pick the signal it shows on (instructions when the bad end fails on
 instructions, else time with extra rounds), then builds and measures first-parent commits
 between them against the good ref, halving the range each step, and measures the first bad
-commit against its parent. Writes <dir>/bisect.json and one run folder per step under
-<dir>/steps/; progress on stderr; prints the culprit last.
+commit against its parent, with the explanation step (as compare --explain auto) on the rows
+it regressed. Writes <dir>/bisect.json and one run folder per step under <dir>/steps/;
+progress on stderr; prints the culprit last, with why each row got slower.
 
   --source <git checkout> the fork's source (builds as perfgate build does, cached by commit)
   --good <ref>            a commit without the regression (branch, tag or SHA)

@@ -1,11 +1,12 @@
 'use strict';
 // A bisection (perfgate.bisect/v1) as a pull request comment: one line per decided step, the
 // range still to search, and at the end the culprit with its rQPS and instr/o against its
-// parent and the functions that grew most (describeCulprit's figures), the full text of
-// renderBisect folded under it. Pure. bisect.json came from a runner: every text taken from it
+// parent, the functions that grew most (describeCulprit's figures) and why each regressed row
+// got slower (its cause, in the pull request comment's words), the full text of renderBisect
+// folded under it. Pure. bisect.json came from a runner: every text taken from it
 // (subjects, refs, function names, reasons) goes into a code span (markdown.js), where GitHub
 // renders no markup, links or mentions.
-const { renderBisect } = require('../bisect');
+const { renderBisect } = require('./bisect-text');
 const { count } = require('./format');
 const M = require('./markdown');
 const { decidingInstructions } = require('../signals');
@@ -94,6 +95,10 @@ function culpritLines(doc) {
     lines.push('', `Functions whose instructions per query grew most in ${code(m.id)}:`);
     for (const f of m.grown) lines.push(`- ${code(f.name)}${f.source ? ` ${code(f.source)}` : ''}: +${count(f.self_growth)} self, +${count(f.inclusive_growth)} inclusive`);
   }
+  // Each row's cause as the pull request comment says it (bisections before perfgate.verdict/v2
+  // said "inconclusive" for undecided).
+  const causes = M.causesSection(c.measurements.map((m) => ({ ...m, verdict: outcomeWord(m.verdict) })));
+  if (causes) lines.push('', '**Why it got slower**', '', causes);
   for (const n of c.notes) lines.push('', `Note: ${code(n)}`);
   return lines;
 }

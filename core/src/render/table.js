@@ -12,6 +12,11 @@ function pad(rows, header) {
   return [line(header), ...rows.map(line)];
 }
 
+// Why each explained row got slower (docs/explain.md), a line per row; its text holds what a
+// pull request's server wrote (a statement, stack frames): one line, no control character
+// reaches a terminal.
+const causeLines = (rows) => rows.filter((b) => b.cause).map((b) => `  ${oneLine(b.id, 200)}: cause: ${oneLine(b.cause.line, 400)}`);
+
 function renderVerdictTable(verdict) {
   const instr = F.hasInstructions(verdict.benchmarks);
   const figures = F.figureColumns(verdict.benchmarks);
@@ -39,9 +44,7 @@ function renderVerdictTable(verdict) {
   const cut = (s) => (s.length > 400 ? `${s.slice(0, 399)}…` : s);
   const why = [...suiteWideReasons(verdict), ...[...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason)].map((b) => cut(`  ${b.id}: ${b.reason}`));
   if (view) why.push(...view.notes.map((n) => cut(`  suite-wide: ${n}`)));
-  // Why each explained row got slower (docs/explain.md); its text holds what a pull request's
-  // server wrote (a statement, stack frames): one line, no control character reaches a terminal.
-  why.push(...verdict.benchmarks.filter((b) => b.cause).map((b) => `  ${b.id}: cause: ${oneLine(b.cause.line, 400)}`));
+  why.push(...causeLines(verdict.benchmarks));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;
@@ -54,4 +57,4 @@ function renderVerdictTable(verdict) {
   return [title, ...F.scopeNotes(verdict), '', ...lines, '', verdict.headline, ...why, ...(verdict.doctor || []).map((w) => `runner warning: ${w}`)].join('\n') + '\n';
 }
 
-module.exports = { renderVerdictTable };
+module.exports = { renderVerdictTable, causeLines };

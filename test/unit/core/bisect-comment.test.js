@@ -1,11 +1,12 @@
 'use strict';
 // A bisection as a pull request comment: one line per step, the range left while it runs, the
-// culprit with its figures and grown functions at the end; text from bisect.json never renders
-// as markup or mentions.
+// culprit with its figures, grown functions and causes at the end; text from bisect.json never
+// renders as markup or mentions.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const core = require('@perfgate/core');
 const { bisectDocument } = require('../../support/bisect-document.js');
+const { causesSection } = require('../../../core/src/render/markdown');
 
 const SHAS = Array.from({ length: 11 }, (_, i) => `${i.toString(16)}${'abcdef0123'.repeat(4)}`.slice(0, 40));
 
@@ -44,3 +45,55 @@ test('at the end: the culprit against its parent, the functions that grew, the f
   doc.message = 'the bad end is not slower';
   assert.match(core.renderBisectComment(doc), /^### ✅ perfgate bisect: no regression between the ends\n[^]*\nNo culprit: `the bad end is not slower`\n$/);
 });
+
+// The culprit's rows with the causes its explanation step found, as bisect.json keeps them.
+function withCause(line, kind = 'counters') {
+  const doc = bisectDocument({ shas: SHAS });
+  doc.culprit.measurements = doc.culprit.measurements.map((m) => ({ ...m, cause: { line, kind } }));
+  assert.equal(core.schemaProblem('bisect', doc), null);
+  return doc;
+}
+
+test('the culprit: why each row got slower, in the pull request comment\'s words, in the comment and the terminal', () => {
+  const line = 'an fsync of InnoDB files per query more: Innodb_data_fsyncs/o 0.00 → 1.00 (MariaDB counts its redo-log flushes here)';
+  const doc = withCause(line);
+  const text = core.renderBisectComment(doc, { final: true });
+  // The same line the pull request comment gives the row (its renderer), under the culprit's table.
+  const why = causesSection([{ id: 'update-index_range=100', verdict: 'fail', cause: { line } }]);
+  assert.equal(why, `- ❌ \`update-index_range=100\`: ${line}`);
+  assert.match(text, new RegExp(`\\| fail \\|\\n\\nFunctions whose[^]*\\n\\*\\*Why it got slower\\*\\*\\n\\n${escape(why)}\\n`));
+  const terminal = core.renderBisect(doc);
+  assert.match(terminal, new RegExp(`\\(fail\\) against its parent\\n    grew: [^\\n]*\\n  update-index_range=100: cause: ${escape(line)}\\nculprit: ${SHAS[7]}\\n$`));
+});
+
+test('the culprit whose step found nothing says what was looked at; one never explained says nothing', () => {
+  const line = 'no cause found: looked at counters, waits, plans and memory; not looked at: stacks (perf is not installed)';
+  assert.match(core.renderBisectComment(withCause(line, null)), new RegExp(`\\n- ❌ \`update-index_range=100\`: ${escape(line)}\\n`));
+  assert.match(core.renderBisect(withCause(line, null)), new RegExp(`\\n  update-index_range=100: cause: ${escape(line)}\\n`));
+  // A bisection before causes were kept, or with the suite's explain.rows 0: no section, no line.
+  const none = bisectDocument({ shas: SHAS });
+  assert.doesNotMatch(core.renderBisectComment(none, { final: true }), /Why it got slower|cause:/);
+  assert.doesNotMatch(core.renderBisect(none), /cause:/);
+});
+
+test('a hostile cause in bisect.json renders as its characters, one line, nothing live', () => {
+  const line = '`x` @team see #12 <img src=x onerror=alert(1)> [a](http://evil) **b**\n# heading\r\u001b[31mred\u202e';
+  const doc = withCause(line);
+  const text = core.renderBisectComment(doc, { final: true });
+  const item = text.split('\n').find((l) => l.startsWith('- ❌ `update-index_range=100`: '));
+  assert.equal(item, '- ❌ `update-index_range=100`: \\`x\\` @\u200dteam see #\u200d12 \\<img src=x onerror=alert(1)> [a\\](http:\u200d//evil) \\*\\*b\\*\\* # heading  [31mred');
+  assert.doesNotMatch(text, /\u001b|\u202e|\r/);
+  const terminal = core.renderBisect(doc);
+  assert.match(terminal, /\n {2}update-index_range=100: cause: `x` @team see #12 <img src=x onerror=alert\(1\)> \[a\]\(http:\/\/evil\) \*\*b\*\* # heading  \[31mred\n/);
+  assert.doesNotMatch(terminal, /\u001b|\u202e|\r/);
+  // bisect.json is checked before anything is rendered: a line past its length, a kind it does not know, a key too many.
+  const problem = (cause) => core.schemaProblem('bisect', { ...doc, culprit: { ...doc.culprit, measurements: [{ ...doc.culprit.measurements[0], cause }] } });
+  assert.match(problem({ line: 'x'.repeat(2001), kind: null }), /cause\.line/);
+  assert.match(problem({ line: 'x', kind: 'guess' }), /cause\.kind/);
+  assert.match(problem({ line: 'x', kind: null, html: '<b>' }), /cause/);
+  assert.match(problem({ line: 7, kind: null }), /cause\.line/);
+});
+
+function escape(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

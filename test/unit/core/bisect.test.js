@@ -7,9 +7,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {
   parseCommitLog, firstParentRange, startBisection, nextCommit, recordDecision, searchProgress,
-  regressionAtBadEnd, decideStep, stepMeasurement, configForStep, describeCulprit, formatBisectProgress, renderBisect,
-  BISECT_SCHEMA,
+  regressionAtBadEnd, decideStep, stepMeasurement, configForStep, describeCulprit, summarizeMeasurement, BISECT_SCHEMA,
 } = require('../../../core/src/bisect');
+const { formatBisectProgress, renderBisect } = require('../../../core/src/render/bisect-text');
 const { beginBisect, nextBisectStep, recordBisectStep } = require('../../../core/src/bisect-course');
 const { judge } = require('../../../core/src/verdict');
 const { loadThresholds } = require('../../../core/src/config/thresholds');
@@ -301,6 +301,29 @@ test('the culprit against its parent: its figures, the functions that grew, its 
   // A culprit that carries a third of the regression says so.
   const third = describeCulprit(state, { verdict: verdictOf({ instr: [1.04, 1.04, 1.041] }), watched, run: 'x' });
   assert.match(third.notes[0], /^update-index_range=100: this commit accounts for 3\d% of the regression between the ends \(on instructions\); later commits add the rest: bisect again with --good 000000000000$/);
+});
+
+test('the culprit carries each regressed row\'s cause from its explanation step, one line, or why none was found', () => {
+  const commits = history(11);
+  const { state } = search(commits, regressionAt(7));
+  const watched = regressionAtBadEnd(verdictOf({ instr: [1.12, 1.121, 1.119] }), [ID]).watched;
+  const verdict = verdictOf({ qps: [0.9, 0.92, 0.91, 0.9], instr: [1.12, 1.12, 1.121] });
+  const line = `more waits on wait/io/file/innodb/innodb_data_file: +12.0 µs/query (1.00 → 13.0)\n${'x'.repeat(3000)}`;
+  verdict.benchmarks[0].cause = { line, kind: 'waits', looked_at: ['counters', 'waits'], not_looked_at: [], failed: null, details: {}, plans_not_compared: [], stacks: null };
+  const culprit = describeCulprit(state, { verdict, watched, run: 'steps/04-culprit' });
+  // bisect.json keeps the line and its kind, the details stay in the step's verdict.json.
+  assert.deepEqual(Object.keys(culprit.measurements[0].cause), ['line', 'kind']);
+  assert.equal(culprit.measurements[0].cause.kind, 'waits');
+  assert.equal(culprit.measurements[0].cause.line.length, 2000);
+  assert.match(culprit.measurements[0].cause.line, /^more waits on wait\/io\/file\/innodb\/innodb_data_file: \+12\.0 µs\/query \(1\.00 → 13\.0\) x+…$/);
+  assert.deepEqual(culprit.notes, []);
+  // The steps before have no explanation: no cause.
+  assert.equal('cause' in summarizeMeasurement(verdictOf({ instr: [1.12, 1.12, 1.121] }))[0], false);
+  // A step that explained nothing says why, once, as a note.
+  const bare = describeCulprit(state, { verdict: verdictOf({ instr: [1.12, 1.12, 1.121] }), watched, run: 'x', unexplained: 'the explanation step did not start: spawn python3 ENOENT' });
+  assert.deepEqual(bare.notes, ['not explained: the explanation step did not start: spawn python3 ENOENT']);
+  const course = bisectCourse(history(3), (step) => (step.kind === 'culprit' ? { ...firstBadAt(1)(step), unexplained: 'the explanation step was killed by SIGKILL' } : firstBadAt(1)(step)));
+  assert.deepEqual(course.course.culprit.notes, ['not explained: the explanation step was killed by SIGKILL']);
 });
 
 test('bisect.json documents and the words: progress lines and the end, culprit last', () => {

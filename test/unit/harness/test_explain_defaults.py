@@ -1,7 +1,14 @@
 """The defaults probe's pure parts: which server variables count as differing (each side's own
 paths, port, identity and versions aside), which are refused before the head's restart and why,
-which the restarted head took, and how many re-measure pairs fit the row's time."""
+which the restarted head took, and how many re-measure pairs fit the row's time; optimizer_switch
+flag by flag, on the strings real MariaDB and MySQL servers start with."""
+import json
+from pathlib import Path
+
 from perfgate_harness import explain_defaults as ed
+
+# optimizer_switch as real servers start with it (the file says where each comes from).
+SWITCH = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "explain" / "optimizer-switch.json").read_text())
 
 
 def opts(side):
@@ -141,3 +148,88 @@ def test_refused_variables_the_head_would_not_take_come_first():
                {"name": "optimizer_switch", "reason": "the head reads 'x' after the restart"},
                {"name": "c_bad", "reason": "rejected by the head: [Warning] ..."}]
     assert [r["name"] for r in ed.most_telling_first(refused)] == ["c_bad", "optimizer_switch", "have_ssl", "b_gone", "a_new"]
+
+
+def switch(name, **changes):
+    """A real optimizer_switch with `changes` (flag -> value, None: the flag dropped)."""
+    flags = ed.flags(SWITCH[name])
+    for flag, value in changes.items():
+        if value is None:
+            flags.pop(flag)
+        else:
+            flags[flag] = value
+    return ",".join(f"{f}={v}" for f, v in flags.items())
+
+
+def test_optimizer_switch_reads_as_flags_on_mariadb_and_mysql():
+    old, new, mysql = (ed.flags(SWITCH[n]) for n in ("mariadb-10.11.18", "mariadb-11.8.9", "mysql-8.4"))
+    assert (len(old), len(new), len(mysql)) == (38, 38, 27)
+    assert (old["engine_condition_pushdown"], new["sargable_casefold"], mysql["hypergraph_optimizer"]) == ("off", "on", "off")
+    # Not flags: compared whole, as any other variable.
+    for value in ("", "index_merge", "a=on,,b=off", "a=on;b=off", None, "a" * 65 + "=on", ",".join(f"f{i}=on" for i in range(201))):
+        assert ed.flags(value) is None, value
+    assert ed.variable_of("optimizer_switch.mrr") == "optimizer_switch"
+    assert ed.variable_of("sort_buffer_size") == "sort_buffer_size"
+    assert ed.variable_of("innodb.thing") == "innodb.thing"
+
+
+def test_10_11_against_11_8_the_flags_both_know_are_set_and_those_one_side_has_listed():
+    v = sides_variables(optimizer_switch=(SWITCH["mariadb-10.11.18"], SWITCH["mariadb-11.8.9"]))
+    differ = ed.differing(v["base"], v["head"], opts("base"), opts("head"))
+    assert differ == [{"name": "optimizer_switch.cset_narrowing", "base": "off", "head": "on"},
+                      {"name": "optimizer_switch.engine_condition_pushdown", "base": "off", "head": None},
+                      {"name": "optimizer_switch.hash_join_cardinality", "base": "off", "head": "on"},
+                      {"name": "optimizer_switch.sargable_casefold", "base": None, "head": "on"}]
+    given, refused = ed.candidates(differ, v["base"])
+    # One assignment of the flags the head knows, never the whole string it would refuse.
+    assert given == {"optimizer_switch": "cset_narrowing=off,hash_join_cardinality=off"}
+    assert ed.most_telling_first(refused) == [
+        {"name": "optimizer_switch.engine_condition_pushdown", "reason": "unknown to the head: only the base has it"},
+        {"name": "optimizer_switch.sargable_casefold", "reason": "only the head has it: the base has no value to set"}]
+
+
+def test_the_flags_both_know_are_set_to_the_base_values_in_one_assignment():
+    base = switch("mariadb-10.11.18", mrr="on", rowid_filter="off")
+    v = sides_variables(optimizer_switch=(base, SWITCH["mariadb-11.8.9"]), sort_buffer_size=("2097152", "262144"))
+    differ = ed.differing(v["base"], v["head"], opts("base"), opts("head"))
+    assert [d["name"] for d in differ] == [
+        "optimizer_switch.cset_narrowing", "optimizer_switch.engine_condition_pushdown", "optimizer_switch.hash_join_cardinality",
+        "optimizer_switch.mrr", "optimizer_switch.rowid_filter", "optimizer_switch.sargable_casefold", "sort_buffer_size"]
+    given, refused = ed.candidates(differ, v["base"])
+    flags = "cset_narrowing=off,hash_join_cardinality=off,mrr=on,rowid_filter=off"
+    assert given == {"optimizer_switch": flags, "sort_buffer_size": "2097152"}
+    assert [r["name"] for r in refused] == ["optimizer_switch.engine_condition_pushdown", "optimizer_switch.sargable_casefold"]
+    assert ed.options_with({"datadir": "/d"}, given) == {
+        "datadir": "/d", "loose-optimizer_switch": flags, "loose-sort_buffer_size": "2097152"}
+    # A flag set the head was started with keeps its other flags.
+    assert ed.options_with({"optimizer-switch": "mrr=off,index_merge=off"}, given)["loose-optimizer_switch"] == (
+        "mrr=on,index_merge=off,cset_narrowing=off,hash_join_cardinality=off,rowid_filter=off")
+    # After the restart: each flag given the head reads as the base does, by name; one it does
+    # not, with what it reads; the flags only one side has stay refused, never "still different".
+    head_after = {**v["head"], "optimizer_switch": switch("mariadb-11.8.9", mrr="on", cset_narrowing="off", hash_join_cardinality="off"),
+                  "sort_buffer_size": "2097152"}
+    done, not_taken = ed.taken(given, v["base"], head_after, opts("base"), opts("head"), "")
+    assert done == ["optimizer_switch.cset_narrowing", "optimizer_switch.hash_join_cardinality", "optimizer_switch.mrr", "sort_buffer_size"]
+    assert not_taken == [{"name": "optimizer_switch.rowid_filter", "reason": "the head reads 'on' after the restart"}]
+    assert ed.still_differ(v["base"], head_after, opts("base"), opts("head"), refused + not_taken) == []
+    # A head that does not start with the assignment: each flag in it refused with the line.
+    log = f"2026-12-06 19:43:49 0 [ERROR] mariadbd: Error while setting value '{flags}' to 'optimizer_switch'\n"
+    said = f"the head did not start with it: [ERROR] mariadbd: Error while setting value '{flags[:40]}…' to 'optimizer_switch'"
+    assert ed.refused_at_start(given, log) == [{"name": f"optimizer_switch.{f}", "reason": said}
+                                               for f in ("cset_narrowing", "hash_join_cardinality", "mrr", "rowid_filter")]
+
+
+def test_mysql_flags_are_compared_the_same_way():
+    base = SWITCH["mysql-8.4"]
+    head = switch("mysql-8.4", hash_set_operations=None, hypergraph_optimizer="on", new_flag="off")
+    v = sides_variables(optimizer_switch=(base, head), optimizer_trace=("enabled=off,one_line=off", "enabled=off,one_line=off"))
+    differ = ed.differing(v["base"], v["head"], opts("base"), opts("head"))
+    assert differ == [{"name": "optimizer_switch.hash_set_operations", "base": "on", "head": None},
+                      {"name": "optimizer_switch.hypergraph_optimizer", "base": "off", "head": "on"},
+                      {"name": "optimizer_switch.new_flag", "base": None, "head": "off"}]
+    given, refused = ed.candidates(differ, v["base"])
+    assert given == {"optimizer_switch": "hypergraph_optimizer=off"}
+    assert [r["name"] for r in refused] == ["optimizer_switch.hash_set_operations", "optimizer_switch.new_flag"]
+    # A flag set only one side reads as flags is one variable, as before.
+    v = sides_variables(optimizer_switch=(base, "x"))
+    assert ed.differing(v["base"], v["head"], opts("base"), opts("head")) == [{"name": "optimizer_switch", "base": base, "head": "x"}]
