@@ -111,19 +111,24 @@ async function mainHistory(store, { repo, microbenchmark, machine = null, thread
   return { repo, microbenchmark, fromSeq, toSeq, series, changePoints, commits, machines };
 }
 
+// A run's head and base sides with their commits (hs/hc, bs/bc), on a query over `runs as r`:
+// `join` is 'leftJoin' (runs without sides stay) or 'innerJoin'.
+function withSideCommits(query, join) {
+  const heads = query[join]('run_sides as hs', (j) => j.onRef('hs.run_id', '=', 'r.id').on('hs.side', '=', 'head'));
+  const headCommits = heads[join]('commits as hc', 'hc.id', 'hs.commit_id');
+  const bases = headCommits[join]('run_sides as bs', (j) => j.onRef('bs.run_id', '=', 'r.id').on('bs.side', '=', 'base'));
+  return bases[join]('commits as bc', 'bc.id', 'bs.commit_id');
+}
+
 /**
  * The latest runs, newest first: suite, status, verdict and headline, the pull request and the
  * workflow run that asked for it (when a command did), and the commits of both sides.
  * before: a run id; only older runs (the next page).
  */
 async function recentRuns(store, { repo = null, suite = null, before = null, limit = 50 } = {}) {
-  let q = store.db.selectFrom('runs as r')
+  let q = withSideCommits(store.db.selectFrom('runs as r')
     .leftJoin('verdicts as v', 'v.run_id', 'r.id')
-    .leftJoin('requests as q', 'q.id', 'r.request_id')
-    .leftJoin('run_sides as hs', (j) => j.onRef('hs.run_id', '=', 'r.id').on('hs.side', '=', 'head'))
-    .leftJoin('commits as hc', 'hc.id', 'hs.commit_id')
-    .leftJoin('run_sides as bs', (j) => j.onRef('bs.run_id', '=', 'r.id').on('bs.side', '=', 'base'))
-    .leftJoin('commits as bc', 'bc.id', 'bs.commit_id')
+    .leftJoin('requests as q', 'q.id', 'r.request_id'), 'leftJoin')
     .select(['r.id', 'r.repo', 'r.suite', 'r.status', 'r.started_at as startedAt', 'r.finished_at as finishedAt', 'r.stored_at as storedAt',
       'v.verdict', 'v.headline', 'q.pr_number as prNumber', 'q.command', 'q.run_url as runUrl', 'q.author',
       'hc.sha as headSha', 'hc.main_seq as headSeq', 'hc.subject as headSubject', 'hs.label as headLabel',
@@ -215,14 +220,10 @@ async function learnedFromMain(store, { repo = null, suite = null, last = 200 } 
     const toSeq = await lastMainSeq(store, name);
     if (toSeq === null) continue;
     const fromSeq = toSeq - last + 1;
-    let query = store.db.selectFrom('verdict_intervals as vi')
+    let query = withSideCommits(store.db.selectFrom('verdict_intervals as vi')
       .innerJoin('verdict_items as it', 'it.id', 'vi.verdict_item_id')
       .innerJoin('verdicts as v', 'v.id', 'it.verdict_id')
-      .innerJoin('runs as r', 'r.id', 'v.run_id')
-      .innerJoin('run_sides as hs', (j) => j.onRef('hs.run_id', '=', 'r.id').on('hs.side', '=', 'head'))
-      .innerJoin('commits as hc', 'hc.id', 'hs.commit_id')
-      .innerJoin('run_sides as bs', (j) => j.onRef('bs.run_id', '=', 'r.id').on('bs.side', '=', 'base'))
-      .innerJoin('commits as bc', 'bc.id', 'bs.commit_id')
+      .innerJoin('runs as r', 'r.id', 'v.run_id'), 'innerJoin')
       .leftJoin('machines as mc', 'mc.id', 'r.machine_id')
       .where('hc.repo', '=', name).where('hc.main_seq', '>=', fromSeq).where('bc.main_seq', 'is not', null)
       .where('it.kind', '=', 'benchmark').where('it.verdict', '!=', 'error').where('vi.signal', 'in', Object.keys(figures));
