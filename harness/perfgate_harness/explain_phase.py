@@ -75,11 +75,15 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
 def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float) -> int:
     """Events per window of `probe` on each side: `wanted`, or as many as its share of
     `seconds_left` allows at `rate` events/s (the slower side's), two sides of `windows`
-    windows; 0 when fewer than LEAST_EVENTS would."""
+    windows. Where its share holds fewer than LEAST_EVENTS but all that is left holds them, it
+    runs those: the probes' order is their priority (exact counters first, a slow row's time
+    is not split into shares too small for any). 0 when not even that fits."""
     later = PROBES[PROBES.index(probe):]
     allowance = seconds_left * SHARES[probe] / sum(SHARES[p] for p in later)
     both = 2 * windows
-    return fitting_events(wanted * both, min(wanted, LEAST_EVENTS[probe]) * both, rate, allowance) // both
+    least = min(wanted, LEAST_EVENTS[probe]) * both
+    shared = fitting_events(wanted * both, least, rate, allowance)
+    return (shared or fitting_events(least, least, rate, seconds_left)) // both
 
 
 def skipped(seconds_per_row: float) -> str:

@@ -169,8 +169,15 @@ def test_each_probe_gets_its_share_of_what_is_left():
     assert ep.probe_events("counters", 2000, 3, None, 30) == 2000  # no pace measured: as asked
     assert ep.probe_events("stacks", 5000, 1, 1000, 30) == 5000  # the last probe gets what is left
     assert ep.probe_events("memory", 20000, 2, 1000, 20) == 2500  # 2/4 of 20 s, four windows
-    assert ep.probe_events("memory", 20000, 2, 1000, 10) == 0  # fewer than 2000 events a window: skipped
+    # Its share of 10 s (5,000 events) is fewer than 2000 a window; all 10 s hold its least.
+    assert ep.probe_events("memory", 20000, 2, 1000, 10) == 2000
+    assert ep.probe_events("memory", 20000, 2, 1000, 7) == 0  # not even 2000 a window: skipped
     assert ep.probe_events("waits", 2000, 3, 50, 20) == 0
+    # A slow row: the counters' 3/10 of 40 s hold 360 events at 30 a second, fewer than their
+    # least 6 × 200; all 40 s hold those, so the first probe runs its least, the later ones what is left.
+    assert ep.probe_events("counters", 2000, 3, 30, 40) == 200
+    assert ep.probe_events("waits", 2000, 3, 30, 40 - 1200 / 30) == 0
+    assert ep.probe_events("counters", 2000, 3, 30, 39) == 0  # not even the least fit: skipped
 
 
 def test_a_probe_skipped_says_why():
