@@ -132,9 +132,9 @@ def warm_up(srv: Server) -> None:
         conn.close()
 
 
-def session_sql(session: dict) -> list[str]:
-    """SET SESSION of each variable (names and values checked by the plan's schema)."""
-    return [f"SET SESSION {name} = {value}" for name, value in session.items()]
+def session_sql(session: dict, scope: str = "SESSION") -> list[str]:
+    """SET SESSION (or GLOBAL) of each variable (names and values checked by the plan's schema)."""
+    return [f"SET {scope} {name} = {value}" for name, value in session.items()]
 
 
 def statement_failure(error: pymysql.err.MySQLError, statement: str) -> str:
@@ -178,6 +178,7 @@ class DdlWorkload:
         self.load = bench.ddl.get("load")
         self.statement = bench.ddl.get("statement")
         self.session = bench.ddl["session"]
+        self.globals = bench.ddl.get("global") or {}
         self.datadirs = datadirs
         self.rows = rows
 
@@ -188,7 +189,7 @@ class DdlWorkload:
         return [LOAD_BEFORE, load_statement(srv.layout.tmpdir / ROWS_FILE)]
 
     def command(self, srv: Server, seconds: float) -> str:
-        sql = "; ".join([*session_sql(self.session), *self._sent(srv)])
+        sql = "; ".join([*session_sql(self.globals, "GLOBAL"), *session_sql(self.session), *self._sent(srv)])
         local = " --local-infile=1" if self.load is not None else ""
         return f"mysql{local} --socket={srv.layout.socket} --user=root {DATABASE} -e \"{sql}\""
 
@@ -204,6 +205,7 @@ class DdlWorkload:
             self.datadirs.fresh_copy(srv.side)
             srv.start()
             warm_up(srv)
+            self._set_globals(srv)
             if self.load is not None:
                 self._prepare_load(srv)
         except server.ServerError as e:
@@ -212,6 +214,21 @@ class DdlWorkload:
             raise WorkloadFailed(f"preparing the table failed: {e}", srv.log_tail(5)) from None
         except OSError as e:
             raise WorkloadFailed(f"a fresh copy of the prepared datadir or the rows file failed: {e}") from None
+
+    def _set_globals(self, srv: Server) -> None:
+        """The row's server-wide settings, on its own fresh server (gone with its restart)."""
+        if not self.globals:
+            return
+        conn = srv.connect()
+        try:
+            cur = conn.cursor()
+            for sql in session_sql(self.globals, "GLOBAL"):
+                try:
+                    cur.execute(sql)
+                except pymysql.err.MySQLError as e:
+                    raise WorkloadFailed(statement_failure(e, sql), srv.log_tail(5)) from None
+        finally:
+            conn.close()
 
     def _prepare_load(self, srv: Server) -> None:
         path = srv.layout.tmpdir / ROWS_FILE

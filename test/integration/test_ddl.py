@@ -97,3 +97,14 @@ def test_a_parallel_index_build_on_mariadb_is_an_error_that_says_it_has_none(tmp
         "innodb_ddl_threads: its index builds are single-threaded); expected a MySQL 8.0.27 or later server, "
         "or a suite without this statement")
     no_server_left(out)
+
+
+def test_a_rows_server_wide_setting_is_set_on_each_of_its_servers(tmp_path):
+    # load-data-ahi: the bulk load with the adaptive hash index on, SET GLOBAL on each fresh server.
+    done, out = compare(tmp_path, ddl_thresholds(tmp_path, ["load-data-ahi"]), *TINY)
+    assert done.returncode in (0, 1, 3), done.stderr
+    [row] = json.loads((out / "results.json").read_text())["benchmarks"]
+    assert row["status"] == "ok", row
+    assert row["shape"].startswith("SET GLOBAL innodb_adaptive_hash_index = ON; LOAD DATA LOCAL INFILE")
+    assert 'perfgate_ddl -e "SET GLOBAL innodb_adaptive_hash_index = ON; CREATE TABLE employees_load LIKE employees; ' in row["command"]
+    assert sorted(r["side"] for r in row["rounds"]) == ["base", "base", "head", "head"]

@@ -23,32 +23,39 @@ const LOAD_SHAPE = `LOAD DATA LOCAL INFILE <${TABLE}' rows sorted by emp_no> INT
 const WORD = /^[A-Za-z0-9_]+$/;
 
 function loadDdlEntry(src, at, name) {
-  const raw = check.mapping(src, at, { required: ['group', 'kind'], optional: ['statement', 'load', 'session'], what: 'a DDL statement {group: ddl, kind: write, statement, session} or a bulk load {group: ddl, kind: write, load: {sorted: primary}}' });
+  const raw = check.mapping(src, at, { required: ['group', 'kind'], optional: ['statement', 'load', 'session', 'global'], what: 'a DDL statement {group: ddl, kind: write, statement, session, global} or a bulk load {group: ddl, kind: write, load: {sorted: primary}, global}' });
   check.oneOf(src, [...at, 'kind'], ['write']);
   if ((raw.statement === undefined) === (raw.load === undefined)) {
     src.fail(at, `${raw.statement === undefined ? "neither 'statement' nor" : "both 'statement' and"} 'load'; expected one of them (a statement to send, or load: {sorted: primary})`);
   }
-  const session = loadSession(src, at, raw);
+  const session = loadVariables(src, at, raw, 'session', '{innodb_ddl_threads: 4}');
+  // Server-wide settings for this row alone (each timing starts a server of its own): e.g. the
+  // adaptive hash index on while a bulk load fills the table.
+  const global = loadVariables(src, at, raw, 'global', '{innodb_adaptive_hash_index: ON}');
+  const globalPart = Object.keys(global).length ? { global } : {};
+  // The shape says what is sent: the row's server-wide settings first.
+  const withGlobals = (shape) => [...Object.entries(global).map(([k, v]) => `SET GLOBAL ${k} = ${v}`), shape].join('; ');
   if (raw.load !== undefined) {
     check.mapping(src, [...at, 'load'], { required: ['sorted'], what: 'a bulk load {sorted: primary}' });
     check.oneOf(src, [...at, 'load', 'sorted'], LOAD_ORDERS);
-    return ddlEntry(name, LOAD_SHAPE, { load: { sorted: raw.load.sorted }, session });
+    return ddlEntry(name, withGlobals(LOAD_SHAPE), { load: { sorted: raw.load.sorted }, session, ...globalPart });
   }
   const statement = check.string(src, [...at, 'statement'], { pattern: STATEMENT, what: STATEMENT_FORM });
-  return ddlEntry(name, statement, { statement, session });
+  return ddlEntry(name, withGlobals(statement), { statement, session, ...globalPart });
 }
 
-function loadSession(src, at, raw) {
-  const session = {};
-  if (raw.session === undefined) return session;
-  const vars = check.mapping(src, [...at, 'session'], { anyKeys: true, what: 'a mapping of session variables to values, e.g. {innodb_ddl_threads: 4}' });
-  for (const [key, value] of Object.entries(vars)) {
-    if (!VARIABLE.test(key)) src.fail([...at, 'session', key], `${show(key)} is not a variable name; expected lower-case letters, digits and _`);
+// `session` (SET SESSION before the statement) or `global` (SET GLOBAL once the row's server is up).
+function loadVariables(src, at, raw, key, example) {
+  const out = {};
+  if (raw[key] === undefined) return out;
+  const vars = check.mapping(src, [...at, key], { anyKeys: true, what: `a mapping of ${key} variables to values, e.g. ${example}` });
+  for (const [name, value] of Object.entries(vars)) {
+    if (!VARIABLE.test(name)) src.fail([...at, key, name], `${show(name)} is not a variable name; expected lower-case letters, digits and _`);
     const ok = (Number.isInteger(value) && value >= 0) || (typeof value === 'string' && WORD.test(value));
-    if (!ok) src.fail([...at, 'session', key], `${show(value)} is not valid; expected an integer >= 0 or a word of letters, digits and _`);
-    session[key] = value;
+    if (!ok) src.fail([...at, key, name], `${show(value)} is not valid; expected an integer >= 0 or a word of letters, digits and _`);
+    out[name] = value;
   }
-  return session;
+  return out;
 }
 
 function ddlEntry(name, shape, ddl) {

@@ -8,7 +8,7 @@ const { resolvePlan } = require('../../../core/src/plan');
 const { thresholdsWith, lineOf, configErrorOf: errorOf } = require('../../support/thresholds-copy');
 
 const SIDES = { base: { basedir: '/opt/base' }, head: { basedir: '/opt/head' } };
-const STATEMENTS = ['add-index', 'drop-index', 'add-column-instant', 'add-column-rebuild', 'optimize', 'load-data'];
+const STATEMENTS = ['add-index', 'drop-index', 'add-column-instant', 'add-column-rebuild', 'optimize', 'load-data', 'load-data-ahi'];
 const replace = (from, to) => (text) => {
   assert.ok(text.includes(from) || from instanceof RegExp, `the shipped file holds ${from}`);
   return text.replace(from, to);
@@ -49,6 +49,15 @@ test('a bulk load names its rows\' order and no statement or file: the harness o
     shape: "LOAD DATA LOCAL INFILE <employees' rows sorted by emp_no> INTO TABLE employees_load",
     ddl: { load: { sorted: 'primary' }, session: {} },
   });
+});
+
+test('a row\'s server-wide settings go into its plan and its shape says them first', () => {
+  const plan = resolvePlan(loadThresholds(), 'ddl-quick', { rows: 500 }, SIDES);
+  const ahi = plan.benchmarks.find((b) => b.id === 'load-data-ahi');
+  assert.deepEqual(ahi.ddl, { load: { sorted: 'primary' }, session: {}, global: { innodb_adaptive_hash_index: 'ON' } });
+  assert.equal(ahi.shape, "SET GLOBAL innodb_adaptive_hash_index = ON; LOAD DATA LOCAL INFILE <employees' rows sorted by emp_no> INTO TABLE employees_load");
+  // A row without them carries none.
+  assert.equal('global' in plan.benchmarks.find((b) => b.id === 'load-data').ddl, false);
 });
 
 test('a DDL suite asked for instructions is refused: they are not counted for DDL statements', () => {
@@ -97,6 +106,18 @@ test('DDL entries and DDL suites with bad keys are refused naming file, line, ke
       expect: (f, l) => `${f}:${l}: benchmarks.load-data: neither 'statement' nor 'load'; expected one of them (a statement to send, or load: {sorted: primary})`,
     },
     {
+      name: 'a server-wide value that is not a word',
+      edits: { 'benchmarks.yml': replace("global: {innodb_adaptive_hash_index: 'ON'}", "global: {innodb_adaptive_hash_index: 'ON; SHUTDOWN'}") },
+      file: 'benchmarks.yml', at: "global: {innodb_adaptive_hash_index: 'ON; SHUTDOWN'}",
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data-ahi.global.innodb_adaptive_hash_index: 'ON; SHUTDOWN' is not valid; expected an integer >= 0 or a word of letters, digits and _`,
+    },
+    {
+      name: 'server-wide settings that are not a mapping',
+      edits: { 'benchmarks.yml': replace("global: {innodb_adaptive_hash_index: 'ON'}", "global: 'innodb_adaptive_hash_index=ON'") },
+      file: 'benchmarks.yml', at: "global: 'innodb_adaptive_hash_index=ON'",
+      expect: (f, l) => `${f}:${l}: benchmarks.load-data-ahi.global: 'innodb_adaptive_hash_index=ON' is not a mapping; expected a mapping of global variables to values, e.g. {innodb_adaptive_hash_index: ON}`,
+    },
+    {
       name: 'a bulk load in another order',
       edits: { 'benchmarks.yml': replace('    load: {sorted: primary}', '    load: {sorted: salary}') },
       file: 'benchmarks.yml', at: 'load: {sorted: salary}',
@@ -118,7 +139,7 @@ test('DDL entries and DDL suites with bad keys are refused naming file, line, ke
       name: 'a sysbench key on a DDL entry',
       edits: { 'benchmarks.yml': replace(entry, `${entry}\n    script: oltp_insert`) },
       file: 'benchmarks.yml', line: (dir) => lineOf(dir, 'benchmarks.yml', '  add-index:') + 4,
-      expect: (f, l) => `${f}:${l}: benchmarks.add-index.script: unknown key; expected one of: group, kind, statement, load, session`,
+      expect: (f, l) => `${f}:${l}: benchmarks.add-index.script: unknown key; expected one of: group, kind, statement, load, session, global`,
     },
     {
       name: 'a DDL entry that says it reads',

@@ -139,6 +139,76 @@ def test_a_bulk_load_sends_create_like_untimed_then_load_data_of_the_harness_fil
         f'mysql --local-infile=1 --socket=/run/x/mysqld.sock --user=root perfgate_ddl -e "CREATE TABLE employees_load LIKE employees; {load}"')
 
 
+class FakeCursor:
+    def __init__(self, sent, refuse=None):
+        self.sent, self.refuse = sent, refuse
+
+    def execute(self, sql):
+        if self.refuse and self.refuse in sql:
+            raise pymysql.err.OperationalError(1193, f"Unknown system variable '{self.refuse}'")
+        self.sent.append(sql)
+
+
+class FakeServer:
+    """What _set_globals uses of a server: a connection that records what it is sent."""
+    def __init__(self, refuse=None):
+        self.sent, self.refuse, self.closed = [], refuse, 0
+        outer = self
+
+        class Conn:
+            def cursor(self):
+                return FakeCursor(outer.sent, outer.refuse)
+
+            def close(self):
+                outer.closed += 1
+        self.conn = Conn()
+
+    def connect(self, **_):
+        return self.conn
+
+    def log_tail(self, n=5):
+        return ""
+
+
+def test_a_row_with_server_wide_settings_sets_them_on_its_own_server_and_says_so(raw):
+    ahi = {**LOAD, "id": "load-data-ahi", "name": "load-data-ahi",
+           "ddl": {"load": {"sorted": "primary"}, "session": {}, "global": {"innodb_adaptive_hash_index": "ON"}}}
+    workload = ddl_workload.DdlWorkload(parse_plan(edited(raw, lambda p: p.update(benchmarks=[ahi]))).benchmarks[0],
+                                        datadirs=None, rows=100)
+    srv = FakeServer()
+    workload._set_globals(srv)
+    assert srv.sent == ["SET GLOBAL innodb_adaptive_hash_index = ON"] and srv.closed == 1
+
+    class Srv:
+        class layout:
+            socket = Path("/run/x/mysqld.sock")
+            tmpdir = Path("/run/x/tmp")
+    assert workload.command(Srv, 1).startswith(
+        'mysql --local-infile=1 --socket=/run/x/mysqld.sock --user=root perfgate_ddl -e "SET GLOBAL innodb_adaptive_hash_index = ON; '
+        'CREATE TABLE employees_load LIKE employees; ')
+    # A server without the variable: the round fails naming it, nothing is timed.
+    refusing = FakeServer(refuse="innodb_adaptive_hash_index")
+    with pytest.raises(ddl_workload.WorkloadFailed) as e:
+        workload._set_globals(refusing)
+    assert "Unknown system variable 'innodb_adaptive_hash_index'" in str(e.value) and refusing.closed == 1
+    # A row without them sends nothing.
+    plain = FakeServer()
+    ddl_workload.DdlWorkload(parse_plan(raw).benchmarks[0], datadirs=None, rows=100)._set_globals(plain)
+    assert plain.sent == []
+
+
+def test_hostile_server_wide_settings_of_a_plan_are_refused_naming_the_key(raw):
+    for value, message in [("ON; DROP TABLE t", "ddl.global.innodb_adaptive_hash_index: 'ON; DROP TABLE t' is not valid"),
+                           (-1, "ddl.global.innodb_adaptive_hash_index: -1 is not valid")]:
+        bad = edited(raw, lambda p: p["benchmarks"][0]["ddl"].update({"global": {"innodb_adaptive_hash_index": value}}))
+        with pytest.raises(PlanError) as e:
+            parse_plan(bad)
+        assert message in str(e.value), str(e.value)
+    with pytest.raises(PlanError) as e:
+        parse_plan(edited(raw, lambda p: p["benchmarks"][0]["ddl"].update({"global": {"x=1,y": 1}})))
+    assert "ddl.global.x=1,y: 'x=1,y' does not match" in str(e.value)
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda p: p["benchmarks"][0]["ddl"].update(statement=STATEMENT),
      "plan.json: benchmarks[0].ddl: {'load': {'sorted': 'primary'}, 'session': {}, 'statement': "),
