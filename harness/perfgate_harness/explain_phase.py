@@ -72,18 +72,22 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
     return wanted if fit >= wanted else (fit if fit >= least else 0)
 
 
-def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float) -> int:
+def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float,
+                 reserved: float = 0.0) -> int:
     """Events per window of `probe` on each side: `wanted`, or as many as its share of
     `seconds_left` allows at `rate` events/s (the slower side's), two sides of `windows`
     windows. Where its share holds fewer than LEAST_EVENTS but all that is left holds them, it
     runs those: the probes' order is their priority (exact counters first, a slow row's time
-    is not split into shares too small for any). 0 when not even that fits."""
+    is not split into shares too small for any). The first probe's least may also take the
+    `reserved` seconds kept for the defaults re-measure: exact counts come before a timing.
+    0 when not even that fits."""
     later = PROBES[PROBES.index(probe):]
     allowance = seconds_left * SHARES[probe] / sum(SHARES[p] for p in later)
     both = 2 * windows
     least = min(wanted, LEAST_EVENTS[probe]) * both
     shared = fitting_events(wanted * both, least, rate, allowance)
-    return (shared or fitting_events(least, least, rate, seconds_left)) // both
+    room = seconds_left + (reserved if probe == PROBES[0] else 0.0)
+    return (shared or fitting_events(least, least, rate, room)) // both
 
 
 def skipped(seconds_per_row: float) -> str:
@@ -156,7 +160,7 @@ class ExplainPhase(Phase):
                     step = "probes"
                     # Where settings differ, the probes leave the re-measure its least.
                     reserve = explain_defaults.reserve_seconds(start_seconds) if differ[0] else 0.0
-                    self._probes(bench, workload, record["sides"], deadline - reserve, rates)
+                    self._probes(bench, workload, record["sides"], deadline - reserve, rates, reserve)
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
                     step = "defaults"
@@ -228,9 +232,11 @@ class ExplainPhase(Phase):
         return ("; ".join(dead) + f" ({message})" if dead else message)[:4096]
 
     # --- one side ------------------------------------------------------------------------------
-    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict) -> None:
+    def _probes(self, bench: Benchmark, workload, sides: dict, deadline: float, rates: dict,
+                reserved: float = 0.0) -> None:
         """Each probe on both sides in turn, over the same events on both, as many as fit in
-        what is left of the row's time at the slower side's pace (the plans take little)."""
+        what is left of the row's time at the slower side's pace (the plans take little);
+        `reserved`: the seconds after `deadline` kept for the defaults re-measure."""
         s = self.settings
         self.probe = PROBES[0]
         observers = {side: explain_counters.Observer(self.fleet.check_alive(side, self.probe)) for side in SIDES}
@@ -251,7 +257,7 @@ class ExplainPhase(Phase):
                 probe, (s.events, s.windows))
             # A margin for what the windows do besides the events (snapshots, purge drained).
             fit = probe_events(probe, events, windows, min(rates.values()) if rates else None,
-                               (deadline - time.monotonic()) * 0.8)
+                               (deadline - time.monotonic()) * 0.8, reserved * 0.8)
             if fit <= 0:
                 for side in SIDES:
                     sides[side]["unavailable"][probe] = skipped(self.budget["seconds_per_row"])

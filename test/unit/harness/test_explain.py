@@ -178,6 +178,9 @@ def test_each_probe_gets_its_share_of_what_is_left():
     assert ep.probe_events("counters", 2000, 3, 30, 40) == 200
     assert ep.probe_events("waits", 2000, 3, 30, 40 - 1200 / 30) == 0
     assert ep.probe_events("counters", 2000, 3, 30, 39) == 0  # not even the least fit: skipped
+    # Where settings differ, the counters' least may take the time kept for the re-measure; no later probe may.
+    assert ep.probe_events("counters", 2000, 3, 30, 10, reserved=30) == 200
+    assert ep.probe_events("waits", 2000, 3, 30, 10, reserved=30) == 0
 
 
 def test_a_probe_skipped_says_why():
