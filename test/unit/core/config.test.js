@@ -9,7 +9,7 @@ const replace = (from, to) => (text) => text.replace(from, to);
 
 test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
-  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'contention-quick', 'ddl-quick', 'ddl', 'full', 'quick']);
+  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'contention-quick', 'ddl-quick', 'ddl', 'full', 'quick', 'tpcc']);
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 14);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
@@ -47,11 +47,16 @@ test('the shipped thresholds load into one typed config', () => {
   // profile: defaults sets only the buffer pool: every other variable is the build's own.
   assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
   assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
+  const tpcc = config.suites.tpcc;
+  assert.deepEqual([tpcc.tpcc, tpcc.ddl, tpcc.benchmarks, tpcc.scale], [true, false, ['tpcc'], { tables: 1, rows: 100000 }]);
+  assert.deepEqual([config.catalogue.tpcc.group, config.catalogue.tpcc.script], ['tpcc', 'perfgate_tpcc']);
+  // One row: the suite as a whole is held to the row's own limits, not the quick suite's.
+  assert.deepEqual(tpcc.suite_wide.rqps, { warn: tpcc.limits.default.warn, fail: tpcc.limits.default.fail });
   for (const suite of Object.values(config.suites)) {
     // The DDL suites' own profiles differ from the flavour's in a redo log small enough to copy
     // and no buffer pool loaded in the background, and LOAD DATA LOCAL allowed for the bulk
-    // load (off by default on MySQL 8.0 and later).
-    const own = suite.ddl ? 'ddl-' : '';
+    // load (off by default on MySQL 8.0 and later). TPC-C restores a fresh copy every round too.
+    const own = suite.ddl || suite.tpcc ? 'ddl-' : '';
     assert.deepEqual(suite.profiles, { mariadb: `${own}mariadb`, mysql: `${own}mysql`, percona: `${own}mysql` }, `${suite.name}: the profile follows the server's flavour`);
   }
   const differ = (flavor) => {
