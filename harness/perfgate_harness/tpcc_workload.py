@@ -38,12 +38,12 @@ class GoTpcOutputError(ValueError):
     """go-tpc's report lacks a figure perfgate needs; the message quotes what was there instead."""
 
 
-def find_program(path_env: str | None = None, tools_bin: Path = TOOLS_BIN) -> Path | None:
+def find_program(path_env: str | None = None, tools_bin: Path | None = None) -> Path | None:
     """go-tpc on PATH, else in perfgate's tools folder; None when neither has it."""
     found = shutil.which(PROGRAM, path=path_env)
     if found:
         return Path(found)
-    candidate = tools_bin / PROGRAM
+    candidate = (tools_bin or TOOLS_BIN) / PROGRAM
     return candidate if candidate.is_file() and os.access(candidate, os.X_OK) else None
 
 
