@@ -16,7 +16,7 @@ const replace = (from, to) => (text) => {
 test('the TPC-C suite\'s plan: one row run by go-tpc, its warehouses the scale\'s tables (the plan checked against its schema)', () => {
   const plan = resolvePlan(loadThresholds(), 'tpcc', { tables: 2, threads: [4] }, SIDES);
   assert.deepEqual(plan.scale, { tables: 2, rows: 100000 });
-  assert.deepEqual([plan.measure.signals, plan.measure.warmup_seconds, plan.profiles.mariadb.name], [['time'], 0, 'ddl-mariadb']);
+  assert.deepEqual([plan.measure.signals, plan.measure.warmup_seconds, plan.profiles.mariadb.name], [['time'], 0, 'tpcc-mariadb']);
   const [row] = plan.benchmarks;
   assert.deepEqual({ ...row, shape: undefined }, {
     id: 'tpcc', name: 'tpcc', group: 'tpcc', kind: 'write', script: 'perfgate_tpcc', options: {}, threads: 4, shape: undefined,
