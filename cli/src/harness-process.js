@@ -122,4 +122,4 @@ function machineFingerprint({ env = process.env, dataDir = null, fallback = fals
   return { error: `cannot read the machine fingerprint (${python(env)} ${args.join(' ')}): ${why}` };
 }
 
-module.exports = { runHarness, machineFingerprint, HARNESS_EXIT, HARNESS_DIR, REPO_ROOT };
+module.exports = { runHarness, machineFingerprint, toolsFolders, HARNESS_EXIT, HARNESS_DIR, REPO_ROOT };
