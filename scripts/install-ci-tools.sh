@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the tools that run and lint this repository's workflows on the host: act (runs the
-# workflow files with no Docker) and actionlint. Both are Go programs built from the Go module
-# proxy into ${PERFGATE_CACHE:-$HOME/.cache/perfgate}/tools/bin, never into system folders.
+# workflow files with no Docker) and actionlint, and go-tpc, the client of the TPC-C suite
+# (harness/perfgate_harness/tpcc_workload.py looks for it on PATH, then here). All are Go
+# programs built from the Go module proxy into ${PERFGATE_CACHE:-$HOME/.cache/perfgate}/tools/bin, never into system folders.
 # Safe to run again: a tool already at its pinned version is left alone.
 set -euo pipefail
 
 ACT_VERSION=v0.2.89
 ACTIONLINT_VERSION=v1.7.12
+GO_TPC_VERSION=v1.0.7  # tpcc_workload.py's VERSION
 
 TOOLS_BIN="${PERFGATE_CACHE:-$HOME/.cache/perfgate}/tools/bin"
 
@@ -54,3 +56,4 @@ install_tool() {
 
 install_tool act github.com/nektos/act "$ACT_VERSION"
 install_tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION"
+install_tool go-tpc github.com/pingcap/go-tpc/cmd/go-tpc "$GO_TPC_VERSION"

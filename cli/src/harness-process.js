@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runProcess, runProcessSync } = require('./processes');
+const { cacheDirFrom } = require('./source-build/build-commit');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HARNESS_DIR = path.join(REPO_ROOT, 'harness');
@@ -14,6 +15,13 @@ const SCHEMA_DIR = path.join(REPO_ROOT, 'schema');
 
 // Exit codes of `perfgate_harness run` (its interface, not perfgate's own).
 const HARNESS_EXIT = Object.freeze({ ok: 0, badPlan: 2, runError: 4 });
+
+// perfgate's tools folder (scripts/install-ci-tools.sh), where the harness finds go-tpc, the
+// TPC-C suite's client, when PATH has none: shown to the sandbox read-only when it exists.
+function toolsFolders(env) {
+  const dir = path.join(cacheDirFrom(env), 'tools', 'bin');
+  return fs.existsSync(dir) ? [dir] : [];
+}
 
 function python(env) {
   return env.PERFGATE_PYTHON || 'python3';
@@ -67,7 +75,7 @@ async function runHarness({ planFile, outDir, resultsName = 'results.json', reus
     const install = pythonInstall(env);
     if (install.error) return { code: null, signal: null, spawnError: install.error };
     command = install.executable;
-    sandbox = { readOnly: [HARNESS_DIR, SCHEMA_DIR, ...install.folders, ...basedirs], writable: [outDir], cwd: outDir };
+    sandbox = { readOnly: [HARNESS_DIR, SCHEMA_DIR, ...install.folders, ...toolsFolders(env), ...basedirs], writable: [outDir], cwd: outDir };
   }
   return runProcess(command, args, {
     env,
@@ -114,4 +122,4 @@ function machineFingerprint({ env = process.env, dataDir = null, fallback = fals
   return { error: `cannot read the machine fingerprint (${python(env)} ${args.join(' ')}): ${why}` };
 }
 
-module.exports = { runHarness, machineFingerprint, HARNESS_EXIT, HARNESS_DIR, REPO_ROOT };
+module.exports = { runHarness, machineFingerprint, toolsFolders, HARNESS_EXIT, HARNESS_DIR, REPO_ROOT };

@@ -118,15 +118,15 @@ class EmployeesTable:
             conn.close()
 
 
-def warm_up(srv: Server) -> None:
-    """Every index of employees read whole, so that the statement finds the table cached."""
-    conn = srv.connect(database=DATABASE, read_timeout=STATEMENT_TIMEOUT)
+def read_indexes(srv: Server, database: str, table: str) -> None:
+    """Every index of `table` read whole, so that what runs next finds the table cached."""
+    conn = srv.connect(database=database, read_timeout=STATEMENT_TIMEOUT)
     try:
         cur = conn.cursor()
-        cur.execute("SHOW INDEX FROM employees")
+        cur.execute(f"SHOW INDEX FROM {table}")
         indexes = list(dict.fromkeys(row[2] for row in cur.fetchall()))
         for index in indexes:
-            cur.execute(f"SELECT COUNT(*) FROM employees FORCE INDEX (`{index}`)")
+            cur.execute(f"SELECT COUNT(*) FROM {table} FORCE INDEX (`{index}`)")
             cur.fetchall()
     finally:
         conn.close()
@@ -204,7 +204,7 @@ class DdlWorkload:
         try:
             self.datadirs.fresh_copy(srv.side)
             srv.start()
-            warm_up(srv)
+            read_indexes(srv, DATABASE, "employees")
             self._set_globals(srv)
             if self.load is not None:
                 self._prepare_load(srv)

@@ -11,14 +11,18 @@ from .fleet import Fleet
 from .plan import Benchmark, Plan
 from .records import Journal
 from .sysbench_workload import SysbenchTables, SysbenchWorkload
+from .tpcc_workload import TpccWarehouses, TpccWorkload
 from .workload import Dataset, Workload
 
 
 def dataset_for(plan: Plan, client_log: Path) -> Dataset:
-    """The tables the plan's workloads run on: the employees table of DDL statements (a plan
-    holds those only, or none), else sysbench's."""
-    if plan.benchmarks and plan.benchmarks[0].ddl is not None:
+    """The tables the plan's workloads run on: the employees table of DDL statements, go-tpc's
+    warehouses of TPC-C (a plan holds one kind only), else sysbench's."""
+    group = plan.benchmarks[0].group if plan.benchmarks else None
+    if group == "ddl":
         return EmployeesTable(plan)
+    if group == "tpcc":
+        return TpccWarehouses(plan, client_log)
     return SysbenchTables(plan, client_log)
 
 
@@ -33,11 +37,16 @@ class Services:
     _workloads: dict = field(default_factory=dict)
 
     def workload(self, bench: Benchmark) -> Workload:
-        """How `bench`'s statements reach a server: a DDL statement's own workload, else a
-        sysbench script; an entry of another kind (LOAD DATA, go-tpc) gets its own here."""
+        """How `bench`'s statements reach a server: a DDL statement's own workload, go-tpc for
+        TPC-C, else a sysbench script; an entry of another kind gets its own here."""
         if bench.id not in self._workloads:
-            self._workloads[bench.id] = (DdlWorkload(bench, self.datadirs, self.plan.rows) if bench.ddl is not None
-                                         else SysbenchWorkload(bench, self.plan, self.client_log))
+            if bench.group == "ddl":
+                workload = DdlWorkload(bench, self.datadirs, self.plan.rows)
+            elif bench.group == "tpcc":
+                workload = TpccWorkload(bench, self.plan, self.datadirs, self.client_log)
+            else:
+                workload = SysbenchWorkload(bench, self.plan, self.client_log)
+            self._workloads[bench.id] = workload
         return self._workloads[bench.id]
 
 

@@ -22,6 +22,15 @@ def side_names(sides: dict) -> tuple:
     return SIDES + tuple(extra)
 
 
+# Groups whose statements no sysbench script sends: the harness (ddl) or go-tpc (tpcc).
+OWN_CLIENT_GROUPS = ("ddl", "tpcc")
+
+
+def dataset_kind(bench) -> str:
+    """What tables a benchmark runs on, in words: a plan holds one kind only."""
+    return {"ddl": "DDL statements", "tpcc": "TPC-C"}.get(bench.group, "sysbench microbenchmarks")
+
+
 class PlanError(Exception):
     """The plan cannot be run as written; the message is one line for the user."""
 
@@ -44,7 +53,7 @@ class Benchmark:
     group: str
     kind: str
     script: str
-    script_path: Path | None  # None for a DDL statement
+    script_path: Path | None  # None for a DDL statement or TPC-C
     options: dict
     threads: int
     shape: str | None
@@ -134,9 +143,10 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
     pin = measure.get("pin_cpus") or {}
     benchmarks = []
     for i, b in enumerate(raw["benchmarks"]):
-        # A DDL statement is sent by the harness itself: no script to find.
-        script_path = None if "ddl" in b else sysbench.resolve_script(b["script"])
-        if script_path is None and "ddl" not in b:
+        # A DDL statement is sent by the harness itself, TPC-C by go-tpc: no script to find.
+        own = b["group"] in OWN_CLIENT_GROUPS
+        script_path = None if own else sysbench.resolve_script(b["script"])
+        if script_path is None and not own:
             raise PlanError(f"{source}: benchmarks[{i}].script: {b['script']!r} is not installed on this machine "
                             f"(looked in {sysbench.LUA_DIR} and {sysbench.SYSBENCH_BUILTIN_DIR}); expected sysbench 1.0.20 "
                             "and perfgate's Lua scripts")
@@ -145,9 +155,9 @@ def parse_plan(raw, source: str = "plan.json") -> Plan:
             script_path=script_path, options=dict(b["options"]), threads=b["threads"],
             shape=b.get("shape"), ahi=b.get("ahi"), instructions_events=b.get("instructions_events"),
             ahi_parts=b.get("ahi_parts"), ddl=b.get("ddl")))
-    if len({b.ddl is None for b in benchmarks}) > 1:
-        raise PlanError(f"{source}: benchmarks: DDL statements and sysbench microbenchmarks load different tables; "
-                        "expected a plan of one kind only")
+    if len({dataset_kind(b) for b in benchmarks}) > 1:
+        raise PlanError(f"{source}: benchmarks: {' and '.join(sorted({dataset_kind(b) for b in benchmarks}))} load different "
+                        "tables; expected a plan of one kind only")
 
     return Plan(
         raw=raw, suite=raw["suite"], sides=sides,

@@ -142,7 +142,7 @@ const KEYS = {
     },
   },
   PERFGATE_COMMAND_WORKFLOW: {
-    describe: 'the workflow dispatched for /perf quick, /perf ahi, /perf ddl and /perf contention, under .github/workflows/',
+    describe: 'the workflow dispatched for /perf quick, /perf ahi, /perf ddl, /perf contention and /perf tpcc, under .github/workflows/',
     default: WORKFLOWS.quick,
     read: workflowFile,
   },
@@ -431,7 +431,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     repositories: values.PERFGATE_REPOSITORIES,
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
-    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, ddl: values.PERFGATE_COMMAND_WORKFLOW, 'contention-quick': values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
+    workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, ddl: values.PERFGATE_COMMAND_WORKFLOW, 'contention-quick': values.PERFGATE_COMMAND_WORKFLOW, tpcc: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
     bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
     failOn: values.PERFGATE_FAIL_ON,

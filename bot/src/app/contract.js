@@ -1,6 +1,6 @@
 'use strict';
 // The contract between the bot and the fork's workflows, in one place: the example workflows
-// .github/examples/perf-command.yml (quick, ahi, ddl, contention-quick) and perf-full.yml (full, sharded) that a fork
+// .github/examples/perf-command.yml (quick, ahi, ddl, contention-quick, tpcc) and perf-full.yml (full, sharded) that a fork
 // copies, and the GitHub Action they run (docs/action.md, docs/bot.md).
 //
 //   the bot dispatches  the workflow of the command's suite, on the repository's default
@@ -12,7 +12,7 @@
 //     approved-sha   the same head: a maintainer's command approves exactly the head it pinned,
 //                    so that the action builds a fork's pull request at that head and refuses
 //                    it once the pull request has moved on
-//     suite          quick | full | ahi | ddl | contention-quick
+//     suite          quick | full | ahi | ddl | contention-quick | tpcc
 //     options        the command's measurement arguments as the action reads them:
 //                    "rounds=8 threads=1,4 tests=point-query,scan_range=100"
 //     request-id     the bot's id of the command
@@ -27,7 +27,7 @@
 
 const core = require('@perfgate/core');
 
-const WORKFLOWS = Object.freeze({ quick: 'perf-command.yml', ahi: 'perf-command.yml', ddl: 'perf-command.yml', 'contention-quick': 'perf-command.yml', full: 'perf-full.yml' });
+const WORKFLOWS = Object.freeze({ quick: 'perf-command.yml', ahi: 'perf-command.yml', ddl: 'perf-command.yml', 'contention-quick': 'perf-command.yml', tpcc: 'perf-command.yml', full: 'perf-full.yml' });
 
 const INPUT = Object.freeze({
   pullRequest: 'pull-request',
@@ -41,7 +41,7 @@ const INPUT = Object.freeze({
 });
 
 // The commands that dispatch a measurement, and the suite each runs.
-const SUITE_OF_COMMAND = Object.freeze({ quick: 'quick', full: 'full', ahi: 'ahi', why: 'quick', ddl: 'ddl', contention: 'contention-quick' });
+const SUITE_OF_COMMAND = Object.freeze({ quick: 'quick', full: 'full', ahi: 'ahi', why: 'quick', ddl: 'ddl', contention: 'contention-quick', tpcc: 'tpcc' });
 
 // The command arguments the action's `options` input takes, by the name it gives them. `metric`
 // has no such option: the suite's own signals decide.

@@ -48,11 +48,11 @@ const REPLIES = {
   invalid: ({ author, error }) => `@${author} ${core.markdownText(error, { max: HEADLINE_SHOWN })}\n\n${code('/perf help')} lists the commands and their arguments.`,
   help: ({ author }) => `@${author} here is what I understand:\n\n${helpText().trimEnd()}`,
   closed: ({ author, prNumber, line }) => `@${author} pull request #${prNumber} is closed: ${code(line)} was not started.`,
-  notServed: ({ author, name }) => `@${author} ${code(`/perf ${name}`)} is not served by this bot yet; ${code('/perf quick')}, ${code('/perf full')}, ${code('/perf ahi')}, ${code('/perf ddl')}, ${code('/perf contention')}, ${code('/perf rerun')}, ${code('/perf cancel')}, ${code('/perf waive')}, ${code('/perf bisect')}, ${code('/perf signoff')} and ${code('/perf help')} are.`,
+  notServed: ({ author, name }) => `@${author} ${code(`/perf ${name}`)} is not served by this bot yet; ${code('/perf quick')}, ${code('/perf full')}, ${code('/perf ahi')}, ${code('/perf ddl')}, ${code('/perf contention')}, ${code('/perf tpcc')}, ${code('/perf rerun')}, ${code('/perf cancel')}, ${code('/perf waive')}, ${code('/perf bisect')}, ${code('/perf signoff')} and ${code('/perf help')} are.`,
   cancelled: ({ author, count }) => (count
     ? `@${author} cancelled ${count === 1 ? 'the queued or running measurement' : `${count} queued or running measurements`} of this pull request.`
     : `@${author} nothing to cancel: no measurement of this pull request is queued or running.`),
-  nothingToRerun: ({ author }) => `@${author} nothing to run again: no ${code('/perf quick')}, ${code('/perf full')}, ${code('/perf ahi')}, ${code('/perf ddl')} or ${code('/perf contention')} has been run on this pull request yet.`,
+  nothingToRerun: ({ author }) => `@${author} nothing to run again: no ${code('/perf quick')}, ${code('/perf full')}, ${code('/perf ahi')}, ${code('/perf ddl')}, ${code('/perf contention')} or ${code('/perf tpcc')} has been run on this pull request yet.`,
   waived: ({ author, microbenchmark, reason }) => `@${author} waiver recorded for ${code(microbenchmark)} in this pull request: ${core.markdownText(reason)}`,
   // GitHub did not answer the bot from the comment until past the command's deadline.
   notStarted: ({ author, line, waitedMs, deadlineMs }) =>

@@ -97,6 +97,11 @@ const COMMANDS = Object.freeze([
     positionals: MEASURE_POSITIONALS, options: ['threads', 'tests', 'rounds'], needsWrite: true,
   },
   {
+    name: 'tpcc',
+    summary: 'measure TPC-C (go-tpc): tpmC and NewOrder p95 on one warehouse restored for every round',
+    positionals: MEASURE_POSITIONALS, options: ['threads', 'rounds'], needsWrite: true,
+  },
+  {
     name: 'compare',
     summary: "measure this pull request's head against <ref> instead of its base",
     positionals: [{ name: 'ref', type: 'ref' }], options: [], needsWrite: true,

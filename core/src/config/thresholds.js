@@ -3,7 +3,7 @@
 //
 //   { dir,
 //     catalogue: { <name>: {name, group, kind, script, options, shape, instructions: {events}|null,
-//                           ddl?: {statement or load, session}} },        group ddl: config/ddl-statements.js
+//                           ddl?: {statement or load, session}} },  group ddl: config/ddl-statements.js, tpcc: config/tpcc.js
 //     profiles:  { <name>: {name, file, options} },                          profiles/*.cnf
 //     suites:    { <name>: Suite } }                                          suites/<suite>.yml
 //
@@ -20,7 +20,7 @@
 //                       pin_cpus: 'split'|'none'},
 //             instructions: {windows, seed},       how the instruction phase runs
 //             benchmarks: [name] | null,          quick/full suites: catalogue names in order
-//             ddl: bool,                          its benchmarks are DDL statements (config/ddl-statements.js)
+//             ddl: bool, tpcc: bool,              its benchmarks are DDL statements or TPC-C (config/ddl-statements.js, tpcc.js)
 //             ahi: {states, parts: [int] | null, workloads: [{name, update_percent, update}],
 //                   variants: [{name, workload, update_percent, update, parts}]} | null,
 //                                                 variants: the workloads, each once per AHI
@@ -51,6 +51,7 @@ const { loadBudget } = require('./budget');
 const { loadSuiteWide } = require('./suite-wide');
 const { loadExplainBudget } = require('./explain-budget');
 const { loadDdlEntry, checkDdlSuite } = require('./ddl-statements');
+const { loadTpccEntry, checkTpccSuite } = require('./tpcc');
 const { loadLearned } = require('./learned-limits');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
@@ -92,8 +93,9 @@ function loadCatalogue(file) {
   for (const name of Object.keys(entries)) {
     const at = ['benchmarks', name];
     if (!NAME.test(name)) src.fail(at, `${show(name)} is not a valid name; expected letters, digits and _ . % = + -`);
-    if (check.get(src.data, [...at, 'group']) === 'ddl') {
-      catalogue[name] = loadDdlEntry(src, at, name);
+    const own = { ddl: loadDdlEntry, tpcc: loadTpccEntry }[check.get(src.data, [...at, 'group'])];
+    if (own) {
+      catalogue[name] = own(src, at, name);
       continue;
     }
     check.mapping(src, at, { required: ['group', 'kind', 'script'], optional: ['options', 'shape', 'instructions'], what: 'a microbenchmark' });
@@ -384,6 +386,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
   const names = isAhi ? ahi.workloads.map((w) => w.name) : benchmarks;
   const limits = loadLimits(src, names, ahi);
   const ddl = checkDdlSuite(src, benchmarks, catalogue, measure, scale);
+  const tpcc = checkTpccSuite(src, benchmarks, catalogue, measure, scale);
   if (measure.signals.includes('instructions')) {
     if (isAhi) src.fail(['measure', 'signals'], 'instructions are not counted for AHI cells; expected [time]');
     benchmarks.forEach((b, i) => {
@@ -401,6 +404,7 @@ function loadSuite(file, stem, catalogue, profiles, catalogueName) {
     benchmarks,
     ahi,
     ddl,
+    tpcc,
     names,
     limits,
     instructions: loadInstructions(src),

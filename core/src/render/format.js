@@ -15,8 +15,8 @@ const WORD = { pass: 'pass', warn: 'warn', undecided: 'undecided', fail: 'fail',
 // whose interval still reaches the warn limit says so in its reason).
 const listsReason = (row) => row.verdict !== 'pass' || Boolean(row.could_be);
 // Published rQPS tables group rows this way, reads before writes.
-const GROUP_ORDER = ['point', 'range', 'write', 'ahi', 'ddl'];
-const GROUP_TITLE = { point: 'Point queries', range: 'Range queries', write: 'Writes', ahi: 'AHI cells', ddl: 'DDL statements' };
+const GROUP_ORDER = ['point', 'range', 'write', 'ahi', 'ddl', 'tpcc'];
+const GROUP_TITLE = { point: 'Point queries', range: 'Range queries', write: 'Writes', ahi: 'AHI cells', ddl: 'DDL statements', tpcc: 'TPC-C' };
 const SEVERITY = PRECEDENCE;
 
 const num = (x, digits = 2) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');

@@ -91,6 +91,14 @@ describe('/perf commands in pull requests', () => {
     assert.match(other.replies.join('\n'), /scan_range=100/);
   });
 
+  it('/perf tpcc: the TPC-C suite on perf-command.yml with its own client threads and rounds; tests= is refused', async () => {
+    const r = await say('maintainer', '/perf tpcc threads=4 rounds=6');
+    assert.deepEqual(r.dispatches.map((d) => [d.workflow, d.inputs.suite, d.inputs.options]), [['perf-command.yml', 'tpcc', 'rounds=6 threads=4']]);
+    const other = await say('maintainer', '/perf tpcc tests=tpcc');
+    assert.deepEqual(other.dispatches, []);
+    assert.match(other.replies.join('\n'), /tests=/);
+  });
+
   it('/perf why <row>: the quick suite of that row, dispatched with the row to explain; a name not in the catalogue is refused', async () => {
     const r = await say('maintainer', '/perf why update-index_range=100');
     assert.deepEqual(r.dispatches.map((d) => d.inputs), [{
@@ -165,7 +173,7 @@ describe('/perf commands in pull requests', () => {
   it('/perf compare is answered as not served yet', async () => {
     for (const [body, name] of [['/perf compare main', 'compare']]) {
       const r = await say('maintainer', body);
-      assert.deepEqual(r.replies, [`@maintainer \`/perf ${name}\` is not served by this bot yet; \`/perf quick\`, \`/perf full\`, \`/perf ahi\`, \`/perf ddl\`, \`/perf contention\`, \`/perf rerun\`, \`/perf cancel\`, \`/perf waive\`, \`/perf bisect\`, \`/perf signoff\` and \`/perf help\` are.`]);
+      assert.deepEqual(r.replies, [`@maintainer \`/perf ${name}\` is not served by this bot yet; \`/perf quick\`, \`/perf full\`, \`/perf ahi\`, \`/perf ddl\`, \`/perf contention\`, \`/perf tpcc\`, \`/perf rerun\`, \`/perf cancel\`, \`/perf waive\`, \`/perf bisect\`, \`/perf signoff\` and \`/perf help\` are.`]);
       assert.deepEqual(r.dispatches, []);
     }
   });
@@ -184,7 +192,7 @@ describe('/perf commands in pull requests', () => {
     assert.deepEqual(rerun.dispatches.map((d) => [d.inputs.suite, d.inputs.options, d.inputs['request-id']]), [['quick', 'rounds=4', `c${rerun.comment.id}`]]);
     assert.notEqual(rerun.dispatches[0].runId, first.dispatches[0].runId);
     const none = await say('maintainer', '/perf rerun');
-    assert.deepEqual(none.replies, ['@maintainer nothing to run again: no `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl` or `/perf contention` has been run on this pull request yet.']);
+    assert.deepEqual(none.replies, ['@maintainer nothing to run again: no `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl`, `/perf contention` or `/perf tpcc` has been run on this pull request yet.']);
   });
 
   it('/perf cancel stops the queued run, completes its check run as cancelled and says so', async () => {

@@ -44,9 +44,9 @@ describe('perfgate bot settings', () => {
       ['https://api.github.com', [], 'github', 'workflow', '127.0.0.1', 8080, 4, 60, 1048576, 67108864],
     );
     assert.deepEqual([config.githubTimeoutMs, config.sweepMs, config.commandDeadlineMs, config.warnings], [30_000, 300_000, 1_800_000, []]);
-    assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', ddl: 'perf-command.yml', 'contention-quick': 'perf-command.yml', full: 'perf-full.yml', bisect: 'perf-bisect.yml', signoff: 'perf-signoff.yml' });
+    assert.deepEqual(config.workflows, { quick: 'perf-command.yml', ahi: 'perf-command.yml', ddl: 'perf-command.yml', 'contention-quick': 'perf-command.yml', tpcc: 'perf-command.yml', full: 'perf-full.yml', bisect: 'perf-bisect.yml', signoff: 'perf-signoff.yml' });
     assert.deepEqual(config.bisect, { pollSeconds: 60, maxHours: 24 });
-    assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'ahi-quick', 'contention-quick', 'ddl', 'ddl-quick', 'full', 'quick']);
+    assert.deepEqual(Object.keys(config.thresholds.suites).sort(), ['ahi', 'ahi-quick', 'contention-quick', 'ddl', 'ddl-quick', 'full', 'quick', 'tpcc']);
     assert.deepEqual(config.http, { maxConnections: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
     assert.equal(config.maxWebhookBytesInFlight, 64 * 1024 * 1024);
     assert.deepEqual(config.dashboardHosts, ['localhost', '127.0.0.1', '::1']);

@@ -22,11 +22,11 @@ test('replies to commands', () => {
   assert.equal(R.help({ author: 'reader' }), `@reader here is what I understand:\n\n${helpText().trimEnd()}`);
   assert.equal(R.closed({ author: 'maintainer', prNumber: 7, line: '/perf quick' }), '@maintainer pull request #7 is closed: `/perf quick` was not started.');
   assert.equal(R.notServed({ author: 'maintainer', name: 'compare' }),
-    '@maintainer `/perf compare` is not served by this bot yet; `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl`, `/perf contention`, `/perf rerun`, `/perf cancel`, `/perf waive`, `/perf bisect`, `/perf signoff` and `/perf help` are.');
+    '@maintainer `/perf compare` is not served by this bot yet; `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl`, `/perf contention`, `/perf tpcc`, `/perf rerun`, `/perf cancel`, `/perf waive`, `/perf bisect`, `/perf signoff` and `/perf help` are.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 0 }), '@maintainer nothing to cancel: no measurement of this pull request is queued or running.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 1 }), '@maintainer cancelled the queued or running measurement of this pull request.');
   assert.equal(R.cancelled({ author: 'maintainer', count: 2 }), '@maintainer cancelled 2 queued or running measurements of this pull request.');
-  assert.equal(R.nothingToRerun({ author: 'maintainer' }), '@maintainer nothing to run again: no `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl` or `/perf contention` has been run on this pull request yet.');
+  assert.equal(R.nothingToRerun({ author: 'maintainer' }), '@maintainer nothing to run again: no `/perf quick`, `/perf full`, `/perf ahi`, `/perf ddl`, `/perf contention` or `/perf tpcc` has been run on this pull request yet.');
   assert.equal(R.waived({ author: 'maintainer', microbenchmark: 'scan_range=100', reason: 'known, MDEV-1' }), '@maintainer waiver recorded for `scan_range=100` in this pull request: known, MDEV-1');
   assert.equal(R.dispatchFailed({ author: 'maintainer', line: '/perf quick', workflow: '.github/workflows/perf-command.yml', error: '404 Not Found' }),
     '@maintainer `/perf quick` could not be started: GitHub refused to run `.github/workflows/perf-command.yml` (404 Not Found). A maintainer of this repository needs to look at the workflow; nothing was started.');

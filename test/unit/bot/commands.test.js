@@ -15,7 +15,7 @@ const QUICK_USAGE = 'usage: /perf quick [<sha>] [threads=N,…] [tests=NAME,…]
 const SHA_RULE = "expected the pull request's head commit you reviewed, by its SHA: 40 hex digits, or the first 7 or more; "
   + 'the run measures exactly that commit, and only while it is the head';
 const SHA = '0123456789abcdef0123456789abcdef01234567';
-const COMMAND_LIST = 'expected one of quick, full, ahi, why, ddl, contention, compare, rerun, cancel, help, bisect, signoff or waive';
+const COMMAND_LIST = 'expected one of quick, full, ahi, why, ddl, contention, tpcc, compare, rerun, cancel, help, bisect, signoff or waive';
 
 const command = (name, args, line, needsWrite = true) => ({ command: { name, needsWrite, args, line } });
 
@@ -34,6 +34,7 @@ test('valid commands parse into typed arguments', () => {
     ['/perf ahi 0123456789ab tests=point-query', command('ahi', { sha: '0123456789ab', tests: ['point-query'] }, '/perf ahi 0123456789ab tests=point-query')],
     ['/perf ddl rounds=6', command('ddl', { rounds: 6 }, '/perf ddl rounds=6')],
     ['/perf contention threads=32', command('contention', { threads: [32] }, '/perf contention threads=32')],
+    ['/perf tpcc threads=4 rounds=6', command('tpcc', { threads: [4], rounds: 6 }, '/perf tpcc threads=4 rounds=6')],
     ['/perf compare 1a2b3c4d', command('compare', { ref: '1a2b3c4d' }, '/perf compare 1a2b3c4d')],
     ['/perf compare origin/10.11~3^2', command('compare', { ref: 'origin/10.11~3^2' }, '/perf compare origin/10.11~3^2')],
     ['/perf compare mariadb-10.11.19', command('compare', { ref: 'mariadb-10.11.19' }, '/perf compare mariadb-10.11.19')],
@@ -217,6 +218,7 @@ test('the help text is generated from the table the parser uses', () => {
 - \`/perf why <microbenchmark>\`: measure <microbenchmark> with the quick suite and say why it got slower (counters, waits, stacks, plans, memory)
 - \`/perf ddl [<sha>] [tests=NAME,…] [rounds=N]\`: measure the DDL suite: ADD INDEX, DROP INDEX, ADD COLUMN and OPTIMIZE TABLE timed on a large table
 - \`/perf contention [<sha>] [threads=N,…] [tests=NAME,…] [rounds=N]\`: measure the contention slice: a hot row and point selects at more client threads than the runner has CPUs
+- \`/perf tpcc [<sha>] [threads=N,…] [rounds=N]\`: measure TPC-C (go-tpc): tpmC and NewOrder p95 on one warehouse restored for every round
 - \`/perf compare <ref>\`: measure this pull request's head against <ref> instead of its base
 - \`/perf rerun\`: run the last measurement of this pull request again
 - \`/perf cancel\`: cancel this pull request's queued and running measurements

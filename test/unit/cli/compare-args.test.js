@@ -74,7 +74,7 @@ test('bad input exits 2 with one line naming the argument and writes nothing', a
     [[...ok, 'extra'], "perfgate compare: unexpected argument 'extra'; expected only options (see perfgate compare --help)"],
     [['--head', prefix, '--out', out], 'perfgate compare: --base is missing; expected --base <basedir>'],
     [['--base', prefix, '--head', prefix], 'perfgate compare: --out is missing; expected --out <dir>'],
-    [[...ok, '--suite', 'nope'], `perfgate compare: --suite 'nope': no suites/nope.yml in ${path.resolve(__dirname, '../../../thresholds')}; expected one of: ahi-quick, ahi, contention-quick, ddl-quick, ddl, full, quick`],
+    [[...ok, '--suite', 'nope'], `perfgate compare: --suite 'nope': no suites/nope.yml in ${path.resolve(__dirname, '../../../thresholds')}; expected one of: ahi-quick, ahi, contention-quick, ddl-quick, ddl, full, quick, tpcc`],
     [['--base', '/nonexistent', '--head', prefix, '--out', out], "perfgate compare: --base '/nonexistent': no such directory; expected an installed server prefix holding bin/ or sbin/ and share/"],
     [['--base', prefix, '--head', os.tmpdir(), '--out', out], `perfgate compare: --head '${os.tmpdir()}': no server binary (looked for sbin/mariadbd, bin/mariadbd, sbin/mysqld, bin/mysqld, libexec/mysqld); expected an installed server prefix holding bin/ or sbin/ and share/`],
     [[...ok, '--thresholds', badThresholds], `perfgate compare: ${path.join(badThresholds, 'suites/ahi.yml')}:${lineOf(badThresholds, 'suites/ahi.yml', 'seconds: -5')}: measure.seconds: -5 must be >= 1: one timed round of one side, whole seconds (sysbench 1.0.20 --time takes an integer)`],

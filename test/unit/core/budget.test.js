@@ -27,6 +27,8 @@ test('what the shipped suites\' budgets let the steps measure', () => {
     'ddl-quick': { extra_rounds: 6, step_rounds: 6, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 240 },
     // Sixteen threads queueing spread far more than one: as many pairs to narrow as to confirm.
     'contention-quick': { extra_rounds: 6, step_rounds: 6, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 240 },
+    // TPC-C: a round is a restart on a fresh copy and 20 s of the mix; most pairs confirm.
+    tpcc: { extra_rounds: 2, step_rounds: 2, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 120 },
     ddl: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 0, step_windows: 0, confirm_windows: 0, seconds: 900 },
     e2e: { extra_rounds: 4, step_rounds: 4, confirm_rounds: 6, extra_windows: 6, step_windows: 3, confirm_windows: 3, seconds: 300 },
   });

@@ -9,7 +9,7 @@ const replace = (from, to) => (text) => text.replace(from, to);
 
 test('the shipped thresholds load into one typed config', () => {
   const config = loadThresholds();
-  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'contention-quick', 'ddl-quick', 'ddl', 'full', 'quick']);
+  assert.deepEqual(Object.keys(config.suites), ['ahi-quick', 'ahi', 'contention-quick', 'ddl-quick', 'ddl', 'full', 'quick', 'tpcc']);
   const quick = config.suites.quick;
   assert.equal(quick.benchmarks.length, 14);
   assert.equal(quick.benchmarks.at(-1), 'insert_range=100');
@@ -50,12 +50,19 @@ test('the shipped thresholds load into one typed config', () => {
   // profile: defaults sets only the buffer pool: every other variable is the build's own.
   assert.deepEqual(config.profiles.defaults.options, { innodb_buffer_pool_size: '1G' });
   assert.equal(config.catalogue['point-query'].script, 'oltp_point_select');
+  const tpcc = config.suites.tpcc;
+  assert.deepEqual([tpcc.tpcc, tpcc.ddl, tpcc.benchmarks, tpcc.scale], [true, false, ['tpcc'], { tables: 1, rows: 100000 }]);
+  assert.deepEqual([config.catalogue.tpcc.group, config.catalogue.tpcc.script], ['tpcc', 'perfgate_tpcc']);
+  // One row: the suite as a whole is held to the row's own limits, not the quick suite's.
+  assert.deepEqual(tpcc.suite_wide.rqps, { warn: tpcc.limits.default.warn, fail: tpcc.limits.default.fail });
   for (const suite of Object.values(config.suites)) {
     // The DDL suites' own profiles differ from the flavour's in a redo log small enough to copy
     // and no buffer pool loaded in the background, and LOAD DATA LOCAL allowed for the bulk
-    // load (off by default on MySQL 8.0 and later).
-    const own = suite.ddl ? 'ddl-' : '';
-    assert.deepEqual(suite.profiles, { mariadb: `${own}mariadb`, mysql: `${own}mysql`, percona: `${own}mysql` }, `${suite.name}: the profile follows the server's flavour`);
+    // load (off by default on MySQL 8.0 and later). TPC-C restores a fresh copy every round too,
+    // and on MariaDB turns snapshot isolation off on every version.
+    const own = suite.ddl || suite.tpcc ? 'ddl-' : '';
+    const mariadb = suite.tpcc ? 'tpcc-mariadb' : `${own}mariadb`;
+    assert.deepEqual(suite.profiles, { mariadb, mysql: `${own}mysql`, percona: `${own}mysql` }, `${suite.name}: the profile follows the server's flavour`);
   }
   const differ = (flavor) => {
     const [own, ddl] = [config.profiles[flavor].options, config.profiles[`ddl-${flavor}`].options];
@@ -63,6 +70,10 @@ test('the shipped thresholds load into one typed config', () => {
   };
   const ddlOnly = ['innodb_buffer_pool_dump_at_shutdown', 'innodb_buffer_pool_load_at_startup', 'local_infile'];
   assert.deepEqual([differ('mariadb'), differ('mysql')], [['innodb_log_file_size', ...ddlOnly], ['innodb_redo_log_capacity', ...ddlOnly]]);
+  const tpccProfile = config.profiles['tpcc-mariadb'].options;
+  const without = (options, key) => Object.fromEntries(Object.entries(options).filter(([k]) => k !== key));
+  assert.deepEqual(without(tpccProfile, 'loose_innodb_snapshot_isolation'), without(config.profiles['ddl-mariadb'].options, 'local_infile'));
+  assert.equal(tpccProfile.loose_innodb_snapshot_isolation, 'OFF');
 });
 
 test('the MySQL profile turns the binary log off and says what the adaptive hash index is', () => {
@@ -273,13 +284,13 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a profile without a .cnf',
       edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: percona\n') },
       file: 'suites/quick.yml', at: 'profile: percona',
-      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: ddl-mariadb, ddl-mysql, defaults, mariadb, mysql`,
+      expect: (f, l) => `${f}:${l}: profile: 'percona' has no profiles/percona.cnf; expected one of: ddl-mariadb, ddl-mysql, defaults, mariadb, mysql, tpcc-mariadb`,
     },
     {
       name: 'a flavour\'s profile without a .cnf',
       edits: { 'suites/quick.yml': replace('suite: quick\n', 'suite: quick\nprofile: {mysql: mysql-binlog}\n') },
       file: 'suites/quick.yml', at: 'profile: {mysql',
-      expect: (f, l) => `${f}:${l}: profile.mysql: 'mysql-binlog' has no profiles/mysql-binlog.cnf; expected one of: ddl-mariadb, ddl-mysql, defaults, mariadb, mysql`,
+      expect: (f, l) => `${f}:${l}: profile.mysql: 'mysql-binlog' has no profiles/mysql-binlog.cnf; expected one of: ddl-mariadb, ddl-mysql, defaults, mariadb, mysql, tpcc-mariadb`,
     },
     {
       name: 'a profile for a flavour perfgate does not know',

@@ -148,7 +148,7 @@ test('ahi threads override', () => {
 test('an unknown suite names --suite, the folder and the known suites', () => {
   assert.throws(() => resolvePlan(config, 'nightly', {}, sides), (err) => {
     assert.ok(err instanceof UsageError);
-    assert.equal(err.message, `--suite 'nightly': no suites/nightly.yml in ${config.dir}; expected one of: ahi-quick, ahi, contention-quick, ddl-quick, ddl, full, quick`);
+    assert.equal(err.message, `--suite 'nightly': no suites/nightly.yml in ${config.dir}; expected one of: ahi-quick, ahi, contention-quick, ddl-quick, ddl, full, quick, tpcc`);
     return true;
   });
 });

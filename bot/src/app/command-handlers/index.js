@@ -21,6 +21,7 @@ function commandHandlers({ bisect }) {
     ahi: startMeasurement,
     ddl: startMeasurement,
     contention: startMeasurement,
+    tpcc: startMeasurement,
     rerun: rerunMeasurement,
     why: explainRow,
     cancel: cancelRuns,

@@ -1,0 +1,44 @@
+'use strict';
+// TPC-C: catalogue entries of `group: tpcc` and the suites that run them (docs/suites.md,
+// "TPC-C"). go-tpc runs the mix (harness/perfgate_harness/tpcc_workload.py) on the warehouses
+// it prepared once per side, each round on a server restarted on a fresh copy of them. A row's
+// rate is tpmC, NewOrders per minute, read per second; its p95 is NewOrder's.
+const check = require('./checks');
+const { show } = require('./yaml-source');
+
+const TPCC_SCRIPT = 'perfgate_tpcc';
+const SHAPE = "go-tpc's TPC-C mix on the suite's warehouses: NewOrder, Payment, OrderStatus, Delivery, StockLevel; the rate is NewOrders (tpmC / 60)";
+// TPC-C fixes the rows of a warehouse; a suite's `rows` names that figure (stock rows per
+// warehouse) so that `tables × rows` reads true, and nothing else is accepted.
+const ROWS = 100000;
+
+function loadTpccEntry(src, at, name) {
+  const raw = check.mapping(src, at, { required: ['group', 'kind'], optional: ['instructions'], what: 'TPC-C {group: tpcc, kind: write, instructions: {events}}' });
+  check.oneOf(src, [...at, 'kind'], ['write']);
+  const instructions = raw.instructions === undefined ? null : { events: windowEvents(src, [...at, 'instructions']) };
+  return { name, group: 'tpcc', kind: 'write', script: TPCC_SCRIPT, options: {}, shape: SHAPE, instructions };
+}
+
+function windowEvents(src, at) {
+  check.mapping(src, at, { required: ['events'], what: 'instruction window settings {events}' });
+  return check.number(src, [...at, 'events'], { integer: true, min: 1, what: 'transactions per instruction window, an integer >= 1' });
+}
+
+// A suite lists TPC-C rows only or none: they run on go-tpc's tables, not sysbench's. Returns
+// whether it is a TPC-C suite; fails at the first rule one breaks.
+function checkTpccSuite(src, benchmarks, catalogue, measure, scale) {
+  if (!benchmarks) return false;
+  const isTpcc = benchmarks.map((name) => catalogue[name].group === 'tpcc');
+  if (!isTpcc.some(Boolean)) return false;
+  const other = isTpcc.findIndex((tpcc) => !tpcc);
+  if (other >= 0) {
+    src.fail(['benchmarks', other], `${show(benchmarks[other])} is not TPC-C, '${benchmarks[isTpcc.indexOf(true)]}' is; expected a suite of TPC-C rows only (they run on go-tpc's tables)`);
+  }
+  if (scale.rows !== ROWS) src.fail(['scale', 'rows'], `${show(scale.rows)} is not valid; expected ${ROWS} (TPC-C's stock rows per warehouse; scale.tables is the number of warehouses)`);
+  if (measure.side_schedule !== 'in-turn') {
+    src.fail(['measure', 'side_schedule'], `${show(measure.side_schedule)} is not valid; expected in-turn (each round runs on a server restarted on a fresh copy, one side after the other)`);
+  }
+  return true;
+}
+
+module.exports = { loadTpccEntry, checkTpccSuite, TPCC_SCRIPT, TPCC_ROWS: ROWS };
