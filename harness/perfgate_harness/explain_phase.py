@@ -36,6 +36,12 @@ PROBES = ("counters", "waits", "memory", "stacks")
 # needs many).
 SHARES = {"counters": 3, "waits": 3, "memory": 2, "stacks": 2}
 LEAST_EVENTS = {"counters": 200, "waits": 200, "memory": 2000, "stacks": 500}
+# A heavy row (a sort of 10,000 rows an event) needs fewer events for exact counts, waits and
+# stacks per query: the least is then what LEAST_WINDOW_SECONDS of it hold, never fewer than
+# LEAST_FLOOR. Memory growth per query is not scaled: a leak of a few bytes needs many queries.
+LEAST_WINDOW_SECONDS = 5.0
+LEAST_FLOOR = 10
+SCALED_LEAST = ("counters", "waits", "stacks")
 SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
 ROW_FAILURES = (BenchmarkFailed, WorkloadFailed, server.ServerError, pymysql.err.MySQLError, OSError,
@@ -72,6 +78,13 @@ def fitting_events(wanted: int, least: int, rate: float | None, seconds_left: fl
     return wanted if fit >= wanted else (fit if fit >= least else 0)
 
 
+def least_events(probe: str, rate: float | None) -> int:
+    """The fewest events a window of `probe` needs (LEAST_EVENTS), fewer for a heavy row."""
+    if rate is None or rate <= 0 or probe not in SCALED_LEAST:
+        return LEAST_EVENTS[probe]
+    return min(LEAST_EVENTS[probe], max(LEAST_FLOOR, int(rate * LEAST_WINDOW_SECONDS)))
+
+
 def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seconds_left: float,
                  reserved: float = 0.0) -> int:
     """Events per window of `probe` on each side: `wanted`, or as many as its share of
@@ -84,7 +97,7 @@ def probe_events(probe: str, wanted: int, windows: int, rate: float | None, seco
     later = PROBES[PROBES.index(probe):]
     allowance = seconds_left * SHARES[probe] / sum(SHARES[p] for p in later)
     both = 2 * windows
-    least = min(wanted, LEAST_EVENTS[probe]) * both
+    least = min(wanted, least_events(probe, rate)) * both
     shared = fitting_events(wanted * both, least, rate, allowance)
     room = seconds_left + (reserved if probe == PROBES[0] else 0.0)
     return (shared or fitting_events(least, least, rate, room)) // both

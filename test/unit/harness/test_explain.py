@@ -173,14 +173,25 @@ def test_each_probe_gets_its_share_of_what_is_left():
     assert ep.probe_events("memory", 20000, 2, 1000, 10) == 2000
     assert ep.probe_events("memory", 20000, 2, 1000, 7) == 0  # not even 2000 a window: skipped
     assert ep.probe_events("waits", 2000, 3, 50, 20) == 0
-    # A slow row: the counters' 3/10 of 40 s hold 360 events at 30 a second, fewer than their
+    # A slow row: the counters' 3/10 of 40 s hold 1,200 events at 100 a second, fewer than their
     # least 6 × 200; all 40 s hold those, so the first probe runs its least, the later ones what is left.
-    assert ep.probe_events("counters", 2000, 3, 30, 40) == 200
-    assert ep.probe_events("waits", 2000, 3, 30, 40 - 1200 / 30) == 0
-    assert ep.probe_events("counters", 2000, 3, 30, 39) == 0  # not even the least fit: skipped
+    assert ep.probe_events("counters", 2000, 3, 100, 40) == 200
+    assert ep.probe_events("waits", 2000, 3, 100, 40 - 1200 / 100) == 200
+    assert ep.probe_events("counters", 2000, 3, 100, 11) == 0  # not even the least fit: skipped
     # Where settings differ, the counters' least may take the time kept for the re-measure; no later probe may.
-    assert ep.probe_events("counters", 2000, 3, 30, 10, reserved=30) == 200
-    assert ep.probe_events("waits", 2000, 3, 30, 10, reserved=30) == 0
+    assert ep.probe_events("counters", 2000, 3, 100, 4, reserved=10) == 200
+    assert ep.probe_events("waits", 2000, 3, 100, 4, reserved=10) == 0
+
+
+def test_a_heavy_rows_least_window_is_what_five_seconds_of_it_hold():
+    # 10 events a second (a sort of 10,000 rows each): 50 events a window, not 200.
+    assert ep.least_events("counters", 10) == 50 and ep.least_events("stacks", 10) == 50
+    assert ep.least_events("counters", 1000) == 200  # a light row: the least as it is
+    assert ep.least_events("counters", 0.5) == 10  # never fewer than ten
+    assert ep.least_events("counters", None) == 200  # no pace measured
+    assert ep.least_events("memory", 10) == 2000  # memory growth is not scaled
+    # 60 s a row at 10 events a second: the counters run 50 a window, three windows a side.
+    assert ep.probe_events("counters", 2000, 3, 10, 60) == 50
 
 
 def test_a_probe_skipped_says_why():
