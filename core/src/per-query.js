@@ -1,6 +1,6 @@
 'use strict';
-// I/O per query (the posts' r/o, rKB/o, wKB/o) and p95 latency of the timed rounds, head
-// against base. Pure.
+// I/O per query (the posts' r/o, rKB/o, wKB/o), p95 latency and memory growth per query of
+// the timed rounds, head against base. Pure.
 //
 // A ratio alone cannot say what a read-only workload whose tables are cached does: both sides
 // read nothing, and 0/0 is no ratio. So each figure keeps the mean of each side beside the
@@ -23,6 +23,8 @@ const IO_COLUMNS = IO_FIGURES.slice(0, 3);
 // Suites may limit these like cpu_per_query: head/base, higher is worse.
 const IO_LIMIT_KEYS = IO_COLUMNS.map((f) => f.key);
 const IO_LABEL = Object.fromEntries(IO_FIGURES.map((f) => [f.key, f.label]));
+
+const { pairedDifferences, differenceInterval } = require('./statistics');
 
 const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
 
@@ -55,4 +57,35 @@ function latencyP95(rounds, interval) {
   return { ...sideMeans(p95, 'p95'), ratio: interval(p95, 'p95') };
 }
 
-module.exports = { IO_FIGURES, IO_COLUMNS, IO_LIMIT_KEYS, IO_LABEL, ioFigures, latencyP95, sideMeans };
+// A head − base difference in memory growth smaller than this many bytes per query, or one
+// whose interval still holds 0, is not shown outside the full tables where no limit judges it:
+// A/A pairs on this VM differ by a few bytes per query (docs/measurements.md, "Memory growth
+// per query").
+const MEMORY_SHOWN_FROM = 64;
+
+/**
+ * mysqld's resident memory over the timed rounds: each side's mean growth per query (bytes),
+ * the paired difference head − base with its interval (`difference`, a difference and not a
+ * ratio: the base's growth is often about 0), and each side's resident and peak bytes after its
+ * last round. null when no round carries the figure (results written before memory was
+ * sampled). `notable`: the difference is worth a line where no limit judges it.
+ */
+function memoryFigure(rounds) {
+  if (!rounds.some((r) => isNumber(r.memory_growth_per_query))) return null;
+  const difference = differenceInterval(pairedDifferences(rounds, 'memory_growth_per_query'));
+  const last = (side, key) => {
+    const own = rounds.filter((r) => r.side === side && isNumber(r[key]));
+    return own.length ? own.reduce((a, b) => (b.index > a.index ? b : a))[key] : null;
+  };
+  const notable = Boolean(difference && difference.low !== null
+    && Math.abs(difference.estimate) >= MEMORY_SHOWN_FROM && (difference.low > 0 || difference.high < 0));
+  return {
+    ...sideMeans(rounds, 'memory_growth_per_query'),
+    difference,
+    rss_bytes: { base: last('base', 'rss_bytes'), head: last('head', 'rss_bytes') },
+    hwm_bytes: { base: last('base', 'hwm_bytes'), head: last('head', 'hwm_bytes') },
+    notable,
+  };
+}
+
+module.exports = { IO_FIGURES, IO_COLUMNS, IO_LIMIT_KEYS, IO_LABEL, MEMORY_SHOWN_FROM, ioFigures, latencyP95, memoryFigure, sideMeans };

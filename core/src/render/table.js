@@ -42,6 +42,8 @@ function renderVerdictTable(verdict) {
   // Why each explained row got slower (docs/explain.md); its text holds what a pull request's
   // server wrote (a statement, stack frames): one line, no control character reaches a terminal.
   why.push(...verdict.benchmarks.filter((b) => b.cause).map((b) => `  ${b.id}: cause: ${oneLine(b.cause.line, 400)}`));
+  // Memory growth per query where it is worth a line (core decides which rows).
+  why.push(...F.memoryLines(verdict.benchmarks).map((m) => cut(`  ${m.row.id}: ${m.text}`)));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;
