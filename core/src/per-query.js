@@ -66,22 +66,26 @@ const MEMORY_SHOWN_FROM = 64;
 /**
  * mysqld's resident memory over the timed rounds: each side's mean growth per query (bytes),
  * the paired difference head − base with its interval (`difference`, a difference and not a
- * ratio: the base's growth is often about 0), and each side's resident and peak bytes after its
- * last round. null when no round carries the figure (results written before memory was
+ * ratio: the base's growth is often about 0), each side's resident bytes before its first round
+ * and after its last, and its peak after its last. null when no round carries the figure (results written before memory was
  * sampled). `notable`: the difference is worth a line where no limit judges it.
  */
 function memoryFigure(rounds) {
   if (!rounds.some((r) => isNumber(r.memory_growth_per_query))) return null;
   const difference = differenceInterval(pairedDifferences(rounds, 'memory_growth_per_query'));
-  const last = (side, key) => {
+  // A side's figure of its first or last round (`pick` chooses between two rounds).
+  const end = (pick) => (side, key) => {
     const own = rounds.filter((r) => r.side === side && isNumber(r[key]));
-    return own.length ? own.reduce((a, b) => (b.index > a.index ? b : a))[key] : null;
+    return own.length ? own.reduce(pick)[key] : null;
   };
+  const first = end((a, b) => (b.index < a.index ? b : a));
+  const last = end((a, b) => (b.index > a.index ? b : a));
   const notable = Boolean(difference && difference.low !== null
     && Math.abs(difference.estimate) >= MEMORY_SHOWN_FROM && (difference.low > 0 || difference.high < 0));
   return {
     ...sideMeans(rounds, 'memory_growth_per_query'),
     difference,
+    rss_before_bytes: { base: first('base', 'rss_before_bytes'), head: first('head', 'rss_before_bytes') },
     rss_bytes: { base: last('base', 'rss_bytes'), head: last('head', 'rss_bytes') },
     hwm_bytes: { base: last('base', 'hwm_bytes'), head: last('head', 'hwm_bytes') },
     notable,

@@ -116,13 +116,14 @@ function memoryColumns(rows) {
 const MEMORY_LEGEND = 'mem B/o = bytes mysqld\'s resident memory (VmRSS) grew per query over the timed rounds: each side\'s mean, and head−base paired by round';
 // The rows whose memory growth is worth a line (core decides: per-query.js `notable`, or a
 // verdict on it beyond pass): "memory growth per query head−base … (base …, head …; resident
-// after the rounds … → …, peak … → …)". A limit's clause is in the row's reason.
+// over the rounds: base … → … (peak …), head …)". A limit's clause is in the row's reason.
 function memoryLines(rows) {
   return rows.filter((b) => b.memory && b.memory.notable).map((b) => {
     const m = b.memory;
     const d = m.difference;
     const at = d.low === null ? bytesPerQuery(d.estimate) : `${bytesPerQuery(d.estimate)} [${signedBytes(d.low)}, ${signedBytes(d.high)}]`;
-    return { row: b, text: `memory growth per query head−base ${at} (base ${bytesPerQuery(m.base)}, head ${bytesPerQuery(m.head)}; resident after the rounds ${megabytes(m.rss_bytes.base)} → ${megabytes(m.rss_bytes.head)}, peak ${megabytes(m.hwm_bytes.base)} → ${megabytes(m.hwm_bytes.head)})` };
+    const side = (name) => `${name} ${megabytes(m.rss_before_bytes[name])} → ${megabytes(m.rss_bytes[name])} (peak ${megabytes(m.hwm_bytes[name])})`;
+    return { row: b, text: `memory growth per query head−base ${at} (base ${bytesPerQuery(m.base)}, head ${bytesPerQuery(m.head)}; resident over the rounds: ${side('base')}, ${side('head')})` };
   });
 }
 

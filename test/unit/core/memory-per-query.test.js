@@ -56,6 +56,7 @@ test('the memory figure: means of each side, the paired difference, resident and
   assert.ok(Math.abs(m.head - 1024.5) < 1e-9, `head mean ${m.head}`);
   assert.ok(Math.abs(m.difference.estimate - 1024) < 1e-9);
   assert.ok(m.difference.low > 1000 && m.difference.high < 1050);
+  assert.deepEqual(m.rss_before_bytes, { base: 200 * MB, head: 200 * MB });
   assert.deepEqual(m.rss_bytes, { base: 250 * MB + Math.round(noise[1] * 5000), head: 250 * MB + Math.round((1024 + noise[5]) * 5000) });
   assert.deepEqual(m.hwm_bytes, { base: 300 * MB, head: 300 * MB });
   assert.equal(m.notable, true);
@@ -114,7 +115,7 @@ test('clause words of memory: signed bytes with thousands marked, limits with th
 
 test('reports show a leak\'s memory line; a row that grows like its base shows none', () => {
   const v = judge(doc(leak), without);
-  const line = /point-query: memory growth per query head−base \+1,024 B \[\+1,0\d\d, \+1,0\d\d\] \(base \+1 B, head \+1,025 B; resident after the rounds 250 MB → 255 MB, peak 300 MB → 300 MB\)/;
+  const line = /point-query: memory growth per query head−base \+1,024 B \[\+1,0\d\d, \+1,0\d\d\] \(base \+1 B, head \+1,025 B; resident over the rounds: base 200 MB → 250 MB \(peak 300 MB\), head 200 MB → 255 MB \(peak 300 MB\)\)/;
   assert.match(R.renderVerdictTable(v), line);
   assert.match(R.renderComment(v), /\*\*Memory growth per query\*\*\n\n- ✅ `point-query`: memory growth per query head−base \+1,024 B/);
   const html = R.renderReport(v);
