@@ -17,7 +17,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(quick.measure.threads, [1]);
   assert.equal(quick.measure.pin_cpus, 'split');
   assert.equal(config.suites.full.measure.pin_cpus, 'none');
-  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.015, fail: 1.03 }, memory_per_query: { warn: 256, fail: 512 } });
   assert.deepEqual(quick.measure.signals, ['time', 'instructions']);
   assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
@@ -91,7 +91,7 @@ test('per-microbenchmark limits inherit what they leave out from default', () =>
     'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 }, memory_per_query: { warn: 256, fail: 512 } });
   assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
 });
 
@@ -100,7 +100,7 @@ test('a limit at one thread count inherits from its microbenchmark, then default
     'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n  update-index_range=100 threads=4: {warn: 0.85, fail: 0.80}\n  point-query threads=1: {warn: 0.95}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(limitsFor(quick, 'update-index_range=100 threads=4'), { warn: 0.85, fail: 0.8, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100 threads=4'), { warn: 0.85, fail: 0.8, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 }, memory_per_query: { warn: 256, fail: 512 } });
   assert.deepEqual(limitsFor(quick, 'point-query threads=1'), { ...quick.limits.default, warn: 0.95 });
   const { judge } = require('../../../core/src/verdict');
   const rounds = [0, 1].flatMap((index) => [{ index, side: 'base', qps: 1000 }, { index, side: 'head', qps: 1000 }]);
@@ -157,7 +157,7 @@ test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherite
 test('memory growth limits load in bytes, inherited from default, and reach a row\'s limits', () => {
   const dir = thresholdsWith({
     'suites/quick.yml': (text) => text
-      .replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, memory_per_query: {warn: 128, fail: 256},')
+      .replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 128, fail: 256}')
       .replace(/limits:\n/, 'limits:\n  insert_range=100: {memory_per_query: {fail: 4096}}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
@@ -252,25 +252,25 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'memory growth warn above fail',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, memory_per_query: {warn: 512, fail: 256},') },
+      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 512, fail: 256}') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.memory_per_query.warn: warn 512 is above fail 256; expected warn <= fail (memory growth per query above fail fails, above warn warns)`,
     },
     {
       name: 'memory growth limit of no bytes',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, memory_per_query: {warn: 0, fail: 256},') },
+      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 0, fail: 256}') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.memory_per_query.warn: 0 is not valid; expected a number of bytes per query > 0`,
     },
     {
       name: 'memory growth limit with a unit',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, memory_per_query: {warn: 128, fail: 1KB},') },
+      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 128, fail: 1KB}') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.memory_per_query.fail: '1KB' is not valid; expected a number of bytes per query > 0`,
     },
     {
       name: 'memory growth limit with one bound only',
-      edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, memory_per_query: {fail: 256},') },
+      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {fail: 256}') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.memory_per_query: needs both warn and fail; expected memory_per_query: {warn: 128, fail: 256} (bytes per query)`,
     },

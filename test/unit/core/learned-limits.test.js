@@ -99,7 +99,7 @@ test('a pull request judged with learned limits: tighter where main is quiet, an
   const row = (v, id) => v.benchmarks.find((b) => b.id === id);
   assert.equal(row(bySuite, 'point-query').verdict, 'warn');
   assert.equal(row(byLearned, 'point-query').verdict, 'fail');
-  assert.deepEqual(row(byLearned, 'point-query').limits, { warn: 0.99, fail: 0.97, instructions: QUICK.limits.default.instructions, source: 'learned', learned: { rqps: { runs: 120, p99: 0.01 } } });
+  assert.deepEqual(row(byLearned, 'point-query').limits, { warn: 0.99, fail: 0.97, instructions: QUICK.limits.default.instructions, memory_per_query: QUICK.limits.default.memory_per_query, source: 'learned', learned: { rqps: { runs: 120, p99: 0.01 } } });
   assert.equal(row(byLearned, 'update-index_range=100').limits.source, 'learned', 'its instr/o limits are learned, its rQPS limits the suite\'s');
   assert.equal(row(byLearned, 'update-index_range=100').limits.warn, QUICK.limits.default.warn);
   // scan_range=100 20% slower: a fail by the suite's limits; unstable on main, undecided and not counted.
