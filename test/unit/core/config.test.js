@@ -3,7 +3,6 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { loadThresholds, limitsFor } = require('../../../core/src/config/thresholds');
-const { rowLimits } = require('../../../core/src/row-limits');
 const { thresholdsWith, lineOf, configErrorOf: errorOf } = require('../../support/thresholds-copy');
 
 const replace = (from, to) => (text) => text.replace(from, to);
@@ -154,20 +153,6 @@ test('I/O per query limits (r/o, rKB/o, wKB/o) load like cpu_per_query, inherite
   assert.equal('device_reads_per_query' in quick.limits.default, false, 'an I/O limit nobody set is not there');
 });
 
-test('memory growth limits load in bytes, inherited from default, and reach a row\'s limits', () => {
-  const dir = thresholdsWith({
-    'suites/quick.yml': (text) => text
-      .replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 128, fail: 256}')
-      .replace(/limits:\n/, 'limits:\n  insert_range=100: {memory_per_query: {fail: 4096}}\n'),
-  });
-  const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(quick.limits.default.memory_per_query, { warn: 128, fail: 256 });
-  assert.deepEqual(limitsFor(quick, 'insert_range=100').memory_per_query, { warn: 128, fail: 4096 });
-  assert.deepEqual(rowLimits(quick, { id: 'point-query', name: 'point-query' }).memory_per_query, { warn: 128, fail: 256 });
-  const none = { limits: { default: { warn: 0.97, fail: 0.93 } } };
-  assert.equal(rowLimits(none, { id: 'point-query', name: 'point-query' }).memory_per_query, undefined, 'no limit nobody set');
-});
-
 test('a bad explanation budget names the file, line and key', () => {
   const quick = 'suites/quick.yml';
   for (const [from, to, message] of [
@@ -249,30 +234,6 @@ test('config errors name file, line and key, the bad value and the expected form
       edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{warn: 0.97, fail: 0.93, cpu_per_query: {warn: 1.2, fail: 1.1},') },
       file: 'suites/quick.yml', at: 'default: {warn',
       expect: (f, l) => `${f}:${l}: limits.default.cpu_per_query.warn: warn 1.2 is above fail 1.1; expected warn <= fail (cpu/o above fail fails, above warn warns)`,
-    },
-    {
-      name: 'memory growth warn above fail',
-      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 512, fail: 256}') },
-      file: 'suites/quick.yml', at: 'default: {warn',
-      expect: (f, l) => `${f}:${l}: limits.default.memory_per_query.warn: warn 512 is above fail 256; expected warn <= fail (memory growth per query above fail fails, above warn warns)`,
-    },
-    {
-      name: 'memory growth limit of no bytes',
-      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 0, fail: 256}') },
-      file: 'suites/quick.yml', at: 'default: {warn',
-      expect: (f, l) => `${f}:${l}: limits.default.memory_per_query.warn: 0 is not valid; expected a number of bytes per query > 0`,
-    },
-    {
-      name: 'memory growth limit with a unit',
-      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {warn: 128, fail: 1KB}') },
-      file: 'suites/quick.yml', at: 'default: {warn',
-      expect: (f, l) => `${f}:${l}: limits.default.memory_per_query.fail: '1KB' is not valid; expected a number of bytes per query > 0`,
-    },
-    {
-      name: 'memory growth limit with one bound only',
-      edits: { 'suites/quick.yml': replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: {fail: 256}') },
-      file: 'suites/quick.yml', at: 'default: {warn',
-      expect: (f, l) => `${f}:${l}: limits.default.memory_per_query: needs both warn and fail; expected memory_per_query: {warn: 128, fail: 256} (bytes per query)`,
     },
     {
       name: 'wKB/o warn above fail',
