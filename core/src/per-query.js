@@ -7,6 +7,8 @@
 // paired ratio: reports show "—" when both sides did no I/O, and "0→0.28" when only one did
 // (a head that starts reading is the regression to see, and no ratio shows it).
 
+const { pairedDifferences, differenceInterval } = require('./statistics');
+
 // The round fields the harness writes (schema/results.schema.json), with the posts' names.
 // r/o comes from the device (/proc/diskstats): /proc/<pid>/io counts bytes, not requests.
 // rKB/o and wKB/o are mysqld's own bytes (/proc/<pid>/io): the device's also carry the other
@@ -23,8 +25,6 @@ const IO_COLUMNS = IO_FIGURES.slice(0, 3);
 // Suites may limit these like cpu_per_query: head/base, higher is worse.
 const IO_LIMIT_KEYS = IO_COLUMNS.map((f) => f.key);
 const IO_LABEL = Object.fromEntries(IO_FIGURES.map((f) => [f.key, f.label]));
-
-const { pairedDifferences, differenceInterval } = require('./statistics');
 
 const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
 
@@ -59,16 +59,17 @@ function latencyP95(rounds, interval) {
 
 // A head − base difference in memory growth smaller than this many bytes per query, or one
 // whose interval still holds 0, is not shown outside the full tables where no limit judges it:
-// A/A pairs on this VM differ by a few bytes per query (docs/measurements.md, "Memory growth
-// per query").
+// A/A rows of thousands of queries a round stay within a byte or two here (docs/measurements.md,
+// "Memory growth per query").
 const MEMORY_SHOWN_FROM = 64;
 
 /**
  * mysqld's resident memory over the timed rounds: each side's mean growth per query (bytes),
  * the paired difference head − base with its interval (`difference`, a difference and not a
  * ratio: the base's growth is often about 0), each side's resident bytes before its first round
- * and after its last, and its peak after its last. null when no round carries the figure (results written before memory was
- * sampled). `notable`: the difference is worth a line where no limit judges it.
+ * and after its last, and its peak after its last. null when no round carries the figure
+ * (results written before memory was sampled). `notable`: the difference is worth a line where
+ * no limit judges it.
  */
 function memoryFigure(rounds) {
   if (!rounds.some((r) => isNumber(r.memory_growth_per_query))) return null;
