@@ -118,7 +118,7 @@ test('a pull request judged with learned limits: tighter where main is quiet, an
   assert.match(onlyUnstable.suite_wide.notes.join('; '), /left out of the suite-wide figures: scan_range=100 \(unstable on main\)/);
   // The reports say which limits were learned; they do not decide.
   const comment = core.renderComment(byLearned);
-  assert.match(comment, /Limits: warn below 0\.97, fail below 0\.93; learned from main's history for 3 rows \(120 runs\), 1 of them unstable;/);
+  assert.match(comment, /Limits: warn below 0\.97, fail below 0\.93 \(2 per-benchmark overrides\); learned from main's history for 3 rows \(120 runs\), 1 of them unstable;/);
   assert.match(comment, /Not judged, unstable on main: scan_range=100: its rQPS spread on main is 14\.2%/);
   assert.doesNotMatch(core.renderComment(bySuite), /learned from main/);
   // The sign-off lists it: undecided, it still blocks a release until waived.
