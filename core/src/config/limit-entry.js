@@ -59,7 +59,9 @@ function loadLimit(src, at, inherit, { perQuery = true } = {}) {
       if (io) limit[key] = io;
     }
     // Memory growth per query: bytes head − base (a leak is a regression), kept only when set.
-    const memory = upper('memory_per_query', 'memory growth per query', '{warn: 128, fail: 256} (bytes per query)', BYTES);
+    // A microbenchmark's `memory_per_query: null` leaves it unjudged: too few queries a round.
+    const unjudged = inherit && raw.memory_per_query === null;
+    const memory = unjudged ? null : upper('memory_per_query', 'memory growth per query', '{warn: 128, fail: 256} (bytes per query)', BYTES);
     if (memory) limit.memory_per_query = memory;
   }
   return limit;

@@ -24,6 +24,19 @@ test('memory growth limits load in bytes, inherited from default, and reach a ro
   assert.equal(rowLimits(none, { id: 'point-query', name: 'point-query' }).memory_per_query, undefined, 'no limit nobody set');
 });
 
+test('a microbenchmark may leave its memory growth unjudged with null; the default may not', () => {
+  const quick = loadThresholds(thresholdsWith({
+    'suites/quick.yml': (text) => text.replace(/limits:\n/, 'limits:\n  point-query: {memory_per_query: null}\n'),
+  })).suites.quick;
+  assert.equal(limitsFor(quick, 'point-query').memory_per_query, undefined);
+  assert.deepEqual(limitsFor(quick, 'insert_range=100').memory_per_query, { warn: 256, fail: 512 });
+  const shipped = loadThresholds().suites.quick;
+  assert.equal(limitsFor(shipped, 'update-inlist_range=100').memory_per_query, undefined, 'too few queries a round');
+  const file = 'suites/quick.yml';
+  const dir = thresholdsWith({ [file]: replace('memory_per_query: {warn: 256, fail: 512}', 'memory_per_query: null') });
+  assert.match(errorOf(dir), /limits\.default\.memory_per_query: .*expected memory growth per query limits \{warn, fail\}/);
+});
+
 test('bad memory growth limits name the file, line and key, the bad value and the expected form', async (t) => {
   const cases = [
     {
