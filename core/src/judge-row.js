@@ -7,7 +7,7 @@ const { UsageError } = require('./errors');
 const { pairedRatios, pairedInterval, metricInterval } = require('./statistics');
 const { instructionFigures, whereInstructionsWent } = require('./instructions');
 const { settledVerdict, rowVerdict } = require('./row-verdict');
-const { ioFigures, latencyP95, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query');
+const { ioFigures, latencyP95, memoryFigure, IO_LIMIT_KEYS, IO_LABEL } = require('./per-query');
 const { signalOf, timeSignal } = require('./row-signals');
 const { pairsOfProcesses, inStretch, windowsOfStretch, worstPairOfProcesses, unconfirmed, withAllThreads } = require('./process-pairs');
 const { recordProblem, noPairs, brokenWindow } = require('./row-errors');
@@ -19,9 +19,11 @@ function judgeTime(out, rounds, limits, extensions, id) {
   time = unconfirmed(time, worstPairOfProcesses(pairsOfProcesses(extensions, 'rounds', [id]), (stretch) => {
     const own = rounds.filter((r) => inStretch(r.index, stretch));
     const ownRatios = pairedRatios(own, 'qps');
-    return ownRatios.length ? timeSignal({ rqps: pairedInterval(ownRatios), cpu_per_query: metricInterval(own, 'cpu_per_query_us') }, limits) : null;
+    return ownRatios.length ? timeSignal({ rqps: pairedInterval(ownRatios), cpu_per_query: metricInterval(own, 'cpu_per_query_us'), memory: memoryFigure(own) }, limits) : null;
   }));
   out.time_verdict = settledVerdict(time);
+  const memory = time.parts.find((s) => s.kind === 'memory');
+  if (memory) out.memory.reason = clauseOf(memory);
   // I/O per query where the suite limits it: decided and recorded beside its figure (it does
   // not move the row's verdict yet).
   for (const key of IO_LIMIT_KEYS) {
@@ -101,6 +103,7 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
     cs_per_query: metricInterval(rounds, 'cs_per_query'),
     io: ioFigures(rounds, metricInterval),
     latency_p95_ms: latencyP95(rounds, metricInterval),
+    memory: memoryFigure(rounds),
     qps: rounds.map((r) => ({ index: r.index, side: r.side, qps: r.qps, started: r.started ?? null })),
     command: bench.command ?? null,
     verdict: 'error',

@@ -1,11 +1,13 @@
 'use strict';
-// I/O per query (the posts' r/o, rKB/o, wKB/o) and p95 latency of the timed rounds, head
-// against base. Pure.
+// I/O per query (the posts' r/o, rKB/o, wKB/o), p95 latency and memory growth per query of
+// the timed rounds, head against base. Pure.
 //
 // A ratio alone cannot say what a read-only workload whose tables are cached does: both sides
 // read nothing, and 0/0 is no ratio. So each figure keeps the mean of each side beside the
 // paired ratio: reports show "—" when both sides did no I/O, and "0→0.28" when only one did
 // (a head that starts reading is the regression to see, and no ratio shows it).
+
+const { pairedDifferences, differenceInterval } = require('./statistics');
 
 // The round fields the harness writes (schema/results.schema.json), with the posts' names.
 // r/o comes from the device (/proc/diskstats): /proc/<pid>/io counts bytes, not requests.
@@ -55,4 +57,40 @@ function latencyP95(rounds, interval) {
   return { ...sideMeans(p95, 'p95'), ratio: interval(p95, 'p95') };
 }
 
-module.exports = { IO_FIGURES, IO_COLUMNS, IO_LIMIT_KEYS, IO_LABEL, ioFigures, latencyP95, sideMeans };
+// A head − base difference in memory growth smaller than this many bytes per query, or one
+// whose interval still holds 0, is not shown outside the full tables where no limit judges it:
+// A/A rows of thousands of queries a round stay within a byte or two here (docs/measurements.md,
+// "Memory growth per query").
+const MEMORY_SHOWN_FROM = 64;
+
+/**
+ * mysqld's resident memory over the timed rounds: each side's mean growth per query (bytes),
+ * the paired difference head − base with its interval (`difference`, a difference and not a
+ * ratio: the base's growth is often about 0), each side's resident bytes before its first round
+ * and after its last, and its peak after its last. null when no round carries the figure
+ * (results written before memory was sampled). `notable`: the difference is worth a line where
+ * no limit judges it.
+ */
+function memoryFigure(rounds) {
+  if (!rounds.some((r) => isNumber(r.memory_growth_per_query))) return null;
+  const difference = differenceInterval(pairedDifferences(rounds, 'memory_growth_per_query'));
+  // A side's figure of its first or last round (`pick` chooses between two rounds).
+  const end = (pick) => (side, key) => {
+    const own = rounds.filter((r) => r.side === side && isNumber(r[key]));
+    return own.length ? own.reduce(pick)[key] : null;
+  };
+  const first = end((a, b) => (b.index < a.index ? b : a));
+  const last = end((a, b) => (b.index > a.index ? b : a));
+  const notable = Boolean(difference && difference.low !== null
+    && Math.abs(difference.estimate) >= MEMORY_SHOWN_FROM && (difference.low > 0 || difference.high < 0));
+  return {
+    ...sideMeans(rounds, 'memory_growth_per_query'),
+    difference,
+    rss_before_bytes: { base: first('base', 'rss_before_bytes'), head: first('head', 'rss_before_bytes') },
+    rss_bytes: { base: last('base', 'rss_bytes'), head: last('head', 'rss_bytes') },
+    hwm_bytes: { base: last('base', 'hwm_bytes'), head: last('head', 'hwm_bytes') },
+    notable,
+  };
+}
+
+module.exports = { IO_FIGURES, IO_COLUMNS, IO_LIMIT_KEYS, IO_LABEL, MEMORY_SHOWN_FROM, ioFigures, latencyP95, memoryFigure, sideMeans };

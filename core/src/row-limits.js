@@ -5,8 +5,9 @@
 const { UsageError } = require('./errors');
 const { IO_LIMIT_KEYS } = require('./per-query');
 
-// The per-query figures a row's limits may hold beside rQPS: {warn, fail}, above fail fails.
-const PER_QUERY_KEYS = ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS];
+// The per-query figures a row's limits may hold beside rQPS: {warn, fail}, above fail fails
+// (memory_per_query in bytes of head − base growth, the others head/base ratios).
+const PER_QUERY_KEYS = ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS, 'memory_per_query'];
 
 /**
  * The limits of one row. An AHI gain cell is judged by `ahi_gain`, else `default`: a

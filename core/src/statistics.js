@@ -124,6 +124,38 @@ function metricInterval(rounds, metric) {
   return pairs.length ? pairedInterval(pairs) : null;
 }
 
+// Paired differences head − base of one metric, by round index, for a figure whose base is often
+// about 0, where no ratio exists (memory growth per query: docs/verdicts.md, "Memory growth per
+// query"). Pairs missing a side or a number are left out; zeros and negatives count.
+function pairedDifferences(rounds, metric) {
+  const base = new Map();
+  const head = new Map();
+  for (const r of rounds) (r.side === 'base' ? base : head).set(r.index, r[metric]);
+  const isNumber = (x) => typeof x === 'number' && Number.isFinite(x);
+  const out = [];
+  for (const index of [...base.keys()].sort((a, b) => a - b)) {
+    const b = base.get(index);
+    const h = head.get(index);
+    if (isNumber(b) && isNumber(h)) out.push({ index, difference: h - b });
+  }
+  return out;
+}
+
+// The mean of paired differences with its Student-t interval ({index, difference} as
+// pairedDifferences gives them), or null for none. With one pair no interval exists (low/high
+// null); with identical differences the interval is the point itself.
+function differenceInterval(pairs, confidence = CONFIDENCE) {
+  const n = pairs.length;
+  if (!n) return null;
+  const xs = pairs.map((p) => p.difference);
+  const m = mean(xs);
+  const out = { estimate: m, low: null, high: null, n, sd: null, differences: xs, indices: pairs.map((p) => p.index) };
+  if (n === 1) return out;
+  const sd = sampleSd(xs);
+  const halfWidth = studentTQuantile(0.5 + confidence / 2, n - 1) * (sd / Math.sqrt(n));
+  return { ...out, low: m - halfWidth, high: m + halfWidth, sd };
+}
+
 // The geometric mean of several rows' ratios, each known by its own paired interval
 // ({estimate, sd_log, n}, n >= 2): the mean of their log estimates, whose variance is the sum
 // of each row's own sd_log²/n over k², with a Student-t interval on Welch-Satterthwaite degrees
@@ -159,6 +191,6 @@ function binomialUpperBound(x, n, confidence = 0.95) {
 }
 
 module.exports = {
-  CONFIDENCE, binomialUpperBound, pairedInterval, meanOfRowRatios,
+  CONFIDENCE, binomialUpperBound, pairedInterval, meanOfRowRatios, pairedDifferences, differenceInterval,
   studentTQuantile, normalQuantile, chiSquareQuantile, mean, geometricMean, sampleSd, ratioInterval, projectedInterval, pairedRatios, metricInterval,
 };

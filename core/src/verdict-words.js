@@ -14,6 +14,8 @@ const SIGNAL_TERMS = {
   instructions_all: { what: 'instr/o of all threads', unit: 'window', digits: 3 },
   gain: { what: 'AHI gain ratio', unit: 'pair', digits: 2 },
   io: { what: 'I/O per query', unit: 'pair', digits: 2 },
+  // A difference head − base in bytes (no ratio: the base's growth is often about 0).
+  memory: { what: 'memory growth per query', unit: 'pair', bytes: true },
   // The suite as a whole (suite-wide.js): its figures name how many rows they are over.
   geomean_rqps: { what: 'rQPS', unit: 'row', digits: 3, counted: false },
   geomean_instructions: { what: 'instr/o', unit: 'row', digits: 4, counted: false },
@@ -30,6 +32,20 @@ const f2 = (x) => x.toFixed(2);
 // A limit shown with the digits it was set with (instr/o limits such as 1.015).
 const limitText = (x) => (Number(x.toFixed(2)) === x ? x.toFixed(2) : String(Number(x.toFixed(4))));
 const range = (i) => `[${f2(i.low)}, ${f2(i.high)}]`;
+// Bytes with thousands marked: a difference signed (+1,049, -12), a limit with its unit (256 B).
+const grouped = (x) => String(Math.abs(Math.round(x))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const signedBytes = (x) => `${Math.round(x) < 0 ? '-' : '+'}${grouped(x)}`;
+// A signal's figure, its bounds and its limits as a clause writes them.
+function shown(kind) {
+  const { digits, bytes } = SIGNAL_TERMS[kind];
+  if (bytes) return { one: (x) => `${signedBytes(x)} B`, bound: signedBytes, limit: (x) => `${grouped(x)} B` };
+  const n = (x) => x.toFixed(digits);
+  return { one: n, bound: n, limit: limitText };
+}
+const figureText = (kind, what, i) => {
+  const s = shown(kind);
+  return i.low === null ? `${what} ${s.one(i.estimate)}` : `${what} ${s.one(i.estimate)} [${s.bound(i.low)}, ${s.bound(i.high)}]`;
+};
 const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 const pctOf = (r) => {
   const p = Math.abs(1 - r) * 100;
@@ -49,16 +65,15 @@ function stretchWhere({ unit, steps, at }) {
 
 /** One clause saying where a signal's interval lies against its limits. */
 function clause(kind, interval, limits, span, what = SIGNAL_TERMS[kind].what) {
-  const { unit, digits, counted = true } = SIGNAL_TERMS[kind];
+  const { unit, counted = true } = SIGNAL_TERMS[kind];
   const worseHigh = higherIsWorse(kind);
-  const n = (x) => x.toFixed(digits);
   if (!interval || interval.n === 0) return `${what}: no paired ${unit}s, nothing to compare`;
-  if (interval.low === null) return `${what} ${n(interval.estimate)} from 1 ${unit}: an interval needs at least 2`;
+  if (interval.low === null) return `${figureText(kind, what, interval)} from 1 ${unit}: an interval needs at least 2`;
   const bad = worseHigh ? 'above' : 'below';
   const good = worseHigh ? 'below' : 'above';
-  const at = `${what} ${n(interval.estimate)} [${n(interval.low)}, ${n(interval.high)}]`;
-  const W = limitText(limits.warn);
-  const F = limitText(limits.fail);
+  const at = figureText(kind, what, interval);
+  const W = shown(kind).limit(limits.warn);
+  const F = shown(kind).limit(limits.fail);
   const after = counted ? ` after ${plural(interval.n, unit)}` : '';
   switch (`${span.best}-${span.worst}`) {
     case 'fail-fail': return `${at} lies wholly ${bad} the fail limit ${F}`;
@@ -87,6 +102,7 @@ const clausesOf = (signals) => signals.flatMap((s) => s.parts || [s]).map(clause
  * rQPS, a fork that demands a speed-up).
  */
 function change(kind, interval) {
+  if (kind === 'memory') return interval && interval.estimate > 0 ? `memory grows ${grouped(interval.estimate)} B more per query` : null;
   if (!interval || (higherIsWorse(kind) ? interval.estimate <= 1 : interval.estimate >= 1)) return null;
   // The suite as a whole is judged at a fraction of a percent: one decimal, always.
   const pct = SIGNAL_TERMS[kind].counted === false ? (r) => `${(Math.abs(1 - r) * 100).toFixed(1)}%` : pctOf;
@@ -101,11 +117,8 @@ function change(kind, interval) {
 
 // The row's figure a headline shows for a signal: "(instr/o 1.08 [1.08, 1.08], fail limit 1.04)".
 function figures(signal, limitWord) {
-  const i = signal.interval;
-  const { what, digits } = SIGNAL_TERMS[signal.kind];
-  const n = (x) => x.toFixed(digits);
-  const shown = i.low === null ? `${what} ${n(i.estimate)}` : `${what} ${n(i.estimate)} [${n(i.low)}, ${n(i.high)}]`;
-  return `(${shown}, ${limitWord} limit ${limitText(signal.limits[limitWord])})`;
+  const { what } = SIGNAL_TERMS[signal.kind];
+  return `(${figureText(signal.kind, what, signal.interval)}, ${limitWord} limit ${shown(signal.kind).limit(signal.limits[limitWord])})`;
 }
 
 // How a headline names a proof one pair of processes gave and the others did not:
@@ -120,7 +133,7 @@ function unconfirmedPhrase(seen) {
  * Leads with the signal that decided; names the limit it was held to.
  */
 function explain(row, signals) {
-  const rowSignal = { cpu: 'time', rqps: 'time', instructions_all: 'instructions', geomean_rqps: 'time', geomean_instructions: 'instructions' };
+  const rowSignal = { cpu: 'time', memory: 'time', rqps: 'time', instructions_all: 'instructions', geomean_rqps: 'time', geomean_instructions: 'instructions' };
   const byKind = Object.fromEntries(signals.map((s) => [rowSignal[s.kind] || s.kind, s]));
   // Of the signals that leave a row open, the one that reaches the limit named leads: an
   // undecided row's could-be fail is the signal that can reach the fail limit.
@@ -249,4 +262,4 @@ function sentence(overall, items, runError, wide) {
   }
 }
 
-module.exports = { clause, clauseOf, clausesOf, explain, unconfirmedPhrase, headline, listed };
+module.exports = { signedBytes, clause, clauseOf, clausesOf, explain, unconfirmedPhrase, headline, listed };

@@ -5,11 +5,10 @@ that the performance_schema summaries of the workload's user hold the workload a
 global counters also count the observer, whose cost is measured in empty windows and taken
 off (docs/measurements.md, "The explanation step on a regression build")."""
 import time
-from pathlib import Path
 
 import pymysql
 
-from . import callgrind
+from . import callgrind, procstat
 
 OBSERVER_USER = "perfgate_observer"
 WORKLOAD_USER = "root"  # sysbench.build_command connects as root
@@ -86,18 +85,6 @@ def summary_difference(before: dict, after: dict) -> dict:
     return out
 
 
-def parse_proc_status(text: str) -> dict:
-    """VmRSS and VmHWM of /proc/<pid>/status, in bytes."""
-    out = {}
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = int(value.split()[0]) * 1024  # the kernel says kB
-    if set(out) != {"VmRSS", "VmHWM"}:
-        raise ValueError("no VmRSS/VmHWM in /proc/<pid>/status")
-    return out
-
-
 # ------------------------------------------------------------------------------ the observer
 
 class Observer:
@@ -155,7 +142,8 @@ class Observer:
             conn.close()
 
     def memory(self) -> dict:
-        status = parse_proc_status(Path(f"/proc/{self.srv.pid}/status").read_text())
+        rss, hwm = procstat.memory(self.srv.pid)
+        status = {"VmRSS": rss, "VmHWM": hwm}
         rows = self.rows("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_data'")
         status["bp_pages"] = int(rows[0][1]) if rows else 0
         return status

@@ -1,5 +1,6 @@
-"""Per-round cost of mysqld from /proc: CPU time (all threads), context switches (per thread) and
-the bytes it read from and wrote to storage (/proc/<pid>/io)."""
+"""Per-round cost of mysqld from /proc: CPU time (all threads), context switches (per thread),
+the bytes it read from and wrote to storage (/proc/<pid>/io) and its resident memory
+(/proc/<pid>/status VmRSS, and VmHWM, its peak)."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,9 @@ class Sample:
     # None when /proc/<pid>/io cannot be read (another user's process without ptrace rights).
     read_bytes: int | None = None
     write_bytes: int | None = None
+    # VmRSS and VmHWM in bytes; None only in samples built by hand (sample() always reads them).
+    rss_bytes: int | None = None
+    hwm_bytes: int | None = None
 
 
 def parse_cpu_ticks(stat_text: str) -> int:
@@ -34,12 +38,13 @@ def parse_cpu_ticks(stat_text: str) -> int:
 
 def _counters(text: str, keys: tuple[str, ...], what: str) -> tuple[int, ...]:
     """The integer values of `keys` in a "key: value" /proc file, in that order; a ValueError
-    naming the file (`what`) when one is missing."""
+    naming the file (`what`) when one is missing. A unit after the number (status's "kB") is
+    left to the caller."""
     found = {}
     for line in text.splitlines():
         key, _, value = line.partition(":")
         if key in keys:
-            found[key] = int(value.strip())
+            found[key] = int(value.split()[0])
     if len(found) != len(keys):
         raise ValueError(f"{what} has no {'/'.join(keys)} lines")
     return tuple(found[k] for k in keys)
@@ -48,6 +53,18 @@ def _counters(text: str, keys: tuple[str, ...], what: str) -> tuple[int, ...]:
 def parse_context_switches(status_text: str) -> int:
     """voluntary + nonvoluntary context switches of one /proc/<pid>/task/<tid>/status."""
     return sum(_counters(status_text, ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"), "status"))
+
+
+def parse_memory(status_text: str) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of /proc/<pid>/status in bytes (the kernel says kB). A zombie's status has
+    neither line: a ValueError, never a figure of a process that is gone."""
+    rss_kib, hwm_kib = _counters(status_text, ("VmRSS", "VmHWM"), "/proc/<pid>/status")
+    return rss_kib * 1024, hwm_kib * 1024
+
+
+def memory(pid: int, proc: Path = Path("/proc")) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of a running process, in bytes."""
+    return parse_memory((proc / str(pid) / "status").read_text())
 
 
 def parse_io(io_text: str) -> tuple[int, int]:
@@ -65,6 +82,7 @@ def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
     switches; mysqld keeps connection threads in its thread cache, so the sum stays stable.
     """
     ticks = parse_cpu_ticks((proc / str(pid) / "stat").read_text())
+    rss, hwm = memory(pid, proc)
     switches = 0
     for task in (proc / str(pid) / "task").iterdir():
         try:
@@ -75,7 +93,7 @@ def sample(pid: int, proc: Path = Path("/proc")) -> Sample:
         read_bytes, write_bytes = parse_io((proc / str(pid) / "io").read_text())
     except PermissionError:
         read_bytes = write_bytes = None
-    return Sample(ticks / CLOCK_TICKS, switches, read_bytes, write_bytes)
+    return Sample(ticks / CLOCK_TICKS, switches, read_bytes, write_bytes, rss, hwm)
 
 
 def per_query(before: Sample, after: Sample, queries: int) -> tuple[float | None, float | None]:
@@ -85,3 +103,13 @@ def per_query(before: Sample, after: Sample, queries: int) -> tuple[float | None
     cpu_us = (after.cpu_seconds - before.cpu_seconds) * 1e6 / queries
     cs = (after.context_switches - before.context_switches) / queries
     return cpu_us, cs
+
+
+def memory_figures(before: Sample, after: Sample, queries: int) -> dict:
+    """The round's memory fields: resident bytes before and after it, the peak after it, and the
+    resident growth per query (None when nothing was queried). The kernel's RSS count may trail
+    the last allocations by a few pages per thread: over a round's thousands of queries that is
+    a few bytes per query (docs/measurements.md, "Memory growth per query")."""
+    growth = (after.rss_bytes - before.rss_bytes) / queries if queries > 0 else None
+    return {"rss_before_bytes": before.rss_bytes, "rss_bytes": after.rss_bytes, "hwm_bytes": after.hwm_bytes,
+            "memory_growth_per_query": growth}

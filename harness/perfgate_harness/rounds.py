@@ -1,5 +1,6 @@
 """Timed runs of a workload on the running servers, each with its server's cost sampled around
-it (CPU time and context switches from /proc, the datadir device's I/O): one side at a time,
+it (CPU time, context switches and resident memory from /proc, the datadir device's I/O),
+outside the timed window: one side at a time,
 every side at once, or every side's round of one index with the sides alternating."""
 from concurrent.futures import ThreadPoolExecutor
 
@@ -65,6 +66,7 @@ def round_record(index: int, side: str, started: str, timed, counted: alternate.
         "latency_ms": report["latency_ms"], "errors": report["errors"], "reconnects": report["reconnects"],
         "cpu_per_query_us": cpu_us, "cs_per_query": cs,
         **iostat.per_query(before, after, device_before, device_after, report["queries"]),
+        **procstat.memory_figures(before, after, report["queries"]),
     }
 
 
@@ -84,21 +86,27 @@ class Rounds:
             workload.before_run(srv)
         except WorkloadFailed as e:
             self._raise_failed(srv, step, e)
-        try:
-            before = procstat.sample(srv.pid)
-        except OSError:
-            self.fleet.check_alive(side, step)
-            raise
+        before = self._sample(srv, step)
         device_before = iostat.sample(device)
         try:
             report = workload.timed(srv, seconds, on_start)
         except WorkloadFailed as e:
             self._raise_failed(srv, step, e)
         device_after = iostat.sample(device)
-        after = procstat.sample(srv.pid)
+        after = self._sample(srv, step)
         if after.read_bytes is None:
             self.journal.warn_once(f"{side}: /proc/{srv.pid}/io cannot be read: the server's own I/O (rKB/o, wKB/o) is not recorded")
         return report, (before, device_before), (after, device_after)
+
+    def _sample(self, srv, step: str) -> procstat.Sample:
+        """The server's /proc sample; a server gone (or a zombie, whose status has no memory)
+        fails the round as dead, never with a figure of a process that is no more."""
+        try:
+            return procstat.sample(srv.pid)
+        except (OSError, ValueError) as e:
+            self.fleet.check_alive(srv.side, step)
+            raise BenchmarkFailed(srv.side, step, f"{srv.side}: /proc/{srv.pid} cannot be sampled: {e}",
+                                  srv.log_tail()) from None
 
     def _raise_failed(self, srv, step: str, e: WorkloadFailed):
         """A run of `srv`'s side that cannot count: BenchmarkFailed, the side dead if its server is."""

@@ -30,6 +30,9 @@ def test_quick_suite_end_to_end(harness, basedirs):
             assert all(v is not None and v >= 0 for v in io), io
             if bench["kind"] == "write":
                 assert r["write_kb_per_query"] > 0
+            # Resident memory from /proc/<pid>/status around the round: read, never made up.
+            assert 0 < r["rss_before_bytes"] and 0 < r["rss_bytes"] <= r["hwm_bytes"], r
+            assert r["memory_growth_per_query"] == (r["rss_bytes"] - r["rss_before_bytes"]) / r["queries"]
         assert f"--mysql-socket={harness.out / 'servers' / 'base' / 'mysqld.sock'}" in bench["command"]
 
     # both servers, with their versions and the options they ran with

@@ -33,8 +33,9 @@
 //             explain: {rows, seconds_per_row},     config/explain-budget.js (defaults when absent)
 //             learned: {file, runner, runs, byName} | null }   learned/<suite>.yml, config/learned-limits.js
 //   Limit = { warn, fail, cpu_per_query: {warn, fail} | null, instructions: {warn, fail} | null,
-//             device_reads_per_query?, read_kb_per_query?, write_kb_per_query?: {warn, fail} }
-//           (already merged with default; the I/O limits, r/o, rKB/o and wKB/o, only when set)
+//             device_reads_per_query?, read_kb_per_query?, write_kb_per_query?: {warn, fail},
+//             memory_per_query?: {warn, fail} }   (config/limit-entry.js)
+//           (already merged with default; the I/O and memory limits only when set)
 //
 // `limitsFor(suite, name)` gives the limits that apply to one microbenchmark.
 const fs = require('node:fs');
@@ -45,7 +46,6 @@ const check = require('./checks');
 const { parseCnf } = require('./server-profile');
 const { FLAVORS, DEFAULT_PROFILES } = require('./flavors');
 const { fragmentProblems } = require('../schemas');
-const { IO_COLUMNS } = require('../per-query');
 const { SIDE_SCHEDULES } = require('../side-schedules');
 const { loadBudget } = require('./budget');
 const { loadSuiteWide } = require('./suite-wide');
@@ -53,13 +53,13 @@ const { loadExplainBudget } = require('./explain-budget');
 const { loadDdlEntry, checkDdlSuite } = require('./ddl-statements');
 const { loadTpccEntry, checkTpccSuite } = require('./tpcc');
 const { loadLearned } = require('./learned-limits');
+const { loadLimit } = require('./limit-entry');
 
 const SHIPPED_DIR = path.resolve(__dirname, '..', '..', '..', 'thresholds');
 const CATALOGUE_FILE = 'benchmarks.yml';
 const SUITES_DIR = 'suites';
 const LEARNED_DIR = 'learned';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.%=+-]*$/;
-const RATIO = { above: 0, max: 2, what: 'a ratio in (0, 2]' };
 
 function displayPath(file) {
   const rel = path.relative(process.cwd(), file);
@@ -247,58 +247,6 @@ function loadBenchmarkList(src, catalogue, catalogueName) {
     seen.add(name);
   });
   return [...names];
-}
-
-// One rQPS limit pair (and optional cpu/o pair). `inherit` fills keys a per-name entry leaves out.
-// Limits on a head/base ratio where higher is worse (cpu/o, instr/o): warn <= fail, both
-// needed once, each inheritable from the default entry.
-function loadUpperLimits(src, at, inherited, label, example) {
-  const raw = check.mapping(src, at, { optional: ['warn', 'fail'], what: `${label} limits {warn, fail}` });
-  const base = inherited || {};
-  const warn = raw.warn === undefined ? base.warn : check.number(src, [...at, 'warn'], RATIO);
-  const fail = raw.fail === undefined ? base.fail : check.number(src, [...at, 'fail'], RATIO);
-  if (warn === undefined || fail === undefined) src.fail(at, `needs both warn and fail; expected ${at[at.length - 1]}: ${example}`);
-  if (warn > fail) {
-    const key = raw.warn !== undefined ? 'warn' : 'fail';
-    src.fail([...at, key], `warn ${warn} is above fail ${fail}; expected warn <= fail (${label} above fail fails, above warn warns)`);
-  }
-  return { warn, fail };
-}
-
-// One rQPS limit pair, with optional cpu/o and instr/o pairs. `inherit` fills keys a
-// per-name entry leaves out.
-function loadLimit(src, at, inherit, { perQuery = true } = {}) {
-  const extra = perQuery ? ['cpu_per_query', 'instructions', ...IO_COLUMNS.map((f) => f.key)] : [];
-  const raw = check.mapping(src, at, {
-    required: inherit ? [] : ['warn', 'fail'],
-    optional: inherit ? ['warn', 'fail', ...extra] : extra,
-    what: 'limits {warn, fail}',
-  });
-  const warn = raw.warn === undefined ? inherit.warn : check.number(src, [...at, 'warn'], RATIO);
-  const fail = raw.fail === undefined ? inherit.fail : check.number(src, [...at, 'fail'], RATIO);
-  if (warn < fail) {
-    const key = raw.warn !== undefined ? 'warn' : 'fail';
-    src.fail([...at, key], `warn ${warn} is below fail ${fail}; expected warn >= fail (rQPS below fail fails, below warn warns)`);
-  }
-  const upper = (key, label, example) => {
-    const inherited = inherit ? inherit[key] : null;
-    return raw[key] === undefined ? inherited : loadUpperLimits(src, [...at, key], inherited, label, example);
-  };
-  const limit = {
-    warn,
-    fail,
-    // cpu/o and instr/o are head/base work per query: higher is worse, the order of rQPS reversed.
-    cpu_per_query: upper('cpu_per_query', 'cpu/o', '{warn: 1.05, fail: 1.10}'),
-    instructions: upper('instructions', 'instr/o', '{warn: 1.02, fail: 1.05}'),
-  };
-  // I/O per query likewise (head/base, higher is worse), kept only when set.
-  if (perQuery) {
-    for (const { key, label } of IO_COLUMNS) {
-      const io = upper(key, label, '{warn: 1.10, fail: 1.25}');
-      if (io) limit[key] = io;
-    }
-  }
-  return limit;
 }
 
 // A limit of one microbenchmark at one client thread count is keyed as that row's id,

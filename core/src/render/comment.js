@@ -81,6 +81,8 @@ function renderWith(verdict, shown, options) {
   }
   const causes = M.causesSection(shown);
   if (causes) parts.push('', '**Why it got slower**', '', causes);
+  const memory = M.memorySection(shown);
+  if (memory) parts.push('', '**Memory growth per query**', '', memory);
   const went = M.instructionsSection(shown, 3);
   if (went) parts.push('', '<details><summary>Where the instructions went</summary>', '', went, '', '</details>');
   const variables = M.variablesSection(verdict.run.sides, VARIABLE_ROWS);

@@ -3,6 +3,7 @@
 // the HTML report and the terminal table say the same thing the same way.
 const { preNextToTwin, scopeNotes } = require('./scope');
 const { IO_COLUMNS, IO_FIGURES } = require('../per-query');
+const { signedBytes } = require('../verdict-words');
 const { decidingInstructions } = require('../signals');
 const { sideScheduleWords } = require('../side-schedules');
 const { PRECEDENCE } = require('../verdict');
@@ -76,6 +77,7 @@ function figureColumns(rows, { device = false } = {}) {
       columns.push({ header: f.label, key: f.key, figure: (b) => b.io && b.io[f.key], cell: (b) => ioCell(b.io && b.io[f.key]) });
     }
   }
+  if (device) columns.push(...memoryColumns(rows));
   if (rows.some((b) => b.latency_p95_ms)) {
     const p95 = (b) => b.latency_p95_ms;
     columns.push(
@@ -94,6 +96,35 @@ const LATENCY_LEGEND = 'p95 base, p95 head = sysbench\'s 95th percentile latency
 function figureLegend(rows) {
   const headers = new Set(figureColumns(rows).map((c) => c.header));
   return [headers.has('r/o') ? IO_LEGEND : null, headers.has('p95 ratio') ? LATENCY_LEGEND : null].filter(Boolean);
+}
+
+// Memory growth per query in bytes: +1,049 B, and resident sizes as 412 MB.
+const bytesPerQuery = (x) => (typeof x === 'number' && Number.isFinite(x) ? `${signedBytes(x)} B` : '–');
+const megabytes = (x) => (typeof x === 'number' && Number.isFinite(x) ? `${Math.round(x / 1048576)} MB` : '–');
+// The full tables' memory columns (report.html, results.csv): bytes each side's resident memory
+// grew per query and the paired difference, plain numbers for a spreadsheet; none when no row
+// has the figure.
+function memoryColumns(rows) {
+  if (!rows.some((b) => b.memory)) return [];
+  const m = (b) => b.memory;
+  return [
+    { header: 'mem B/o base', key: 'memory.base', figure: m, cell: (b) => num(m(b) && m(b).base, 0) },
+    { header: 'mem B/o head', key: 'memory.head', figure: m, cell: (b) => num(m(b) && m(b).head, 0) },
+    { header: 'mem B/o head−base', key: 'memory', figure: m, cell: (b) => num(m(b) && m(b).difference && m(b).difference.estimate, 0) },
+  ];
+}
+const MEMORY_LEGEND = 'mem B/o = bytes mysqld\'s resident memory (VmRSS) grew per query over the timed rounds: each side\'s mean, and head−base paired by round';
+// The rows whose memory growth is worth a line (core decides: per-query.js `notable`, or a
+// verdict on it beyond pass): "memory growth per query head−base … (base …, head …; resident
+// over the rounds: base … → … (peak …), head …)". A limit's clause is in the row's reason.
+function memoryLines(rows) {
+  return rows.filter((b) => b.memory && b.memory.notable).map((b) => {
+    const m = b.memory;
+    const d = m.difference;
+    const at = d.low === null ? bytesPerQuery(d.estimate) : `${bytesPerQuery(d.estimate)} [${signedBytes(d.low)}, ${signedBytes(d.high)}]`;
+    const side = (name) => `${name} ${megabytes(m.rss_before_bytes[name])} → ${megabytes(m.rss_bytes[name])} (peak ${megabytes(m.hwm_bytes[name])})`;
+    return { row: b, text: `memory growth per query head−base ${at} (base ${bytesPerQuery(m.base)}, head ${bytesPerQuery(m.head)}; resident over the rounds: ${side('base')}, ${side('head')})` };
+  });
 }
 
 // The rows whose instructions moved, with the functions that grew.
@@ -282,6 +313,6 @@ function countsLine(verdict) {
 }
 
 module.exports = {
-  MARK, markOf, wordOf, WORD, SEVERITY, listsReason, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, functionsHeading, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, groupsOf, sideLine, limitsLine, roundsLine,
+  MARK, markOf, wordOf, WORD, SEVERITY, listsReason, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, functionsHeading, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, memoryLines, MEMORY_LEGEND, bytesPerQuery, groupsOf, sideLine, limitsLine, roundsLine,
   machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
 };

@@ -146,6 +146,7 @@ function perQuerySection(rows) {
   const header = `<tr><th>microbenchmark</th><th>cpu/o</th><th>cpu/o interval</th><th>cs/o</th>${figures.map((c) => `<th>${esc(c.header)}</th>`).join('')}</tr>`;
   const legend = F.figureLegend(rows);
   const device = figures.some((c) => c.key === 'device_read_kb_per_query') ? ' The device\'s rKB/o and wKB/o count everyone\'s I/O on it, the other side\'s background flushing included.' : '';
+  if (figures.some((c) => c.key === 'memory')) legend.push(F.MEMORY_LEGEND);
   const note = legend.length ? `<p class="muted">${esc(`${legend.join('. ')}.${device} Hover a cell for each side's figure.`)}</p>` : '';
   return folded('Per-query figures: CPU, context switches, I/O, p95 latency', `${scrollTable(' data-table="per-query"', `${header}\n${figureRows(rows, figures)}`)}${note}`, { data: 'per-query' });
 }

@@ -136,6 +136,11 @@ function causesSection(rows) {
   return rows.filter((b) => b.cause).map((b) => `- ${F.markOf(b)} ${code(b.id, { max: NAME_MAX })}: ${text(b.cause.line)}`).join('\n');
 }
 
+// Memory growth per query of the rows where it is worth a line, one list item each; '' for none.
+function memorySection(rows) {
+  return F.memoryLines(rows).map((m) => `- ${F.markOf(m.row)} ${code(m.row.id, { max: NAME_MAX })}: ${text(m.text)}`).join('\n');
+}
+
 function ahiTable(cells) {
   const out = [
     '| | workload | threads | rQPS AHI off | rQPS AHI on | base gain (on/off) | head gain (on/off) | gain ratio | 95% interval |',
@@ -241,5 +246,5 @@ function opening(verdict, rows, { heading, boldHeadline, thresholdsFrom }) {
 }
 
 module.exports = {
-  opening, suiteWideSection, variablesSection, benchmarkTable, ahiTable, causesSection, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, text, code, fence, oneLine, cell, NAME_MAX, HEADLINE_MAX,
+  opening, suiteWideSection, variablesSection, benchmarkTable, ahiTable, causesSection, memorySection, rqpsChart, groupedTables, legend, doctorBlock, instructionsSection, text, code, fence, oneLine, cell, NAME_MAX, HEADLINE_MAX,
 };

@@ -45,6 +45,8 @@ function renderVerdictTable(verdict) {
   const why = [...suiteWideReasons(verdict), ...[...verdict.benchmarks, ...verdict.ahi].filter(F.listsReason)].map((b) => cut(`  ${b.id}: ${b.reason}`));
   if (view) why.push(...view.notes.map((n) => cut(`  suite-wide: ${n}`)));
   why.push(...causeLines(verdict.benchmarks));
+  // Memory growth per query where it is worth a line (core decides which rows).
+  why.push(...F.memoryLines(verdict.benchmarks).map((m) => cut(`  ${m.row.id}: ${m.text}`)));
   // The functions that grew most, three per microbenchmark whose instructions moved.
   for (const b of F.changedInstructions(verdict.benchmarks)) {
     const w = b.instructions_functions;

@@ -6,7 +6,7 @@
 // Pure: a results document in, text out.
 const { metricInterval } = require('../statistics');
 const F = require('./format');
-const { ioFigures, latencyP95 } = require('../per-query');
+const { ioFigures, latencyP95, memoryFigure } = require('../per-query');
 
 function renderTable(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -16,7 +16,7 @@ function renderTable(header, rows) {
 }
 
 function renderTerminal(results) {
-  const measured = results.benchmarks.map((b) => ({ ...b, io: ioFigures(b.rounds || [], metricInterval), latency_p95_ms: latencyP95(b.rounds || [], metricInterval) }));
+  const measured = results.benchmarks.map((b) => ({ ...b, io: ioFigures(b.rounds || [], metricInterval), latency_p95_ms: latencyP95(b.rounds || [], metricInterval), memory: memoryFigure(b.rounds || []) }));
   const figures = F.figureColumns(measured);
   const rows = measured.map((b) => {
     const rounds = b.rounds || [];
@@ -34,6 +34,7 @@ function renderTerminal(results) {
     'cpu/o, cs/o: head/base mysqld CPU time and context switches per query (above 1 = head does more work).',
   ];
   notes.push(...F.figureLegend(measured).map((sentence) => `${sentence}.`));
+  notes.push(...F.memoryLines(measured).map((m) => `${m.row.id}: ${m.text}.`));
   if (results.status !== 'ok') notes.push('The run has errors: rows marked error are not measurements.');
   return [title, '', table, '', ...notes].join('\n') + '\n';
 }

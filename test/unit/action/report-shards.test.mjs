@@ -141,7 +141,7 @@ describe('verdictOf', () => {
     assert.equal(kept.verdict.verdict, 'fail');
 
     const file = path.join(shards[0].dir, 'thresholds', 'suites', 'quick.yml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/default: \{warn: 0\.97, fail: 0\.93[^}]*\}\}/, 'default: {warn: 0.02, fail: 0.01, instructions: {warn: 1.9, fail: 2}}'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/default: \{warn: 0\.97, fail: 0\.93.*/, 'default: {warn: 0.02, fail: 0.01, instructions: {warn: 1.9, fail: 2}}'));
     const rewritten = thresholdsDigest(path.join(shards[0].dir, 'thresholds'));
     assert.notEqual(rewritten, SETTINGS.thresholdsDigest, 'the limits were rewritten');
     assert.deepEqual(verdictOf(shards, { settings, into: folder }), {

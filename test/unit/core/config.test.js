@@ -16,7 +16,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(quick.measure.threads, [1]);
   assert.equal(quick.measure.pin_cpus, 'split');
   assert.equal(config.suites.full.measure.pin_cpus, 'none');
-  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(quick.limits.default, { warn: 0.97, fail: 0.93, cpu_per_query: null, instructions: { warn: 1.015, fail: 1.03 }, memory_per_query: { warn: 256, fail: 512 } });
   assert.deepEqual(quick.measure.signals, ['time', 'instructions']);
   assert.deepEqual(quick.instructions, { windows: 3, seed: 1 });
   assert.deepEqual(config.suites.full.measure.signals, ['time']);
@@ -104,7 +104,7 @@ test('per-microbenchmark limits inherit what they leave out from default', () =>
     'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100'), { warn: 0.97, fail: 0.9, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 }, memory_per_query: { warn: 256, fail: 512 } });
   assert.deepEqual(limitsFor(quick, 'point-query'), quick.limits.default);
 });
 
@@ -113,7 +113,7 @@ test('a limit at one thread count inherits from its microbenchmark, then default
     'suites/quick.yml': replace(/limits:\n/, 'limits:\n  update-index_range=100: {fail: 0.90, cpu_per_query: {warn: 1.05, fail: 1.10}}\n  update-index_range=100 threads=4: {warn: 0.85, fail: 0.80}\n  point-query threads=1: {warn: 0.95}\n'),
   });
   const quick = loadThresholds(dir).suites.quick;
-  assert.deepEqual(limitsFor(quick, 'update-index_range=100 threads=4'), { warn: 0.85, fail: 0.8, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 } });
+  assert.deepEqual(limitsFor(quick, 'update-index_range=100 threads=4'), { warn: 0.85, fail: 0.8, cpu_per_query: { warn: 1.05, fail: 1.1 }, instructions: { warn: 1.015, fail: 1.03 }, memory_per_query: { warn: 256, fail: 512 } });
   assert.deepEqual(limitsFor(quick, 'point-query threads=1'), { ...quick.limits.default, warn: 0.95 });
   const { judge } = require('../../../core/src/verdict');
   const rounds = [0, 1].flatMap((index) => [{ index, side: 'base', qps: 1000 }, { index, side: 'head', qps: 1000 }]);
@@ -241,7 +241,7 @@ test('config errors name file, line and key, the bad value and the expected form
       name: 'a misspelt limit key',
       edits: { 'suites/quick.yml': replace('{warn: 0.97, fail: 0.93,', '{wran: 0.97, fail: 0.93,') },
       file: 'suites/quick.yml', at: 'default: {wran',
-      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query, instructions, device_reads_per_query, read_kb_per_query, write_kb_per_query`,
+      expect: (f, l) => `${f}:${l}: limits.default.wran: unknown key; expected one of: warn, fail, cpu_per_query, instructions, device_reads_per_query, read_kb_per_query, write_kb_per_query, memory_per_query`,
     },
     {
       name: 'cpu/o warn above fail',

@@ -99,7 +99,7 @@ test('a pull request judged with learned limits: tighter where main is quiet, an
   const row = (v, id) => v.benchmarks.find((b) => b.id === id);
   assert.equal(row(bySuite, 'point-query').verdict, 'warn');
   assert.equal(row(byLearned, 'point-query').verdict, 'fail');
-  assert.deepEqual(row(byLearned, 'point-query').limits, { warn: 0.99, fail: 0.97, instructions: QUICK.limits.default.instructions, source: 'learned', learned: { rqps: { runs: 120, p99: 0.01 } } });
+  assert.deepEqual(row(byLearned, 'point-query').limits, { warn: 0.99, fail: 0.97, instructions: QUICK.limits.default.instructions, memory_per_query: QUICK.limits.default.memory_per_query, source: 'learned', learned: { rqps: { runs: 120, p99: 0.01 } } });
   assert.equal(row(byLearned, 'update-index_range=100').limits.source, 'learned', 'its instr/o limits are learned, its rQPS limits the suite\'s');
   assert.equal(row(byLearned, 'update-index_range=100').limits.warn, QUICK.limits.default.warn);
   // scan_range=100 20% slower: a fail by the suite's limits; unstable on main, undecided and not counted.
@@ -118,7 +118,7 @@ test('a pull request judged with learned limits: tighter where main is quiet, an
   assert.match(onlyUnstable.suite_wide.notes.join('; '), /left out of the suite-wide figures: scan_range=100 \(unstable on main\)/);
   // The reports say which limits were learned; they do not decide.
   const comment = core.renderComment(byLearned);
-  assert.match(comment, /Limits: warn below 0\.97, fail below 0\.93; learned from main's history for 3 rows \(120 runs\), 1 of them unstable;/);
+  assert.match(comment, /Limits: warn below 0\.97, fail below 0\.93 \(2 per-benchmark overrides\); learned from main's history for 3 rows \(120 runs\), 1 of them unstable;/);
   assert.match(comment, /Not judged, unstable on main: scan_range=100: its rQPS spread on main is 14\.2%/);
   assert.doesNotMatch(core.renderComment(bySuite), /learned from main/);
   // The sign-off lists it: undecided, it still blocks a release until waived.

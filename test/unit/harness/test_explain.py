@@ -42,16 +42,6 @@ def test_summaries_drop_idle_and_condition_waits_and_keep_what_changed():
                                                     "wait/synch/mutex/innodb/trx_mutex": {"count": 3, "ps": 0}}
 
 
-def test_proc_status_memory_in_bytes():
-    text = "Name:\tmariadbd\nVmPeak:\t 999 kB\nVmHWM:\t  231428 kB\nVmRSS:\t  231400 kB\nThreads:\t9\n"
-    assert ec.parse_proc_status(text) == {"VmHWM": 231428 * 1024, "VmRSS": 231400 * 1024}
-    try:
-        ec.parse_proc_status("Name:\tx\n")
-        raise AssertionError("no VmRSS accepted")
-    except ValueError as e:
-        assert "VmRSS" in str(e)
-
-
 # ------------------------------------------------------------------------------ plans
 
 def test_general_log_statements_become_one_example_per_shape(fixture_text):
