@@ -118,6 +118,17 @@ class EmployeesTable:
             conn.close()
 
 
+def restart_on_fresh_copy(srv: Server, datadirs) -> None:
+    """The side's server stopped, its datadir replaced by a copy of the one prepared, and started
+    again: what every timing of a prepared-copy workload (DDL, TPC-C) starts from. ServerError
+    or OSError for the caller to say; WorkloadFailed when the server would not stop."""
+    problem = srv.shutdown()
+    if problem:
+        raise WorkloadFailed(problem, srv.log_tail())
+    datadirs.fresh_copy(srv.side)
+    srv.start()
+
+
 def read_indexes(srv: Server, database: str, table: str) -> None:
     """Every index of `table` read whole, so that what runs next finds the table cached."""
     conn = srv.connect(database=database, read_timeout=STATEMENT_TIMEOUT)
@@ -198,12 +209,8 @@ class DdlWorkload:
         and every index of the table read into the buffer pool: every timing starts from the
         same files and the same cached pages, on every side (the bug report's servers held
         the whole table in their buffer pools). A bulk load's empty table is made then."""
-        problem = srv.shutdown()
-        if problem:
-            raise WorkloadFailed(problem, srv.log_tail())
         try:
-            self.datadirs.fresh_copy(srv.side)
-            srv.start()
+            restart_on_fresh_copy(srv, self.datadirs)
             read_indexes(srv, DATABASE, "employees")
             self._set_globals(srv)
             if self.load is not None:

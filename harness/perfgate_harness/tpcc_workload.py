@@ -12,7 +12,7 @@ from pathlib import Path
 import pymysql
 
 from . import server, sysbench
-from .ddl_workload import read_indexes
+from .ddl_workload import read_indexes, restart_on_fresh_copy
 from .plan import Benchmark, Plan
 from .server import EXIT_SETTLE_SECONDS, Server
 from .workload import WorkloadFailed
@@ -237,12 +237,8 @@ class TpccWorkload:
         return sysbench.command_text(build_command(self._invocation(srv, seconds), find_program() or PROGRAM))
 
     def before_run(self, srv: Server) -> None:
-        problem = srv.shutdown()
-        if problem:
-            raise WorkloadFailed(problem, srv.log_tail())
         try:
-            self.datadirs.fresh_copy(srv.side)
-            srv.start()
+            restart_on_fresh_copy(srv, self.datadirs)
             for table in TABLES:
                 read_indexes(srv, DATABASE, table)
         except server.ServerError as e:

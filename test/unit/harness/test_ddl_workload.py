@@ -1,7 +1,6 @@
 """DDL statements in the harness without servers: the plan's DDL entries, the generated rows of
 the bug report's table, and what a statement's round and its failures say."""
 import copy
-import json
 from datetime import date
 from pathlib import Path
 
@@ -17,22 +16,10 @@ STATEMENT = "ALTER TABLE employees ADD INDEX idx_name (last_name, first_name), A
 
 
 @pytest.fixture
-def raw(fixture_text, tmp_path):
-    (tmp_path / "srv" / "sbin").mkdir(parents=True)
-    binary = tmp_path / "srv" / "sbin" / "mariadbd"
-    binary.write_text("#!/bin/sh\n")
-    binary.chmod(0o755)
-    plan = json.loads(fixture_text("plans", "tiny-quick.json"))
-    plan["sides"]["base"]["basedir"] = plan["sides"]["head"]["basedir"] = str(tmp_path / "srv")
-    plan["scale"] = {"tables": 1, "rows": 100}
-    plan["measure"]["signals"] = ["time"]
-    plan["measure"].pop("instructions", None)
-    plan["benchmarks"] = [{"id": "add-index", "name": "add-index", "group": "ddl", "kind": "write",
-                           "script": "perfgate_ddl", "options": {}, "threads": 1, "shape": STATEMENT,
-                           "ddl": {"statement": STATEMENT, "session": {"innodb_ddl_threads": 4}}}]
-    for b in plan["benchmarks"]:
-        b.pop("instructions_events", None)
-    return plan
+def raw(time_plan):
+    return time_plan(100, [{"id": "add-index", "name": "add-index", "group": "ddl", "kind": "write",
+                            "script": "perfgate_ddl", "options": {}, "threads": 1, "shape": STATEMENT,
+                            "ddl": {"statement": STATEMENT, "session": {"innodb_ddl_threads": 4}}}])
 
 
 def edited(raw, edit):

@@ -2,7 +2,6 @@
 into a workload report (test/fixtures/gotpc/), and every way a run fails: no go-tpc, garbled
 output, a client thread stopped on an error, a server that died."""
 import copy
-import json
 import os
 import stat
 
@@ -136,19 +135,9 @@ class Srv:
 
 
 @pytest.fixture
-def raw(fixture_text, tmp_path):
-    (tmp_path / "srv" / "sbin").mkdir(parents=True)
-    binary = tmp_path / "srv" / "sbin" / "mariadbd"
-    binary.write_text("#!/bin/sh\n")
-    binary.chmod(0o755)
-    plan = json.loads(fixture_text("plans", "tiny-quick.json"))
-    plan["sides"]["base"]["basedir"] = plan["sides"]["head"]["basedir"] = str(tmp_path / "srv")
-    plan["scale"] = {"tables": 1, "rows": 100000}
-    plan["measure"]["signals"] = ["time"]
-    plan["measure"].pop("instructions", None)
-    plan["benchmarks"] = [{"id": "tpcc", "name": "tpcc", "group": "tpcc", "kind": "write", "script": "perfgate_tpcc",
-                           "options": {}, "threads": 2}]
-    return plan
+def raw(time_plan):
+    return time_plan(100000, [{"id": "tpcc", "name": "tpcc", "group": "tpcc", "kind": "write", "script": "perfgate_tpcc",
+                               "options": {}, "threads": 2}])
 
 
 def workload_of(raw, tmp_path):
