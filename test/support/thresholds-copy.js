@@ -47,4 +47,17 @@ function configErrorOf(dir) {
   return assert.fail('loadThresholds accepted a bad thresholds folder');
 }
 
-module.exports = { thresholdsWith, lineOf, configErrorOf };
+// Each case {name, edits, file, at | line(dir), expect(file, line)} as a subtest of `t`: the
+// edited copy is refused with exactly the expected one-line error.
+async function expectConfigErrors(t, cases) {
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const dir = thresholdsWith(c.edits);
+      const file = path.join(dir, c.file);
+      const line = c.line ? c.line(dir) : lineOf(dir, c.file, c.at);
+      assert.equal(configErrorOf(dir), c.expect(file, line));
+    });
+  }
+}
+
+module.exports = { thresholdsWith, lineOf, configErrorOf, expectConfigErrors };

@@ -2,10 +2,9 @@
 // The DDL suites: their catalogue entries, the rules a DDL suite follows and the plan they give.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const { loadThresholds } = require('../../../core/src/config/thresholds');
 const { resolvePlan } = require('../../../core/src/plan');
-const { thresholdsWith, lineOf, configErrorOf: errorOf } = require('../../support/thresholds-copy');
+const { thresholdsWith, lineOf, configErrorOf: errorOf, expectConfigErrors } = require('../../support/thresholds-copy');
 
 const SIDES = { base: { basedir: '/opt/base' }, head: { basedir: '/opt/head' } };
 const STATEMENTS = ['add-index', 'drop-index', 'add-column-instant', 'add-column-rebuild', 'optimize', 'load-data', 'load-data-ahi'];
@@ -178,14 +177,7 @@ test('DDL entries and DDL suites with bad keys are refused naming file, line, ke
       expect: (f, l) => `${f}:${l}: measure.threads: [1,4] is not valid; expected 1 (one statement at a time)`,
     },
   ];
-  for (const c of cases) {
-    await t.test(c.name, () => {
-      const dir = thresholdsWith(c.edits);
-      const file = path.join(dir, c.file);
-      const line = c.line ? c.line(dir) : lineOf(dir, c.file, c.at);
-      assert.equal(errorOf(dir), c.expect(file, line));
-    });
-  }
+  await expectConfigErrors(t, cases);
 });
 
 test('a sysbench entry cannot name the DDL runner as its script', () => {

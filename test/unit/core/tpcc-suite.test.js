@@ -2,10 +2,9 @@
 // The TPC-C suite: its catalogue entry, the rules a TPC-C suite follows and the plan it gives.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const { loadThresholds } = require('../../../core/src/config/thresholds');
 const { resolvePlan } = require('../../../core/src/plan');
-const { thresholdsWith, lineOf, configErrorOf: errorOf } = require('../../support/thresholds-copy');
+const { thresholdsWith, lineOf, configErrorOf: errorOf, expectConfigErrors } = require('../../support/thresholds-copy');
 
 const SIDES = { base: { basedir: '/opt/base' }, head: { basedir: '/opt/head' } };
 const replace = (from, to) => (text) => {
@@ -61,14 +60,7 @@ test('TPC-C entries and suites with bad keys are refused naming file, line, key 
       expect: (f, l) => `${f}:${l}: measure.side_schedule: 'together' is not valid; expected in-turn (each round runs on a server restarted on a fresh copy, one side after the other)`,
     },
   ];
-  for (const c of cases) {
-    await t.test(c.name, () => {
-      const dir = thresholdsWith(c.edits);
-      const file = path.join(dir, c.file);
-      const line = c.line ? c.line(dir) : lineOf(dir, c.file, c.at);
-      assert.equal(errorOf(dir), c.expect(file, line));
-    });
-  }
+  await expectConfigErrors(t, cases);
 });
 
 test('a sysbench entry cannot name the TPC-C runner as its script', () => {
