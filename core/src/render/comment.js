@@ -50,7 +50,7 @@ function detailsBlock(verdict) {
   }
   if (scale || measure) {
     const parts = [];
-    if (scale) parts.push(`${scale.tables} tables × ${scale.rows} rows`);
+    if (scale) parts.push(F.scaleWords(scale, verdict.benchmarks));
     if (measure) {
       parts.push(`${measure.seconds} s rounds after a ${measure.warmup_seconds} s warm-up, ${measure.rounds} rounds per side, `
         + sideScheduleWords(measure.side_schedule));

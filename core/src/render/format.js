@@ -305,6 +305,16 @@ function commandLines(b, sides = {}) {
   return lines;
 }
 
+// What a suite's scale counts: warehouses for TPC-C, the employees table's rows for DDL
+// statements, sysbench tables otherwise (docs/suites.md).
+function scaleWords(scale, benchmarks = []) {
+  const groups = new Set(benchmarks.map((b) => b.group));
+  const n = (x, one, many) => `${x} ${x === 1 ? one : many}`;
+  if (groups.size === 1 && groups.has('tpcc')) return n(scale.tables, 'warehouse', 'warehouses');
+  if (groups.size === 1 && groups.has('ddl')) return `employees, ${n(scale.rows, 'row', 'rows')}`;
+  return `${n(scale.tables, 'table', 'tables')} × ${scale.rows} rows`;
+}
+
 function countsLine(verdict) {
   return ['fail', 'undecided', 'warn', 'pass', 'error']
     .filter((v) => verdict.counts[v])
@@ -314,5 +324,5 @@ function countsLine(verdict) {
 
 module.exports = {
   MARK, markOf, wordOf, WORD, SEVERITY, listsReason, GROUP_ORDER, num, interval, estimate, INSTR_DIGITS, hasInstructions, instrEstimate, instrInterval, functionsHeading, count, perQuery, ioCell, figureColumns, figureLegend, changedInstructions, memoryLines, MEMORY_LEGEND, bytesPerQuery, groupsOf, sideLine, limitsLine, roundsLine,
-  machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes,
+  machineLines, sideBySide, optionRows, cmakeRows, buildLines, variableRows, variablesLine, reproduceTarget, commandLines, countsLine, scopeNotes, scaleWords,
 };

@@ -477,7 +477,13 @@ test('config errors name file, line and key, the bad value and the expected form
 });
 
 test('a suite that leaves suite_wide out is held to its own rows\' limits brought towards 1 by √rows', () => {
-  const loose = (text) => text.replace('  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.015, fail: 1.03}}', '  default: {warn: 0.90, fail: 0.85, instructions: {warn: 1.03, fail: 1.06}}');
+  // The shipped default line's limits replaced (its other keys kept); an edit that finds nothing fails.
+  const SHIPPED = '  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.015, fail: 1.03}';
+  const rowsAt = (text, limits) => {
+    assert.ok(text.includes(SHIPPED), 'the quick suite\'s default limits line');
+    return text.replace(SHIPPED, `  default: ${limits}`);
+  };
+  const loose = (text) => rowsAt(text, '{warn: 0.90, fail: 0.85, instructions: {warn: 1.03, fail: 1.06}');
   const noKey = (text) => text.replace(/\nsuite_wide:\n(  .*\n)+/, '\n');
   const dir = thresholdsWith({ 'suites/quick.yml': (t) => noKey(loose(t)) });
   const quick = loadThresholds(dir).suites.quick;
@@ -485,7 +491,7 @@ test('a suite that leaves suite_wide out is held to its own rows\' limits brough
   // rQPS 0.90 → e^(ln 0.90 / √14) = 0.9722 → 0.97; 0.85 → 0.9575 → 0.95; instr/o 1.03 → 1.0079 → 1.008, 1.06 → 1.0157 → 1.016.
   assert.deepEqual(quick.suite_wide, { rqps: { warn: 0.97, fail: 0.95 }, instructions: { warn: 1.008, fail: 1.016 }, min_rows: 3 });
   // Rows tighter than the shipped quick suite's never give a tighter suite-wide limit than it ships.
-  const tight = thresholdsWith({ 'suites/quick.yml': (t) => noKey(t.replace('  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.015, fail: 1.03}}', '  default: {warn: 0.995, fail: 0.99, instructions: {warn: 1.002, fail: 1.004}}')) });
+  const tight = thresholdsWith({ 'suites/quick.yml': (t) => noKey(rowsAt(t, '{warn: 0.995, fail: 0.99, instructions: {warn: 1.002, fail: 1.004}')) });
   assert.deepEqual(loadThresholds(tight).suites.quick.suite_wide, { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.005, fail: 1.01 }, min_rows: 3 });
   // One pair given: the other still follows the rows.
   const half = thresholdsWith({ 'suites/quick.yml': (t) => loose(t).replace(/\nsuite_wide:\n(  .*\n)+/, '\nsuite_wide:\n  rqps: {warn: 0.99, fail: 0.98}\n') });
