@@ -27,6 +27,11 @@ HOW_TO_GET = {"mariadb": "run `make setup`", "mysql": "run `make build-mysql`"}
 SERVER_PROGRAM = {"mariadb": "mariadbd", "mysql": "mysqld"}
 
 
+def pytest_configure(config):
+    # `make test-slow`: the integration tests too slow for CI's budget, run on their own.
+    config.addinivalue_line("markers", "slow: runs in make test-slow, not in make test (docs/measurements.md, \"Slow tier\")")
+
+
 @pytest.fixture(scope="session")
 def basedirs():
     from perfgate_harness import server

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
 
 from conftest import REPO
@@ -22,6 +23,7 @@ def perfgate(*args, timeout=400):
     return subprocess.run([*PERFGATE, *args], capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_calibrate_then_judge_again(basedirs, tmp_path):
     out = tmp_path / "cal"
     r = perfgate("calibrate", "--base", basedirs["base"], "--out", str(out), "--suite", "quick", "--pairs", "2",

@@ -9,6 +9,7 @@ import json
 import subprocess
 
 import jsonschema
+import pytest
 import yaml
 
 from conftest import REPO, no_server_left
@@ -24,6 +25,7 @@ def schema(kind):
     return json.loads((REPO / "schema" / f"{kind}.schema.json").read_text())
 
 
+@pytest.mark.slow
 def test_full_suite_in_two_shards_merged(basedirs, tmp_path):
     suite = yaml.safe_load((REPO / "thresholds" / "suites" / "full.yml").read_text())["benchmarks"]
     shards = [tmp_path / f"shard-{k}" for k in (1, 2)]
