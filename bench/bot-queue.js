@@ -18,7 +18,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const bot = require('../bot/src');
 const { startMariadb } = require('../test/support/mariadb-server');
-const { runWorker } = require('../test/support/store-contract');
+const { runTogether } = require('../test/support/store-queue-contract');
 
 const { values: opt } = parseArgs({
   options: {
@@ -48,11 +48,10 @@ async function measure(name, target) {
     if (claimed !== JOBS) throw new Error(`${name}: one worker claimed ${claimed} of ${JOBS} jobs`);
 
     for (let i = 0; i < JOBS; i++) await bot.enqueue(store, { kind: 'bench', payload: { i } }, `b-${i}`);
-    const startAt = Date.now() + 3000;
-    const answers = await Promise.all(Array.from({ length: WORKERS }, (_, k) => runWorker({
-      action: 'drain', target, startAt, worker: `w${k}`, total: 2 * JOBS,
-    }, 600_000)));
-    const parallelS = (Date.now() - startAt) / 1000;
+    const answers = await runTogether(Array.from({ length: WORKERS }, (_, k) => ({
+      action: 'drain', target, worker: `w${k}`, total: 2 * JOBS,
+    })), 600_000);
+    const parallelS = (Math.max(...answers.map((a) => a.endedAt)) - Math.min(...answers.map((a) => a.startedAt))) / 1000;
     const all = answers.flatMap((a) => a.claimed);
     if (all.length !== JOBS || new Set(all).size !== JOBS) throw new Error(`${name}: ${WORKERS} workers claimed ${all.length} jobs (${new Set(all).size} distinct) of ${JOBS}`);
     return {

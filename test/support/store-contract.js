@@ -11,7 +11,7 @@ const bot = require('../../bot/src');
 const { MIGRATIONS } = require('../../bot/src/store/migrations');
 const { judge } = require('@perfgate/core');
 const captured = require('./captured-results');
-const { queueContract, runWorker, manualClock } = require('./store-queue-contract');
+const { queueContract, runTogether, manualClock } = require('./store-queue-contract');
 
 // The limits of thresholds/quick.yml and ahi.yml.
 const LIMITS = { limits: { default: { warn: 0.97, fail: 0.93, instructions: { warn: 1.02, fail: 1.04 } }, ahi_gain: { warn: 0.97, fail: 0.93 } } };
@@ -97,8 +97,7 @@ function storeContract(backend) {
 
       test('processes opening a new store at the same moment migrate it once', async () => {
         const target = await backend.fresh();
-        const openAt = Date.now() + 1500;
-        await Promise.all([1, 2, 3, 4].map(() => runWorker({ action: 'open', target, openAt })));
+        await runTogether([1, 2, 3, 4].map(() => ({ action: 'open', target })));
         const s = await bot.openStore(target);
         stores.push(s);
         const applied = await s.db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
@@ -127,9 +126,8 @@ function storeContract(backend) {
       test('the same deliveries recorded by four processes at once: each is new exactly once', async () => {
         const target = await backend.fresh();
         const ids = Array.from({ length: 40 }, (_, i) => `delivery-${i}`);
-        const startAt = Date.now() + 2000;
-        const answers = await Promise.all([0, 1, 2, 3].map((k) => runWorker({
-          action: 'deliveries', target, startAt, ids: k % 2 ? ids : [...ids].reverse(),
+        const answers = await runTogether([0, 1, 2, 3].map((k) => ({
+          action: 'deliveries', target, ids: k % 2 ? ids : [...ids].reverse(),
         })));
         const byId = new Map(ids.map((id) => [id, []]));
         answers.forEach((a, k) => {
@@ -317,10 +315,9 @@ function storeContract(backend) {
 
       test('four processes storing runs of the same new commits and microbenchmarks at once all succeed', async () => {
         const target = await backend.fresh();
-        const startAt = Date.now() + 2500;
         // Two pairs store the same runs (same run keys): one of each pair is a duplicate.
-        const answers = await Promise.all([0, 1, 2, 3].map((k) => runWorker({
-          action: 'store-runs', target, startAt, commits: { base: sha(1), head: sha(100 + (k % 2)) },
+        const answers = await runTogether([0, 1, 2, 3].map((k) => ({
+          action: 'store-runs', target, commits: { base: sha(1), head: sha(100 + (k % 2)) },
         })));
         const s = await bot.openStore(target);
         stores.push(s);
@@ -446,4 +443,4 @@ function storeContract(backend) {
   });
 }
 
-module.exports = { storeContract, capturedResults, runWorker, manualClock, LIMITS };
+module.exports = { storeContract, capturedResults, manualClock, LIMITS };

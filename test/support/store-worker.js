@@ -2,13 +2,19 @@
 // A separate process that works on a store the way a second bot instance would, for tests of
 // what happens when several processes share one database. Usage:
 //   node store-worker.js '<json task>'
-// The task names the store target, an action and a start time (ms since the epoch) that all
-// workers of a test wait for, so that they really run at once (openAt for opening, startAt
-// for the action). The answer is one JSON line on
-// stdout.
+// The task names the store target, an action and a barrier that all workers of a test meet at
+// before they open the store (action 'open') or act, so that they really run at once however
+// slowly each process started. The answer is one JSON line on stdout.
+const fs = require('node:fs');
+const path = require('node:path');
 const store = require('../../bot/src/store');
 
-const sleepUntil = (t) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.now())));
+// Each worker leaves a file in barrier.dir and waits until barrier.count files are there.
+async function meet(barrier) {
+  if (!barrier) return;
+  fs.writeFileSync(path.join(barrier.dir, String(process.pid)), '');
+  while (fs.readdirSync(barrier.dir).length < barrier.count) await new Promise((r) => setTimeout(r, 2));
+}
 
 const ACTIONS = {
   // Opens (and so migrates) the store.
@@ -39,6 +45,7 @@ const ACTIONS = {
   // jobs is not the end).
   async drain(s, { worker, total, leaseSeconds = 60 }) {
     const claimed = [];
+    const startedAt = Date.now();
     let empty = 0;
     for (;;) {
       const job = await store.claim(s, worker, leaseSeconds);
@@ -52,7 +59,7 @@ const ACTIONS = {
       empty += 1;
       await new Promise((r) => setTimeout(r, 5));
     }
-    return { claimed, empty };
+    return { claimed, empty, startedAt, endedAt: Date.now() };
   },
   // Claims one job, says which, and waits to be killed.
   async 'claim-and-hang'(s, { worker, leaseSeconds }) {
@@ -64,11 +71,10 @@ const ACTIONS = {
 
 async function main() {
   const task = JSON.parse(process.argv[2]);
-  // openAt: the workers open the store (and so migrate it) at the same moment.
-  await sleepUntil(task.openAt || 0);
+  if (task.action === 'open') await meet(task.barrier);
   const s = await store.openStore(task.target);
   try {
-    await sleepUntil(task.startAt || 0);
+    if (task.action !== 'open') await meet(task.barrier);
     const answer = await ACTIONS[task.action](s, task);
     process.stdout.write(`${JSON.stringify(answer)}\n`);
   } finally {
