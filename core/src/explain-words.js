@@ -10,6 +10,7 @@ const count = (x) => require('./render/format').count(x);
 const SHAPE_MAX = 120;
 const REASON_MAX = 200;
 const NAMES_SHOWN = 3;
+const VALUE_MAX = 60;
 
 /** `text` on one line (runs of white space as one space), cut to `max` characters with …. */
 const cut = (text, max) => {
@@ -110,7 +111,15 @@ function settingsWords(f) {
   if (f.set.length > NAMES_SHOWN) shown.push(plural(f.set.length - NAMES_SHOWN, 'more', 'more'));
   return shown.length ? ` (${listed(shown)})` : '';
 }
+// The variables that differ, where the head was not re-measured with the base's values.
+function unmeasuredLine(f) {
+  const value = (x) => (x === null ? '(none)' : cut(String(x), VALUE_MAX));
+  const shown = f.variables.slice(0, NAMES_SHOWN).map((v) => `${v.name} ${value(v.base)} → ${value(v.head)}`);
+  if (f.count > shown.length) shown.push(plural(f.count - shown.length, 'more', 'more'));
+  return `${plural(f.count, 'server variable differs', 'server variables differ')} (${listed(shown)}), not re-measured with the base's values: ${cut(f.why, REASON_MAX)}`;
+}
 function defaultsLine(f) {
+  if (f.outcome === 'unmeasured') return unmeasuredLine(f);
   const i = f.interval;
   const measured = `with the base's settings${settingsWords(f)} the head measures ${f2(i.estimate)} [${f2(i.low)}, ${f2(i.high)}]`;
   const shown = (items) => listed(items.slice(0, NAMES_SHOWN).concat(items.length > NAMES_SHOWN ? [plural(items.length - NAMES_SHOWN, 'more', 'more')] : []));
@@ -150,7 +159,9 @@ function causeLine({ lead, lookedAt, notLooked, failed = null, beside = null }) 
   const parts = [];
   if (failed) parts.push(`the explanation failed at ${cut(failed.step, REASON_MAX)} (${cut(failed.message, REASON_MAX)})`);
   parts.push(lookedAt.length ? `looked at ${listed(lookedAt)}` : 'nothing could be looked at');
-  if (notLooked.length) parts.push(`not looked at: ${unlooked(notLooked)}`);
+  // A re-measure that did not run is said once, beside, with the variables it would have set.
+  const unsaid = beside && beside.outcome === 'unmeasured' ? notLooked.filter((n) => n.what !== 'defaults') : notLooked;
+  if (unsaid.length) parts.push(`not looked at: ${unlooked(unsaid)}`);
   return `${settings ? `${settings}; no other cause found` : 'no cause found'}: ${parts.join('; ')}`;
 }
 

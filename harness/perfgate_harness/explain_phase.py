@@ -178,7 +178,7 @@ class ExplainPhase(Phase):
                     record["plans"] = self._plans(workload, record, deadline)
                     step = "defaults"
                     if differ[0]:
-                        record["defaults"] = self._defaults(bench, workload, servers, differ, record["sides"],
+                        record["defaults"] = self._defaults(bench, workload, servers, differ,
                                                             deadline, start_seconds)
                 finally:
                     self._stop(servers)
@@ -308,11 +308,12 @@ class ExplainPhase(Phase):
         differ = explain_defaults.differing(found["base"], found["head"], servers["base"].options, servers["head"].options)
         return differ, found["base"], explain_defaults.startup_options(servers["head"]) if differ else None
 
-    def _defaults(self, bench: Benchmark, workload, servers: dict, differ: tuple, sides: dict, deadline: float,
-                  start_seconds: float) -> dict | None:
+    def _defaults(self, bench: Benchmark, workload, servers: dict, differ: tuple, deadline: float,
+                  start_seconds: float) -> dict:
         """Both sides restarted with their usual options (this step's performance_schema would
         cost both alike and pull the ratio towards 1), the head with the base's values of the
-        variables that differ; then alternating pairs. None, with why, when it cannot run."""
+        variables that differ; then alternating pairs. Where it cannot run, the variables that
+        differ with why (not_measured)."""
         variables, base_vars, startup = differ
         given, refused = explain_defaults.candidates(variables, base_vars)
         record = {"variables": variables, "set": [], "refused": explain_defaults.most_telling_first(refused),
@@ -321,7 +322,7 @@ class ExplainPhase(Phase):
         if not given:
             return record
         if explain_defaults.pairs_plan(room, self.plan.seconds)[0] == 0:
-            return self._no_defaults(sides, skipped(self.budget["seconds_per_row"]))
+            return self._not_measured(record, skipped(self.budget["seconds_per_row"]))
         progress.emit("phase", phase="explain defaults", benchmark=bench.id, side="base, head")
         try:
             explain_defaults.restart(servers, "base", self.fleet.server_options("base"))
@@ -351,14 +352,13 @@ class ExplainPhase(Phase):
                     workload.timed(self.fleet.check_alive(side, "defaults"), self.settings.warmup_seconds)
             record["rounds"] = explain_defaults.remeasure(Rounds(self.fleet), workload, deadline, self.plan.seconds)
         except DEFAULTS_FAILURES as e:
-            return self._no_defaults(sides, f"the re-measure with the base's settings failed: {self._why(e, servers)}"[:1024])
+            return self._not_measured(record, f"the re-measure with the base's settings failed: {self._why(e, servers)}")
         return record
 
     @staticmethod
-    def _no_defaults(sides: dict, why: str) -> None:
-        for side in SIDES:
-            sides[side]["unavailable"]["defaults"] = why
-        return None
+    def _not_measured(record: dict, why: str) -> dict:
+        """The record without its re-measure: the variables that differ, and why they were not set."""
+        return {**record, "set": [], "still_differ": [], "rounds": [], "not_measured": why[:1024]}
 
     # --- plans -----------------------------------------------------------------------------------
     def _plans(self, workload, record: dict, deadline: float) -> dict | None:

@@ -13,20 +13,31 @@ const OUTCOME = Object.freeze({
   pass: 'explains', // wholly within the warn limit: the base's settings bring the head back
   beyond: 'code', // wholly beyond it: slower with the same settings
   open: 'open', // reaching it: not enough pairs to say
+  unmeasured: 'unmeasured', // the variables differ, the re-measure did not run
 });
+
+// The differing variables a report names where the re-measure did not run: the first few, as
+// the harness ordered them.
+const VARIABLES_KEPT = 20;
 
 const names = (list) => (Array.isArray(list) ? list.map(String) : []);
 
 /**
  * @param defaults  the row's re-measure: {variables: [{name, base, head}], set: [names], refused: [{name, reason}],
- *                  still_differ: [names], rounds: [{index, side, qps}]} or null (no variable
- *                  differed, or not re-measured)
+ *                  still_differ: [names], rounds: [{index, side, qps}], not_measured?: why} or
+ *                  null (no variable differed)
  * @param limits    the row's limits ({warn, fail} of rQPS)
  * @returns {findings: [{kind: 'defaults', outcome, interval, set: [{name, base}], refused: [{name,
- *          reason}], still_differ}], problem}
+ *          reason}], still_differ}] or, not re-measured, [{kind: 'defaults', outcome:
+ *          'unmeasured', variables: [{name, base, head}], count, why}], problem}
  */
 function defaultsFindings(defaults, limits) {
   if (!defaults) return { findings: [], problem: null };
+  if (typeof defaults.not_measured === 'string') {
+    const variables = (Array.isArray(defaults.variables) ? defaults.variables : []).map((v) => ({ name: String(v.name), base: v.base ?? null, head: v.head ?? null }));
+    const finding = { kind: 'defaults', outcome: OUTCOME.unmeasured, variables: variables.slice(0, VARIABLES_KEPT), count: variables.length, why: defaults.not_measured };
+    return { findings: variables.length ? [finding] : [], problem: defaults.not_measured };
+  }
   const refusedList = Array.isArray(defaults.refused) ? defaults.refused : [];
   if (!names(defaults.set).length) {
     // Nothing was set: the head as it was is no re-measure with the base's settings.

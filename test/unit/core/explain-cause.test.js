@@ -106,6 +106,24 @@ test('a re-measure that could not run is said as not looked at; no variable diff
   assert.ok(!plain.line.includes('default') && !plain.not_looked_at.some((n) => n.what === 'defaults'), plain.line);
 });
 
+test('a re-measure that did not run names the variables that differ beside the cause, and why once', () => {
+  const skipped = 'skipped: the row\'s 60 s (suite key explain.seconds_per_row) were spent before it';
+  const variables = [{ name: 'sort_buffer_size', base: '2097152', head: '32768' }, { name: 'optimizer_switch.rowid_filter', base: 'on', head: null }, { name: 'a', base: '1', head: '2' }, { name: 'b', base: 'x'.repeat(4000), head: '2' }];
+  const unmeasured = { variables, set: [], refused: [], still_differ: [], rounds: [], not_measured: skipped };
+  const at = (headSide) => causeOf(explainDoc([{ id: UI, base: side('pfs19_p1', 'update-index'), head: side(headSide, 'update-index'), defaults: unmeasured }]).rows[0], row(captured(), UI));
+  const said = '4 server variables differ (sort_buffer_size 2097152 → 32768, optimizer_switch.rowid_filter on → (none), a 1 → 2 and 1 more), not re-measured with the base\'s values: ' + skipped;
+  const led = at('pfs19_fsync');
+  assert.equal(led.kind, 'counters');
+  assert.ok(led.line.endsWith(`; ${said}`), led.line);
+  const none = at('pfs19_p1');
+  assert.equal(none.kind, null);
+  assert.ok(none.line.startsWith(`${said}; no other cause found: looked at `), none.line);
+  assert.equal(none.line.split('seconds_per_row').length, 2, 'the why is said once');
+  assert.deepEqual(none.not_looked_at.find((n) => n.what === 'defaults'), { what: 'defaults', why: skipped });
+  assert.equal(none.details.defaults[0].count, 4);
+  assert.equal(schemaProblem('explain', explainDoc([{ id: UI, base: side('pfs19_p1', 'update-index'), head: side('pfs19_p1', 'update-index'), defaults: unmeasured }])), null);
+});
+
 test('a row whose explanation failed, with every probe missing, says so and names no cause', () => {
   const none = { counters: null, waits: null, stacks: null, memory: null, unavailable: { stacks: 'perf is not installed (apt-get install linux-perf)' } };
   const doc = explainDoc([{ id: UI, status: 'error', error: { step: 'servers', message: 'the head did not start' }, base: none, head: none }]);

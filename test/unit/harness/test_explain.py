@@ -234,3 +234,13 @@ def test_explain_refuses_bad_budgets_and_file_names(tmp_path):
     assert done.returncode == 2
     assert done.stderr == "perfgate harness: --explain: '../x.json' is not a file name; expected e.g. explain.json\n"
     assert not (tmp_path / "out").exists()
+
+
+def test_a_re_measure_that_did_not_run_keeps_the_variables_that_differ():
+    record = {"variables": [{"name": "sort_buffer_size", "base": "2097152", "head": "32768"}],
+              "set": ["sort_buffer_size"], "refused": [], "still_differ": ["x"], "rounds": [{"index": 0}]}
+    out = ep.ExplainPhase._not_measured(record, "the re-measure with the base's settings failed: " + "y" * 2000)
+    assert out["variables"] == record["variables"]
+    assert (out["set"], out["still_differ"], out["rounds"]) == ([], [], [])
+    assert out["not_measured"].startswith("the re-measure with the base's settings failed: y") and len(out["not_measured"]) == 1024
+    assert record["set"] == ["sort_buffer_size"]  # the record read is not changed
