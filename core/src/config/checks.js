@@ -87,4 +87,22 @@ function scalarMap(src, path) {
   return { ...v };
 }
 
-module.exports = { get, isPlainObject, mapping, number, string, oneOf, list, scalarMap };
+// Suites whose rows run on tables of their own (DDL, TPC-C): a suite holds rows of `group` only
+// or none. Returns whether it holds any; fails at the first other row with other(name, first).
+function groupOnly(src, benchmarks, catalogue, group, other) {
+  if (!benchmarks) return false;
+  const inGroup = benchmarks.map((name) => catalogue[name].group === group);
+  if (!inGroup.some(Boolean)) return false;
+  const at = inGroup.findIndex((yes) => !yes);
+  if (at >= 0) src.fail(['benchmarks', at], other(show(benchmarks[at]), `'${benchmarks[inGroup.indexOf(true)]}'`));
+  return true;
+}
+
+// Such rows restart a side on a fresh copy for every round: the sides run in turn.
+function inTurn(src, measure, what) {
+  if (measure.side_schedule !== 'in-turn') {
+    src.fail(['measure', 'side_schedule'], `${show(measure.side_schedule)} is not valid; expected in-turn (each ${what} runs on a server restarted on a fresh copy, one side after the other)`);
+  }
+}
+
+module.exports = { get, isPlainObject, mapping, number, string, oneOf, list, scalarMap, groupOnly, inTurn };

@@ -65,19 +65,11 @@ function ddlEntry(name, shape, ddl) {
 // A suite lists DDL statements only or microbenchmarks only: the two load different tables.
 // Returns whether it is a DDL suite; fails at the first rule a DDL suite breaks.
 function checkDdlSuite(src, benchmarks, catalogue, measure, scale) {
-  if (!benchmarks) return false;
-  const isDdl = benchmarks.map((name) => catalogue[name].group === 'ddl');
-  if (!isDdl.some(Boolean)) return false;
-  const other = isDdl.findIndex((ddl) => !ddl);
-  if (other >= 0) {
-    src.fail(['benchmarks', other], `${show(benchmarks[other])} is a microbenchmark, '${benchmarks[isDdl.indexOf(true)]}' a DDL statement; expected a suite of DDL statements only or of microbenchmarks only`);
-  }
+  if (!check.groupOnly(src, benchmarks, catalogue, 'ddl', (other, first) => `${other} is a microbenchmark, ${first} a DDL statement; expected a suite of DDL statements only or of microbenchmarks only`)) return false;
   if (scale.tables !== 1) src.fail(['scale', 'tables'], `${show(scale.tables)} is not valid; expected 1 (a DDL suite times its statements on one table, ${TABLE})`);
   if (measure.threads.length !== 1 || measure.threads[0] !== 1) src.fail(['measure', 'threads'], `${show(src.data.measure.threads)} is not valid; expected 1 (one statement at a time)`);
   if (measure.signals.includes('instructions')) src.fail(['measure', 'signals'], 'instructions of DDL statements are not counted; expected [time]');
-  if (measure.side_schedule !== 'in-turn') {
-    src.fail(['measure', 'side_schedule'], `${show(measure.side_schedule)} is not valid; expected in-turn (each statement runs on a server restarted on a fresh copy, one side after the other)`);
-  }
+  check.inTurn(src, measure, 'statement');
   return true;
 }
 

@@ -27,17 +27,9 @@ function windowEvents(src, at) {
 // A suite lists TPC-C rows only or none: they run on go-tpc's tables, not sysbench's. Returns
 // whether it is a TPC-C suite; fails at the first rule one breaks.
 function checkTpccSuite(src, benchmarks, catalogue, measure, scale) {
-  if (!benchmarks) return false;
-  const isTpcc = benchmarks.map((name) => catalogue[name].group === 'tpcc');
-  if (!isTpcc.some(Boolean)) return false;
-  const other = isTpcc.findIndex((tpcc) => !tpcc);
-  if (other >= 0) {
-    src.fail(['benchmarks', other], `${show(benchmarks[other])} is not TPC-C, '${benchmarks[isTpcc.indexOf(true)]}' is; expected a suite of TPC-C rows only (they run on go-tpc's tables)`);
-  }
+  if (!check.groupOnly(src, benchmarks, catalogue, 'tpcc', (other, first) => `${other} is not TPC-C, ${first} is; expected a suite of TPC-C rows only (they run on go-tpc's tables)`)) return false;
   if (scale.rows !== ROWS) src.fail(['scale', 'rows'], `${show(scale.rows)} is not valid; expected ${ROWS} (TPC-C's stock rows per warehouse; scale.tables is the number of warehouses)`);
-  if (measure.side_schedule !== 'in-turn') {
-    src.fail(['measure', 'side_schedule'], `${show(measure.side_schedule)} is not valid; expected in-turn (each round runs on a server restarted on a fresh copy, one side after the other)`);
-  }
+  check.inTurn(src, measure, 'round');
   return true;
 }
 
