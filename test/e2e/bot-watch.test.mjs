@@ -91,7 +91,7 @@ describe('a push to main → perfgate bot → perf-watch.yml under act on two re
     const store = await bot.openStore(path.join(folder, 'history.db'));
     try {
       const watchRun = await waitFor('the watch run to be stored', async () => {
-        const w = await bot.watchRunOf(store, { repo: REPOSITORY, headSha: fork.headSha, purpose: 'measure' });
+        const w = await bot.watchRunOf(store, { repo: REPOSITORY, headSha: fork.headSha, purpose: 'measure', suite: 'quick' });
         return w && ['stored', 'failed'].includes(w.status) && w;
       }, { timeoutMs: 60_000 });
       assert.equal(watchRun.status, 'stored', watchRun.detail);

@@ -83,6 +83,27 @@ function storeContract(backend) {
         await current.close();
       });
 
+      test('watch runs of a store from before suites were watched are kept as the quick suite\'s', async () => {
+        const target = await backend.fresh();
+        const old = await bot.openStore(target, { migrateTo: '0010_heartbeat' });
+        const row = (id, purpose, workflowRunId) => ({
+          id, repo: REPO, head_sha: sha(2), base_sha: sha(1), purpose, tests: null, status: 'dispatched', installation_id: 7,
+          workflow_run_id: workflowRunId, run_id: null, detail: null, created_at: 1, updated_at: 1,
+        });
+        await old.db.insertInto('watch_runs').values([row(5, 'measure', 900), row(9, 'confirm', 901)]).execute();
+        await old.close();
+        const s = await bot.openStore(target);
+        stores.push(s);
+        assert.deepEqual((await bot.watchRunsOf(s, { repo: REPO, headSha: sha(2), purpose: 'measure' })).map((w) => [w.id, w.suite, w.workflowRunId]), [[5, 'quick', 900]]);
+        assert.equal((await bot.watchRunOfWorkflowRun(s, { repo: REPO, workflowRunId: 901 })).purpose, 'confirm');
+        const again = await bot.claimWatchRun(s, { repo: REPO, headSha: sha(2), baseSha: sha(1), purpose: 'measure', suite: 'quick' });
+        assert.deepEqual([again.duplicate, again.watchRun.id], [true, 5]);
+        const tpcc = await bot.claimWatchRun(s, { repo: REPO, headSha: sha(2), baseSha: sha(1), purpose: 'measure', suite: 'tpcc' });
+        assert.deepEqual([tpcc.duplicate, tpcc.watchRun.suite, tpcc.watchRun.id > 9], [false, 'tpcc', true]);
+        assert.deepEqual((await bot.watchRunsOf(s, { repo: REPO, headSha: sha(2), purpose: 'measure' })).map((w) => w.suite), ['quick', 'tpcc']);
+        await assert.rejects(bot.claimWatchRun(s, { repo: REPO, headSha: sha(3), baseSha: sha(1), purpose: 'measure' }), /missing 'suite'/);
+      });
+
       test('a store written by a newer version is refused, not changed', async () => {
         const target = await backend.fresh();
         const s = await bot.openStore(target);

@@ -184,6 +184,15 @@ const KEYS = {
     default: 'perf-watch.yml',
     read: workflowFile,
   },
+  PERFGATE_WATCH_SUITES: {
+    describe: 'the suites measured for each watched push, each its own run of PERFGATE_WATCH_WORKFLOW (e.g. quick,tpcc); each a suite of PERFGATE_THRESHOLDS',
+    default: ['quick'],
+    read: (value, fail) => {
+      const suites = [...new Set(listOf(value))];
+      if (!suites.length || suites.length > 8 || suites.some((name) => !/^[a-z][a-z0-9-]{0,63}$/.test(name))) throw fail('one to eight suite names separated by commas, such as quick,tpcc');
+      return suites;
+    },
+  },
   PERFGATE_CHANGE_POINT_PYTHON: {
     describe: "the python that runs the change-point adapter with Apache Otava (scripts/install-deps.sh makes ~/.cache/perfgate/tools/otava); unset: that one",
     default: null,
@@ -386,7 +395,7 @@ function jiraSettings(values) {
  * @param port  --port, or undefined
  * @returns the typed settings: {appId, privateKey, privateKeyFile, webhookSecret, databaseUrl,
  *          apiUrl, repositories, teams, pacing, workflows: {suite: file}, report,
- *          watch: {enabled, branch, workflow, suite}, tracker, thresholds,
+ *          watch: {enabled, branch, workflow, suites}, tracker, thresholds,
  *          host, dashboard, dashboardHosts, port, workers,
  *          http: {maxConnections, headersTimeoutMs, requestTimeoutMs},
  *          leaseSeconds, maxWebhookBytes, maxWebhookBytesInFlight, webhookSources, maxArtifactBytes,
@@ -417,6 +426,10 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
     throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
   }
+  const unknownSuite = values.PERFGATE_WATCH === 'on' && values.PERFGATE_WATCH_SUITES.find((name) => !Object.hasOwn(values.PERFGATE_THRESHOLDS.suites, name));
+  if (unknownSuite) {
+    throw new UsageError(`PERFGATE_WATCH_SUITES '${unknownSuite}' is not a suite of ${values.PERFGATE_THRESHOLDS.dir}; expected one of: ${Object.keys(values.PERFGATE_THRESHOLDS.suites).join(', ')}`);
+  }
   const warnings = secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES });
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
@@ -436,7 +449,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     report: values.PERFGATE_REPORT,
     failOn: values.PERFGATE_FAIL_ON,
     watch: {
-      enabled: values.PERFGATE_WATCH === 'on', branch: values.PERFGATE_WATCH_BRANCH, workflow: values.PERFGATE_WATCH_WORKFLOW, suite: 'quick',
+      enabled: values.PERFGATE_WATCH === 'on', branch: values.PERFGATE_WATCH_BRANCH, workflow: values.PERFGATE_WATCH_WORKFLOW, suites: values.PERFGATE_WATCH_SUITES,
       changePointPython: values.PERFGATE_CHANGE_POINT_PYTHON,
     },
     tracker: values.PERFGATE_TRACKER,

@@ -1,12 +1,13 @@
 'use strict';
-// Watching the main branch: a push to it dispatches the fork's watch workflow for the pushed
-// commit against the previous main commit with a result (pinned SHAs); the completed run is
-// stored along main and settled (watch.js); a fail is re-measured once, the same pinned pair
-// with only the failing microbenchmarks, before anything is filed.
+// Watching the main branch: a push to it dispatches the fork's watch workflow once per suite
+// watched (PERFGATE_WATCH_SUITES) for the pushed commit against that suite's previous main
+// commit with a result (pinned SHAs); each completed run is stored along main and settled
+// (watch.js); a fail is re-measured once, the same pinned pair and suite with only the failing
+// microbenchmarks, before anything is filed.
 //
 // The dispatch contract of the watch workflow (workflow_dispatch inputs, all strings):
 //   base-sha, head-sha  the pinned pair (40 hex digits): head = the pushed main commit
-//   suite               the suite measured (quick)
+//   suite               the suite measured (one of PERFGATE_WATCH_SUITES)
 //   options             "tests=a,b" for a re-measurement, else empty
 //   purpose             measure | confirm
 //   request-id          "w" and the bot's watch run id, in the run-name so the bot finds it:
@@ -43,14 +44,14 @@ function mainPush(payload, { enabled = true, branch = null } = {}) {
   return { work: { kind: 'watch-push', headSha: payload.after, before: ZERO_SHA.test(payload.before || '') ? null : payload.before || null, commits } };
 }
 
-function dispatchInputs({ watchRun, suite }) {
+function dispatchInputs({ watchRun }) {
   for (const [name, sha] of [['base', watchRun.baseSha], ['head', watchRun.headSha]]) {
     if (!contract.SHA.test(sha || '')) throw new Error(`watch dispatch: the ${name} ${JSON.stringify(sha)} is not 40 hex digits`);
   }
   return {
     'base-sha': watchRun.baseSha,
     'head-sha': watchRun.headSha,
-    suite,
+    suite: watchRun.suite,
     options: watchRun.tests ? `tests=${watchRun.tests.join(',')}` : '',
     purpose: watchRun.purpose,
     'request-id': watchRequestId(watchRun),
@@ -65,7 +66,7 @@ async function dispatch(ctx, octokit, watchRun) {
   try {
     // A watch run claimed for dispatching may have been dispatched by a job that then died.
     run = await dispatchWorkflow(ctx, octokit, {
-      owner, repo, workflow: watch.workflow, inputs: dispatchInputs({ watchRun, suite: watch.suite }), requestId: watchRequestId(watchRun), since: watchRun.createdAt, lookFirst: true,
+      owner, repo, workflow: watch.workflow, inputs: dispatchInputs({ watchRun }), requestId: watchRequestId(watchRun), since: watchRun.createdAt, lookFirst: true,
     });
   } catch (err) {
     if (!(err instanceof DispatchRefused)) throw err;
@@ -76,16 +77,27 @@ async function dispatch(ctx, octokit, watchRun) {
   await store.updateWatchRun(ctx.store, watchRun.id, { status: 'dispatched', workflowRunId: run ? run.id : null });
 }
 
-// The commit a pushed head is measured against: while a regression is open, its last good
-// commit (so that a sighting and a recovery are judged against the level before it); else the
-// latest measured main commit; else the main tip before the push.
-async function baseFor(ctx, { repo, before }) {
-  const open = await store.regressionsOf(ctx.store, { repo, statuses: ['open'] });
+// The commit a pushed head is measured against: while a regression of one of the suite's rows
+// is open, its last good commit (so that a sighting and a recovery are judged against the level
+// before it); else the suite's latest measured main commit; else the main tip before the push.
+async function baseFor(ctx, { repo, before, suite }) {
+  const rows = new Set(core.findSuite(ctx.config.thresholds, suite).names);
+  const open = (await store.regressionsOf(ctx.store, { repo, statuses: ['open'] })).filter((r) => rows.has(r.benchKey));
   if (open.length && open[0].lastGood) return open[0].lastGood;
-  return (await store.lastMeasuredMainCommit(ctx.store, { repo })) || before;
+  return (await store.lastMeasuredMainCommit(ctx.store, { repo, suite })) || before;
 }
 
-/** The job of a push to the watched branch: place its commits on main, dispatch a measurement. */
+// The verdict of the measurement of a main commit that holds a microbenchmark (whichever
+// suite's run measured it), or null.
+async function measuredVerdictOf(ctx, { repo, sha, benchKey }) {
+  for (const run of await store.watchRunsOf(ctx.store, { repo, headSha: sha, purpose: 'measure' })) {
+    const verdict = run.runId ? await store.verdictOfRun(ctx.store, run.runId) : null;
+    if (verdict && verdict.benchmarks.some((b) => b.id === benchKey)) return verdict;
+  }
+  return null;
+}
+
+/** The job of a push to the watched branch: place its commits on main, dispatch a measurement per suite. */
 async function watchPushJob(ctx, job) {
   const { repo, headSha, before, commits, installationId } = job.payload;
   const unplaced = [];
@@ -93,14 +105,15 @@ async function watchPushJob(ctx, job) {
   const placed = before ? [{ sha: before }, ...commits.filter((c) => c.sha !== before)] : commits;
   for (const c of placed) if ((await store.mainSeqOf(ctx.store, { repo, sha: c.sha })) === null) unplaced.push(c);
   if (unplaced.length) await store.recordMainline(ctx.store, { repo, commits: unplaced, firstSeq: await store.nextMainSeq(ctx.store, { repo }) });
-  const base = await baseFor(ctx, { repo, before });
-  if (!base || base === headSha) {
-    ctx.log.info(`watch ${repo}: ${headSha} has no earlier main commit to be measured against; not measured`);
-    return;
+  for (const suite of ctx.config.watch.suites) {
+    const base = await baseFor(ctx, { repo, before, suite });
+    if (!base || base === headSha) {
+      ctx.log.info(`watch ${repo}: ${headSha} has no earlier main commit to be measured against by ${suite}; not measured`);
+      continue;
+    }
+    const { watchRun } = await store.claimWatchRun(ctx.store, { repo, headSha, baseSha: base, purpose: 'measure', suite, installationId });
+    if (watchRun.status === 'dispatching') await dispatch(ctx, ctx.github.installation(installationId), watchRun);
   }
-  const { watchRun } = await store.claimWatchRun(ctx.store, { repo, headSha, baseSha: base, purpose: 'measure', installationId });
-  if (watchRun.status !== 'dispatching') return;
-  await dispatch(ctx, ctx.github.installation(installationId), watchRun);
 }
 
 // The threads whose instructions decided a row's instructions signal (signals.js), and so the
@@ -128,8 +141,7 @@ async function changePointsAt(ctx, { repo, verdict }) {
   // The fails dismissed as noise stay watched: a change point may confirm them later, on the
   // figure that decided them then (the verdict of the run that measured their first bad commit).
   for (const r of await store.regressionsOf(ctx.store, { repo, statuses: ['noise'] })) {
-    const measured = await store.watchRunOf(ctx.store, { repo, headSha: r.firstBad, purpose: 'measure' });
-    const then = measured && measured.runId ? await store.verdictOfRun(ctx.store, measured.runId) : null;
+    const then = await measuredVerdictOf(ctx, { repo, sha: r.firstBad, benchKey: r.benchKey });
     const item = then && then.benchmarks.find((b) => b.id === r.benchKey);
     watch(r.benchKey, r.signal, threadsOf(item || {}, r.signal));
   }
@@ -175,8 +187,7 @@ async function fileConfirmedNoise(ctx, { repo, tracker, changePoints }) {
     const dedupeKey = core.dedupeKey({ repo, benchKey: cp.benchKey, signal: cp.signal, firstBad: cp.sha });
     const row = await store.regressionByKey(ctx.store, dedupeKey);
     if (!row || row.status !== 'noise') continue;
-    const measured = await store.watchRunOf(ctx.store, { repo, headSha: cp.sha, purpose: 'measure' });
-    const verdict = measured && measured.runId ? await store.verdictOfRun(ctx.store, measured.runId) : null;
+    const verdict = await measuredVerdictOf(ctx, { repo, sha: cp.sha, benchKey: cp.benchKey });
     if (!verdict) continue;
     if (!await store.promoteNoise(ctx.store, { dedupeKey, note: `confirmed by change point: ${cp.description}` })) continue;
     const issue = core.regressionIssue({
@@ -217,7 +228,7 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
   await fileConfirmedNoise(ctx, { repo, tracker, changePoints });
   let settled;
   if (watchRun.purpose === 'confirm') {
-    const measured = await store.watchRunOf(ctx.store, { repo, headSha, purpose: 'measure' });
+    const measured = await store.watchRunOf(ctx.store, { repo, headSha, purpose: 'measure', suite: watchRun.suite });
     const original = await store.verdictOfRun(ctx.store, measured.runId);
     settled = await settleMainResult({ db: ctx.store, tracker, repo, base: measured.baseSha, head: headSha, verdict: original, confirmation: verdict, changePoints, log: ctx.log });
   } else {
@@ -226,7 +237,7 @@ async function watchRunCompleted(ctx, { watchRun, workflowRunId, attempt = 1, re
   let confirming = null;
   if (watchRun.purpose === 'measure' && settled.confirm.length) {
     const claimed = await store.claimWatchRun(ctx.store, {
-      repo, headSha, baseSha, purpose: 'confirm', tests: settled.confirm, installationId: watchRun.installationId,
+      repo, headSha, baseSha, purpose: 'confirm', suite: watchRun.suite, tests: settled.confirm, installationId: watchRun.installationId,
     });
     if (claimed.watchRun.status === 'dispatching') await dispatch(ctx, octokit, claimed.watchRun);
     confirming = claimed.watchRun;
@@ -266,7 +277,7 @@ async function watchRunJob(ctx, job) {
   if (watchRun.status !== 'dispatched') return true;
   const [owner, name] = watchRun.repo.split('/');
   const octokit = ctx.github.installation(watchRun.installationId);
-  const suite = ctx.config.watch.suite;
+  const { suite } = watchRun;
   let folder;
   try {
     const folders = await downloadRunFolders(octokit, { owner, repo: name, runId, suite, maxBytes: ctx.config.maxArtifactBytes });

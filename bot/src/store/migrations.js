@@ -8,6 +8,7 @@
 //   indexed strings are VARCHAR of at most 255 characters (utf8mb4 index key limits);
 //   ids are INTEGER autoincrement primary keys.
 const { sql } = require('kysely');
+const { watch, watchSuites } = require('./migrations-watch');
 
 const id = (col) => col.primaryKey().autoIncrement();
 const json = sql`mediumtext`;
@@ -366,36 +367,6 @@ const bisections = {
   },
 };
 
-// Watching the main branch:
-//   regressions gain the last main commit counted as a sighting (a run delivered twice is
-//   one sighting) and a note: how it was confirmed, or why a fail was dismissed as noise
-//   (status 'noise': nothing filed, said here);
-//   watch_runs    each run the bot dispatched for a main commit: the measurement against the
-//                 previous main commit with a result, and its re-measurement of the failing
-//                 microbenchmarks (purpose 'confirm'); one of each per commit.
-const watch = {
-  async up(db) {
-    await db.schema.alterTable('regressions').addColumn('last_seen_commit_id', 'integer', (c) => c.references('commits.id')).execute();
-    await db.schema.alterTable('regressions').addColumn('note', 'text').execute();
-    await db.schema.createTable('watch_runs')
-      .addColumn('id', 'integer', id)
-      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
-      .addColumn('head_sha', 'varchar(64)', (c) => c.notNull())
-      .addColumn('base_sha', 'varchar(64)', (c) => c.notNull())
-      .addColumn('purpose', 'varchar(16)', (c) => c.notNull())
-      .addColumn('tests', json)
-      .addColumn('status', 'varchar(16)', (c) => c.notNull())
-      .addColumn('installation_id', 'bigint')
-      .addColumn('workflow_run_id', 'bigint')
-      .addColumn('run_id', 'integer', (c) => c.references('runs.id'))
-      .addColumn('detail', 'text')
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
-      .addColumn('updated_at', 'bigint', (c) => c.notNull())
-      .addUniqueConstraint('watch_runs_commit_purpose', ['repo', 'head_sha', 'purpose'])
-      .execute();
-  },
-};
-
 // What a release sign-off needs beyond 0004's row: the conversation it was asked in (an issue
 // or a pull request: /perf waive there applies to its latest sign-off), the reply that carries
 // the report (edited when a waiver changes the decision), the merged verdict the decision is
@@ -474,6 +445,7 @@ const MIGRATIONS = Object.freeze({
   '0008_instruction_windows': instructionWindows,
   '0009_pull_heads': pullHeads,
   '0010_heartbeat': heartbeat,
+  '0011_watch_suites': watchSuites,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

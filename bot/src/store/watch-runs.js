@@ -1,8 +1,9 @@
 'use strict';
-// The runs the bot dispatches for main commits (table watch_runs of 0006_watch): one
-// measurement of each pushed main commit against the previous main commit with a result, and
-// at most one re-measurement (purpose 'confirm') of its failing microbenchmarks. The row is
-// claimed before the dispatch, so a push delivered twice dispatches once.
+// The runs the bot dispatches for main commits (table watch_runs of 0006_watch, one suite's
+// each since 0011_watch_suites): per suite watched, one measurement of each pushed main commit
+// against the previous main commit with a result, and at most one re-measurement (purpose
+// 'confirm') of its failing microbenchmarks. The row is claimed before the dispatch, so a push
+// delivered twice dispatches once.
 const { StoreError } = require('./connection');
 const { storedVerdict } = require('./stored-verdicts');
 
@@ -14,18 +15,18 @@ function required(value, name) {
 }
 
 const toWatchRun = (r) => r && ({
-  id: Number(r.id), repo: r.repo, headSha: r.head_sha, baseSha: r.base_sha, purpose: r.purpose,
+  id: Number(r.id), repo: r.repo, headSha: r.head_sha, baseSha: r.base_sha, purpose: r.purpose, suite: r.suite,
   tests: r.tests ? JSON.parse(r.tests) : null, status: r.status, installationId: r.installation_id === null ? null : Number(r.installation_id),
   workflowRunId: r.workflow_run_id === null ? null : Number(r.workflow_run_id), runId: r.run_id === null ? null : Number(r.run_id),
   detail: r.detail, createdAt: Number(r.created_at),
 });
 
-/** -> {watchRun, duplicate}: the run of this commit and purpose, claimed unless it was there. */
-async function claimWatchRun(store, { repo, headSha, baseSha, purpose, tests = null, installationId = null }) {
+/** -> {watchRun, duplicate}: the run of this commit, purpose and suite, claimed unless it was there. */
+async function claimWatchRun(store, { repo, headSha, baseSha, purpose, suite, tests = null, installationId = null }) {
   if (!PURPOSES.includes(purpose)) throw new StoreError(`claimWatchRun: purpose ${JSON.stringify(purpose)}: expected one of ${PURPOSES.join(', ')}`);
-  const key = { repo: required(repo, 'repo'), head_sha: required(headSha, 'headSha'), purpose };
+  const key = { repo: required(repo, 'repo'), head_sha: required(headSha, 'headSha'), purpose, suite: required(suite, 'suite') };
   const find = () => store.db.selectFrom('watch_runs').selectAll().where('repo', '=', key.repo).where('head_sha', '=', key.head_sha)
-    .where('purpose', '=', purpose).executeTakeFirst();
+    .where('purpose', '=', purpose).where('suite', '=', key.suite).executeTakeFirst();
   const seen = await find();
   if (seen) return { watchRun: toWatchRun(seen), duplicate: true };
   const now = store.now();
@@ -60,15 +61,22 @@ async function watchRunOfWorkflowRun(store, { repo, workflowRunId }) {
     .executeTakeFirst()) || null;
 }
 
-async function watchRunOf(store, { repo, headSha, purpose }) {
+async function watchRunOf(store, { repo, headSha, purpose, suite }) {
   return toWatchRun(await store.db.selectFrom('watch_runs').selectAll().where('repo', '=', repo).where('head_sha', '=', headSha)
-    .where('purpose', '=', purpose).executeTakeFirst()) || null;
+    .where('purpose', '=', purpose).where('suite', '=', required(suite, 'suite')).executeTakeFirst()) || null;
 }
 
-/** The head of the latest measured ('stored') main commit of a repository, or null. */
-async function lastMeasuredMainCommit(store, { repo }) {
+/** Every suite's watch run of a commit and purpose, oldest first. */
+async function watchRunsOf(store, { repo, headSha, purpose }) {
+  const rows = await store.db.selectFrom('watch_runs').selectAll().where('repo', '=', repo).where('head_sha', '=', headSha)
+    .where('purpose', '=', purpose).orderBy('id').execute();
+  return rows.map(toWatchRun);
+}
+
+/** The head of a suite's latest measured ('stored') main commit of a repository, or null. */
+async function lastMeasuredMainCommit(store, { repo, suite }) {
   const row = await store.db.selectFrom('watch_runs as w').innerJoin('commits as c', (j) => j.onRef('c.sha', '=', 'w.head_sha').onRef('c.repo', '=', 'w.repo'))
-    .select(['w.head_sha']).where('w.repo', '=', repo).where('w.purpose', '=', 'measure').where('w.status', '=', 'stored')
+    .select(['w.head_sha']).where('w.repo', '=', repo).where('w.purpose', '=', 'measure').where('w.suite', '=', required(suite, 'suite')).where('w.status', '=', 'stored')
     .where('c.main_seq', 'is not', null).orderBy('c.main_seq', 'desc').executeTakeFirst();
   return row ? row.head_sha : null;
 }
@@ -115,4 +123,4 @@ async function instructionLevels(store, { repo, benchKey }) {
   return points;
 }
 
-module.exports = { instructionLevels, verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, watchRunOfWorkflowRun, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };
+module.exports = { instructionLevels, verdictOfRun, claimWatchRun, updateWatchRun, getWatchRun, watchRunOf, watchRunsOf, watchRunOfWorkflowRun, lastMeasuredMainCommit, nextMainSeq, mainSeqOf, WATCH_PURPOSES: PURPOSES };

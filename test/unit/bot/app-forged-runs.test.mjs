@@ -60,7 +60,7 @@ describe('forged workflow runs', () => {
     pushed.installation = { id: INSTALLATION_ID };
     assert.equal((await running.deliver('push', pushed)).status, 202);
     await settled(running);
-    const watchRun = await store.watchRunOf(running.store, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    const watchRun = await store.watchRunOf(running.store, { repo: REPOSITORY, headSha: BAD, purpose: 'measure', suite: 'quick' });
     assert.equal(watchRun.status, 'dispatched');
     const [dispatched] = gh.state.dispatches.filter((d) => d.workflow === 'perf-watch.yml');
     const title = `perfgate watch quick of ${BAD} (w${watchRun.id})`;

@@ -57,7 +57,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     });
     db = await store.openStore(path.join(dir, 'history.db'));
     const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suites: ['quick'] }, thresholds: core.loadThresholds(core.SHIPPED_THRESHOLDS_DIR) } };
   });
   after(async () => {
     if (db) await db.close();
@@ -70,7 +70,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   test('the pushed commit is measured against the main tip before it, once however often the push arrives', async () => {
     await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
     await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
-    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure', suite: 'quick' });
     assert.deepEqual(dispatches(), [{
       status: 200, ref: 'main', return_run_details: true,
       inputs: { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: '', purpose: 'measure', 'request-id': `w${measure.id}` },
@@ -80,7 +80,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
   });
 
   test('a fail is re-measured with the failing microbenchmarks only, on the same pinned pair; confirmed, it is filed', async () => {
-    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure', suite: 'quick' });
     const first = await watchRunCompleted(ctx, { watchRun: measure, workflowRunId: 9100, ...regressed() });
     assert.deepEqual(first.actions, []);
     assert.deepEqual(first.confirming.tests, ['point-query', 'update-index_range=100']);
@@ -105,7 +105,7 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     assert.deepEqual(dispatches().at(-1).inputs, {
       'base-sha': GOOD, 'head-sha': FIX, suite: 'quick', options: '', purpose: 'measure', 'request-id': dispatches().at(-1).inputs['request-id'],
     });
-    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: FIX, purpose: 'measure' });
+    const measure = await store.watchRunOf(db, { repo: REPOSITORY, headSha: FIX, purpose: 'measure', suite: 'quick' });
     const done = await watchRunCompleted(ctx, { watchRun: measure, workflowRunId: 9102, ...aa() });
     assert.deepEqual(done.actions.map((a) => [a.action, a.benchKey, a.fixedBy]), [['close', 'point-query', FIX], ['close', 'update-index_range=100', FIX]]);
     assert.equal(done.confirming, null);
@@ -122,10 +122,50 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
     gh.failNext('actions/create-workflow-dispatch', { status: 422, body: { message: "Workflow does not have 'workflow_dispatch' trigger", documentation_url: 'https://docs.github.com', status: '422' } });
     const calls = dispatches().length;
     await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: other })));
-    const failed = await store.watchRunOf(db, { repo: REPOSITORY, headSha: other, purpose: 'measure' });
+    const failed = await store.watchRunOf(db, { repo: REPOSITORY, headSha: other, purpose: 'measure', suite: 'quick' });
     assert.deepEqual([failed.status, failed.detail, failed.workflowRunId], ['failed', "GitHub refused to run perf-watch.yml: 422 Workflow does not have 'workflow_dispatch' trigger", null]);
     await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: other })));
     assert.equal(dispatches().length, calls + 1);
+  });
+});
+
+describe('watching main with two suites', () => {
+  let gh;
+  let dir;
+  let db;
+  let ctx;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-suites-'));
+    gh = await startDouble({ extra: { workflows: { [REPOSITORY]: [{ file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } } });
+    db = await store.openStore(path.join(dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suites: ['quick', 'tpcc'] }, thresholds: core.loadThresholds(core.SHIPPED_THRESHOLDS_DIR) } };
+  });
+  after(async () => {
+    if (db) await db.close();
+    if (gh) await gh.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const job = (payload) => ({ payload: { repo: REPOSITORY, installationId: INSTALLATION_ID, ...mainPush(payload).work } });
+  const sent = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => c.requestBody.inputs);
+
+  test('each suite is dispatched, re-measured and based on its own runs; a regression of one suite moves only its base', async () => {
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
+    await watchPushJob(ctx, job(mainPushEvent({ before: GOOD, after: BAD })));
+    assert.deepEqual(sent().map((i) => [i.suite, i['base-sha'], i['head-sha'], i.purpose]), [['quick', GOOD, BAD, 'measure'], ['tpcc', GOOD, BAD, 'measure']]);
+    const quick = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure', suite: 'quick' });
+    const tpcc = await store.watchRunOf(db, { repo: REPOSITORY, headSha: BAD, purpose: 'measure', suite: 'tpcc' });
+    assert.notEqual(quick.id, tpcc.id);
+    assert.equal((await watchRunCompleted(ctx, { watchRun: tpcc, workflowRunId: 9500, ...aa() })).confirming, null);
+    const first = await watchRunCompleted(ctx, { watchRun: quick, workflowRunId: 9501, ...regressed() });
+    assert.deepEqual([first.confirming.suite, sent().at(-1).suite, sent().at(-1).purpose], ['quick', 'quick', 'confirm']);
+    const filed = await watchRunCompleted(ctx, { watchRun: await store.getWatchRun(db, first.confirming.id), workflowRunId: 9502, ...regressed() });
+    assert.deepEqual(filed.actions.map((a) => a.action), ['file', 'file']);
+    // The quick suite's rows regressed: its next run is against their last good commit; TPC-C's
+    // against the commit it measured last.
+    await watchPushJob(ctx, job(mainPushEvent({ before: BAD, after: FIX })));
+    assert.deepEqual(sent().slice(-2).map((i) => [i.suite, i['base-sha'], i['head-sha']]), [['quick', GOOD, FIX], ['tpcc', BAD, FIX]]);
+    assert.deepEqual(gh.problems(), []);
   });
 });
 
@@ -176,7 +216,7 @@ describe('the bot service watching main (PERFGATE_WATCH=on)', () => {
       const completed = await on.deliver('workflow_run', workflowRunEvent({ run, workflow: 'perf-watch.yml' }));
       assert.deepEqual([completed.status, completed.text], [202, 'queued']);
       await settled(on);
-      const stored = await store.watchRunOf(on.store, { repo: REPOSITORY, headSha: BAD, purpose: 'measure' });
+      const stored = await store.watchRunOf(on.store, { repo: REPOSITORY, headSha: BAD, purpose: 'measure', suite: 'quick' });
       assert.deepEqual([stored.status, stored.workflowRunId, typeof stored.runId], ['stored', run.id, 'number']);
       const series = await store.mainSeries(on.store, { repo: REPOSITORY, microbenchmark: 'point-query', signal: 'qps' });
       assert.deepEqual([...new Set(series.map((p) => `${p.seq} ${p.sha}`))], [`0 ${GOOD}`, `1 ${BAD}`]);
@@ -194,10 +234,16 @@ test('the watch settings: off by default, on with its branch and workflow, a bad
   try {
     const env = (extra) => botEnvironment({ folder, apiUrl: 'http://127.0.0.1:1', extra });
     assert.deepEqual([readBotConfig({ env: env(), port: '0' }).watch, readBotConfig({ env: env(), port: '0' }).tracker],
-      [{ enabled: false, branch: null, workflow: 'perf-watch.yml', suite: 'quick', changePointPython: null }, 'github']);
+      [{ enabled: false, branch: null, workflow: 'perf-watch.yml', suites: ['quick'], changePointPython: null }, 'github']);
     assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_BRANCH: 'release/11.4', PERFGATE_WATCH_WORKFLOW: 'watch.yaml' }), port: '0' }).watch,
-      { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suite: 'quick', changePointPython: null });
+      { enabled: true, branch: 'release/11.4', workflow: 'watch.yaml', suites: ['quick'], changePointPython: null });
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'yes' }), port: '0' }), /PERFGATE_WATCH.*'yes'.*expected on or off/);
+    assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_SUITES: 'quick, tpcc,quick ddl' }), port: '0' }).watch.suites, ['quick', 'tpcc', 'ddl']);
+    for (const bad of ['quick;rm -rf /', 'Quick', ',', 'a,b,c,d,e,f,g,h,i', `${'q'.repeat(65)}`]) {
+      assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_SUITES: bad }), port: '0' }), /PERFGATE_WATCH_SUITES .*expected one to eight suite names separated by commas, such as quick,tpcc/, bad);
+    }
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_SUITES: 'quick,nightly' }), port: '0' }), /^UsageError: PERFGATE_WATCH_SUITES 'nightly' is not a suite of .*thresholds; expected one of: .*quick.*tpcc/);
+    assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH_SUITES: 'nightly' }), port: '0' }).watch.suites, ['nightly'], 'not checked while watching is off');
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github or jira/);
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'jira', PERFGATE_JIRA_URL: 'https://example.atlassian.net' }), port: '0' }),
       /^UsageError: PERFGATE_JIRA_PROJECT is not set: .*PERFGATE_TRACKER=jira needs it$/);
@@ -214,7 +260,7 @@ test('the watch settings: off by default, on with its branch and workflow, a bad
 test('the example perf-watch.yml declares every input the bot sends and names its runs as the bot finds them', () => {
   const workflow = YAML.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../.github/examples/perf-watch.yml'), 'utf8'));
   assert.equal(workflow['run-name'], WATCH_RUN_NAME);
-  const sent = dispatchInputs({ watchRun: { id: 3, repo: REPOSITORY, baseSha: GOOD, headSha: BAD, purpose: 'confirm', tests: ['point-query'] }, suite: 'quick' });
+  const sent = dispatchInputs({ watchRun: { id: 3, repo: REPOSITORY, baseSha: GOOD, headSha: BAD, purpose: 'confirm', suite: 'quick', tests: ['point-query'] } });
   assert.deepEqual(Object.keys(sent).sort(), Object.keys(workflow.on.workflow_dispatch.inputs).sort());
   assert.deepEqual(sent, { 'base-sha': GOOD, 'head-sha': BAD, suite: 'quick', options: 'tests=point-query', purpose: 'confirm', 'request-id': 'w3' });
   // No pull request, no gate: the measure job runs the action on the pinned pair only.
@@ -231,7 +277,7 @@ function watchContext() {
     env.gh = await startDouble();
     env.db = await store.openStore(path.join(env.dir, 'history.db'));
     const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: env.gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    env.ctx = { store: env.db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suite: 'quick' } } };
+    env.ctx = { store: env.db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suites: ['quick'] }, thresholds: core.loadThresholds(core.SHIPPED_THRESHOLDS_DIR) } };
   });
   after(async () => {
     if (env.db) await env.db.close();
@@ -250,7 +296,7 @@ async function historyWithDismissedFail(env, judged) {
   for (let i = 1; i < 19; i += 1) {
     const { runId } = await store.storeRun(env.db, { request: { repo: REPOSITORY, runKey: `main-${i}`, base: { sha: commits[i - 1] }, head: { sha: commits[i] } }, ...judged(i) });
     if (i !== 12) continue;
-    const { watchRun } = await store.claimWatchRun(env.db, { repo: REPOSITORY, headSha: commits[12], baseSha: commits[11], purpose: 'measure', installationId: INSTALLATION_ID });
+    const { watchRun } = await store.claimWatchRun(env.db, { repo: REPOSITORY, headSha: commits[12], baseSha: commits[11], purpose: 'measure', suite: 'quick', installationId: INSTALLATION_ID });
     await store.updateWatchRun(env.db, watchRun.id, { status: 'stored', runId });
   }
   const key = core.dedupeKey({ repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12] });
@@ -258,7 +304,7 @@ async function historyWithDismissedFail(env, judged) {
     dedupeKey: key, repo: REPOSITORY, benchKey: 'update-index_range=100', signal: 'instructions_per_query', firstBad: commits[12], lastGood: commits[11],
     status: 'noise', note: 'one noisy point',
   });
-  const last = await store.claimWatchRun(env.db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'measure', installationId: INSTALLATION_ID });
+  const last = await store.claimWatchRun(env.db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'measure', suite: 'quick', installationId: INSTALLATION_ID });
   return { commits, key, last };
 }
 
@@ -292,7 +338,7 @@ describe('a change point over main confirms a fail once dismissed as noise', () 
     assert.deepEqual([row.status, row.issueKey, row.lastGood], ['open', String(issues[0].number), commits[11]]);
     assert.match(row.note, /^confirmed by change point: /);
     // Settled once: the next result finds the same change point and files nothing more.
-    const next = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'confirm', installationId: INSTALLATION_ID });
+    const next = await store.claimWatchRun(db, { repo: REPOSITORY, headSha: commits[19], baseSha: commits[18], purpose: 'confirm', suite: 'quick', installationId: INSTALLATION_ID });
     await watchRunCompleted(ctx, { watchRun: next.watchRun, workflowRunId: 9301, ...judged(19) });
     assert.equal(gh.state.issues(REPOSITORY).filter((i) => !i.pull).length, 1);
     assert.deepEqual(gh.problems(), []);
