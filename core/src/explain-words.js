@@ -53,7 +53,9 @@ function waitLine(f) {
 
 // --- stacks (off-CPU) -----------------------------------------------------------------------------
 
-const stackLine = (f) => `waits in ${cut(f.name, SHAPE_MAX)}: ${signed(f.head - f.base, 'µs/query')} off-CPU (${figure(f.base)} → ${figure(f.head)})`;
+// eu-stack's findings say in how many snapshots each side saw the wait.
+const seenIn = (s) => (s ? `; seen in ${s.base[0]} of ${s.base[1]} snapshots → ${s.head[0]} of ${s.head[1]}` : '');
+const stackLine = (f) => `waits in ${cut(f.name, SHAPE_MAX)}: ${signed(f.head - f.base, 'µs/query')} off-CPU (${figure(f.base)} → ${figure(f.head)}${seenIn(f.snapshots)})`;
 
 // --- plans ----------------------------------------------------------------------------------------
 

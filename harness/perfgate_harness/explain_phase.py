@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymysql
 
-from . import explain_counters, explain_defaults, explain_plans, explain_stacks, progress, server, sysbench
+from . import explain_counters, explain_defaults, explain_plans, explain_snapshots, explain_stacks, progress, server, sysbench
 from .phase import Phase, Services
 from .plan import Benchmark
 from .records import BenchmarkFailed, now
@@ -275,6 +275,8 @@ class ExplainPhase(Phase):
                 for side in SIDES:
                     sides[side]["unavailable"][probe] = skipped(self.budget["seconds_per_row"])
                 continue
+            # Snapshots (no perf) keep going while a side's half of the row's time is left.
+            side_seconds = max(0.0, (deadline - time.monotonic()) * 0.8 / len(SIDES))
             for side in SIDES:
                 progress.emit("phase", phase=f"explain {probe}", benchmark=bench.id, side=side)
                 record, observer, run_events = sides[side], observers[side], runner(side)
@@ -285,19 +287,28 @@ class ExplainPhase(Phase):
                 elif probe == "memory":
                     record["memory"] = explain_counters.memory_windows(observer, run_events, fit, windows)
                 else:
-                    self._stacks(bench, observer.srv, run_events, fit, side, record)
+                    self._stacks(bench, observer.srv, run_events, fit, side, record, side_seconds)
 
-    def _stacks(self, bench: Benchmark, srv, run_events, events: int, side: str, record: dict) -> None:
-        reason = explain_stacks.unavailable_reason(shutil.which("perf"), os.geteuid(), _read(explain_stacks.PARANOID))
-        if reason:
-            record["unavailable"]["stacks"] = reason
+    def _stacks(self, bench: Benchmark, srv, run_events, events: int, side: str, record: dict,
+                most_seconds: float) -> None:
+        """perf where it may record scheduler switches; else snapshots by eu-stack (the sandbox)."""
+        refused = explain_stacks.unavailable_reason(shutil.which("perf"), os.geteuid(), _read(explain_stacks.PARANOID))
+        missing = explain_snapshots.unavailable_reason(shutil.which("eu-stack")) if refused else None
+        if missing:
+            record["unavailable"]["stacks"] = f"{refused}; and {missing}"[:1024]
             return
+        stem = explain_stacks.file_stem(bench.id, side)
+        tool = "eu-stack" if refused else "perf"
         try:
-            record["stacks"] = explain_stacks.stacks_window(srv.pid, run_events, events, self.dir, self.services.out,
-                                                            explain_stacks.file_stem(bench.id, side), srv.binary.name)
+            if refused:
+                record["stacks"] = explain_snapshots.snapshots_window(srv.pid, run_events, events, self.dir, self.services.out,
+                                                                      stem, srv.binary.name, most_seconds)
+            else:
+                record["stacks"] = explain_stacks.stacks_window(srv.pid, run_events, events, self.dir, self.services.out,
+                                                                stem, srv.binary.name)
         except explain_stacks.StacksFailed as e:
             self.fleet.check_alive(side, "stacks")  # a server that died is the row's error
-            record["unavailable"]["stacks"] = f"perf failed: {e}"[:1024]
+            record["unavailable"]["stacks"] = f"{tool} failed: {e}"[:1024]
 
     # --- defaults --------------------------------------------------------------------------------
     def _differing(self, servers: dict) -> tuple[list, dict, dict | None]:

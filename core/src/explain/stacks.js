@@ -12,6 +12,12 @@
 // differ by a tenth of a µs per query.
 const FLOOR_US = 5;
 const LATENCY_SHARE = 0.05;
+// Stacks by eu-stack snapshots (where perf may not record switches): each snapshot either sees
+// a wait or not, so a wait also counts only where the head saw it in a larger share of its
+// snapshots than the base by SNAPSHOT_Z standard errors (two proportions), and in at least
+// LEAST_SNAPSHOTS of them; a handful of snapshots tells little apart.
+const SNAPSHOT_Z = 3;
+const LEAST_SNAPSHOTS = 5;
 // Frames named per wait: the last few of the server's own before the kernel's.
 const NAMED_FRAMES = 3;
 
@@ -52,18 +58,29 @@ function waitName(key) {
 // CPU contention on the runner, not the build's.
 const preempted = (key) => framesOf(key).some((f) => STATE.test(f) && /^R/.test(STATE.exec(f)[1]));
 
-// µs per query of each wait, by name.
-function byWait(usPerQuery) {
+// µs per query of each wait, by name, and the snapshots that saw it (eu-stack's; else 0).
+function byWait(usPerQuery, seen = {}) {
   const out = new Map();
   for (const [key, us] of Object.entries(usPerQuery || {})) {
     if (!(typeof us === 'number' && Number.isFinite(us)) || preempted(key)) continue;
     const frames = waitName(key);
     const name = frames.join(' → ');
-    const had = out.get(name) || { frames, us: 0 };
+    const had = out.get(name) || { frames, us: 0, seen: 0 };
     had.us += us;
+    had.seen += Number.isInteger(seen[key]) ? seen[key] : 0;
     out.set(name, had);
   }
   return out;
+}
+
+const toolOf = (side) => side.tool || 'perf';
+
+// Whether the head's share of snapshots in a wait exceeds the base's beyond chance.
+function moreOften(kBase, nBase, kHead, nHead) {
+  if (kHead < LEAST_SNAPSHOTS || !(nBase > 0 && nHead > 0)) return false;
+  const pooled = (kBase + kHead) / (nBase + nHead);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / nBase + 1 / nHead));
+  return se > 0 && (kHead / nHead - kBase / nBase) / se >= SNAPSHOT_Z;
 }
 
 /**
@@ -77,16 +94,21 @@ function stackFindings(base, head, { headLatencyUs = null } = {}) {
   const b = base && base.offcpu_us_per_query;
   const h = head && head.offcpu_us_per_query;
   if (!b || !h) return { findings: [], problem: 'no off-CPU stacks of both sides' };
+  if (toolOf(base) !== toolOf(head)) return { findings: [], problem: `the sides' stacks were taken by ${toolOf(base)} and ${toolOf(head)}; expected one tool` };
+  const snapshots = toolOf(head) === 'eu-stack';
   const floor = Math.max(FLOOR_US, headLatencyUs > 0 ? LATENCY_SHARE * headLatencyUs : 0);
-  const waitsB = byWait(b);
-  const waitsH = byWait(h);
+  const waitsB = byWait(b, base.offcpu_snapshots || {});
+  const waitsH = byWait(h, head.offcpu_snapshots || {});
   const findings = [];
-  for (const [name, { frames, us }] of waitsH) {
-    const was = waitsB.has(name) ? waitsB.get(name).us : 0;
-    if (us - was >= floor) findings.push({ kind: 'stacks', name, frames, base: was, head: us, floor });
+  for (const [name, { frames, us, seen }] of waitsH) {
+    const was = waitsB.get(name) || { us: 0, seen: 0 };
+    if (us - was.us < floor) continue;
+    if (snapshots && !moreOften(was.seen, base.snapshots, seen, head.snapshots)) continue;
+    const counted = snapshots ? { snapshots: { base: [was.seen, base.snapshots], head: [seen, head.snapshots] } } : {};
+    findings.push({ kind: 'stacks', name, frames, base: was.us, head: us, floor, ...counted });
   }
   findings.sort((x, y) => (y.head - y.base) - (x.head - x.base));
   return { findings, problem: null };
 }
 
-module.exports = { stackFindings, waitName, FLOOR_US, LATENCY_SHARE };
+module.exports = { stackFindings, waitName, FLOOR_US, LATENCY_SHARE, SNAPSHOT_Z, LEAST_SNAPSHOTS };

@@ -154,6 +154,20 @@ test('stacks: a preempted stack (state R) is CPU contention, not a wait; a versi
   assert.deepEqual(stackFindings(null, side({})), { findings: [], problem: 'no off-CPU stacks of both sides' });
 });
 
+test('stacks by eu-stack snapshots: a wait counts only where the head saw it in more snapshots beyond chance', () => {
+  const wait = 'start_thread;do_command;dispatch_command;row_search_mvcc;my_sleep;clock_nanosleep';
+  const side = (seen, n, usEach = 4) => ({ tool: 'eu-stack', snapshots: n, offcpu_us_per_query: seen ? { [`mariadbd;state=S;${wait}`]: seen * usEach } : {}, offcpu_snapshots: seen ? { [`mariadbd;state=S;${wait}`]: seen } : {} });
+  const [f] = stackFindings(side(2, 40), side(30, 41), { headLatencyUs: 197 }).findings;
+  assert.deepEqual(f.snapshots, { base: [2, 40], head: [30, 41] });
+  assert.equal(findingLine(f), 'waits in row_search_mvcc → my_sleep → clock_nanosleep: +112 µs/query off-CPU (8.00 → 120; seen in 2 of 40 snapshots → 30 of 41)');
+  // The same µs per query from few snapshots, or shares chance explains, are no finding.
+  assert.deepEqual(stackFindings(side(0, 40), side(4, 40, 30)).findings, [], 'seen in 4 snapshots only');
+  assert.deepEqual(stackFindings(side(10, 40, 4), side(14, 40, 4)).findings, [], 'within chance');
+  assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), offcpu_snapshots: undefined }).findings, [], 'no snapshot counts, no finding');
+  assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), snapshots: 0 }).findings, []);
+  assert.deepEqual(stackFindings({ offcpu_us_per_query: {} }, side(30, 41)), { findings: [], problem: "the sides' stacks were taken by perf and eu-stack; expected one tool" });
+});
+
 test('memory: A/A windows give no finding, the leaking head one on every row', () => {
   for (const [a, b] of [['mem19_a', 'mem19_b'], ['mem19_b', 'mem19_a']]) {
     for (const [row, base, head] of shared(a, b, 'memory')) assert.deepEqual(memoryFindings({ windows: base }, { windows: head }).findings, [], `${a} → ${b} ${row}`);
