@@ -45,25 +45,32 @@ describe('which pushes are watched', () => {
   });
 });
 
-describe('a push to main, measured, re-measured, filed and closed', () => {
-  let gh;
-  let dir;
-  let db;
-  let ctx;
+// A store and a GitHub double for one describe's tests, the bot watching `suites`.
+function watching(suites) {
+  const env = {};
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-main-'));
-    gh = await startDouble({
+    env.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-main-'));
+    env.gh = await startDouble({
       extra: { workflows: { [REPOSITORY]: ['perf-command.yml', { file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } },
     });
-    db = await store.openStore(path.join(dir, 'history.db'));
-    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suites: ['quick'] }, thresholds: core.loadThresholds(core.SHIPPED_THRESHOLDS_DIR) } };
+    env.db = await store.openStore(path.join(env.dir, 'history.db'));
+    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: env.gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
+    env.ctx = { store: env.db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suites }, thresholds: core.loadThresholds(core.SHIPPED_THRESHOLDS_DIR) } };
   });
   after(async () => {
-    if (db) await db.close();
-    if (gh) await gh.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (env.db) await env.db.close();
+    if (env.gh) await env.gh.close();
+    fs.rmSync(env.dir, { recursive: true, force: true });
   });
+  return env;
+}
+
+describe('a push to main, measured, re-measured, filed and closed', () => {
+  const env = watching(['quick']);
+  let gh;
+  let db;
+  let ctx;
+  before(() => ({ gh, db, ctx } = env));
   const job = (payload) => ({ payload: { repo: REPOSITORY, installationId: INSTALLATION_ID, ...mainPush(payload).work } });
   const dispatches = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => ({ status: c.status, ...c.requestBody }));
 
@@ -130,22 +137,11 @@ describe('a push to main, measured, re-measured, filed and closed', () => {
 });
 
 describe('watching main with two suites', () => {
+  const env = watching(['quick', 'tpcc']);
   let gh;
-  let dir;
   let db;
   let ctx;
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-watch-suites-'));
-    gh = await startDouble({ extra: { workflows: { [REPOSITORY]: [{ file: 'perf-watch.yml', runName: WATCH_RUN_NAME }] } } });
-    db = await store.openStore(path.join(dir, 'history.db'));
-    const github = createGitHub({ appId: APP_ID, privateKey: appKeys().privateKey, apiUrl: gh.url, pacing: 'none', retryBaseMs: 10 }, quiet);
-    ctx = { store: db, github, log: quiet, botLogin: 'perfgate[bot]', defaultBranch, config: { watch: { workflow: 'perf-watch.yml', suites: ['quick', 'tpcc'] }, thresholds: core.loadThresholds(core.SHIPPED_THRESHOLDS_DIR) } };
-  });
-  after(async () => {
-    if (db) await db.close();
-    if (gh) await gh.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  before(() => ({ gh, db, ctx } = env));
   const job = (payload) => ({ payload: { repo: REPOSITORY, installationId: INSTALLATION_ID, ...mainPush(payload).work } });
   const sent = () => gh.callsTo('actions/create-workflow-dispatch').map((c) => c.requestBody.inputs);
 
