@@ -271,5 +271,5 @@ class DdlWorkload:
             raise WorkloadFailed(f"{statement}: {'; '.join(errors)}", srv.log_tail(5))
         return round_report(elapsed)
 
-    def events(self, srv: Server, events: int, seed: int) -> dict:
+    def events(self, srv: Server, events: int, seed: int, threads: int = 1) -> dict:
         raise WorkloadFailed("instructions of DDL statements are not counted")

@@ -70,11 +70,14 @@ def state_of(stat: str) -> str | None:
     return fields[0] if fields else None
 
 
-def fold_snapshots(snapshots: list, program: str) -> tuple[Counter, Counter]:
-    """(on-CPU snapshots per stack, off-CPU snapshots per stack keyed with the thread's state)
-    of connection threads inside a statement; `snapshots` = [({tid: state}, {tid: frames})]."""
-    oncpu, offcpu = Counter(), Counter()
+def fold_snapshots(snapshots: list, program: str) -> tuple[Counter, Counter, Counter]:
+    """Of connection threads inside a statement, per stack: on-CPU thread samples, off-CPU
+    thread samples keyed with the thread's state, and the snapshots that saw any thread waiting
+    in it (at most one each: what the share of snapshots is read from). `snapshots` =
+    [({tid: state}, {tid: frames})]."""
+    oncpu, offcpu, seen = Counter(), Counter(), Counter()
     for states, stacks in snapshots:
+        waiting = set()
         for tid, frames in stacks.items():
             if not any(f in STATEMENT_FRAMES for f in frames):
                 continue
@@ -82,21 +85,25 @@ def fold_snapshots(snapshots: list, program: str) -> tuple[Counter, Counter]:
             if state == "R":
                 oncpu[";".join([program, *frames])] += 1
             elif state in ("S", "D"):
-                offcpu[";".join([program, f"state={state}", *frames])] += 1
-    return oncpu, offcpu
+                key = ";".join([program, f"state={state}", *frames])
+                offcpu[key] += 1
+                waiting.add(key)
+        seen.update(waiting)
+    return oncpu, offcpu, seen
 
 
-def per_query(offcpu: Counter, snapshots: int, seconds: float, queries: int) -> tuple[dict, dict]:
-    """({stack: µs per query}, {stack: snapshots}) of the MOST_STACKS most seen stacks."""
+def per_query(offcpu: Counter, seen: Counter, snapshots: int, seconds: float, queries: int) -> tuple[dict, dict]:
+    """({stack: µs per query}, {stack: snapshots that saw it}) of the MOST_STACKS most seen
+    stacks: a thread seen waiting stands for window / snapshots of its time."""
     if queries <= 0 or snapshots <= 0:
         return {}, {}
     each_us = seconds * 1e6 / snapshots
-    us, seen = {}, {}
+    us, saw = {}, {}
     for stack, count in offcpu.most_common(MOST_STACKS):
         key = _fitting_key(stack)
         us[key] = round(us.get(key, 0.0) + count * each_us / queries, 3)
-        seen[key] = seen.get(key, 0) + count
-    return us, seen
+        saw[key] = min(snapshots, saw.get(key, 0) + seen[stack])
+    return us, saw
 
 
 # ------------------------------------------------------------------------------ the session
@@ -169,9 +176,9 @@ def snapshots_window(pid: int, run_events, events: int, out_dir: Path, out: Path
     (explain_stacks.stacks_window), with the tool and how many snapshots saw each wait."""
     out_dir.mkdir(parents=True, exist_ok=True)
     report, seconds, taken = record(pid, run_events, events, most_seconds)
-    oncpu, offcpu = fold_snapshots(taken, program)
+    oncpu, offcpu, saw = fold_snapshots(taken, program)
     queries = int(report["queries"])
-    us, seen = per_query(offcpu, len(taken), seconds, queries)
+    us, seen = per_query(offcpu, saw, len(taken), seconds, queries)
     files = {}
     each_us = seconds * 1e6 / max(len(taken), 1)
     for kind, stacks in (("oncpu", oncpu), ("offcpu", Counter({k: v * each_us for k, v in offcpu.items()}))):

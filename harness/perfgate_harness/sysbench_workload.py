@@ -91,9 +91,9 @@ class SysbenchWorkload:
             raise WorkloadFailed(failure, sysbench.output_tail(outcome.output))
         return parsed
 
-    def events(self, srv: Server, events: int, seed: int) -> dict:
+    def events(self, srv: Server, events: int, seed: int, threads: int = 1) -> dict:
         inv = sysbench.Invocation(script_path=self.bench.script_path, socket=srv.layout.socket,
-                                  tables=self.plan.tables, rows=self.plan.rows, threads=1,
+                                  tables=self.plan.tables, rows=self.plan.rows, threads=threads,
                                   options=self.bench.options, events=events, rand_seed=seed)
         return run_events(inv, self.log_path)
 

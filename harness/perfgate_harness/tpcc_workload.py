@@ -251,9 +251,9 @@ class TpccWorkload:
     def timed(self, srv: Server, seconds: float, on_start=None) -> dict:
         return run(self._invocation(srv, seconds), srv, seconds + sysbench.RUN_GRACE_SECONDS, self.log_path, on_start)
 
-    def events(self, srv: Server, events: int, seed: int) -> dict:
+    def events(self, srv: Server, events: int, seed: int, threads: int = 1) -> dict:
         """`events` transactions of the mix from one client thread. go-tpc draws its keys and its
         mix from a generator it seeds itself: `seed` cannot be passed, so the sides' windows
         are not the same statements, and instructions per NewOrder carry that spread in their
         interval (docs/suites.md, "TPC-C")."""
-        return run(self._invocation(srv, count=events, threads=1), srv, LONG_RUN_TIMEOUT, self.log_path)
+        return run(self._invocation(srv, count=events, threads=threads), srv, LONG_RUN_TIMEOUT, self.log_path)

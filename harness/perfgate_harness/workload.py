@@ -32,9 +32,10 @@ class Workload(Protocol):
         WorkloadFailed. `on_start(process)` is called once the client runs (the alternating
         rounds freeze and thaw it)."""
 
-    def events(self, srv: Server, events: int, seed: int) -> dict:
-        """Exactly `events` events from one connection, drawn with `seed`, so that every side is
-        sent the same statements (instruction windows): the report, or WorkloadFailed."""
+    def events(self, srv: Server, events: int, seed: int, threads: int = 1) -> dict:
+        """Exactly `events` events from `threads` connections (one: the instruction windows),
+        drawn with `seed`, so that every side is sent the same statements: the report, or
+        WorkloadFailed."""
 
 
 class Dataset(Protocol):

@@ -77,7 +77,7 @@ const toolOf = (side) => side.tool || 'perf';
 
 // Whether the head's share of snapshots in a wait exceeds the base's beyond chance.
 function moreOften(kBase, nBase, kHead, nHead) {
-  if (kHead < LEAST_SNAPSHOTS || !(nBase > 0 && nHead > 0)) return false;
+  if (kHead < LEAST_SNAPSHOTS || !(nBase > 0 && nHead > 0) || kBase > nBase || kHead > nHead) return false;
   const pooled = (kBase + kHead) / (nBase + nHead);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / nBase + 1 / nHead));
   return se > 0 && (kHead / nHead - kBase / nBase) / se >= SNAPSHOT_Z;

@@ -165,6 +165,7 @@ test('stacks by eu-stack snapshots: a wait counts only where the head saw it in 
   assert.deepEqual(stackFindings(side(10, 40, 4), side(14, 40, 4)).findings, [], 'within chance');
   assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), offcpu_snapshots: undefined }).findings, [], 'no snapshot counts, no finding');
   assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), snapshots: 0 }).findings, []);
+  assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), snapshots: 20 }).findings, [], 'seen in more snapshots than taken');
   assert.deepEqual(stackFindings({ offcpu_us_per_query: {} }, side(30, 41)), { findings: [], problem: "the sides' stacks were taken by perf and eu-stack; expected one tool" });
 });
 

@@ -54,20 +54,32 @@ def test_a_threads_state_is_read_after_its_command_whatever_the_command_holds():
 def test_only_connection_threads_inside_a_statement_count_running_on_cpu_and_waiting_off_cpu():
     stacks = es.parse_snapshot(SNAPSHOT)
     snapshots = [({4100: "S", 4123: "S", 4124: "S"}, stacks), ({4123: "R"}, stacks), ({4123: "D"}, stacks), ({4123: "t"}, stacks)]
-    oncpu, offcpu = es.fold_snapshots(snapshots, "mariadbd")
+    oncpu, offcpu, seen = es.fold_snapshots(snapshots, "mariadbd")
     path = "start_thread;do_command;dispatch_command;row_search_mvcc;my_sleep;clock_nanosleep"
     assert oncpu == Counter({f"mariadbd;{path}": 1})
     assert offcpu == Counter({f"mariadbd;state=S;{path}": 1, f"mariadbd;state=D;{path}": 1})
+    assert seen == offcpu
+
+
+def test_threads_waiting_in_one_stack_count_each_for_time_and_once_per_snapshot():
+    stacks = es.parse_snapshot(SNAPSHOT)
+    many = {tid: stacks[4123] for tid in range(5000, 5016)}  # 16 connections on one latch
+    oncpu, offcpu, seen = es.fold_snapshots([({tid: "S" for tid in many}, many)] * 3, "m")
+    (key,) = offcpu
+    assert (offcpu[key], seen[key]) == (48, 3)
+    us, saw = es.per_query(offcpu, seen, snapshots=3, seconds=0.3, queries=1000)
+    # 48 thread-snapshots of 0.1 s over 1,000 queries: 4,800 µs a query; seen in 3 of 3
+    assert (us[key], saw[key]) == (4800.0, 3)
 
 
 def test_a_wait_seen_in_k_of_n_snapshots_is_its_share_of_the_windows_time_per_query():
     offcpu = Counter({"m;state=S;a;b": 10, "m;state=S;a;c": 5})
-    us, seen = es.per_query(offcpu, snapshots=50, seconds=2.0, queries=4000)
+    us, seen = es.per_query(offcpu, offcpu, snapshots=50, seconds=2.0, queries=4000)
     # each snapshot stands for 2 s / 50 = 40,000 µs; 10 of them over 4,000 queries: 100 µs a query
     assert us == {"m;state=S;a;b": 100.0, "m;state=S;a;c": 50.0}
     assert seen == {"m;state=S;a;b": 10, "m;state=S;a;c": 5}
-    assert es.per_query(offcpu, 0, 2.0, 4000) == ({}, {})
-    assert es.per_query(offcpu, 50, 2.0, 0) == ({}, {})
+    assert es.per_query(offcpu, offcpu, 0, 2.0, 4000) == ({}, {})
+    assert es.per_query(offcpu, offcpu, 50, 2.0, 0) == ({}, {})
 
 
 def test_snapshots_need_eu_stack_and_say_how_to_get_it(monkeypatch):
