@@ -57,12 +57,13 @@ def test_install_dry_run_lists_exactly_the_missing_packages_and_changes_nothing(
     assert not (tmp_path / "cc").exists()
 
 
-def test_install_provisions_the_sandbox_and_the_parent_death_signal():
-    """bubblewrap (the sandbox of pull-request builds, servers and sysbench) and util-linux
-    (setpriv) are runtime packages: the dry run above installs them where they are missing."""
+def test_install_provisions_the_sandbox_the_parent_death_signal_and_the_counting_tools():
+    """bubblewrap (the sandbox of pull-request builds, servers and sysbench), util-linux
+    (setpriv), valgrind (instructions) and perf and eu-stack (the explanation step's stacks) are
+    runtime packages: the dry run above installs them where they are missing."""
     script = open(os.path.join(SETUP, "install"), encoding="utf-8").read()
     runtime = re.search(r"RUNTIME=\(([^)]*)\)", script).group(1).split()
-    assert {"bubblewrap", "util-linux"} <= set(runtime), runtime
+    assert {"bubblewrap", "util-linux", "valgrind", "linux-perf", "elfutils"} <= set(runtime), runtime
 
 
 def test_install_sizes_ccache_once_then_reports_ok(tmp_path):
