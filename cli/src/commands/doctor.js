@@ -8,6 +8,7 @@ const { parseCommandLine } = require('../command-line');
 const { machineFingerprint } = require('../harness-process');
 const { probeSandbox } = require('../processes');
 const { sandboxCheck, sandboxMode } = require('../sandbox');
+const { findTools, toolChecks } = require('../tool-checks');
 
 const { EXIT, UsageError } = core;
 
@@ -20,7 +21,7 @@ const OPTIONS = {
 
 const HELP = `usage: perfgate doctor [--json] [--fingerprint FILE] [--data-dir DIR]
 
-  --json              print {machine, checks, warnings, sandbox} as JSON
+  --json              print {machine, checks, warnings, sandbox, tools} as JSON
   --fingerprint FILE  diagnose a saved fingerprint, or the machine of a results.json
   --data-dir DIR      folder whose disk and filesystem to check (default: current folder)
 
@@ -77,8 +78,9 @@ async function execute(opts, io) {
   const checks = core.diagnose(fp);
   // The sandbox is this host's, not the saved fingerprint's.
   const sandbox = opts.fingerprint ? null : sandboxCheck({ mode: sandboxMode(env), probe: probeSandbox });
-  if (opts.json) io.stdout.write(JSON.stringify({ machine: fp, checks, warnings: core.warnings(checks), ...(sandbox ? { sandbox } : {}) }, null, 2) + '\n');
-  else io.stdout.write(formatText(fp, checks, sandbox ? [sandbox] : []));
+  const tools = opts.fingerprint ? [] : toolChecks(findTools(env));
+  if (opts.json) io.stdout.write(JSON.stringify({ machine: fp, checks, warnings: core.warnings(checks), ...(sandbox ? { sandbox, tools } : {}) }, null, 2) + '\n');
+  else io.stdout.write(formatText(fp, checks, sandbox ? [sandbox, ...tools] : []));
   return EXIT.ok;
 }
 

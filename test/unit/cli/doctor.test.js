@@ -96,6 +96,21 @@ test('perfgate doctor on this machine: says what is not controllable instead of 
   }
 });
 
+test('the counting tools: valgrind for instructions, perf and eu-stack for stacks, each missing one named with its effect', () => {
+  const { toolChecks } = require('../../../cli/src/tool-checks');
+  const all = toolChecks({ valgrind: '/usr/bin/valgrind', perf: '/usr/bin/perf', euStack: '/usr/bin/eu-stack' });
+  assert.deepEqual(all.map((c) => [c.check, c.ok, c.state]), [['instructions', true, 'valgrind'], ['stacks', true, 'perf (as root), eu-stack (in the sandbox)']]);
+  const none = toolChecks({ valgrind: null, perf: null, euStack: null });
+  assert.deepEqual(none.map((c) => [c.ok, c.state]), [[false, 'valgrind is not installed'], [false, 'neither perf nor eu-stack is installed']]);
+  assert.match(none[0].effect, /makes every row an error here; install valgrind \(runner-setup\/install\)$/);
+  assert.match(none[1].effect, /not looked at anywhere; install linux-perf and elfutils/);
+  assert.match(toolChecks({ valgrind: 'v', perf: 'p', euStack: null })[1].effect, /not looked at inside the sandbox/);
+  assert.equal(toolChecks({ valgrind: 'v', perf: null, euStack: 'e' })[1].state, 'eu-stack (in the sandbox) only');
+  const r = perfgate();
+  assert.match(r.stdout, /^  (ok  |WARN)  instructions +valgrind/m);
+  assert.match(r.stdout, /^  (ok  |WARN)  stacks +/m);
+});
+
 test('perfgate doctor --json gives the machine, the checks and the warnings', () => {
   const r = perfgate('--json', '--data-dir', os.tmpdir());
   assert.equal(r.status, 0, r.stderr);

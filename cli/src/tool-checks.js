@@ -1,0 +1,28 @@
+'use strict';
+// What `perfgate doctor` says of the counting tools on this host: valgrind for instructions per
+// query, and the explanation step's stacks (perf as root, eu-stack in the sandbox, where the
+// harness runs as uid 65534: docs/explain.md, "Stacks without perf").
+const which = require('which');
+
+const found = (command, env) => which.sync(command, { path: env.PATH || '', nothrow: true });
+
+/** The tools on PATH: {valgrind, perf, euStack}, each its path or null. */
+function findTools(env) {
+  return { valgrind: found('valgrind', env), perf: found('perf', env), euStack: found('eu-stack', env) };
+}
+
+/** One check line per need, from what was found (pure). */
+function toolChecks({ valgrind, perf, euStack }) {
+  const instructions = valgrind
+    ? { check: 'instructions', state: 'valgrind', ok: true, effect: 'instructions per query are counted under callgrind' }
+    : { check: 'instructions', state: 'valgrind is not installed', ok: false,
+      effect: 'a suite that counts instructions (the quick suite) makes every row an error here; install valgrind (runner-setup/install)' };
+  const tools = [perf && 'perf (as root)', euStack && 'eu-stack (in the sandbox)'].filter(Boolean);
+  const stacks = perf && euStack
+    ? { check: 'stacks', state: tools.join(', '), ok: true, effect: 'the explanation step takes the stacks of mysqld\'s threads inside the sandbox and out' }
+    : { check: 'stacks', state: tools.length ? `${tools[0]} only` : 'neither perf nor eu-stack is installed', ok: false,
+      effect: `the explanation step says stacks were not looked at ${perf ? 'inside the sandbox' : euStack ? 'outside the sandbox' : 'anywhere'}; install linux-perf and elfutils (runner-setup/install)` };
+  return [instructions, stacks];
+}
+
+module.exports = { findTools, toolChecks };
