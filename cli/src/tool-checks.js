@@ -17,11 +17,13 @@ function toolChecks({ valgrind, perf, euStack }) {
     ? { check: 'instructions', state: 'valgrind', ok: true, effect: 'instructions per query are counted under callgrind' }
     : { check: 'instructions', state: 'valgrind is not installed', ok: false,
       effect: 'a suite that counts instructions (the quick suite) makes every row an error here; install valgrind (runner-setup/install)' };
-  const tools = [perf && 'perf (as root)', euStack && 'eu-stack (in the sandbox)'].filter(Boolean);
-  const stacks = perf && euStack
-    ? { check: 'stacks', state: tools.join(', '), ok: true, effect: 'the explanation step takes the stacks of mysqld\'s threads inside the sandbox and out' }
-    : { check: 'stacks', state: tools.length ? `${tools[0]} only` : 'neither perf nor eu-stack is installed', ok: false,
-      effect: `the explanation step says stacks were not looked at ${perf ? 'inside the sandbox' : euStack ? 'outside the sandbox' : 'anywhere'}; install linux-perf and elfutils (runner-setup/install)` };
+  // Where perf may not record switches (not root, or not installed), eu-stack takes the stacks.
+  const stacks = euStack
+    ? { check: 'stacks', state: perf ? 'perf (as root), eu-stack (in the sandbox)' : 'eu-stack', ok: true,
+      effect: perf ? "the explanation step takes the stacks of mysqld's threads inside the sandbox and out"
+        : "the explanation step takes the stacks of mysqld's threads by snapshots everywhere (perf, as root, would weigh every switch)" }
+    : { check: 'stacks', state: perf ? 'perf (as root) only' : 'neither perf nor eu-stack is installed', ok: false,
+      effect: `the explanation step says stacks were not looked at ${perf ? 'inside the sandbox' : 'anywhere'}; install ${perf ? 'elfutils' : 'linux-perf and elfutils'} (runner-setup/install)` };
   return [instructions, stacks];
 }
 

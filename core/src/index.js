@@ -123,7 +123,7 @@ const { loadThresholds, findSuite, narrowSuite, limitsFor, checkLearnedText, SHI
 const { learnLimits, learnSignal, seriesFromVerdicts, learnedFileText, learnedSignalWord, LEARN, LEARNED_SIGNALS } = require('./learned-limits');
 const recipe = require('./config/build-recipe');
 const { parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList } = require('./pin-cpus');
-const { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS } = require('./plan');
+const { resolvePlan, extensionPlan, instructionExtensionPlan, suiteRowIds, OVERRIDE_KEYS } = require('./plan');
 const { mergeResults, nextRoundIndex } = require('./merge-results');
 const { parseShard, shardPlan, shardOf, isPre, twinName } = require('./shards');
 const { judge, judgeRow, PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA } = require('./verdict');
@@ -166,7 +166,7 @@ module.exports = {
   resolveBuild: recipe.resolveBuild, cmakeArgs: recipe.cmakeArgs, cacheKey: recipe.cacheKey, treeKey: recipe.treeKey,
   FLAVORS: recipe.FLAVORS,
   parsePinCpus, pinFromSettings, splitCpus, planPinCpus, expandCpuList,
-  resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS,
+  resolvePlan, extensionPlan, instructionExtensionPlan, suiteRowIds, OVERRIDE_KEYS,
   mergeResults, nextRoundIndex,
   parseShard, shardPlan, shardOf, isPre, twinName,
   judge, judgeRow, VERDICT_PRECEDENCE: PRECEDENCE, EXIT_OF, CONFIDENCE, VERDICT_SCHEMA,

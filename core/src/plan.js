@@ -186,4 +186,11 @@ function assertValidPlan(plan) {
   if (twice) throw new Error(`internal: the plan lists benchmark '${twice}' twice`);
 }
 
-module.exports = { resolvePlan, extensionPlan, instructionExtensionPlan, OVERRIDE_KEYS, AHI_SCRIPT };
+/** The ids of a suite's rows as its plan names them at the suite's own thread counts. */
+function suiteRowIds(config, suiteName) {
+  const suite = findSuite(config, suiteName);
+  const threads = suite.measure.threads;
+  return (suite.ahi ? ahiBenchmarks(suite, threads) : listedBenchmarks(config, suite, threads, false)).map((b) => b.id);
+}
+
+module.exports = { resolvePlan, extensionPlan, instructionExtensionPlan, suiteRowIds, OVERRIDE_KEYS, AHI_SCRIPT };

@@ -7,8 +7,10 @@ was waiting (S, D). A snapshot stands for window / snapshots of wall time, so a 
 query is its share of the snapshots times the window's time per query; how many snapshots saw
 it is kept beside, so that core weighs a difference against what so few samples can tell apart
 (docs/explain.md, "Stacks without perf")."""
+import os
 import re
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -122,9 +124,23 @@ def thread_states(pid: int) -> dict:
     return out
 
 
+def again(calls: int, taken: int, elapsed: float, most_seconds: float) -> bool:
+    """Whether a window runs its events once more: until LEAST_SNAPSHOTS were taken, while one
+    more call of the same length still ends within `most_seconds` (pure)."""
+    return taken < LEAST_SNAPSHOTS and calls > 0 and elapsed + elapsed / calls <= most_seconds
+
+
 def snapshot(pid: int, eu_stack: str) -> tuple[dict, dict]:
     states = thread_states(pid)
-    done = children.run([eu_stack, "-p", str(pid)], capture_output=True, timeout=SNAPSHOT_TIMEOUT)
+    try:
+        done = children.run([eu_stack, "-p", str(pid)], capture_output=True, timeout=SNAPSHOT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        # eu-stack killed while it held the threads stopped may leave them so: let them go.
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except OSError:
+            pass
+        raise StacksFailed(f"eu-stack read no stack within {SNAPSHOT_TIMEOUT:g} s") from None
     stacks = parse_snapshot(done.stdout.decode(errors="replace"))
     if not stacks:
         raise StacksFailed(f"eu-stack exited with code {done.returncode} and read no thread: "
@@ -146,7 +162,7 @@ def record(pid: int, run_events, events: int, most_seconds: float = 0.0) -> tupl
         while not stop.is_set():
             try:
                 taken.append(snapshot(pid, eu_stack))
-            except (StacksFailed, OSError, subprocess.TimeoutExpired) as e:
+            except Exception as e:  # any failure ends the snapshots and is said, never swallowed
                 failure.append(e)
                 return
             stop.wait(PAUSE_SECONDS)
@@ -154,19 +170,22 @@ def record(pid: int, run_events, events: int, most_seconds: float = 0.0) -> tupl
     sampler = threading.Thread(target=take, name="eu-stack snapshots", daemon=True)
     started = time.monotonic()
     sampler.start()
-    queries = 0
+    queries = calls = 0
     try:
         while True:
             report = run_events(events)
             queries += int(report["queries"])
-            if len(taken) >= LEAST_SNAPSHOTS or failure or time.monotonic() - started >= most_seconds:
+            calls += 1
+            if failure or not again(calls, len(taken), time.monotonic() - started, most_seconds):
                 break
     finally:
         seconds = time.monotonic() - started
         stop.set()
         sampler.join(SNAPSHOT_TIMEOUT + 5)
-    if failure and not taken:
-        raise StacksFailed(str(failure[0]))
+    if failure:
+        raise StacksFailed(f"after {len(taken)} snapshots: {failure[0]}")
+    if not taken:
+        raise StacksFailed(f"no snapshot was taken in the window's {seconds:.2f} s")
     return {**report, "queries": queries}, seconds, taken
 
 

@@ -33,8 +33,9 @@ class Workload(Protocol):
         rounds freeze and thaw it)."""
 
     def events(self, srv: Server, events: int, seed: int, threads: int = 1) -> dict:
-        """Exactly `events` events from `threads` connections (one: the instruction windows),
-        drawn with `seed`, so that every side is sent the same statements: the report, or
+        """Exactly `events` events from `threads` connections, drawn with `seed`: from one (the
+        instruction windows) every side is sent the same statements; from several, each
+        connection's are drawn alike but how the events fall to them varies. The report, or
         WorkloadFailed."""
 
 

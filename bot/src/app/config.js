@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
+const { checkWatchedSuites } = require('./watch-suites');
 const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
@@ -426,10 +427,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
     throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
   }
-  const unknownSuite = values.PERFGATE_WATCH === 'on' && values.PERFGATE_WATCH_SUITES.find((name) => !Object.hasOwn(values.PERFGATE_THRESHOLDS.suites, name));
-  if (unknownSuite) {
-    throw new UsageError(`PERFGATE_WATCH_SUITES '${unknownSuite}' is not a suite of ${values.PERFGATE_THRESHOLDS.dir}; expected one of: ${Object.keys(values.PERFGATE_THRESHOLDS.suites).join(', ')}`);
-  }
+  if (values.PERFGATE_WATCH === 'on') checkWatchedSuites(values.PERFGATE_WATCH_SUITES, values.PERFGATE_THRESHOLDS);
   const warnings = secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES });
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);

@@ -81,7 +81,7 @@ async function dispatch(ctx, octokit, watchRun) {
 // is open, its last good commit (so that a sighting and a recovery are judged against the level
 // before it); else the suite's latest measured main commit; else the main tip before the push.
 async function baseFor(ctx, { repo, before, suite }) {
-  const rows = new Set(core.findSuite(ctx.config.thresholds, suite).names);
+  const rows = new Set(core.suiteRowIds(ctx.config.thresholds, suite));
   const open = (await store.regressionsOf(ctx.store, { repo, statuses: ['open'] })).filter((r) => rows.has(r.benchKey));
   if (open.length && open[0].lastGood) return open[0].lastGood;
   return (await store.lastMeasuredMainCommit(ctx.store, { repo, suite })) || before;

@@ -6,7 +6,7 @@ const { sql } = require('kysely');
 const id = (col) => col.primaryKey().autoIncrement();
 const json = sql`mediumtext`;
 
-// The columns of watch_runs, 0006's and 0011's, in the order a new table takes them.
+// The columns 0011 gives watch_runs anew (0006's, which stays as released, and the suite after).
 function watchRunColumns(table) {
   return table
     .addColumn('id', 'integer', id)
@@ -35,7 +35,20 @@ const watch = {
   async up(db) {
     await db.schema.alterTable('regressions').addColumn('last_seen_commit_id', 'integer', (c) => c.references('commits.id')).execute();
     await db.schema.alterTable('regressions').addColumn('note', 'text').execute();
-    await watchRunColumns(db.schema.createTable('watch_runs'))
+    await db.schema.createTable('watch_runs')
+      .addColumn('id', 'integer', id)
+      .addColumn('repo', 'varchar(200)', (c) => c.notNull())
+      .addColumn('head_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('base_sha', 'varchar(64)', (c) => c.notNull())
+      .addColumn('purpose', 'varchar(16)', (c) => c.notNull())
+      .addColumn('tests', json)
+      .addColumn('status', 'varchar(16)', (c) => c.notNull())
+      .addColumn('installation_id', 'bigint')
+      .addColumn('workflow_run_id', 'bigint')
+      .addColumn('run_id', 'integer', (c) => c.references('runs.id'))
+      .addColumn('detail', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .addUniqueConstraint('watch_runs_commit_purpose', ['repo', 'head_sha', 'purpose'])
       .execute();
   },

@@ -36,7 +36,7 @@ function defaultsFindings(defaults, limits) {
   if (typeof defaults.not_measured === 'string') {
     const variables = (Array.isArray(defaults.variables) ? defaults.variables : []).map((v) => ({ name: String(v.name), base: v.base ?? null, head: v.head ?? null }));
     const finding = { kind: 'defaults', outcome: OUTCOME.unmeasured, variables: variables.slice(0, VARIABLES_KEPT), count: variables.length, why: defaults.not_measured };
-    return { findings: variables.length ? [finding] : [], problem: defaults.not_measured };
+    return { findings: variables.length ? [finding] : [], problem: defaults.not_measured || 'not re-measured' };
   }
   const refusedList = Array.isArray(defaults.refused) ? defaults.refused : [];
   if (!names(defaults.set).length) {

@@ -58,16 +58,20 @@ function waitName(key) {
 // CPU contention on the runner, not the build's.
 const preempted = (key) => framesOf(key).some((f) => STATE.test(f) && /^R/.test(STATE.exec(f)[1]));
 
-// µs per query of each wait, by name, and the snapshots that saw it (eu-stack's; else 0).
+// µs per query of each wait, by name, and the snapshots that saw it (eu-stack's; else 0) as
+// bounds: a wait's stacks may share snapshots, so at least the most any one saw (`least`) and at
+// most all they saw (`most`).
 function byWait(usPerQuery, seen = {}) {
   const out = new Map();
   for (const [key, us] of Object.entries(usPerQuery || {})) {
     if (!(typeof us === 'number' && Number.isFinite(us)) || preempted(key)) continue;
     const frames = waitName(key);
     const name = frames.join(' → ');
-    const had = out.get(name) || { frames, us: 0, seen: 0 };
+    const had = out.get(name) || { frames, us: 0, least: 0, most: 0 };
+    const k = Number.isInteger(seen[key]) ? seen[key] : 0;
     had.us += us;
-    had.seen += Number.isInteger(seen[key]) ? seen[key] : 0;
+    had.least = Math.max(had.least, k);
+    had.most += k;
     out.set(name, had);
   }
   return out;
@@ -100,11 +104,13 @@ function stackFindings(base, head, { headLatencyUs = null } = {}) {
   const waitsB = byWait(b, base.offcpu_snapshots || {});
   const waitsH = byWait(h, head.offcpu_snapshots || {});
   const findings = [];
-  for (const [name, { frames, us, seen }] of waitsH) {
-    const was = waitsB.get(name) || { us: 0, seen: 0 };
+  for (const [name, { frames, us, least }] of waitsH) {
+    const was = waitsB.get(name) || { us: 0, most: 0 };
     if (us - was.us < floor) continue;
-    if (snapshots && !moreOften(was.seen, base.snapshots, seen, head.snapshots)) continue;
-    const counted = snapshots ? { snapshots: { base: [was.seen, base.snapshots], head: [seen, head.snapshots] } } : {};
+    // The head's fewest snapshots against the base's most: a wait counts only where even so.
+    const baseSeen = Math.min(was.most, base.snapshots);
+    if (snapshots && !moreOften(baseSeen, base.snapshots, least, head.snapshots)) continue;
+    const counted = snapshots ? { snapshots: { base: [baseSeen, base.snapshots], head: [least, head.snapshots] } } : {};
     findings.push({ kind: 'stacks', name, frames, base: was.us, head: us, floor, ...counted });
   }
   findings.sort((x, y) => (y.head - y.base) - (x.head - x.base));

@@ -240,6 +240,8 @@ test('the watch settings: off by default, on with its branch and workflow, a bad
     }
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_SUITES: 'quick,nightly' }), port: '0' }), /^UsageError: PERFGATE_WATCH_SUITES 'nightly' is not a suite of .*thresholds; expected one of: .*quick.*tpcc/);
     assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH_SUITES: 'nightly' }), port: '0' }).watch.suites, ['nightly'], 'not checked while watching is off');
+    assert.throws(() => readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_SUITES: 'quick,contention-quick' }), port: '0' }), /^UsageError: PERFGATE_WATCH_SUITES: quick and contention-quick both have the row 'point-query'; expected suites with no row in common/);
+    assert.deepEqual(readBotConfig({ env: env({ PERFGATE_WATCH: 'on', PERFGATE_WATCH_SUITES: 'quick,full,tpcc,ddl,ahi' }), port: '0' }).watch.suites, ['quick', 'full', 'tpcc', 'ddl', 'ahi'], 'the same catalogue names at other thread counts are other rows');
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'bugzilla' }), port: '0' }), /PERFGATE_TRACKER.*'bugzilla'.*expected github or jira/);
     assert.throws(() => readBotConfig({ env: env({ PERFGATE_TRACKER: 'jira', PERFGATE_JIRA_URL: 'https://example.atlassian.net' }), port: '0' }),
       /^UsageError: PERFGATE_JIRA_PROJECT is not set: .*PERFGATE_TRACKER=jira needs it$/);

@@ -167,6 +167,10 @@ test('stacks by eu-stack snapshots: a wait counts only where the head saw it in 
   assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), snapshots: 0 }).findings, []);
   assert.deepEqual(stackFindings(side(2, 40), { ...side(30, 41), snapshots: 20 }).findings, [], 'seen in more snapshots than taken');
   assert.deepEqual(stackFindings({ offcpu_us_per_query: {} }, side(30, 41)), { findings: [], problem: "the sides' stacks were taken by perf and eu-stack; expected one tool" });
+  // One wait over several stacks: the head counts the most any one saw, the base all of them.
+  const spread = (n, counts) => ({ tool: 'eu-stack', snapshots: n, offcpu_us_per_query: Object.fromEntries(counts.map((k, i) => [`m;state=S;caller${i};${wait}`, k * 10])), offcpu_snapshots: Object.fromEntries(counts.map((k, i) => [`m;state=S;caller${i};${wait}`, k])) });
+  assert.deepEqual(stackFindings(side(0, 40), spread(40, [4, 4, 4])).findings, [], 'three stacks of four snapshots may be the same four');
+  assert.deepEqual(stackFindings(spread(40, [30, 30]), side(40, 40, 100)).findings, [], 'the base saw it in up to all 40: the head\'s 40 is no more');
 });
 
 test('memory: A/A windows give no finding, the leaking head one on every row', () => {
