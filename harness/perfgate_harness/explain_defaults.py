@@ -35,7 +35,9 @@ NOT_SETTINGS = frozenset({
     "gtid_slave_pos", "gtid_executed", "gtid_purged", "protocol_version", "license",
 })
 VERSION = re.compile(r"^(version|version_comment|version_source_revision|innodb_version|version_compile_\w+"
-                     r"|version_malloc_library|version_ssl_library)$")
+                     r"|version_malloc_library|version_ssl_library|build_id)$")  # build_id: MySQL's build identity
+# What a server without MariaDB's information_schema.SYSTEM_VARIABLES answers (MySQL: 1109).
+NO_SUCH_TABLE = (1109, 1146)
 # The server options perfgate gives each side that name a place of its own (server.py).
 SIDE_OWN = ("datadir", "tmpdir", "socket", "pid_file", "log_error", "basedir")
 VALUE_MAX = 4096  # the schema's longest value
@@ -294,8 +296,10 @@ def startup_options(srv) -> dict | None:
         cur = conn.cursor()
         try:
             cur.execute("SELECT VARIABLE_NAME, COMMAND_LINE_ARGUMENT FROM information_schema.SYSTEM_VARIABLES")
-        except pymysql.err.ProgrammingError:
-            return None
+        except pymysql.err.MySQLError as e:
+            if e.args and e.args[0] in NO_SUCH_TABLE:
+                return None
+            raise
         return {str(n).lower(): arg is not None for n, arg in cur.fetchall()}
     finally:
         conn.close()

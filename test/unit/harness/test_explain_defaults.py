@@ -54,7 +54,8 @@ def test_only_settings_of_the_builds_differ():
 
 def test_the_exclusions_are_places_identities_versions_and_data_state():
     for name in ("datadir", "port", "socket", "pid_file", "hostname", "server_uid", "server_uuid", "server_id",
-                 "tmpdir", "plugin_dir", "version", "version_compile_os", "innodb_version", "gtid_current_pos"):
+                 "tmpdir", "plugin_dir", "version", "version_compile_os", "innodb_version", "gtid_current_pos",
+                 "build_id"):
         assert ed.excluded(name), name
     for name in ("sort_buffer_size", "innodb_flush_log_at_trx_commit", "optimizer_switch", "version_something"):
         assert not ed.excluded(name), name
@@ -233,3 +234,39 @@ def test_mysql_flags_are_compared_the_same_way():
     # A flag set only one side reads as flags is one variable, as before.
     v = sides_variables(optimizer_switch=(base, "x"))
     assert ed.differing(v["base"], v["head"], opts("base"), opts("head")) == [{"name": "optimizer_switch", "base": base, "head": "x"}]
+
+
+class _Cursor:
+    def __init__(self, error):
+        self.error = error
+
+    def execute(self, sql):
+        raise self.error
+
+
+class _Server:
+    def __init__(self, error):
+        self.error, self.closed = error, False
+
+    def connect(self):
+        server = self
+
+        class Conn:
+            def cursor(self):
+                return _Cursor(server.error)
+
+            def close(self):
+                server.closed = True
+        return Conn()
+
+
+def test_a_server_without_system_variables_has_no_startup_list_and_other_errors_are_raised():
+    import pymysql
+    import pytest
+    # MySQL 9.7 answers 1109 (Unknown table 'SYSTEM_VARIABLES' in information_schema), which
+    # PyMySQL raises as an OperationalError.
+    mysql = _Server(pymysql.err.OperationalError(1109, "Unknown table 'SYSTEM_VARIABLES' in information_schema"))
+    assert ed.startup_options(mysql) is None and mysql.closed
+    assert ed.startup_options(_Server(pymysql.err.ProgrammingError(1146, "Table doesn't exist"))) is None
+    with pytest.raises(pymysql.err.OperationalError):
+        ed.startup_options(_Server(pymysql.err.OperationalError(2013, "Lost connection to server during query")))
