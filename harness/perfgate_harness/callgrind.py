@@ -291,14 +291,16 @@ def drained(history: list, interval: float) -> bool:
     return len(history) >= polls and len(set(history[-polls:])) == 1
 
 
-def drain_purge(connect) -> None:
-    """Waits until purge is done: MariaDB's own wait; elsewhere, the history polled until settled."""
+def drain_purge(connect) -> int:
+    """Waits until purge is done: MariaDB's own wait; elsewhere, the history polled until
+    settled. Returns how many times it polled (0 with MariaDB's wait): each poll reads
+    INNODB_METRICS, which the explanation step's counters must take off."""
     conn = connect()
     try:
         cur = conn.cursor()
         try:
             cur.execute(DRAIN_PURGE_SQL)
-            return
+            return 0
         except Exception as e:  # servers without the variable: MySQL, MariaDB before 10.5.7
             if "innodb_max_purge_lag_wait" not in str(e):
                 raise
@@ -308,10 +310,10 @@ def drain_purge(connect) -> None:
             cur.execute(HISTORY_SQL)
             row = cur.fetchone()
             if row is None:
-                return
+                return len(history) + 1
             history.append(int(row[0]))
             if drained(history, interval):
-                return
+                return len(history)
             time.sleep(interval)
         raise CallgrindError(f"purge did not settle the history list within {DRAIN_TIMEOUT:.0f} s (last {history[-1:]})")
     finally:

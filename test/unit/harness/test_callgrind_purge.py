@@ -12,3 +12,41 @@ def test_a_history_that_stopped_moving_is_drained_once_it_held_still_long_enough
     assert callgrind.drained([300, 120] + [41] * still, 0.2)  # MySQL 9.7 idles at 41
     assert not callgrind.drained([300, 120] + [41] * (still - 1), 0.2)
     assert not callgrind.drained([300, 250, 200, 150, 100, 50, 41, 41], 0.2), "still moving a moment ago"
+
+
+class _Observer:
+    """Counters that the workload and each history poll move; the drain polls 2, 7, 3, 9, 4 times."""
+
+    def __init__(self):
+        self.state = {"Handler_read_rnd_next": 0, "Handler_update": 0}
+        self.polls = iter([2, 7, 3, 9, 4, 6, 5])
+
+    def counters(self):
+        return dict(self.state)
+
+    def poll(self, n):
+        self.state["Handler_read_rnd_next"] += 341 * n  # INNODB_METRICS scanned per poll
+
+    def drain(self):
+        n = next(self.polls)
+        self.poll(n)
+        return n
+
+    def rows(self, sql):
+        self.poll(1)
+
+    def poll_cost(self, polls=10):
+        from perfgate_harness.explain_counters import Observer
+        return Observer.poll_cost(self, polls)
+
+
+def test_the_drains_polls_are_taken_off_by_their_number_so_a_window_counts_only_its_events():
+    from perfgate_harness.explain_counters import counter_windows
+    obs = _Observer()
+
+    def run_events(n):
+        obs.state["Handler_update"] += n
+        return {"queries": n}
+    out = counter_windows(obs, run_events, 200, 2)
+    for w in out["windows"]:
+        assert w["deltas"] == {"Handler_read_rnd_next": 0, "Handler_update": 200}, w

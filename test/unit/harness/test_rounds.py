@@ -2,6 +2,7 @@
 the round: an error, never a figure."""
 import os
 import subprocess
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -55,6 +56,14 @@ class Workload:
 @pytest.fixture
 def server():
     proc = subprocess.Popen(["sleep", "30"])
+    # Until `sleep` has loaded itself its resident size still grows: wait for it to hold still.
+    last = None
+    for _ in range(100):
+        now = procstat.memory(proc.pid)
+        if now == last:
+            break
+        last = now
+        time.sleep(0.05)
     yield FakeServer(proc)
     if proc.poll() is None:
         proc.kill()
