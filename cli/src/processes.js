@@ -280,6 +280,6 @@ function runProcessSync(command, args, { env = process.env, extraEnv = {}, cwd, 
 }
 
 module.exports = {
-  childEnvironment, isPassedOn, startProcess, runProcess, runProcessSync, sandboxFor, probeSandbox,
+  childEnvironment, isPassedOn, onPath, startProcess, runProcess, runProcessSync, sandboxFor, probeSandbox,
   cancel, cancelOnSignals, cancellation, throwIfCancelled, Cancelled, EXIT_ON_SIGNAL, onlyVanished,
 };

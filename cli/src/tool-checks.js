@@ -2,13 +2,11 @@
 // What `perfgate doctor` says of the counting tools on this host: valgrind for instructions per
 // query, and the explanation step's stacks (perf as root, eu-stack in the sandbox, where the
 // harness runs as uid 65534: docs/explain.md, "Stacks without perf").
-const which = require('which');
-
-const found = (command, env) => which.sync(command, { path: env.PATH || '', nothrow: true });
+const { onPath } = require('./processes');
 
 /** The tools on PATH: {valgrind, perf, euStack}, each its path or null. */
 function findTools(env) {
-  return { valgrind: found('valgrind', env), perf: found('perf', env), euStack: found('eu-stack', env) };
+  return { valgrind: onPath('valgrind', env), perf: onPath('perf', env), euStack: onPath('eu-stack', env) };
 }
 
 /** One check line per need, from what was found (pure). */
