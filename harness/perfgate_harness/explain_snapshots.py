@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from . import children
-from .explain_stacks import STATEMENT_FRAMES, StacksFailed, _fitting_key, folded_text
+from . import children, procstat
+from .explain_stacks import STATEMENT_FRAMES, StacksFailed, fitting_key, folded_text
 
 INSTALL_HINT = "install elfutils (Debian: apt-get install elfutils; scripts/install-deps.sh does)"
 PAUSE_SECONDS = 0.02  # between snapshots: eu-stack's own reading takes ~0.1 s on mysqld
@@ -65,13 +65,6 @@ def parse_snapshot(text: str) -> dict:
     return {tid: list(reversed(frames)) for tid, frames in threads.items()}
 
 
-def state_of(stat: str) -> str | None:
-    """The state letter of /proc/<pid>/task/<tid>/stat (after the command in parentheses)."""
-    end = stat.rfind(")")
-    fields = stat[end + 1:].split() if end >= 0 else []
-    return fields[0] if fields else None
-
-
 def fold_snapshots(snapshots: list, program: str) -> tuple[Counter, Counter, Counter]:
     """Of connection threads inside a statement, per stack: on-CPU thread samples, off-CPU
     thread samples keyed with the thread's state, and the snapshots that saw any thread waiting
@@ -102,7 +95,7 @@ def per_query(offcpu: Counter, seen: Counter, snapshots: int, seconds: float, qu
     each_us = seconds * 1e6 / snapshots
     us, saw = {}, {}
     for stack, count in offcpu.most_common(MOST_STACKS):
-        key = _fitting_key(stack)
+        key = fitting_key(stack)
         us[key] = round(us.get(key, 0.0) + count * each_us / queries, 3)
         saw[key] = min(snapshots, saw.get(key, 0) + seen[stack])
     return us, saw
@@ -118,7 +111,7 @@ def thread_states(pid: int) -> dict:
     out = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            out[int(task.name)] = state_of((task / "stat").read_text(errors="replace"))
+            out[int(task.name)] = procstat.parse_state((task / "stat").read_text(errors="replace"))
         except (OSError, ValueError):
             continue  # a thread that ended meanwhile
     return out

@@ -109,11 +109,11 @@ def offcpu_per_query(offcpu: Counter, queries: int, least_us: float = 0.1, most:
     for stack, us in offcpu.most_common(most):
         per_query = round(us / queries, 3)
         if per_query >= least_us:
-            out[_fitting_key(stack)] = per_query
+            out[fitting_key(stack)] = per_query
     return out
 
 
-def _fitting_key(stack: str, limit: int = MAX_STACK_KEY) -> str:
+def fitting_key(stack: str, limit: int = MAX_STACK_KEY) -> str:
     """A stack within the schema's length of a key: its leaf end kept, whole frames only."""
     if len(stack) <= limit:
         return stack

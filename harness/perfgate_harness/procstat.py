@@ -20,16 +20,27 @@ class Sample:
     hwm_bytes: int | None = None
 
 
-def parse_cpu_ticks(stat_text: str) -> int:
-    """utime + stime of /proc/<pid>/stat (fields 14 and 15), in clock ticks.
-
-    The command name (field 2) is in parentheses and may hold spaces, so fields are counted
-    after the last ')'.
-    """
+def _after_command(stat_text: str) -> list[str]:
+    """The fields of a /proc/<pid>/stat line from field 3 (state) on. The command name (field 2)
+    is in parentheses and may hold spaces, so fields are counted after the last ')'."""
     close = stat_text.rfind(")")
     if close < 0:
         raise ValueError(f"not a /proc/<pid>/stat line: {stat_text[:80]!r}")
-    rest = stat_text[close + 1:].split()
+    return stat_text[close + 1:].split()
+
+
+def parse_state(stat_text: str) -> str | None:
+    """The state letter of a /proc/<pid>/stat (or task/<tid>/stat) line (R, S, D, …), or None."""
+    try:
+        rest = _after_command(stat_text)
+    except ValueError:
+        return None
+    return rest[0] if rest else None
+
+
+def parse_cpu_ticks(stat_text: str) -> int:
+    """utime + stime of /proc/<pid>/stat (fields 14 and 15), in clock ticks."""
+    rest = _after_command(stat_text)
     # rest[0] is field 3 (state); utime is field 14, stime field 15.
     if len(rest) < 13:
         raise ValueError(f"/proc/<pid>/stat has {len(rest) + 2} fields; expected at least 15")

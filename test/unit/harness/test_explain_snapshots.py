@@ -4,6 +4,7 @@ from collections import Counter
 import pytest
 
 from perfgate_harness import explain_snapshots as es
+from perfgate_harness import procstat
 from perfgate_harness.explain_stacks import StacksFailed
 
 # eu-stack's output shape (elfutils 0.192), cut from a source build of MariaDB 10.11.
@@ -46,9 +47,9 @@ def test_a_frame_is_its_function_without_parameters_or_version(text, name):
 
 
 def test_a_threads_state_is_read_after_its_command_whatever_the_command_holds():
-    assert es.state_of("4123 (one_connection) S 1 2 3") == "S"
-    assert es.state_of("4123 (a) (b) R 1") == "R"
-    assert es.state_of("broken") is None
+    assert procstat.parse_state("4123 (one_connection) S 1 2 3") == "S"
+    assert procstat.parse_state("4123 (a) (b) R 1") == "R"
+    assert procstat.parse_state("broken") is None
 
 
 def test_only_connection_threads_inside_a_statement_count_running_on_cpu_and_waiting_off_cpu():
