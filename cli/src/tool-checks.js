@@ -2,27 +2,52 @@
 // What `perfgate doctor` says of the counting tools on this host: valgrind for instructions per
 // query, and the explanation step's stacks (perf as root, eu-stack in the sandbox, where the
 // harness runs as uid 65534: docs/explain.md, "Stacks without perf").
+const fs = require('node:fs');
 const { onPath } = require('./processes');
 
-/** The tools on PATH: {valgrind, perf, euStack}, each its path or null. */
-function findTools(env) {
-  return { valgrind: onPath('valgrind', env), perf: onPath('perf', env), euStack: onPath('eu-stack', env) };
+// Yama's setting: above 0, a process may attach only to its own descendants (1), or only with
+// CAP_SYS_PTRACE (2), or never (3); eu-stack is mysqld's sibling under the sandboxed harness.
+const PTRACE_SCOPE = '/proc/sys/kernel/yama/ptrace_scope';
+const PERF_PACKAGES = 'linux-perf on Debian, linux-tools-$(uname -r) on Ubuntu';
+
+/** Yama's ptrace_scope as a number, or null where the kernel has no Yama (no file). */
+function readPtraceScope(file = PTRACE_SCOPE) {
+  try {
+    const value = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
+    return Number.isInteger(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The tools on PATH: {valgrind, perf, euStack}, each its path or null, and Yama's ptraceScope. */
+function findTools(env, scopeFile = PTRACE_SCOPE) {
+  return { valgrind: onPath('valgrind', env), perf: onPath('perf', env), euStack: onPath('eu-stack', env), ptraceScope: readPtraceScope(scopeFile) };
 }
 
 /** One check line per need, from what was found (pure). */
-function toolChecks({ valgrind, perf, euStack }) {
+function toolChecks({ valgrind, perf, euStack, ptraceScope = null }) {
   const instructions = valgrind
     ? { check: 'instructions', state: 'valgrind', ok: true, effect: 'instructions per query are counted under callgrind' }
     : { check: 'instructions', state: 'valgrind is not installed', ok: false,
       effect: 'a suite that counts instructions (the quick suite) makes every row an error here; install valgrind (runner-setup/install)' };
-  // Where perf may not record switches (not root, or not installed), eu-stack takes the stacks.
-  const stacks = euStack
-    ? { check: 'stacks', state: perf ? 'perf (as root), eu-stack (in the sandbox)' : 'eu-stack', ok: true,
-      effect: perf ? "the explanation step takes the stacks of mysqld's threads inside the sandbox and out"
-        : "the explanation step takes the stacks of mysqld's threads by snapshots everywhere (perf, as root, would weigh every switch)" }
-    : { check: 'stacks', state: perf ? 'perf (as root) only' : 'neither perf nor eu-stack is installed', ok: false,
-      effect: `the explanation step says stacks were not looked at ${perf ? 'inside the sandbox' : 'anywhere'}; install ${perf ? 'elfutils' : 'linux-perf and elfutils'} (runner-setup/install)` };
-  return [instructions, stacks];
+  return [instructions, stacksCheck(perf, euStack, ptraceScope)];
 }
 
-module.exports = { findTools, toolChecks };
+function stacksCheck(perf, euStack, ptraceScope) {
+  if (!euStack) {
+    return { check: 'stacks', state: perf ? 'perf (as root) only' : 'neither perf nor eu-stack is installed', ok: false,
+      effect: `the explanation step says stacks were not looked at ${perf ? 'inside the sandbox' : 'anywhere'}; install ${perf ? 'elfutils' : `perf (${PERF_PACKAGES}) and elfutils`} (runner-setup/install)` };
+  }
+  // Where Yama keeps eu-stack from attaching, the sandbox's snapshots fail: perf (as root) is left.
+  if (ptraceScope !== null && ptraceScope > 0) {
+    return { check: 'stacks', state: `${perf ? 'perf (as root); ' : ''}eu-stack refused by ptrace_scope ${ptraceScope}`, ok: false,
+      effect: `inside the sandbox the snapshots fail and stacks are not looked at${perf ? '' : ', nor anywhere'}; `
+        + `${PTRACE_SCOPE} = 0 lets eu-stack attach to mysqld (a sysctl of the runner, kernel.yama.ptrace_scope)` };
+  }
+  return { check: 'stacks', state: perf ? 'perf (as root), eu-stack (in the sandbox)' : 'eu-stack', ok: true,
+    effect: perf ? "the explanation step takes the stacks of mysqld's threads inside the sandbox and out"
+      : "the explanation step takes the stacks of mysqld's threads by snapshots everywhere (perf, as root, would weigh every switch)" };
+}
+
+module.exports = { findTools, toolChecks, readPtraceScope };
