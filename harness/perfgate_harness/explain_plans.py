@@ -11,8 +11,10 @@ import pymysql
 PLUMBING = ("set ", "show ", "select @@", "commit", "rollback", "begin", "start ", "prepare", "deallocate")
 EXPLAINABLE = ("select", "update", "delete", "insert", "replace")
 MOST_SHAPES = 200
-# "<yymmdd hh:mm:ss>\t    <id> <Command>\t<text>", or a tab-indented continuation of the same second.
-_ENTRY = re.compile(r"^(?:\d{6}\s+[\d:]+\s+|\t\t)\s*(\d+)\s+([A-Z][\w ]*?)\t(.*)$")
+# MariaDB's "<yymmdd hh:mm:ss>\t    <id> <Command>\t<text>" (or a tab-indented continuation of
+# the same second); MySQL's "<ISO 8601 time>\t    <id> <Command>\t<text>" on every entry.
+_ENTRY = re.compile(r"^(?:\d{6}\s+[\d:]+\s+|\t\t|\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)\s+)"
+                    r"\s*(\d+)\s+([A-Z][\w ]*?)\t(.*)$")
 
 
 # ------------------------------------------------------------------------------ pure decisions

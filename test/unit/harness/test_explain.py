@@ -59,6 +59,26 @@ def test_general_log_statements_become_one_example_per_shape(fixture_text):
     assert found[1]["sql"].startswith("SELECT c FROM sbtest") and "?" not in found[1]["sql"]
 
 
+def test_mysql_general_log_statements_become_shapes_too(fixture_text):
+    # MySQL 9.7 stamps every entry with an ISO 8601 time (captured from a 9.7.2 server under sysbench)
+    found = pl.shapes(pl.log_statements(fixture_text("explain-harness", "general-mysql.log")))
+    assert [f["shape"] for f in found] == [
+        "SELECT c FROM sbtestN WHERE id=?",
+        "SELECT c FROM sbtestN WHERE id BETWEEN ? AND ?",
+        "SELECT SUM(k) FROM sbtestN WHERE id BETWEEN ? AND ?",
+        "SELECT c FROM sbtestN WHERE id BETWEEN ? AND ? ORDER BY c",
+        "SELECT DISTINCT c FROM sbtestN WHERE id BETWEEN ? AND ? ORDER BY c",
+        "UPDATE sbtestN SET k=k+? WHERE id=?",
+        "UPDATE sbtestN SET c=? WHERE id=?",
+        "DELETE FROM sbtestN WHERE id=?",
+        "INSERT INTO sbtestN (id, k, c, pad) VALUES (?,...)",
+        "SELECT c FROM sbtestN WHERE id = ?",
+    ]
+    assert found[0]["sql"] == "SELECT c FROM sbtest1 WHERE id=51"
+    # an entry over several lines is one statement
+    assert found[-1]["sql"] == "SELECT c\nFROM sbtest1\nWHERE id = 7"
+
+
 def test_joins_and_order_by_limit_become_shapes_of_their_own():
     # Execute lines as the planned rows' statements leave them (bench/planned-shapes.py captured them on 10.11.18)
     log = ("\t\t     7 Execute\tSELECT sum(length(b.c)) FROM sbtest3 a JOIN sbtest4 b ON b.k = a.k WHERE a.id BETWEEN 17 AND 116\n"
