@@ -366,7 +366,7 @@ def window_problem(description: str, parsed: dict, record: dict) -> str | None:
 
 
 def measure_window(control: Control, run, events: int, description: str, connect,
-                   keep_files: bool = False, keep_in: Path | None = None) -> tuple[dict, list[Profile]]:
+                   keep_files: bool = False, keep_in: Path | None = None, prepare=None) -> tuple[dict, list[Profile]]:
     """One counted run of a workload: (window record, the threads' profiles). `run()` sends the
     window's `events` events and returns the workload's report, or raises WorkloadFailed
     (workload.py); `connect()` returns a DB-API connection to the measured server.
@@ -380,9 +380,12 @@ def measure_window(control: Control, run, events: int, description: str, connect
     Three vgdb calls per window: no `zero`, because instrumentation is off between windows
     (nothing is collected) and every dump zeroes the counters it wrote. A failed run is raised
     only once its counts are dumped, so that none of them is left for the next window.
+    `prepare()`, where given, runs first, uncounted: what the events need made again before
+    each window (a DDL statement's fresh table).
     """
     if not events:
         raise ValueError("a measured window needs a fixed number of events (events > 0)")
+    _prepare(prepare)
     failure = None
     with purge_held(connect):
         control.instrument(True)
@@ -421,10 +424,20 @@ def measure_window(control: Control, run, events: int, description: str, connect
     return record, profiles + purge
 
 
-def warm_up(run, connect) -> float:
+def _prepare(prepare) -> None:
+    if prepare is None:
+        return
+    try:
+        prepare()
+    except WorkloadFailed as e:
+        raise CallgrindError(f"before the window: {e}") from None
+
+
+def warm_up(run, connect, prepare=None) -> float:
     """The window's own events once, uncounted, with purge held and drained as in a window, so
     that the first window finds the same pages cached and the same history as the next ones."""
     started = time.monotonic()
+    _prepare(prepare)
     with purge_held(connect):
         try:
             run()
@@ -439,16 +452,16 @@ def window_description(benchmark_id: str, window: int) -> str:
 
 
 def measure_benchmark(control: Control, run, events: int, connect, benchmark_id: str, windows: int,
-                      top: dict = TOP_FUNCTIONS, keep_last_in: Path | None = None) -> dict:
+                      top: dict = TOP_FUNCTIONS, keep_last_in: Path | None = None, prepare=None) -> dict:
     """A warm-up, then `windows` counted windows of one benchmark on one side, each `run()` of
     `events` events (measure_window). The callgrind files of the last window are moved into
     `keep_last_in` (to be opened with callgrind_annotate), the others removed."""
-    warmup_seconds = warm_up(run, connect)
+    warmup_seconds = warm_up(run, connect, prepare)
     records, profiles = [], []
     for i in range(windows):
         last = i == windows - 1
         record, window_profiles = measure_window(control, run, events, window_description(benchmark_id, i), connect,
-                                                 keep_in=keep_last_in if last else None)
+                                                 keep_in=keep_last_in if last else None, prepare=prepare)
         records.append(record)
         profiles.append(window_profiles)
     return {"warmup_seconds": round(warmup_seconds, 2), **side_record(records, profiles, top)}

@@ -88,10 +88,14 @@ class InstructionPhase(Phase):
         def side_windows(side):
             srv = self.fleet.servers[side]
             keep = dirs[side] / callgrind.window_description(bench.id, "last")
+            # A workload whose events change what they run on (a DDL statement) remakes it
+            # before each window, uncounted.
+            before = getattr(workload, "before_events", None)
             try:
                 measured = callgrind.measure_benchmark(
                     controls[side], lambda: workload.events(srv, bench.instructions_events, self.plan.instruction_seed),
-                    bench.instructions_events, srv.connect, bench.id, self.plan.instruction_windows, keep_last_in=keep)
+                    bench.instructions_events, srv.connect, bench.id, self.plan.instruction_windows, keep_last_in=keep,
+                    prepare=(lambda: before(srv)) if before else None)
                 measured["files"] = str(keep.relative_to(out))
                 return measured, None
             except (callgrind.CallgrindError, callgrind.CallgrindFormatError, pymysql.err.MySQLError, OSError) as e:

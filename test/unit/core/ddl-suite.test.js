@@ -28,13 +28,14 @@ test('the shipped DDL suites time the same statements, the pull request\'s on a 
 test('a DDL suite\'s plan carries each statement as sent, and its shape is that statement', () => {
   const plan = resolvePlan(loadThresholds(), 'ddl-quick', { rows: 500 }, SIDES);
   assert.equal(plan.scale.rows, 500);
-  assert.deepEqual(plan.measure.signals, ['time']);
+  assert.deepEqual(plan.measure.signals, ['time', 'instructions']);
   assert.deepEqual(plan.profiles.mariadb.name, 'ddl-mariadb');
   const [addIndex] = plan.benchmarks;
   assert.deepEqual(addIndex, {
     id: 'add-index', name: 'add-index', group: 'ddl', kind: 'write', script: 'perfgate_ddl', options: {}, threads: 1,
     shape: 'ALTER TABLE employees ADD INDEX idx_name (last_name, first_name), ALGORITHM=INPLACE, LOCK=NONE',
     ddl: { statement: 'ALTER TABLE employees ADD INDEX idx_name (last_name, first_name), ALGORITHM=INPLACE, LOCK=NONE', session: {} },
+    instructions_events: 1,
   });
   assert.deepEqual(plan.benchmarks.map((b) => b.id), STATEMENTS);
   assert.equal(plan.benchmarks.find((b) => b.id === 'optimize').ddl.statement, 'OPTIMIZE TABLE employees');
@@ -59,9 +60,9 @@ test('a row\'s server-wide settings go into its plan and its shape says them fir
   assert.equal('global' in plan.benchmarks.find((b) => b.id === 'load-data').ddl, false);
 });
 
-test('a DDL suite asked for instructions is refused: they are not counted for DDL statements', () => {
-  assert.throws(() => resolvePlan(loadThresholds(), 'ddl-quick', { signals: ['time', 'instructions'] }, SIDES),
-    /--metric: 'add-index' has no instructions\.events in the catalogue/);
+test('a DDL suite asked for instructions counts one statement a window', () => {
+  const plan = resolvePlan(loadThresholds(), 'ddl-quick', { signals: ['time', 'instructions'] }, SIDES);
+  assert.deepEqual(plan.benchmarks.map((b) => b.instructions_events), plan.benchmarks.map(() => 1));
 });
 
 test('DDL entries and DDL suites with bad keys are refused naming file, line, key and the expected form', async (t) => {
@@ -159,14 +160,14 @@ test('DDL entries and DDL suites with bad keys are refused naming file, line, ke
       expect: (f, l) => `${f}:${l}: scale.tables: 2 is not valid; expected 1 (a DDL suite times its statements on one table, employees)`,
     },
     {
-      name: 'a DDL suite counting instructions',
-      edits: { 'suites/ddl-quick.yml': replace('signals: [time]', 'signals: [time, instructions]') },
-      file: 'suites/ddl-quick.yml', at: 'signals:',
-      expect: (f, l) => `${f}:${l}: measure.signals: instructions of DDL statements are not counted; expected [time]`,
+      name: 'a DDL suite counting instructions with no limits for them',
+      edits: { 'suites/ddl-quick.yml': replace(', instructions: {warn: 1.015, fail: 1.03}}', '}') },
+      file: 'suites/ddl-quick.yml', at: '  default:',
+      expect: (f, l) => `${f}:${l}: limits.default: has no instructions limits; expected instructions: {warn, fail} when measure.signals include instructions, e.g. {warn: 0.97, fail: 0.93, instructions: {warn: 1.02, fail: 1.05}}`,
     },
     {
       name: 'a DDL suite with the sides together',
-      edits: { 'suites/ddl-quick.yml': replace('  signals: [time]', '  signals: [time]\n  side_schedule: together') },
+      edits: { 'suites/ddl-quick.yml': replace('  signals: [time, instructions]', '  signals: [time, instructions]\n  side_schedule: together') },
       file: 'suites/ddl-quick.yml', at: 'side_schedule: together',
       expect: (f, l) => `${f}:${l}: measure.side_schedule: 'together' is not valid; expected in-turn (each statement runs on a server restarted on a fresh copy, one side after the other)`,
     },
