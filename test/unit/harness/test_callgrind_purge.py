@@ -50,3 +50,14 @@ def test_the_drains_polls_are_taken_off_by_their_number_so_a_window_counts_only_
     out = counter_windows(obs, run_events, 200, 2)
     for w in out["windows"]:
         assert w["deltas"] == {"Handler_read_rnd_next": 0, "Handler_update": 200}, w
+
+
+def test_purge_is_drained_once_before_the_windows_and_once_after_each():
+    from perfgate_harness.explain_counters import counter_windows
+    obs = _Observer()
+    obs.polls = iter([1] * 20)
+    drains = []
+    plain = obs.drain
+    obs.drain = lambda: drains.append(1) or plain()
+    counter_windows(obs, lambda n: {"queries": n}, 200, 3)
+    assert len(drains) == 2 + 1 + 3  # two empty windows, one before the first, one after each
