@@ -41,6 +41,10 @@ LEAST_EVENTS = {"counters": 200, "waits": 200, "memory": 2000, "stacks": 500}
 # LEAST_FLOOR. Memory growth per query is not scaled: a leak of a few bytes needs many queries.
 LEAST_WINDOW_SECONDS = 5.0
 LEAST_FLOOR = 10
+# The plans come after the probes (their capture runs events on the base alone) and take a few
+# seconds: a handful of events under the general log and an EXPLAIN per shape. The probes stop
+# this much before the row's end so that a planned row's plan is always looked at.
+PLANS_SECONDS = 5.0
 SCALED_LEAST = ("counters", "waits", "stacks")
 SIDES = ("base", "head")
 # Failures of a row that leave the other rows to look at.
@@ -173,7 +177,7 @@ class ExplainPhase(Phase):
                     step = "probes"
                     # Where settings differ, the probes leave the re-measure its least.
                     reserve = explain_defaults.reserve_seconds(start_seconds) if differ[0] else 0.0
-                    self._probes(bench, workload, record["sides"], deadline - reserve, rates, reserve)
+                    self._probes(bench, workload, record["sides"], deadline - reserve - PLANS_SECONDS, rates, reserve)
                     step = "plans"
                     record["plans"] = self._plans(workload, record, deadline)
                     step = "defaults"

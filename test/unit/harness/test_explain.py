@@ -7,6 +7,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pymysql
+import pytest
+
 from perfgate_harness import explain_counters as ec
 from perfgate_harness import explain_phase as ep
 from perfgate_harness import explain_plans as pl
@@ -264,3 +267,47 @@ def test_a_re_measure_that_did_not_run_keeps_the_variables_that_differ():
     assert (out["set"], out["still_differ"], out["rounds"]) == ([], [], [])
     assert out["not_measured"].startswith("the re-measure with the base's settings failed: y") and len(out["not_measured"]) == 1024
     assert record["set"] == ["sort_buffer_size"]  # the record read is not changed
+
+
+class _Cursor:
+    """A server that knows explain_json_format_version (MySQL 8.3+) or not (MariaDB: error 1193)."""
+
+    def __init__(self, knows):
+        self.knows, self.sent, self.last = knows, [], None
+
+    def execute(self, sql):
+        self.sent.append(sql)
+        if sql.startswith("SET SESSION explain_json_format_version") and not self.knows:
+            raise pymysql.err.OperationalError(1193, "Unknown system variable 'explain_json_format_version'")
+        self.last = sql
+
+    def fetchone(self):
+        return ['{"query_block": {"table": {"table_name": "sbtest1", "access_type": "range"}}}']
+
+
+class _Conn:
+    def __init__(self, cur):
+        self.cur = cur
+
+    def cursor(self):
+        return self.cur
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("knows", [True, False])
+def test_plans_are_asked_for_in_explain_jsons_first_form_where_the_server_has_two(knows):
+    cur = _Cursor(knows)
+    out = pl.explain_all(lambda: _Conn(cur), [{"shape": "SELECT c FROM sbtestN WHERE id=?", "sql": "SELECT c FROM sbtest1 WHERE id=1"}])
+    assert cur.sent[0] == "SET SESSION explain_json_format_version = 1"
+    assert cur.sent[1] == "EXPLAIN FORMAT=JSON SELECT c FROM sbtest1 WHERE id=1"
+    assert out == [{"plan": {"query_block": {"table": {"table_name": "sbtest1", "access_type": "range"}}}}]
+
+
+def test_another_error_setting_the_form_is_not_swallowed():
+    class Refusing(_Cursor):
+        def execute(self, sql):
+            raise pymysql.err.OperationalError(2013, "Lost connection to server during query")
+    with pytest.raises(pymysql.err.OperationalError):
+        pl.explain_all(lambda: _Conn(Refusing(True)), [])
