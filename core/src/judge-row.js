@@ -156,7 +156,9 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
   out.needs = row.needs;
   out.decided_by = row.decidedBy;
   const told = explain(row, judged);
-  out.reason = unstable.length ? `${told.reason}; unstable: ${spreadWords(unstable)}, not judged by it` : told.reason;
+  // An unstable cpu/o took the row's cpu/o limit away (row-limits.js): said beside the others.
+  const spread = [...unstable, ...(limits.unstable || []).filter((u) => u.signal === 'cpu')];
+  out.reason = spread.length ? `${told.reason}; unstable: ${spreadWords(spread)}, not judged by it` : told.reason;
   out.headline_phrase = told.phrase;
   return out;
 }
@@ -170,7 +172,7 @@ function unstableSignals(limits, { time, instructions }) {
 
 // "its rQPS spread on main is <p99>% (99th percentile of <runs> runs)"
 function spreadWords(unstable) {
-  const words = { rqps: 'rQPS', instructions: 'instr/o' };
+  const words = { rqps: 'rQPS', instructions: 'instr/o', cpu: 'cpu/o' };
   const each = unstable.map((u) => `${words[u.signal]} spread on main is ${(100 * u.p99).toFixed(1)}% (99th percentile of ${u.runs} runs)`);
   return `its ${each.join(', its ')}`;
 }

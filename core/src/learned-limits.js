@@ -2,7 +2,7 @@
 // Limits learned from main's own history (docs/verdicts.md#limits-learned-from-main). Each run
 // of main measures a commit against the one before it, so the judged ratios of those runs are
 // main against itself: how far they read from 1 is the spread a row shows with no change worth
-// gating. Per row and signal (rQPS, instr/o):
+// gating. Per row and signal (rQPS, instr/o, and cpu/o where the row is judged by it):
 //   p99   the 99th percentile (nearest rank) of |ln ratio| over the runs of one runner class;
 //   fail  1.5 × p99 beyond 1, warn p99 beyond 1 (ClickHouse's rule for its A/A differences);
 //   floors and caps are calibrate's (calibration.js RULES): never tighter than its floors, never
@@ -15,10 +15,16 @@ const { Document } = require('yaml');
 const { RULES, roundOut, toRatio, toDistance } = require('./calibration');
 
 const LEARN = Object.freeze({ min_runs: 100, quantile: 0.99, fail_factor: 1.5 });
+// cpu/o has no calibration: its floors and caps are its own, as wide as the DDL suites' shipped
+// cpu/o limits (1.05/1.10) and a little beyond (docs/verdicts.md#limits-learned-from-main).
+const CPU_RULE = Object.freeze({ word: 'cpu/o', worse: 1, digits: 2, warnFloor: 1.02, warnCap: 1.15, gap: 0.02, failCap: 1.25 });
 // The learned file's signal keys, the verdict's figure of each, and calibrate's rule of each.
+// cpu/o is learned only where the row was judged by it (its suite limits cpu/o: cpu_verdict),
+// and replaces only such a limit: learning adds no signal a suite does not gate on.
 const SIGNALS = Object.freeze({
   rqps: { figure: 'rqps', rule: RULES.time, word: 'rQPS' },
   instructions: { figure: 'instructions_per_query', rule: RULES.instructions, word: 'instr/o' },
+  cpu: { figure: 'cpu_per_query', rule: CPU_RULE, word: 'cpu/o', judgedBy: 'cpu_verdict' },
 });
 
 // Nearest-rank quantile: with 100 runs the 99th smallest, never a value between two runs.
@@ -82,7 +88,8 @@ function seriesFromVerdicts(verdicts, { suite = null } = {}) {
   for (const v of used) {
     for (const b of v.benchmarks || []) {
       if (b.ahi || b.verdict === 'error') continue;
-      for (const [signal, { figure }] of Object.entries(SIGNALS)) {
+      for (const [signal, { figure, judgedBy }] of Object.entries(SIGNALS)) {
+        if (judgedBy && !b[judgedBy]) continue;
         const estimate = b[figure] && b[figure].estimate;
         if (Number.isFinite(estimate) && estimate > 0) ((series[b.id] ||= {})[signal] ||= []).push(estimate);
       }

@@ -13,17 +13,20 @@ const MAIN_ROWS = {
   'scan_range=100': { group: 'range', between: 0.12 },
 };
 
-function mainRun(seed, { rows = MAIN_ROWS, hardwareClass = 'sim-2c', rqps = {} } = {}) {
+// A row may also give `cpuBetween`: the spread of mysqld's CPU per query between runs (else
+// the same on both sides); `cpu` multiplies a row's head CPU per query.
+function mainRun(seed, { rows = MAIN_ROWS, hardwareClass = 'sim-2c', rqps = {}, cpu = {} } = {}) {
   const normal = seededNormals(seed);
-  const benchmarks = Object.entries(rows).map(([id, { group, between }]) => {
+  const benchmarks = Object.entries(rows).map(([id, { group, between, cpuBetween }]) => {
     const level = Math.exp(between * normal()) * (rqps[id] || 1);
+    const cpuLevel = (cpuBetween === undefined ? 1 : Math.exp(cpuBetween * normal())) * (cpu[id] || 1);
     return {
       id, name: id, group, status: 'ok',
       rounds: Array.from({ length: 6 }, (_, index) => {
         const base = 1000 * Math.exp(0.05 * normal());
         return [
           { index, side: 'base', qps: base, errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
-          { index, side: 'head', qps: base * level * Math.exp(0.01 * normal()), errors: 0, cpu_per_query_us: 100, cs_per_query: 1 },
+          { index, side: 'head', qps: base * level * Math.exp(0.01 * normal()), errors: 0, cpu_per_query_us: 100 * cpuLevel, cs_per_query: 1 },
         ];
       }).flat(),
     };

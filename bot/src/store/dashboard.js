@@ -229,7 +229,7 @@ async function learnedFromMain(store, { repo = null, suite = null, last = 200 } 
       .where('it.kind', '=', 'benchmark').where('it.verdict', '!=', 'error').where('vi.signal', 'in', Object.keys(figures));
     if (suite) query = query.where('r.suite', '=', suite);
     const rows = await query
-      .select(['it.item_key as id', 'vi.signal', 'vi.estimate', 'r.id as runId', 'r.suite as suite', 'hc.id as headCommit', 'mc.hardware_class as hardwareClass', 'mc.fingerprint as machine'])
+      .select(['it.item_key as id', 'vi.signal', 'vi.estimate', 'it.cpu_verdict as cpuVerdict', 'r.id as runId', 'r.suite as suite', 'hc.id as headCommit', 'mc.hardware_class as hardwareClass', 'mc.fingerprint as machine'])
       .orderBy('hc.main_seq').orderBy('r.id')
       .execute();
     if (!rows.length) continue;
@@ -245,6 +245,8 @@ async function learnedFromMain(store, { repo = null, suite = null, last = 200 } 
       for (const r of mine) {
         if (runnerOf(r) !== runner) continue;
         runs.add(Number(r.runId));
+        // A signal learned only where the row was judged by it (cpu/o: core's LEARNED_SIGNALS).
+        if (LEARNED_SIGNALS[figures[r.signal]].judgedBy === 'cpu_verdict' && !r.cpuVerdict) continue;
         if (changes.has(`${Number(r.headCommit)}|${r.id}|${r.signal}`)) {
           changesLeftOut += 1;
           continue;

@@ -2,7 +2,7 @@
 // A suite's limits learned from main's history, learned/<suite>.yml in the thresholds folder
 // (written by `perfgate limits learn`, core/src/learned-limits.js; docs/verdicts.md#limits-learned-from-main):
 //   suite: <name>, runner: <class>, runs: <int>,
-//   limits: {<row id>: {rqps?: Learned, instructions?: Learned}}
+//   limits: {<row id>: {rqps?: Learned, instructions?: Learned, cpu?: Learned}}
 //   Learned = {warn, fail, runs, p99} | {unstable: true, runs, p99}
 // It lives in the same folder as the suite's own limits, in the action the base commit's, so a
 // pull request cannot loosen it; it is trusted as the suite file is, within calibrate's caps.
@@ -35,7 +35,7 @@ function loadSignal(src, at, signal) {
 /**
  * @param src    the file's YamlSource
  * @param suite  the loaded suite it belongs to: its names (and '<name> threads=<n>') are the rows it may hold
- * @returns {file, runner, runs, byName: {<row id>: {rqps?, instructions?}}}
+ * @returns {file, runner, runs, byName: {<row id>: {rqps?, instructions?, cpu?}}}
  */
 function loadLearned(src, suite, threadKey) {
   check.mapping(src, [], { required: ['suite', 'limits'], optional: ['runner', 'runs'], what: 'learned limits {suite, runner, runs, limits}' });

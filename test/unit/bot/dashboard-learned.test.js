@@ -172,3 +172,27 @@ test('regressions filed on main and their fixes are left out of what main teache
     assert.match(bad.body, new RegExp(`query parameter '${word}'`));
   }
 });
+
+test('cpu/o learned from the store where the rows were judged by it, as core learns it from the verdicts', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-dashboard-cpu-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const store = await bot.openStore(path.join(dir, 'history.db'));
+  t.after(() => store.close());
+  const withCpu = { ...QUICK, limits: { ...QUICK.limits, default: { ...QUICK.limits.default, cpu_per_query: { warn: 1.05, fail: 1.1 } } } };
+  const rows = { 'point-query': { group: 'point', between: 0.004, cpuBetween: 0.005 }, 'scan_range=100': { group: 'range', between: 0.004, cpuBetween: 0.2 } };
+  const count = 110;
+  await bot.recordMainline(store, { repo: REPO, firstSeq: 1, commits: Array.from({ length: count + 1 }, (_, i) => ({ sha: sha(i + 1) })) });
+  const verdicts = [];
+  for (const [i, results] of mainRuns(count, { rows }).entries()) {
+    // The first ten runs were judged without a cpu/o limit: they give no cpu/o figure.
+    const verdict = core.judge(results, i < 10 ? QUICK : withCpu);
+    verdicts.push(verdict);
+    await bot.storeRun(store, { request: { repo: REPO, runKey: `main/${sha(i + 2)}`, base: { sha: sha(i + 1) }, head: { sha: sha(i + 2) } }, results, verdict });
+  }
+  const [learned] = await bot.learnedFromMain(store, { repo: REPO });
+  assert.deepEqual(learned.rows, core.learnLimits(core.seriesFromVerdicts(verdicts, { suite: 'quick' }).series));
+  assert.equal(learned.rows['point-query'].cpu.runs, 100);
+  assert.equal(learned.rows['point-query'].rqps.runs, 110);
+  assert.equal(learned.rows['scan_range=100'].cpu.unstable, true);
+  assert.match(await overview(store, REPO), /scan_range=100 \(cpu\/o spread \d+\.\d+% over 100 runs\)/);
+});

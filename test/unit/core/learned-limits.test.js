@@ -84,7 +84,7 @@ test('a bad learned file: one line naming the file, the key and what is expected
   bad((t) => t.replace('warn: 1.005, fail: 1.01', 'warn: 1.005, fail: 1.2'), 'fail: 1.2', "limits.update-index_range=100.instructions.fail: 1.2 is not valid; expected a ratio from 1 to 1.04 (calibrate's cap on instr/o)");
   bad((t) => t.replace('warn: 0.99, fail: 0.97', 'warn: 0.97, fail: 0.99'), 'warn: 0.97', 'limits.point-query.rqps.fail: fail 0.99 is nearer 1 than warn 0.97; expected rQPS fail beyond warn');
   bad((t) => t.replace('unstable: true,', 'unstable: true, warn: 0.9,'), 'unstable', 'limits.scan_range=100.rqps: an unstable row has no limits; expected {warn, fail, runs, p99} or {unstable: true, runs, p99}');
-  bad((t) => t.replace('rqps: {unstable', 'rpqs: {unstable'), 'rpqs', 'limits.scan_range=100.rpqs: unknown key; expected one of: rqps, instructions');
+  bad((t) => t.replace('rqps: {unstable', 'rpqs: {unstable'), 'rpqs', 'limits.scan_range=100.rpqs: unknown key; expected one of: rqps, instructions, cpu');
   bad((t) => t.replace('suite: quick', 'suite: full'), 'suite: full', "suite: 'full' differs from the file name; expected 'quick'");
   const orphan = thresholdsWith({ 'learned/nosuch.yml': LEARNED });
   assert.match(configErrorOf(orphan), /learned\/nosuch\.yml: no suites\/nosuch\.yml beside it; expected learned limits of one of: .*quick/);
@@ -183,4 +183,47 @@ test('watching main files nothing on a signal unstable on main', () => {
   assert.equal(judged.benchmarks.find((b) => b.id === 'scan_range=100').time_verdict, 'fail', 'its figure still reads as it did');
   assert.equal(core.signalVerdict(judged.benchmarks.find((b) => b.id === 'scan_range=100'), 'rqps'), 'undecided');
   assert.deepEqual(decide(judged), []);
+});
+
+test('cpu/o is learned where a row is judged by it, and replaces only a cpu/o limit the suite sets', () => {
+  // Its own floors and caps: up to 4% → warn 1.0404 → 1.05, fail e^0.0594 → 1.07 (rounded out); beyond
+  // 1.5 × p99 = ln 1.25 unstable; a quiet row no tighter than 1.02 / 1.04.
+  assert.deepEqual(core.learnSignal(spread(100, 0.04, 'cpu'), 'cpu'), { runs: 100, enough: true, p99: 0.0404, unstable: false, warn: 1.05, fail: 1.07 });
+  assert.deepEqual(core.learnSignal(spread(100, 0.001, 'cpu'), 'cpu'), { runs: 100, enough: true, p99: 0.001, unstable: false, warn: 1.02, fail: 1.04 });
+  assert.equal(core.learnSignal(spread(100, 0.16, 'cpu'), 'cpu').unstable, true);
+
+  const rows = { 'point-query': { group: 'point', between: 0.004, cpuBetween: 0.005 }, 'scan_range=100': { group: 'range', between: 0.004, cpuBetween: 0.2 } };
+  const withCpu = thresholdsWith({ 'suites/quick.yml': (t) => t.replace('memory_per_query: {warn: 256, fail: 512}}', 'memory_per_query: {warn: 256, fail: 512}, cpu_per_query: {warn: 1.05, fail: 1.10}}') });
+  const cpuSuite = core.findSuite(core.loadThresholds(withCpu), 'quick');
+  const runs = mainRuns(120, { rows });
+  // Judged without a cpu/o limit (the quick suite as shipped), no row has cpu/o to learn.
+  assert.deepEqual(Object.keys(core.seriesFromVerdicts(runs.map((r) => core.judge(r, QUICK)), { suite: 'quick' }).series['point-query']), ['rqps']);
+  const learned = core.learnLimits(core.seriesFromVerdicts(runs.map((r) => core.judge(r, cpuSuite)), { suite: 'quick' }).series);
+  const quiet = learned['point-query'].cpu;
+  assert.ok(quiet.enough && !quiet.unstable && quiet.warn === 1.02 && quiet.fail === 1.04, JSON.stringify(quiet));
+  assert.equal(learned['scan_range=100'].cpu.unstable, true);
+
+  // The learned file, read back and judged with: point-query's cpu/o at 1.06 warns by the
+  // suite's 1.05 / 1.10 and fails by the learned 1.02 / 1.04; scan_range's cpu/o, unstable on
+  // main, is not judged (said in its reason); a suite without a cpu/o limit gains none.
+  const text = core.learnedFileText({ suite: 'quick', learned, runner: 'sim-2c', runs: 120 });
+  const learnedSuite = core.findSuite(core.loadThresholds(thresholdsWith({ 'suites/quick.yml': fs.readFileSync(path.join(withCpu, 'suites/quick.yml'), 'utf8'), 'learned/quick.yml': text })), 'quick');
+  const slower = mainRun(7, { rows: { 'point-query': rows['point-query'], 'scan_range=100': { group: 'range', between: 0.004 } }, cpu: { 'point-query': 1.06, 'scan_range=100': 1.3 } });
+  const row = (v, id) => v.benchmarks.find((b) => b.id === id);
+  const bySuite = core.judge(slower, cpuSuite);
+  const byLearned = core.judge(slower, learnedSuite);
+  assert.equal(row(bySuite, 'point-query').cpu_verdict, 'warn');
+  assert.equal(row(byLearned, 'point-query').cpu_verdict, 'fail');
+  assert.deepEqual(row(byLearned, 'point-query').limits.cpu_per_query, { warn: 1.02, fail: 1.04 });
+  assert.deepEqual(row(byLearned, 'point-query').limits.learned.cpu, { runs: 120, p99: quiet.p99 });
+  assert.equal(row(bySuite, 'scan_range=100').cpu_verdict, 'fail');
+  const scan = row(byLearned, 'scan_range=100');
+  assert.equal(scan.limits.cpu_per_query, null);
+  assert.equal(scan.cpu_verdict, undefined);
+  assert.match(scan.reason, /; unstable: its cpu\/o spread on main is \d+\.\d% \(99th percentile of 120 runs\), not judged by it$/);
+  assert.equal(core.schemaProblem('verdict', byLearned), null);
+  const shipped = core.findSuite(core.loadThresholds(thresholdsWith({ 'learned/quick.yml': text })), 'quick');
+  const plain = row(core.judge(slower, shipped), 'point-query');
+  assert.equal(plain.limits.cpu_per_query, undefined);
+  assert.equal(plain.limits.learned.cpu, undefined);
 });
