@@ -40,9 +40,11 @@ function stacksCheck(perf, euStack, ptraceScope) {
       effect: `the explanation step says stacks were not looked at ${perf ? 'inside the sandbox' : 'anywhere'}; install ${perf ? 'elfutils' : `perf (${PERF_PACKAGES}) and elfutils`} (runner-setup/install)` };
   }
   // Where Yama keeps eu-stack from attaching, the sandbox's snapshots fail: perf (as root) is left.
+  // Root (CAP_SYS_PTRACE) still attaches outside the sandbox at 1 and 2; 3 stops everyone.
   if (ptraceScope !== null && ptraceScope > 0) {
+    const outside = perf ? '' : ptraceScope >= 3 ? ', nor anywhere' : ' (outside it, as root, eu-stack still attaches)';
     return { check: 'stacks', state: `${perf ? 'perf (as root); ' : ''}eu-stack refused by ptrace_scope ${ptraceScope}`, ok: false,
-      effect: `inside the sandbox the snapshots fail and stacks are not looked at${perf ? '' : ', nor anywhere'}; `
+      effect: `inside the sandbox the snapshots fail and stacks are not looked at${outside}; `
         + `${PTRACE_SCOPE} = 0 lets eu-stack attach to mysqld (a sysctl of the runner, kernel.yama.ptrace_scope)` };
   }
   return { check: 'stacks', state: perf ? 'perf (as root), eu-stack (in the sandbox)' : 'eu-stack', ok: true,

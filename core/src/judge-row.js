@@ -141,13 +141,19 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
   }
   const unstable = unstableSignals(limits, { time, instructions });
   const judged = signals.filter((s) => !unstable.some((u) => u.judged === s));
+  // An unstable cpu/o took the row's cpu/o limit away (row-limits.js): listed with the others,
+  // and its cpu/o reads undecided, so that main's later runs still count it as judged by cpu/o
+  // (learned-limits.js learns cpu/o where a row has a cpu_verdict).
+  const cpuUnstable = (limits.unstable || []).filter((u) => u.signal === 'cpu');
+  if (cpuUnstable.length) out.cpu_verdict = 'undecided';
+  const listed = [...unstable, ...cpuUnstable];
   // whole_row: no signal is left to judge it, so it never decides the run by itself (verdict.js).
-  if (unstable.length) out.unstable = { signals: unstable.map(({ signal, runs, p99 }) => ({ signal, runs, p99 })), whole_row: !judged.length };
+  if (listed.length) out.unstable = { signals: listed.map(({ signal, runs, p99 }) => ({ signal, runs, p99 })), whole_row: !judged.length };
   if (!judged.length) {
     // Main's own runs spread beyond any useful limit: the row decides nothing by itself.
     Object.assign(out, { verdict: 'undecided', could_be: null, needs: [], decided_by: [] });
-    out.reason = `unstable: ${spreadWords(unstable)}: ${clausesOf(signals)}`;
-    out.headline_phrase = spreadWords(unstable);
+    out.reason = `unstable: ${spreadWords(listed)}: ${clausesOf(signals)}`;
+    out.headline_phrase = spreadWords(listed);
     return out;
   }
   const row = rowVerdict({ time: judged.includes(time) ? time : null, instructions: judged.includes(instructions) ? instructions : null });
@@ -156,9 +162,7 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
   out.needs = row.needs;
   out.decided_by = row.decidedBy;
   const told = explain(row, judged);
-  // An unstable cpu/o took the row's cpu/o limit away (row-limits.js): said beside the others.
-  const spread = [...unstable, ...(limits.unstable || []).filter((u) => u.signal === 'cpu')];
-  out.reason = spread.length ? `${told.reason}; unstable: ${spreadWords(spread)}, not judged by it` : told.reason;
+  out.reason = listed.length ? `${told.reason}; unstable: ${spreadWords(listed)}, not judged by it` : told.reason;
   out.headline_phrase = told.phrase;
   return out;
 }

@@ -283,11 +283,17 @@ class DdlWorkload:
             conn = srv.connect(database=DATABASE, read_timeout=STATEMENT_TIMEOUT)
             try:
                 cur = conn.cursor()
-                cur.execute("SHOW TABLES LIKE %s", (PREPARED_TABLE,))
-                if not cur.fetchall():
+                cur.execute("SHOW TABLES")
+                tables = [row[0] for row in cur.fetchall()]
+                if PREPARED_TABLE not in tables:  # the first window: the loaded table set aside
                     cur.execute(f"RENAME TABLE employees TO {PREPARED_TABLE}")
-                for sql in (f"DROP TABLE IF EXISTS employees, {LOAD_TABLE}",
-                            f"CREATE TABLE employees LIKE {PREPARED_TABLE}",
+                    tables = [t for t in tables if t != "employees"]
+                # Whatever the last window left: its table altered or renamed, a bulk load's copy.
+                for table in tables:
+                    if table != PREPARED_TABLE:
+                        cur.execute("DROP TABLE IF EXISTS `{}`".format(table.replace("`", "``")))
+                self._reset_globals(srv, cur)
+                for sql in (f"CREATE TABLE employees LIKE {PREPARED_TABLE}",
                             f"INSERT INTO employees SELECT * FROM {PREPARED_TABLE} ORDER BY emp_no",
                             "ANALYZE TABLE employees"):
                     cur.execute(sql)
@@ -302,6 +308,16 @@ class DdlWorkload:
             raise WorkloadFailed(f"making the table's copy failed: {e}", srv.log_tail(5)) from None
         except OSError as e:
             raise WorkloadFailed(f"the rows file failed: {e}") from None
+
+    def _reset_globals(self, srv: Server, cur) -> None:
+        """The instruction phase counts every row on one server: what an earlier row set
+        server-wide is set back, and this row's variables' values kept to be set back after it."""
+        for name, value in getattr(srv, "ddl_globals_before", {}).items():
+            cur.execute(f"SET GLOBAL {name} = %s", (value,))
+        srv.ddl_globals_before = {}
+        for name in self.globals:
+            cur.execute(f"SELECT @@GLOBAL.{name}")
+            srv.ddl_globals_before[name] = cur.fetchone()[0]
 
     def events(self, srv: Server, events: int, seed: int, threads: int = 1) -> dict:
         """One statement, on the copy before_events made: the seed has nothing to draw."""

@@ -36,7 +36,11 @@ class Workload(Protocol):
         """Exactly `events` events from `threads` connections, drawn with `seed`: from one (the
         instruction windows) every side is sent the same statements; from several, each
         connection's are drawn alike but how the events fall to them varies. The report, or
-        WorkloadFailed."""
+        WorkloadFailed.
+
+        A workload whose events change what they run on (a DDL statement) also has
+        `before_events(srv)`: called before each instruction window and its warm-up, uncounted,
+        to make it again (instruction_phase.py looks it up); WorkloadFailed when it cannot."""
 
 
 class Dataset(Protocol):

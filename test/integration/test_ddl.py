@@ -138,3 +138,18 @@ def test_a_statements_instructions_are_counted_once_a_window_on_a_copy_made_befo
     assert all(b.get("instructions_per_query") for b in verdict["benchmarks"]), verdict["benchmarks"]
     no_server_left(out)
     assert not processes_mentioning(str(out))
+
+
+def test_a_statement_that_renames_the_table_leaves_nothing_for_the_next_windows(tmp_path):
+    # Its windows and the next row's each start from a new copy: what the last one renamed is dropped.
+    folder = ddl_thresholds(tmp_path, ["rename-table", "add-index"], "[time, instructions]")
+    catalogue = folder / "benchmarks.yml"
+    catalogue.write_text(catalogue.read_text().replace(
+        "  add-index:\n",
+        '  rename-table:\n    group: ddl\n    kind: write\n    statement: "ALTER TABLE employees RENAME TO employees_renamed"\n  add-index:\n', 1))
+    done, out = compare(tmp_path, folder, *TINY)
+    assert done.returncode in (0, 1, 3), done.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert [(b["id"], b["status"]) for b in results["benchmarks"]] == [("rename-table", "ok"), ("add-index", "ok")], results
+    assert all(len(b["instructions"]["base"]["windows"]) >= 3 for b in results["benchmarks"])
+    no_server_left(out)

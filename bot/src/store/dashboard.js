@@ -198,7 +198,13 @@ async function knownChanges(store, repo) {
     .where('repo', '=', repo).where('status', '!=', 'noise').execute();
   const keys = new Set();
   for (const r of rows) {
-    for (const commit of [r.bad, r.fix]) if (commit !== null && commit !== undefined) keys.add(`${Number(commit)}|${r.benchKey}|${r.signal}`);
+    for (const commit of [r.bad, r.fix]) {
+      if (commit === null || commit === undefined) continue;
+      keys.add(`${Number(commit)}|${r.benchKey}|${r.signal}`);
+      // No regression is filed on cpu/o: a change filed on the row's time or instructions is
+      // one in its CPU time too.
+      keys.add(`${Number(commit)}|${r.benchKey}|cpu_per_query`);
+    }
   }
   return keys;
 }
@@ -210,7 +216,7 @@ async function knownChanges(store, repo) {
  * before) over its latest `last` main commits, of the runner class that measured that suite
  * last (timings of two classes do not compare), per row and signal; the figures of a row and
  * signal at a known change (knownChanges) left out and counted.
- * @returns [{repo, suite, runner, runs, changesLeftOut, fromSeq, toSeq, rows: {<row id>: {rqps?, instructions?}}}]
+ * @returns [{repo, suite, runner, runs, changesLeftOut, fromSeq, toSeq, rows: {<row id>: {rqps?, instructions?, cpu?}}}]
  */
 async function learnedFromMain(store, { repo = null, suite = null, last = 200 } = {}) {
   const repos = repo ? [repo] : (await store.db.selectFrom('commits').select('repo').distinct().where('main_seq', 'is not', null).orderBy('repo').execute()).map((r) => r.repo);

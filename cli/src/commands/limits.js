@@ -22,7 +22,8 @@ const HELP = `usage: perfgate limits learn --suite <name> --out <file> <verdict.
 
 Learns limits from main's own history: the verdicts of main's runs (each main commit measured
 against the one before it; run folders or their verdict.json, oldest first), those of the last
-one's runner class only. Per row and signal (rQPS, instr/o) with at least ${core.LEARN.min_runs} runs: fail at
+one's runner class only. Per row and signal (rQPS, instr/o, and cpu/o where the row was judged by it)
+with at least ${core.LEARN.min_runs} runs: fail at
 1.5 × the 99th percentile of how far main's runs read from 1, warn at that percentile, within
 calibrate's floors and caps; a row whose spread is beyond the caps is written as unstable (it is
 then not judged by that signal). Rows with fewer runs keep the suite's limits. Writes <file>,

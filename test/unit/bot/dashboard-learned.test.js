@@ -195,4 +195,9 @@ test('cpu/o learned from the store where the rows were judged by it, as core lea
   assert.equal(learned.rows['point-query'].rqps.runs, 110);
   assert.equal(learned.rows['scan_range=100'].cpu.unstable, true);
   assert.match(await overview(store, REPO), /scan_range=100 \(cpu\/o spread \d+\.\d+% over 100 runs\)/);
+  // No regression is filed on cpu/o: one filed on the row's time leaves its cpu/o figure out too.
+  const filed = { repo: REPO, benchKey: 'point-query', signal: 'rqps', firstBad: sha(60) };
+  await bot.claimRegression(store, { dedupeKey: core.dedupeKey(filed), ...filed, status: 'filing' });
+  const [changed] = await bot.learnedFromMain(store, { repo: REPO });
+  assert.deepEqual([changed.rows['point-query'].rqps.runs, changed.rows['point-query'].cpu.runs, changed.changesLeftOut], [109, 99, 2]);
 });

@@ -112,7 +112,8 @@ test('the counting tools: valgrind for instructions, perf and eu-stack for stack
   const yama = toolChecks({ valgrind: 'v', perf: 'p', euStack: 'e', ptraceScope: 1 })[1];
   assert.deepEqual([yama.ok, yama.state], [false, 'perf (as root); eu-stack refused by ptrace_scope 1']);
   assert.match(yama.effect, /inside the sandbox the snapshots fail .*ptrace_scope = 0 lets eu-stack attach/);
-  assert.match(toolChecks({ valgrind: 'v', perf: null, euStack: 'e', ptraceScope: 2 })[1].effect, /not looked at, nor anywhere/);
+  assert.match(toolChecks({ valgrind: 'v', perf: null, euStack: 'e', ptraceScope: 3 })[1].effect, /not looked at, nor anywhere/);
+  assert.match(toolChecks({ valgrind: 'v', perf: null, euStack: 'e', ptraceScope: 2 })[1].effect, /not looked at \(outside it, as root, eu-stack still attaches\)/);
   assert.equal(toolChecks({ valgrind: 'v', perf: null, euStack: 'e', ptraceScope: 0 })[1].ok, true);
   const r = perfgate();
   assert.match(r.stdout, /^  (ok  |WARN)  instructions +valgrind/m);

@@ -219,9 +219,15 @@ test('cpu/o is learned where a row is judged by it, and replaces only a cpu/o li
   assert.equal(row(bySuite, 'scan_range=100').cpu_verdict, 'fail');
   const scan = row(byLearned, 'scan_range=100');
   assert.equal(scan.limits.cpu_per_query, null);
-  assert.equal(scan.cpu_verdict, undefined);
+  // Not judged by cpu/o (a 30% step passes it), listed as unstable beside the other signals,
+  // and its cpu/o reads undecided: main's later runs still learn it (no limit coming back).
+  assert.equal(scan.cpu_verdict, 'undecided');
+  assert.equal(scan.verdict, 'pass');
+  assert.deepEqual(scan.unstable, { signals: [{ signal: 'cpu', runs: 120, p99: learned['scan_range=100'].cpu.p99 }], whole_row: false });
   assert.match(scan.reason, /; unstable: its cpu\/o spread on main is \d+\.\d% \(99th percentile of 120 runs\), not judged by it$/);
   assert.equal(core.schemaProblem('verdict', byLearned), null);
+  const later = core.seriesFromVerdicts(mainRuns(3, { rows }).map((r) => core.judge(r, learnedSuite)), { suite: 'quick' }).series;
+  assert.equal(later['scan_range=100'].cpu.length, 3);
   const shipped = core.findSuite(core.loadThresholds(thresholdsWith({ 'learned/quick.yml': text })), 'quick');
   const plain = row(core.judge(slower, shipped), 'point-query');
   assert.equal(plain.limits.cpu_per_query, undefined);

@@ -233,3 +233,43 @@ def test_a_bulk_load_that_skipped_rows_or_warned_fails_its_round():
     assert ddl_workload.statement_failure(refused, "LOAD DATA x") == (
         "LOAD DATA x: (1148, 'The used command is not allowed with this MariaDB version'); expected local_infile = ON "
         "in the suite's server profile (profiles/ddl-*.cnf)")
+
+
+class _ValueCursor:
+    """A cursor of the one server that counts every row's instructions: globals read and set."""
+
+    def __init__(self, values):
+        self.values, self.sent, self.row = values, [], None
+
+    def execute(self, sql, args=None):
+        self.sent.append((sql, args))
+        if sql.startswith("SELECT @@GLOBAL."):
+            self.row = (self.values[sql.split(".", 1)[1]],)
+        elif sql.startswith("SET GLOBAL "):
+            self.values[sql.split()[2]] = args[0]
+
+    def fetchone(self):
+        return self.row
+
+
+def test_a_rows_server_wide_settings_are_set_back_before_the_next_rows_windows(raw):
+    # The instruction phase counts every row on one server under valgrind: load-data-ahi's
+    # adaptive hash index must not stay on for the rows counted after it.
+    ahi = {**LOAD, "id": "load-data-ahi", "name": "load-data-ahi",
+           "ddl": {"load": {"sorted": "primary"}, "session": {}, "global": {"innodb_adaptive_hash_index": "ON"}}}
+    with_ahi = ddl_workload.DdlWorkload(parse_plan(edited(raw, lambda p: p.update(benchmarks=[ahi]))).benchmarks[0],
+                                        datadirs=None, rows=100)
+    plain = ddl_workload.DdlWorkload(parse_plan(raw).benchmarks[0], datadirs=None, rows=100)
+
+    class Srv:
+        pass
+    srv, cur = Srv(), _ValueCursor({"innodb_adaptive_hash_index": 0})
+    with_ahi._reset_globals(srv, cur)
+    assert srv.ddl_globals_before == {"innodb_adaptive_hash_index": 0}
+    cur.values["innodb_adaptive_hash_index"] = "ON"  # what _set_globals then sets
+    with_ahi._reset_globals(srv, cur)  # its next window: set back, read again
+    assert srv.ddl_globals_before == {"innodb_adaptive_hash_index": 0}
+    cur.values["innodb_adaptive_hash_index"] = "ON"
+    plain._reset_globals(srv, cur)  # the next row's window
+    assert cur.values["innodb_adaptive_hash_index"] == 0 and srv.ddl_globals_before == {}
+    assert ("SET GLOBAL innodb_adaptive_hash_index = %s", (0,)) in cur.sent
