@@ -40,7 +40,9 @@ function rowLimits(config, bench, { ahiGain = false } = {}) {
 
 // The row's limits with what main's history taught in their place: per signal (rqps, instructions,
 // cpu) {warn, fail}, or, for a signal too noisy on main for any useful limit, `unstable` (judge-row.js
-// leaves that signal out of the row's verdict; an unstable cpu/o leaves the row without a cpu/o limit). `learned` names the signals learned and their runs.
+// leaves that signal out of the row's verdict; an unstable cpu/o leaves the row without a cpu/o
+// limit). `learned` names the signals learned and their runs.
+const LIMIT_KEY = { instructions: 'instructions', cpu: 'cpu_per_query' };
 function withLearned(limits, learned) {
   const out = { ...limits, source: 'learned', learned: {} };
   const unstable = [];
@@ -48,14 +50,11 @@ function withLearned(limits, learned) {
     // cpu/o replaces a cpu/o limit the suite sets; where it sets none, the row is not judged by it.
     if (signal === 'cpu' && !limits.cpu_per_query) continue;
     out.learned[signal] = { runs: l.runs, p99: l.p99 };
-    if (signal === 'cpu') {
-      out.cpu_per_query = l.unstable ? null : { warn: l.warn, fail: l.fail };
-      if (l.unstable) unstable.push({ signal, runs: l.runs, p99: l.p99 });
-      continue;
-    }
-    if (l.unstable) unstable.push({ signal, runs: l.runs, p99: l.p99 });
-    else if (signal === 'rqps') Object.assign(out, { warn: l.warn, fail: l.fail });
-    else out[signal] = { warn: l.warn, fail: l.fail };
+    if (l.unstable) {
+      unstable.push({ signal, runs: l.runs, p99: l.p99 });
+      if (signal === 'cpu') out.cpu_per_query = null;
+    } else if (signal === 'rqps') Object.assign(out, { warn: l.warn, fail: l.fail });
+    else out[LIMIT_KEY[signal]] = { warn: l.warn, fail: l.fail };
   }
   if (unstable.length) out.unstable = unstable;
   return out;
