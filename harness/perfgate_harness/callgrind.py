@@ -278,8 +278,9 @@ HOLD_PURGE_SQL = "START TRANSACTION WITH CONSISTENT SNAPSHOT"
 DRAIN_PURGE_SQL = "SET GLOBAL innodb_max_purge_lag_wait = 0"
 HISTORY_SQL = "SELECT `count` FROM information_schema.INNODB_METRICS WHERE name = 'trx_rseg_history_len'"
 DRAIN_TIMEOUT = 600.0
-# MySQL 9.7's purge goes idle with a few undo logs still listed (41 after an A/A window here):
-# the history is drained once it is empty or has not moved for this long.
+# MySQL 9.7's purge goes idle with undo logs still listed (docs/measurements.md, "The
+# explanation step on MySQL 9.7"): the history is drained once it is empty or has not moved
+# for this long.
 SETTLED_SECONDS = 3.0
 
 
