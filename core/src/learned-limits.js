@@ -24,7 +24,7 @@ const CPU_RULE = Object.freeze({ word: 'cpu/o', worse: 1, digits: 2, warnFloor: 
 const SIGNALS = Object.freeze({
   rqps: { figure: 'rqps', rule: RULES.time, word: 'rQPS' },
   instructions: { figure: 'instructions_per_query', rule: RULES.instructions, word: 'instr/o' },
-  cpu: { figure: 'cpu_per_query', rule: CPU_RULE, word: 'cpu/o', judgedBy: 'cpu_verdict' },
+  cpu: { figure: 'cpu_per_query', rule: CPU_RULE, word: 'cpu/o', judgedBy: 'cpu_verdict', capOf: 'the learning rule\'s cap' },
 });
 
 // Nearest-rank quantile: with 100 runs the 99th smallest, never a value between two runs.

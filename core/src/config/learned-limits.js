@@ -13,7 +13,7 @@ const { LEARN, LEARNED_SIGNALS } = require('../learned-limits');
 const FORM = '{warn, fail, runs, p99} or {unstable: true, runs, p99}';
 
 function loadSignal(src, at, signal) {
-  const { rule, word } = LEARNED_SIGNALS[signal];
+  const { rule, word, capOf = "calibrate's cap" } = LEARNED_SIGNALS[signal];
   const raw = check.mapping(src, at, { required: ['runs', 'p99'], optional: ['warn', 'fail', 'unstable'], what: FORM });
   const runs = check.number(src, [...at, 'runs'], { integer: true, min: LEARN.min_runs, what: `an integer >= ${LEARN.min_runs} (the runs of main the rule needs)` });
   const p99 = check.number(src, [...at, 'p99'], { min: 0, what: 'a share >= 0 (0.012 = 1.2%)' });
@@ -25,7 +25,7 @@ function loadSignal(src, at, signal) {
   if (raw.warn === undefined || raw.fail === undefined) src.fail(at, `missing key '${raw.warn === undefined ? 'warn' : 'fail'}'; expected ${FORM}`);
   // Never looser than calibrate's caps: a hand-edited file cannot give up more than calibrate may.
   const bounds = rule.worse < 0 ? { min: rule.failCap, max: 1 } : { min: 1, max: rule.failCap };
-  const what = `a ratio from ${bounds.min} to ${bounds.max} (calibrate's cap on ${word})`;
+  const what = `a ratio from ${bounds.min} to ${bounds.max} (${capOf} on ${word})`;
   const warn = check.number(src, [...at, 'warn'], { ...bounds, what });
   const fail = check.number(src, [...at, 'fail'], { ...bounds, what });
   if (rule.worse * (fail - warn) < 0) src.fail([...at, 'fail'], `fail ${fail} is nearer 1 than warn ${warn}; expected ${word} fail beyond warn`);

@@ -82,6 +82,8 @@ test('a bad learned file: one line naming the file, the key and what is expected
   bad((t) => t.replace('fail: 0.97, runs: 120', 'fail: 0.97, runs: 50'), 'runs: 50', 'limits.point-query.rqps.runs: 50 is not valid; expected an integer >= 100 (the runs of main the rule needs)');
   bad((t) => t.replace('warn: 0.99, fail: 0.97', 'warn: 0.99, fail: 0.5'), 'fail: 0.5', "limits.point-query.rqps.fail: 0.5 is not valid; expected a ratio from 0.85 to 1 (calibrate's cap on rQPS)");
   bad((t) => t.replace('warn: 1.005, fail: 1.01', 'warn: 1.005, fail: 1.2'), 'fail: 1.2', "limits.update-index_range=100.instructions.fail: 1.2 is not valid; expected a ratio from 1 to 1.04 (calibrate's cap on instr/o)");
+  // cpu/o has no calibration: its own cap, and a file cannot loosen it past that.
+  bad((t) => t.replace('    rqps: {warn: 0.99, fail: 0.97, runs: 120, p99: 0.01}', '    rqps: {warn: 0.99, fail: 0.97, runs: 120, p99: 0.01}\n    cpu: {warn: 1.1, fail: 2, runs: 120, p99: 0.05}'), 'fail: 2,', "limits.point-query.cpu.fail: 2 is not valid; expected a ratio from 1 to 1.25 (the learning rule's cap on cpu/o)");
   bad((t) => t.replace('warn: 0.99, fail: 0.97', 'warn: 0.97, fail: 0.99'), 'warn: 0.97', 'limits.point-query.rqps.fail: fail 0.99 is nearer 1 than warn 0.97; expected rQPS fail beyond warn');
   bad((t) => t.replace('unstable: true,', 'unstable: true, warn: 0.9,'), 'unstable', 'limits.scan_range=100.rqps: an unstable row has no limits; expected {warn, fail, runs, p99} or {unstable: true, runs, p99}');
   bad((t) => t.replace('rqps: {unstable', 'rpqs: {unstable'), 'rpqs', 'limits.scan_range=100.rpqs: unknown key; expected one of: rqps, instructions, cpu');
