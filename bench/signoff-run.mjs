@@ -8,7 +8,7 @@
 // maintainer's `/perf signoff <candidate>` in a release tracking issue goes to `perfgate bot`
 // (in this process, SQLite store); the bot pins the refs, records the sign-off, sets the commit
 // status perfgate/signoff pending and dispatches perf-signoff.yml on the double. The run folders
-// are then that run's artifacts (perfgate-signoff-shard-K-of-N and perfgate-signoff, zipped
+// are then that run's artifacts (perfgate-full-shard-K-of-N and perfgate-signoff-full, zipped
 // by Python's zipfile as the artifact server keeps them), the run completes, and the bot takes
 // it from there: checks, stores, decides, sets the final status and posts the report. Printed:
 // the status, the verdict counts and where the report is; signoff.md and signoff.html are
@@ -38,13 +38,13 @@ function runFolders(runsDir) {
   if (!existsSync(path.join(merged, 'verdict.json'))) throw new Error(`${merged}: no verdict.json; expected the merged run folder (perfgate merge --out ${merged})`);
   const shards = readdirSync(runsDir).filter((n) => /^full-\d+$/.test(n)).sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
   return {
-    merged: { name: 'perfgate-signoff', dir: merged },
+    merged: { name: 'perfgate-signoff-full', dir: merged },
     // Named as the measure job names its upload: by the shard its plan says it is.
     shards: shards.map((n) => {
       const dir = path.join(runsDir, n);
       const { plan } = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
       if (!plan.shard) throw new Error(`${dir}/results.json: plan.shard is missing; expected a shard's run folder (perfgate compare --shard K/N)`);
-      return { name: `perfgate-signoff-shard-${plan.shard.index}-of-${plan.shard.count}`, dir };
+      return { name: `perfgate-full-shard-${plan.shard.index}-of-${plan.shard.count}`, dir };
     }),
   };
 }
@@ -73,7 +73,8 @@ export async function signoffThroughBot({ runsDir, candidate = 'mariadb-10.11.19
         refs: { [t.REPOSITORY]: { tags, branches: { main: standIn('main') } } },
       },
     });
-    running = await t.startBotOn(gh, { env: { PERFGATE_MAX_ARTIFACT_BYTES: String(256 * 1024 * 1024) } });
+    // The full suite's sign-off: the run folders here are of that suite alone.
+    running = await t.startBotOn(gh, { env: { PERFGATE_MAX_ARTIFACT_BYTES: String(256 * 1024 * 1024), PERFGATE_SIGNOFF_SUITES: 'full' } });
     const repo = gh.state.repoByFullName('repository', t.REPOSITORY);
     const issue = gh.state.addIssue(repo, { title: `Release ${candidate}`, user: gh.state.user('maintainer') }).number;
 
@@ -128,7 +129,7 @@ async function main() {
   }
   const runsDir = path.resolve(positionals[0]);
   const r = await signoffThroughBot({ runsDir, candidate: values.candidate, previous: values.previous });
-  const v = r.signoff.verdict;
+  const v = r.signoff.verdicts && r.signoff.verdicts[0].verdict;
   const lines = [
     `dispatched: ${r.dispatch.workflow} with candidate ${r.dispatch.inputs['candidate-ref']} previous ${r.dispatch.inputs['previous-ref']}`,
     `artifacts: ${[...r.folders.shards, r.folders.merged].map((f) => f.name).join(', ')}`,

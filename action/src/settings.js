@@ -136,8 +136,14 @@ export function readSettings({ input, env, event }) {
   if (thresholds && (path.isAbsolute(thresholds) || thresholds.split(/[\\/]/).includes('..'))) {
     throw bad('thresholds', thresholds, 'a folder relative to the repository root, e.g. perfgate/thresholds (it is read from the base commit)');
   }
-  const suite = input('suite') || 'quick';
-  if (!/^[A-Za-z0-9_.-]+$/.test(suite)) throw bad('suite', suite, 'a suite name such as quick, full or ahi');
+  // job=signoff judges several suites, named separated by spaces; every other job runs one.
+  const suites = (input('suite') || 'quick').trim().split(/\s+/);
+  const several = job === 'signoff' ? 'suite names separated by spaces, such as full ddl tpcc' : 'a suite name such as quick, full or ahi';
+  if (suites.length > 1 && job !== 'signoff') throw bad('suite', input('suite'), several);
+  const badSuite = suites.find((s) => !/^[A-Za-z0-9_.-]+$/.test(s));
+  if (badSuite) throw bad('suite', badSuite, several);
+  if (new Set(suites).size !== suites.length) throw bad('suite', input('suite'), `${several}, each once`);
+  const suite = suites[0];
   const checkRunId = input('check-run-id');
   if (checkRunId && !/^\d+$/.test(checkRunId)) throw bad('check-run-id', checkRunId, 'a check run id (the gate job\'s check-run-id output)');
   const thresholdsDigest = input('thresholds-digest');
@@ -167,6 +173,7 @@ export function readSettings({ input, env, event }) {
     runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
     pullRequest,
     suite,
+    suites,
     thresholds: thresholds ? thresholds.replace(/\/+$/, '') : null,
     source: path.resolve(input('source') || env.GITHUB_WORKSPACE || '.'),
     baseRef: baseRef || null,

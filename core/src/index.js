@@ -36,8 +36,10 @@
  * Decisions
  *   judge(results | [results], {limits} | suite, {allowDifferentMachines}) → verdict (VERDICT_SCHEMA)
  *   signalVerdict(item, signal), REGRESSION_SIGNALS: what one signal of a judged row decided
- *   signoffDecision({verdict, waivers, runFailed}) → the commit status perfgate/signoff (state,
- *   description); SIGNOFF_CONTEXT (the commit status), SIGNOFF_ARTIFACT (the merged run folder's artifact)
+ *   signoffDecision({verdict | suites: [{suite, verdict, problem}], waivers, runFailed}) → the commit
+ *   status perfgate/signoff (state, description); SIGNOFF_CONTEXT (the commit status),
+ *   SIGNOFF_ARTIFACT (the report's artifact), signoffArtifact(suite) (a suite's merged run folder's),
+ *   suiteWideNames(suite) (what a suite as a whole is waived by)
  *   stepBudget(suite budget, {rounds, windows}) → what the steps below may measure (docs/usage.md, "Budget")
  *   nextStep(verdict, stepBudget, spent), planIdsFor(ids, verdict, plan)
  *   parseExplainAsk(text, option), rowsToExplain(verdict, suite.explain, ask), unknownRows(ask, plan):
@@ -84,7 +86,7 @@
  *   renderReports(verdict, {reportLink, thresholdsFrom}) → {'comment.md', 'summary.md', 'report.html', 'results.csv', 'results.tsv'}
  *   renderComment, renderSummary, renderReasons, renderReport, renderVerdictTable, renderTerminal, renderCsv, renderTsv,
  *   renderCalibration, commentMarker(suite), GITHUB_COMMENT_LIMIT
- *   renderSignoff(verdict, {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}}
+ *   renderSignoff(verdict | [{suite, verdict, problem}], {candidate, previous, waivers, runUrl}) → {decision, files: {'signoff.md', 'signoff.html'}}
  *   checkRunOutput(verdict, {reportLink, thresholdsFrom, failOn}) → {conclusion, output},
  *   conclusionOf(word, failOn), jobFails(word, failOn), FAIL_ON: which verdicts block (blocking.js),
  *   jobSummary(verdict, {...}): what GitHub is told about a verdict
@@ -203,4 +205,5 @@ module.exports = {
   jobFails: blocking.jobFails, conclusionOf: blocking.conclusionOf, FAIL_ON: blocking.FAIL_ON,
   signoffDecision: signoff.signoffDecision, SIGNOFF_CONTEXT: signoff.SIGNOFF_CONTEXT,
   SIGNOFF_ARTIFACT: signoff.SIGNOFF_ARTIFACT, STATUS_DESCRIPTION_LIMIT: signoff.STATUS_DESCRIPTION_LIMIT,
+  signoffArtifact: signoff.signoffArtifact, suiteWideNames: signoff.suiteWideNames,
 };

@@ -38,7 +38,7 @@ describe('a measured sign-off through the bot', () => {
     assert.equal(r.status.description, decision.description);
     assert.deepEqual(r.dispatch.inputs['previous-ref'], 'mariadb-10.11.18');
     assert.deepEqual([r.request.status, r.signoff.status, r.signoff.state], ['completed', 'completed', 'failure']);
-    assert.deepEqual(r.signoff.verdict, verdict);
+    assert.deepEqual(r.signoff.verdicts, [{ suite: 'full', verdict, problem: null }]);
     for (const file of ['signoff.md', 'signoff.html', 'signoff-reply.md']) assert.ok(existsSync(path.join(dir, 'full', file)), file);
     // The reply and signoff.md are one renderer's output for the same sign-off.
     assert.equal(r.reply.split('\n').slice(1).join('\n').trimEnd(), readFileSync(path.join(dir, 'full/signoff.md'), 'utf8').trimEnd());

@@ -1,13 +1,15 @@
 // Release sign-off with the workflow a fork copies (.github/examples/perf-signoff.yml), run
 // under act on this host with perfgate's action, on the two real MariaDB builds (the previous
-// release 10.11.18, the candidate 10.11.19), time and instructions, the suite in two shards:
+// release 10.11.18, the candidate 10.11.19): the full suite (time and instructions) in two
+// shards and a DDL suite beside it:
 //   - `/perf signoff mariadb-10.11.19` in a release issue → `perfgate bot` (its own process)
-//     pins both tags, sets perfgate/signoff pending, dispatches → the workflow: refs, two measure
-//     jobs (no write token), the signoff job merges, judges, reports and uploads
-//     perfgate-signoff → GitHub's workflow_run.completed → the bot checks that folder, sets the
-//     final status and posts the report;
+//     pins both tags and the suites, sets perfgate/signoff pending, dispatches → the workflow:
+//     refs, three measure jobs (no write token), the signoff job merges and judges each suite,
+//     uploads perfgate-signoff-<suite> and the report → GitHub's workflow_run.completed → the
+//     bot checks those folders, sets the final status and posts the report;
 //   - a pushed release tag, no bot: the refs job finds the previous release by the tag's name,
-//     and the signoff job sets perfgate/signoff itself.
+//     the suites come from the repository's variable, and the signoff job sets perfgate/signoff
+//     itself.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runAct, stepLog } from '../support/act.mjs';
-import { BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, makeFork, pinnedAction, requireActAndServers, tinySuite, workflowDispatchEvent } from '../support/action-fork.mjs';
+import {
+  BASE_BASEDIR, exportPerfgate, HEAD_BASEDIR, makeFork, pinnedAction, requireActAndServers, tinyDdlSuite, tinySuite, workflowDispatchEvent,
+} from '../support/action-fork.mjs';
 import {
   botComments, botEnvironment, commentEvent, postComment, published, REPOSITORY, spawnBot, startDouble, stopSpawnedBot, waitFor, workflowRunEvent,
 } from '../support/bot.mjs';
@@ -39,6 +43,9 @@ const FULL = tinySuite({
   suite: 'full', benchmarks: ['point-query', 'update-index_range=100'], rounds: 6, limits: { warn: 0.3, fail: 0.1 }, instructions: { warn: 1.5, fail: 2 },
 });
 
+// One index build beside them, at the act tier's small scale: its limits as wide as the full suite's.
+const DDL = tinyDdlSuite({ suite: 'ddl', limits: { warn: 0.3, fail: 0.1 }, rounds: 3 });
+
 const signoffStatuses = (gh, sha) => gh.state.statuses(REPOSITORY).filter((s) => s.sha === sha && s.context === core.SIGNOFF_CONTEXT);
 const artifact = (artifactsDir, runId, name) => path.join(artifactsDir, String(runId), name, `${name}.zip`);
 
@@ -53,7 +60,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
     requireActAndServers('the release sign-off workflow');
     folder = mkdtempSync(path.join(os.tmpdir(), 'perfgate-signoff-workflow-'));
     perfgateExport = exportPerfgate(path.join(folder, 'perfgate'));
-    fork = makeFork(folder, { baseSuites: { full: FULL } });
+    fork = makeFork(folder, { baseSuites: { full: FULL, ddl: DDL } });
     const git = (...args) => execFileSync('git', ['-c', 'user.name=release', '-c', 'user.email=release@perfgate.invalid', ...args], { cwd: fork.repo, encoding: 'utf8' });
     // Both releases are commits of main, each tagged (one annotated, as release tags often are).
     git('checkout', '-q', 'main');
@@ -70,7 +77,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
         refs: { [REPOSITORY]: { tags: { [PREVIOUS_TAG]: fork.baseSha, [CANDIDATE_TAG]: fork.headSha }, branches: { main: fork.headSha } } },
       },
     });
-    botProcess = await spawnBot({ env: botEnvironment({ folder, apiUrl: gh.url }) });
+    botProcess = await spawnBot({ env: botEnvironment({ folder, apiUrl: gh.url, extra: { PERFGATE_SIGNOFF_SUITES: 'full,ddl' } }) });
   });
   after(() => stopSpawnedBot({ botProcess, gh, folder }));
 
@@ -81,13 +88,13 @@ describe('perf-signoff.yml under act on two real servers', () => {
     repository: REPOSITORY,
     artifactsDir,
     secrets: { GITHUB_TOKEN },
-    vars: { PERFGATE_SIGNOFF_SHARDS: SHARDS, PERFGATE_PREVIOUS_BASEDIR: BASE_BASEDIR, PERFGATE_CANDIDATE_BASEDIR: HEAD_BASEDIR },
+    vars: { PERFGATE_SIGNOFF_SUITES: 'full', PERFGATE_SIGNOFF_SHARDS: SHARDS, PERFGATE_PREVIOUS_BASEDIR: BASE_BASEDIR, PERFGATE_CANDIDATE_BASEDIR: HEAD_BASEDIR },
     localRepositories: { [pinnedAction()]: perfgateExport },
     timeoutMs: 900_000,
     ...options,
   });
 
-  it('/perf signoff → bot → two shards measured and merged → perfgate-signoff → the bot sets perfgate/signoff and posts the report', async () => {
+  it('/perf signoff → bot → two shards and a DDL suite measured, each judged → perfgate-signoff-<suite> → the bot sets perfgate/signoff and posts the report', async () => {
     const issue = gh.state.addIssue(gh.state.repoByFullName('repository', REPOSITORY), { title: 'Release 10.11.19', user: gh.state.user('maintainer') }).number;
     const comment = await postComment(gh, 'maintainer', `/perf signoff ${CANDIDATE_TAG}`, { pr: issue });
     const payload = commentEvent({ comment, pr: issue });
@@ -97,7 +104,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
     await waitFor('the sign-off dispatch', () => gh.state.dispatches.length === 1);
     const dispatch = gh.state.dispatches[0];
     assert.deepEqual(dispatch.inputs, {
-      'candidate-ref': CANDIDATE_TAG, 'candidate-sha': fork.headSha, 'previous-ref': PREVIOUS_TAG, 'previous-sha': fork.baseSha, conversation: String(issue), 'request-id': `c${comment.id}`,
+      'candidate-ref': CANDIDATE_TAG, 'candidate-sha': fork.headSha, 'previous-ref': PREVIOUS_TAG, 'previous-sha': fork.baseSha, conversation: String(issue), 'request-id': `c${comment.id}`, suites: 'full ddl',
     });
     await waitFor('the pending status', () => signoffStatuses(gh, fork.headSha).length === 1);
 
@@ -109,7 +116,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
     writeFileSync(path.join(folder, 'act-dispatch.log'), stepLog(act));
     assert.equal(act.exitCode, 0, `act failed:\n${stepLog(act).slice(-6000)}\n${act.stderr.slice(-2000)}`);
     assert.deepEqual(act.jobs, { refs: 'success', measure: 'success', signoff: 'success' });
-    for (const name of ['perfgate-full-shard-1-of-2', 'perfgate-full-shard-2-of-2', core.SIGNOFF_ARTIFACT]) {
+    for (const name of ['perfgate-full-shard-1-of-2', 'perfgate-full-shard-2-of-2', 'perfgate-ddl', core.signoffArtifact('full'), core.signoffArtifact('ddl'), core.SIGNOFF_ARTIFACT]) {
       assert.ok(existsSync(artifact(artifactsDir, dispatch.runId, name)), `artifact ${name} was uploaded`);
     }
     const summary = act.summaries.find((s) => s.job === 'signoff');
@@ -117,6 +124,8 @@ describe('perf-signoff.yml under act on two real servers', () => {
     assert.match(summary.content, new RegExp(`Release sign-off: \`${CANDIDATE_TAG}\` against \`${PREVIOUS_TAG}\` — success`));
     assert.match(summary.content, /point-query/);
     assert.match(summary.content, /update-index_range=100/);
+    assert.match(summary.content, /### ddl: /);
+    assert.match(summary.content, /\| add-index \|/);
     // Dispatched by the bot: the workflow set no status (the bot does, with its waivers).
     assert.deepEqual(signoffStatuses(gh, fork.headSha).map((s) => [s.state, s.creator.login]), [['pending', 'perfgate[bot]']]);
 
@@ -130,7 +139,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
       return all.length === 2 && all[1];
     }, { timeoutMs: 60_000 });
     assert.deepEqual([final.state, final.creator.login], ['success', 'perfgate[bot]'], final.description);
-    assert.equal(final.description, 'All 2 microbenchmarks within limits');
+    assert.equal(final.description, 'All 3 microbenchmarks within limits');
     const report = botComments(gh, issue).find((c) => c.body.includes(`Release sign-off: \`${CANDIDATE_TAG}\``));
     assert.ok(report, 'the bot replied with the report');
     assert.match(report.body, /— success/);
@@ -152,7 +161,8 @@ describe('perf-signoff.yml under act on two real servers', () => {
     assert.deepEqual(act.outputs.refs, {
       'candidate-ref': CANDIDATE_TAG, 'candidate-sha': fork.headSha, 'previous-ref': PREVIOUS_TAG, 'previous-sha': fork.baseSha,
     });
-    assert.ok(existsSync(artifact(artifactsDir, runId, core.SIGNOFF_ARTIFACT)), 'the merged run folder was uploaded');
+    assert.ok(existsSync(artifact(artifactsDir, runId, core.signoffArtifact('full'))), 'the merged run folder was uploaded');
+    assert.ok(!existsSync(artifact(artifactsDir, runId, core.signoffArtifact('ddl'))), 'the repository\'s variable names the full suite alone');
     const set = signoffStatuses(gh, fork.headSha).slice(statusesBefore);
     assert.deepEqual(set.map((s) => [s.state, s.creator.login, s.description]), [['success', 'github-actions[bot]', 'All 2 microbenchmarks within limits']]);
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
@@ -171,7 +181,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
     assert.equal(act.jobs.refs, 'failure');
     assert.notEqual(act.jobs.measure, 'success');
     assert.match(stepLog(act), /candidate-ref and previous-ref must be ref names of letters, digits and \. _ \/ \+ -/);
-    assert.equal(existsSync(artifact(artifactsDir, runId, core.SIGNOFF_ARTIFACT)), false, 'nothing measured, nothing uploaded');
+    assert.equal(existsSync(artifact(artifactsDir, runId, core.signoffArtifact('full'))), false, 'nothing measured, nothing uploaded');
   });
 
   it('an untagged candidate is refused before anything is built: the sign-off is an error, nothing is uploaded for the bot', async () => {
@@ -184,7 +194,7 @@ describe('perf-signoff.yml under act on two real servers', () => {
     assert.notEqual(act.exitCode, 0);
     assert.deepEqual(act.jobs, { refs: 'success', measure: 'failure', signoff: 'failure' });
     assert.match(stepLog(act), /refused before building: the candidate [0-9a-f]{12} is not a commit any tag of this repository points at/);
-    assert.equal(existsSync(path.join(artifactsDir, String(runId))) && existsSync(artifact(artifactsDir, runId, core.SIGNOFF_ARTIFACT)), false, 'no merged folder for the bot');
+    assert.equal(existsSync(path.join(artifactsDir, String(runId))) && existsSync(artifact(artifactsDir, runId, core.signoffArtifact('full'))), false, 'no merged folder for the bot');
     const summary = act.summaries.find((s) => s.job === 'signoff');
     assert.match(summary.content, /Release sign-off: `not-a-release` against `mariadb-10\.11\.18` — error/);
     assert.deepEqual(signoffStatuses(gh, untagged), [], 'dispatched (not a tag push): the workflow sets no status');

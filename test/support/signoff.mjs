@@ -76,6 +76,17 @@ export function mergedRunFolder({ previousSha, candidateSha, limits = core.findS
   return { files: { 'results.json': JSON.stringify(results), 'verdict.json': JSON.stringify(verdict) }, verdict };
 }
 
+/** A real TPC-C run (an A/A run of 6 Dec, installed servers) as its suite's judged folder, with the pinned commits. */
+export function tpccRunFolder({ previousSha, candidateSha }) {
+  const results = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/signoff/tpcc-aa-results.json'), 'utf8'));
+  for (const [side, commit] of [['base', previousSha], ['head', candidateSha]]) {
+    results.sides[side].commit = commit;
+    results.plan.sides[side].commit = commit;
+  }
+  const verdict = structuredClone(core.judge(results, core.findSuite(core.loadThresholds(), 'tpcc')));
+  return { files: { 'results.json': JSON.stringify(results), 'verdict.json': JSON.stringify(verdict) }, verdict };
+}
+
 // Limits under which every row of the tiny run passes but scan_range=100 fails.
 export const ONE_FAILS = { default: { warn: 0.0002, fail: 0.0001 }, byName: { 'scan_range=100': { warn: 50, fail: 40 } } };
 

@@ -6,11 +6,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
-const { checkWatchedSuites } = require('./watch-suites');
+const { checkSuiteList, suiteList } = require('./suite-lists');
 const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
-const { SIGNOFF_WORKFLOW } = require('./signoff-contract');
+const { SIGNOFF_WORKFLOW, SIGNOFF_SUITES } = require('./signoff-contract');
 const { cidrBlock, dashboardHostName, defaultDashboardHosts } = require('./address-settings');
 const { looksLikeKey, secretFileModes } = require('./secret-files');
 
@@ -188,11 +188,7 @@ const KEYS = {
   PERFGATE_WATCH_SUITES: {
     describe: 'the suites measured for each watched push, each its own run of PERFGATE_WATCH_WORKFLOW (e.g. quick,tpcc); each a suite of PERFGATE_THRESHOLDS',
     default: ['quick'],
-    read: (value, fail) => {
-      const suites = [...new Set(listOf(value))];
-      if (!suites.length || suites.length > 8 || suites.some((name) => !/^[a-z][a-z0-9-]{0,63}$/.test(name))) throw fail('one to eight suite names separated by commas, such as quick,tpcc');
-      return suites;
-    },
+    read: (value, fail) => suiteList(listOf(value), fail),
   },
   PERFGATE_CHANGE_POINT_PYTHON: {
     describe: "the python that runs the change-point adapter with Apache Otava (scripts/install-deps.sh makes ~/.cache/perfgate/tools/otava); unset: that one",
@@ -237,9 +233,14 @@ const KEYS = {
     read: (value) => String(value),
   },
   PERFGATE_SIGNOFF_WORKFLOW: {
-    describe: 'the workflow dispatched for /perf signoff (the full suite sharded, then merged)',
+    describe: 'the workflow dispatched for /perf signoff (its suites measured, the full suite sharded, each merged)',
     default: SIGNOFF_WORKFLOW,
     read: workflowFile,
+  },
+  PERFGATE_SIGNOFF_SUITES: {
+    describe: 'the suites a release sign-off measures, sent to PERFGATE_SIGNOFF_WORKFLOW (e.g. full,ddl,tpcc); each a suite of PERFGATE_THRESHOLDS, no row in two',
+    default: SIGNOFF_SUITES,
+    read: (value, fail) => suiteList(listOf(value), fail),
   },
   PERFGATE_REPORT: {
     describe: "who writes the check run and the sticky comment: workflow (the dispatched workflow's report job, as the example workflows do; the bot keeps one reply per command current) or bot",
@@ -427,7 +428,8 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   if (values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT < values.PERFGATE_MAX_WEBHOOK_BYTES) {
     throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
   }
-  if (values.PERFGATE_WATCH === 'on') checkWatchedSuites(values.PERFGATE_WATCH_SUITES, values.PERFGATE_THRESHOLDS);
+  if (values.PERFGATE_WATCH === 'on') checkSuiteList('PERFGATE_WATCH_SUITES', values.PERFGATE_WATCH_SUITES, values.PERFGATE_THRESHOLDS);
+  checkSuiteList('PERFGATE_SIGNOFF_SUITES', values.PERFGATE_SIGNOFF_SUITES, values.PERFGATE_THRESHOLDS);
   const warnings = secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES });
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
@@ -443,6 +445,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
     workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, ddl: values.PERFGATE_COMMAND_WORKFLOW, 'contention-quick': values.PERFGATE_COMMAND_WORKFLOW, tpcc: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
+    signoffSuites: values.PERFGATE_SIGNOFF_SUITES,
     bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
     failOn: values.PERFGATE_FAIL_ON,

@@ -53,6 +53,7 @@ const REPLIES = {
     ? `@${author} cancelled ${count === 1 ? 'the queued or running measurement' : `${count} queued or running measurements`} of this pull request.`
     : `@${author} nothing to cancel: no measurement of this pull request is queued or running.`),
   nothingToRerun: ({ author }) => `@${author} nothing to run again: no ${code('/perf quick')}, ${code('/perf full')}, ${code('/perf ahi')}, ${code('/perf ddl')}, ${code('/perf contention')} or ${code('/perf tpcc')} has been run on this pull request yet.`,
+  waiveSignoffOnly: ({ author, microbenchmark }) => `@${author} ${code(microbenchmark)} is a suite as a whole, which only a release sign-off waives; in a pull request waive its rows. Nothing was recorded.`,
   waived: ({ author, microbenchmark, reason }) => `@${author} waiver recorded for ${code(microbenchmark)} in this pull request: ${core.markdownText(reason)}`,
   // GitHub did not answer the bot from the comment until past the command's deadline.
   notStarted: ({ author, line, waitedMs, deadlineMs }) =>

@@ -3,6 +3,7 @@
 // and its installations, the HTTP server (webhooks, health check) and the workers. close()
 // stops taking webhooks, lets the jobs in hand finish and closes the store; a job queued and
 // not yet done stays queued for the next start.
+const core = require('@perfgate/core');
 const store = require('../store');
 const { createGitHub, githubHealth, isPermanent } = require('./github');
 const { sweepKey, SWEEP_JOB } = require('./sweep');
@@ -26,7 +27,8 @@ function stderrLog(stream = process.stderr) {
 /** The microbenchmark names tests= and <microbenchmark> accept, per command. */
 function benchmarkNames(thresholds) {
   const all = [...new Set(Object.values(thresholds.suites).flatMap((suite) => suite.names))];
-  const names = { bisect: all, waive: all };
+  // A sign-off also waives a suite as a whole, by its name (core.suiteWideNames).
+  const names = { bisect: all, waive: [...all, ...Object.keys(thresholds.suites).flatMap(core.suiteWideNames)] };
   // A measuring command takes the names of the suite it runs (/perf why: the quick suite's).
   for (const [command, suite] of Object.entries(SUITE_OF_COMMAND)) names[command] = thresholds.suites[suite] ? thresholds.suites[suite].names : [];
   return names;

@@ -7,20 +7,21 @@
 //     previous-ref, previous-sha     the release it is measured against, likewise
 //     conversation                   the issue or pull request the command was written in
 //     request-id                     the bot's id of the command
+//     suites                         the suites to measure, separated by spaces (PERFGATE_SIGNOFF_SUITES)
 //   the workflow names its run   perfgate signoff <candidate-ref> against <previous-ref> (<request-id>)
-//   its measure jobs (one per shard, the action with release: true, no write token) upload
-//   perfgate-full-shard-<K>-of-<N>; its signoff job (the action's job: signoff) merges and
-//   judges them and uploads the merged run folder as perfgate-signoff (core.SIGNOFF_ARTIFACT),
-//   with results.json and verdict.json at its top.
-//   The bot takes the merged folder, decides and sets the commit status perfgate/signoff on the
+//   its measure jobs (one per shard of the full suite and one per other suite, the action with
+//   release: true, no write token) upload perfgate-<suite>[-shard-<K>-of-<N>]; its signoff job
+//   (the action's job: signoff) merges and judges each suite and uploads its judged run folder
+//   as perfgate-signoff-<suite> (core.signoffArtifact), results.json and verdict.json at its top.
+//   The bot takes those folders, decides and sets the commit status perfgate/signoff on the
 //   candidate, and posts the report: it keeps the waivers the decision counts. The workflow
 //   sets the status itself only for a pushed release tag, which no bot dispatched.
 const core = require('@perfgate/core');
 const { SHA } = require('./contract');
 
 const SIGNOFF_WORKFLOW = 'perf-signoff.yml';
-const SIGNOFF_SUITE = 'full';
-const MERGED_ARTIFACT = core.SIGNOFF_ARTIFACT;
+// The suites a sign-off measures unless PERFGATE_SIGNOFF_SUITES says otherwise (docs/bot.md).
+const SIGNOFF_SUITES = Object.freeze(['full', 'ddl', 'tpcc']);
 
 const SIGNOFF_INPUT = Object.freeze({
   candidateRef: 'candidate-ref',
@@ -29,12 +30,13 @@ const SIGNOFF_INPUT = Object.freeze({
   previousSha: 'previous-sha',
   conversation: 'conversation',
   requestId: 'request-id',
+  suites: 'suites',
 });
 
 const SIGNOFF_RUN_NAME = `perfgate signoff \${{ inputs.${SIGNOFF_INPUT.candidateRef} || github.ref_name }} against \${{ inputs.${SIGNOFF_INPUT.previousRef} }} (\${{ inputs.${SIGNOFF_INPUT.requestId} }})`;
 
 /** The workflow_dispatch inputs of a sign-off (every value a string). */
-function signoffInputs({ candidate, previous, conversation, requestId }) {
+function signoffInputs({ candidate, previous, conversation, requestId, suites }) {
   for (const [name, side] of [['candidate', candidate], ['previous', previous]]) {
     if (!SHA.test(side.sha || '')) throw new Error(`signoffInputs: ${name}.sha ${JSON.stringify(side.sha)} is not 40 hex digits`);
   }
@@ -45,6 +47,7 @@ function signoffInputs({ candidate, previous, conversation, requestId }) {
     [SIGNOFF_INPUT.previousSha]: previous.sha,
     [SIGNOFF_INPUT.conversation]: String(conversation),
     [SIGNOFF_INPUT.requestId]: requestId,
+    [SIGNOFF_INPUT.suites]: suites.join(' '),
   };
 }
 
@@ -53,13 +56,13 @@ class SignoffFolderRejected extends Error {
 }
 
 /**
- * Checks the merged run folder of a sign-off (untrusted until checked: it came from a runner)
- * against its schemas and the sign-off: the full suite, the pinned commits, a verdict of only
+ * Checks one suite's judged run folder of a sign-off (untrusted until checked: it came from a
+ * runner) against its schemas and the sign-off: that suite, the pinned commits, a verdict of only
  * measured rows. A side measured from an installed prefix has no commit (null): it is accepted,
  * and the report names what was measured by version. Pure. Returns {results, verdict,
  * installedPrefixes} or throws SignoffFolderRejected naming the file and key.
  */
-function checkSignoffFolder({ documents }, { name = MERGED_ARTIFACT, previousSha, candidateSha }) {
+function checkSignoffFolder({ documents }, { suite, name = core.signoffArtifact(suite), previousSha, candidateSha }) {
   const fail = (why) => { throw new SignoffFolderRejected(`${name}/${why}`); };
   for (const file of ['results.json', 'verdict.json']) if (!Object.hasOwn(documents, file)) fail(`${file} is missing at its top`);
   const kinds = { 'results.json': 'results', 'verdict.json': 'verdict', 'plan.json': 'plan' };
@@ -84,7 +87,7 @@ function checkSignoffFolder({ documents }, { name = MERGED_ARTIFACT, previousSha
     }
   }
   for (const [file, found] of [['results.json', results.plan && results.plan.suite], ['verdict.json', verdict.suite]]) {
-    if (found !== SIGNOFF_SUITE) fail(`${file}: suite is ${JSON.stringify(found)}, but a sign-off runs ${SIGNOFF_SUITE}`);
+    if (found !== suite) fail(`${file}: suite is ${JSON.stringify(found)}, but this folder is the sign-off's ${suite}`);
   }
   const measured = new Set(results.benchmarks.map((b) => b.id));
   const unknown = verdict.benchmarks.find((b) => !measured.has(b.id));
@@ -93,5 +96,5 @@ function checkSignoffFolder({ documents }, { name = MERGED_ARTIFACT, previousSha
 }
 
 module.exports = {
-  SIGNOFF_WORKFLOW, SIGNOFF_SUITE, MERGED_ARTIFACT, SIGNOFF_INPUT, SIGNOFF_RUN_NAME, signoffInputs, checkSignoffFolder, SignoffFolderRejected,
+  SIGNOFF_WORKFLOW, SIGNOFF_SUITES, SIGNOFF_INPUT, SIGNOFF_RUN_NAME, signoffInputs, checkSignoffFolder, SignoffFolderRejected,
 };

@@ -4,10 +4,11 @@
 // (jobs.js) authorizes and hands over; here:
 //
 //   command   resolve both refs to SHAs and pin them (the previous release by the fork's tag
-//             naming when `vs` is not given), record the sign-off, set the commit status
+//             naming when `vs` is not given) with the suites (PERFGATE_SIGNOFF_SUITES), record
+//             the sign-off, set the commit status
 //             perfgate/signoff = pending on the candidate, dispatch perf-signoff.yml, reply
-//   run       the run completed: take its merged run folder, check it, store it, decide, set
-//             the final status and post the report (core's renderSignoff) as the reply
+//   run       the run completed: take each suite's judged run folder, check it, store it,
+//             decide, set the final status and post the report (core's renderSignoff) as the reply
 //   waive     record the waiver for the conversation's latest sign-off, decide again from the
 //             stored verdict and all its waivers, update the status and the report
 //   cancel    `/perf cancel` in the conversation: the run stopped, status error, the report
@@ -24,27 +25,28 @@ const { downloadRunFolders, ArtifactRejected } = require('./artifact');
 const { dispatchRequest } = require('./dispatch');
 const { previousRelease } = require('./release-refs');
 const {
-  SIGNOFF_SUITE, MERGED_ARTIFACT, signoffInputs, checkSignoffFolder, SignoffFolderRejected, SIGNOFF_WORKFLOW,
+  signoffInputs, checkSignoffFolder, SignoffFolderRejected, SIGNOFF_WORKFLOW,
 } = require('./signoff-contract');
 
 const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
+const suitesText = (suites) => (suites.length === 1 ? `the ${suites[0]} suite` : `the suites ${suites.join(', ')}`);
 const short = (sha) => code(String(sha).slice(0, 12));
 
 const SIGNOFF_REPLIES = {
   unresolved: ({ author, ref }) => `@${author} ${code(ref)} names no release tag of this repository: a sign-off measures tagged releases only, so give a tag, or the full 40-digit SHA a tag points at. Nothing was started.`,
   needsPrevious: ({ author, problem }) => `@${author} ${problem}. Nothing was started.`,
-  queued: ({ author, candidate, previous, runUrl }) =>
-    `⏳ @${author} release sign-off of ${code(candidate.ref)} (${short(candidate.sha)}) against ${code(previous.ref)} (${short(previous.sha)}): the full suite is ${runUrl ? `[running](${runUrl})` : 'queued'}. `
+  queued: ({ author, candidate, previous, suites, runUrl }) =>
+    `⏳ @${author} release sign-off of ${code(candidate.ref)} (${short(candidate.sha)}) against ${code(previous.ref)} (${short(previous.sha)}): ${suitesText(suites)} ${suites.length === 1 ? 'is' : 'are'} ${runUrl ? `[running](${runUrl})` : 'queued'}. `
     + `Commit status ${code(core.SIGNOFF_CONTEXT)} on the candidate is pending; this reply becomes the report when the run completes.`,
   dispatchFailed: ({ author, workflow, error }) => `@${author} the sign-off could not be started: GitHub refused to run ${code(workflow)} (${error}). A maintainer of this repository needs to look at the workflow; nothing was started.`,
   noSignoff: ({ author }) => `@${author} there is no release sign-off in this issue to waive a microbenchmark of: start one with ${code('/perf signoff <candidate> [vs <previous>]')}.`,
-  notInSuite: ({ author, microbenchmark, allowed }) => `@${author} ${code(microbenchmark)} is not a microbenchmark of the ${SIGNOFF_SUITE} suite a sign-off runs, so there is nothing to waive. Allowed: ${allowed.join(', ')}.`,
+  notInSuite: ({ author, microbenchmark, suites, allowed }) => `@${author} ${code(microbenchmark)} is not a microbenchmark of ${suitesText(suites)} this sign-off runs, nor one of them as a whole, so there is nothing to waive. Allowed: ${allowed.join(', ')}.`,
   waived: ({ author, microbenchmark, reason, candidate, decision, replaced }) =>
     `@${author} ${replaced ? 'waiver replaced' : 'waiver recorded'} for ${code(microbenchmark)} in the sign-off of ${code(candidate.ref)}: ${core.markdownText(reason)}\n\n`
     + (decision ? `The sign-off is now **${decision.state}**: ${decision.description}. Status and report updated.` : 'It counts when the run completes.'),
 };
 
-const STATUS_OF_PENDING = 'The full suite is being measured';
+const STATUS_OF_PENDING = 'Being measured';
 
 function whereOf(request) {
   const [owner, repo] = request.repo.split('/');
@@ -99,9 +101,9 @@ async function pin(ctx, octokit, request, command, { say, lookFirst }) {
   }
   // The SHAs of this moment are what the sign-off measures, whatever the tags point to later.
   const moved = await store.transition(ctx.store, request.id, 'pinned', {
-    by: 'command', suite: SIGNOFF_SUITE, args: { candidate: candidate.ref, previous: previous.ref }, baseSha: previous.sha, headSha: candidate.sha,
+    by: 'command', suite: ctx.config.signoffSuites[0], args: { candidate: candidate.ref, previous: previous.ref }, baseSha: previous.sha, headSha: candidate.sha,
   });
-  if (moved) await store.recordSignoff(ctx.store, { requestId: request.id, repo: request.repo, issueNumber: request.prNumber, candidate, previous });
+  if (moved) await store.recordSignoff(ctx.store, { requestId: request.id, repo: request.repo, issueNumber: request.prNumber, candidate, previous, suites: ctx.config.signoffSuites });
   return store.getRequest(ctx.store, request.id);
 }
 
@@ -114,7 +116,7 @@ async function dispatch(ctx, octokit, request, signoff, { say, lookFirst }) {
   const requestId = contract.requestIdOf(request);
   return dispatchRequest(ctx, octokit, request, {
     workflow,
-    inputs: signoffInputs({ candidate: signoff.candidate, previous: signoff.previous, conversation: request.prNumber, requestId }),
+    inputs: signoffInputs({ candidate: signoff.candidate, previous: signoff.previous, conversation: request.prNumber, requestId, suites: signoff.suites }),
     requestId,
     lookFirst,
     recorded: ({ runId, runUrl }) => store.updateSignoff(ctx.store, signoff.id, { workflowRunId: runId, runUrl }),
@@ -135,14 +137,14 @@ async function signoffCommand(ctx, octokit, request, command, { say, lookFirst }
   }
   let signoff = await store.signoffForRequest(ctx.store, request.id);
   if (request.status === 'pinned') {
-    await setStatus(octokit, where, signoff.candidate.sha, { state: 'pending', description: `${STATUS_OF_PENDING} against ${signoff.previous.ref}` });
+    await setStatus(octokit, where, signoff.candidate.sha, { state: 'pending', description: `${STATUS_OF_PENDING} against ${signoff.previous.ref}: ${signoff.suites.join(', ')}` });
   }
   if (request.status === 'pinned' || request.status === 'dispatching') request = await dispatch(ctx, octokit, request, signoff, { say, lookFirst });
   if (request.status !== 'dispatched') return;
   signoff = await store.signoffForRequest(ctx.store, request.id);
   if (signoff.status !== 'dispatched') return;
   if (request.runUrl && signoff.runUrl !== request.runUrl) signoff = await store.updateSignoff(ctx.store, signoff.id, { runUrl: request.runUrl });
-  const body = messages.reply(request.commentId, SIGNOFF_REPLIES.queued({ author: request.author, candidate: signoff.candidate, previous: signoff.previous, runUrl: request.runUrl }));
+  const body = messages.reply(request.commentId, SIGNOFF_REPLIES.queued({ author: request.author, candidate: signoff.candidate, previous: signoff.previous, suites: signoff.suites, runUrl: request.runUrl }));
   const replyId = await gh.upsertReply(octokit, where, { commentId: request.commentId, replyId: signoff.replyId, author: ctx.botLogin, body, lookFirst: lookFirst || !signoff.replyId });
   if (replyId !== signoff.replyId) {
     await store.updateSignoff(ctx.store, signoff.id, { replyId });
@@ -159,8 +161,9 @@ async function signoffCommand(ctx, octokit, request, command, { say, lookFirst }
 async function publish(ctx, octokit, request, signoff) {
   const where = { ...whereOf(request), prNumber: signoff.issueNumber };
   const waivers = await store.signoffWaivers(ctx.store, signoff.id);
-  const options = { candidate: signoff.candidate, previous: signoff.previous, waivers, runUrl: signoff.runUrl, runFailed: signoff.failure };
-  const { decision, files } = core.renderSignoff(signoff.verdict, options);
+  // A run that completed says per suite why it has no verdict; a cancelled one has only the failure.
+  const options = { candidate: signoff.candidate, previous: signoff.previous, waivers, runUrl: signoff.runUrl, runFailed: signoff.verdicts ? null : signoff.failure };
+  const { decision, files } = core.renderSignoff(signoff.verdicts || [], options);
   const body = core.fitComment(messages.reply(request.commentId, files['signoff.md']), 'the report is cut here to fit a comment; signoff.md of the workflow run holds all of it');
   const replyId = await gh.upsertReply(octokit, where, { commentId: request.commentId, replyId: signoff.replyId, author: ctx.botLogin, body, lookFirst: !signoff.replyId });
   await setStatus(octokit, where, signoff.candidate.sha, { state: decision.state, description: decision.description, targetUrl: signoff.runUrl });
@@ -168,35 +171,43 @@ async function publish(ctx, octokit, request, signoff) {
   return decision;
 }
 
-/** The sign-off's run completed: its merged run folder checked and stored, decided, reported. */
-async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conclusion, runUrl }) {
+// One suite's judged run folder of the run, checked and stored: {suite, verdict, problem, runId}.
+// Rejected, it is the suite's problem (plain text, quoting the artifact: every report of it
+// escapes it for its format); other errors (network, GitHub 5xx) are worth trying again.
+async function suitePart(ctx, octokit, request, { suite, runId, attempt, conclusion }) {
   const where = whereOf(request);
+  const name = core.signoffArtifact(suite);
+  try {
+    const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: `signoff-${suite}`, maxBytes: ctx.config.maxArtifactBytes });
+    const folder = folders.find((f) => f.name === name);
+    if (!folder) throw new SignoffFolderRejected(`the run uploaded no judged run folder ${name} (only ${folders.map((f) => f.name).join(', ')})`);
+    const checked = checkSignoffFolder(folder, { suite, previousSha: request.baseSha, candidateSha: request.headSha });
+    const stored = await store.storeRun(ctx.store, {
+      request: { id: request.id, repo: request.repo, runKey: `${request.repo}/${runId}/${attempt}/${name}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
+      results: checked.results, verdict: checked.verdict,
+    });
+    return { suite, verdict: checked.verdict, problem: null, runId: stored.runId };
+  } catch (err) {
+    if (!(err instanceof ArtifactRejected) && !(err instanceof SignoffFolderRejected)) throw err;
+    const problem = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
+    ctx.log.warn(`sign-off run ${request.repo}#${runId}, ${suite}: ${problem}`);
+    return { suite, verdict: null, problem, runId: null };
+  }
+}
+
+/** The sign-off's run completed: each suite's judged run folder checked and stored, decided, reported. */
+async function signoffRunCompleted(ctx, octokit, request, { runId, attempt, conclusion, runUrl }) {
   let signoff = await store.signoffForRequest(ctx.store, request.id);
   if (!signoff) return;
   if (signoff.status === 'dispatched') {
-    let checked = null;
-    let failure = null;
-    try {
-      const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: 'signoff', maxBytes: ctx.config.maxArtifactBytes });
-      const merged = folders.find((f) => f.name === MERGED_ARTIFACT);
-      if (!merged) throw new SignoffFolderRejected(`the run uploaded no merged run folder ${MERGED_ARTIFACT} (only ${folders.map((f) => f.name).join(', ')})`);
-      checked = checkSignoffFolder(merged, { previousSha: request.baseSha, candidateSha: request.headSha });
-    } catch (err) {
-      if (!(err instanceof ArtifactRejected) && !(err instanceof SignoffFolderRejected)) throw err;
-      // Plain text, quoting the artifact: every report of it escapes it for its format (the
-      // reply's markdown, signoff.html, the commit status).
-      failure = conclusion === 'success' ? `its artifact was rejected: ${err.message}` : `the run ended ${conclusion} (${err.message})`;
-      ctx.log.warn(`sign-off run ${request.repo}#${runId}: ${failure}`);
-    }
-    if (checked) {
-      const stored = await store.storeRun(ctx.store, {
-        request: { id: request.id, repo: request.repo, runKey: `${request.repo}/${runId}/${attempt}/${MERGED_ARTIFACT}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },
-        results: checked.results, verdict: checked.verdict,
-      });
-      signoff = await store.updateSignoff(ctx.store, signoff.id, { status: 'completed', verdict: checked.verdict, runId: stored.runId, runUrl: runUrl || signoff.runUrl, completedAt: ctx.store.now() });
-    } else {
-      signoff = await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', failure, runUrl: runUrl || signoff.runUrl, completedAt: ctx.store.now() });
-    }
+    const parts = [];
+    for (const suite of signoff.suites) parts.push(await suitePart(ctx, octokit, request, { suite, runId, attempt, conclusion }));
+    const judged = parts.filter((p) => p.verdict);
+    const verdicts = parts.map(({ suite, verdict, problem }) => ({ suite, verdict, problem }));
+    const done = { runUrl: runUrl || signoff.runUrl, completedAt: ctx.store.now() };
+    signoff = judged.length
+      ? await store.updateSignoff(ctx.store, signoff.id, { status: 'completed', verdicts, runId: judged[0].runId, ...done })
+      : await store.updateSignoff(ctx.store, signoff.id, { status: 'failed', verdicts, failure: parts.map((p) => `${p.suite}: ${p.problem}`).join('; '), ...done });
   }
   const decision = await publish(ctx, octokit, request, signoff);
   await store.transition(ctx.store, request.id, signoff.status === 'completed' ? 'completed' : 'failed', { by: 'run', detail: `${decision.state}: ${decision.description}` });
@@ -233,9 +244,11 @@ async function signoffWaive(ctx, octokit, request, command, { say, lookFirst, on
     return true;
   }
   const { microbenchmark, reason } = command.args;
-  const allowed = core.findSuite(ctx.config.thresholds, SIGNOFF_SUITE).names;
+  // Suites a fork's thresholds no longer have are left out: nothing of them can be waived.
+  const suites = signoff.suites.filter((suite) => Object.hasOwn(ctx.config.thresholds.suites, suite));
+  const allowed = suites.flatMap((suite) => [...core.findSuite(ctx.config.thresholds, suite).names, ...core.suiteWideNames(suite)]);
   if (!allowed.includes(microbenchmark)) {
-    await say(ctx, octokit, request, SIGNOFF_REPLIES.notInSuite({ author, microbenchmark, allowed }), { status: 'invalid', lookFirst });
+    await say(ctx, octokit, request, SIGNOFF_REPLIES.notInSuite({ author, microbenchmark, suites: signoff.suites, allowed }), { status: 'invalid', lookFirst });
     return true;
   }
   const { replaced } = await store.recordSignoffWaiver(ctx.store, { signoffId: signoff.id, microbenchmark, reason, author, requestId: request.id });

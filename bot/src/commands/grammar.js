@@ -128,13 +128,13 @@ const COMMANDS = Object.freeze([
   },
   {
     name: 'signoff',
-    summary: 'measure release <candidate> against <previous> (default: the release before it) with the full suite',
+    summary: 'measure release <candidate> against <previous> (default: the release before it) with the sign-off suites (full, ddl, tpcc unless the bot is set otherwise)',
     positionals: [{ name: 'candidate', type: 'ref' }, { name: 'previous', type: 'ref', keyword: 'vs' }],
     options: [], needsWrite: true,
   },
   {
     name: 'waive',
-    summary: 'accept a slower <microbenchmark> in this pull request, giving the reason',
+    summary: 'accept a slower <microbenchmark> in this pull request (in a sign-off also <suite>-suite, a suite as a whole), giving the reason',
     positionals: [{ name: 'microbenchmark', type: 'microbenchmark' }],
     rest: { name: 'reason', separator: '--', describe: `why it is accepted, free text up to ${LIMITS.maxReason} characters` },
     options: [], needsWrite: true,

@@ -434,6 +434,16 @@ const heartbeat = {
   },
 };
 
+// A sign-off of several suites (the full suite, DDL, TPC-C: PERFGATE_SIGNOFF_SUITES): the suites
+// it measures, and each one's judged verdict, or why it has none. A sign-off made before this
+// has neither and is read as one of the full suite (store/signoffs.js).
+const signoffSuites = {
+  async up(db) {
+    await db.schema.alterTable('signoffs').addColumn('suites', 'varchar(600)').execute();
+    await db.schema.alterTable('signoffs').addColumn('verdicts', json).execute();
+  },
+};
+
 const MIGRATIONS = Object.freeze({
   '0001_history': history,
   '0002_queue': queue,
@@ -446,6 +456,7 @@ const MIGRATIONS = Object.freeze({
   '0009_pull_heads': pullHeads,
   '0010_heartbeat': heartbeat,
   '0011_watch_suites': watchSuites,
+  '0012_signoff_suites': signoffSuites,
 });
 
 const provider = { getMigrations: async () => MIGRATIONS };

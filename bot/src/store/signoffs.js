@@ -1,14 +1,26 @@
 'use strict';
-// Release sign-offs and their waivers (tables of 0004_lifecycle and 0007_signoff): one row per
-// /perf signoff command (its request is the key, so a job run twice records one sign-off), the
-// pinned commits, where it was asked, the merged verdict once the run completed, and the
-// commit status it decided; one waiver per sign-off and microbenchmark (a second /perf waive of
-// the same microbenchmark replaces the reason).
+// Release sign-offs and their waivers (tables of 0004_lifecycle, 0007_signoff and
+// 0012_signoff_suites): one row per /perf signoff command (its request is the key, so a job run
+// twice records one sign-off), the pinned commits and suites, where it was asked, each suite's
+// judged verdict once the run completed, and the commit status it decided; one waiver per
+// sign-off and microbenchmark (a second /perf waive of the same microbenchmark replaces the
+// reason).
 const { StoreError } = require('./connection');
 const { storedVerdict } = require('./stored-verdicts');
 
 const SIGNOFF_STATUSES = Object.freeze(['dispatched', 'completed', 'failed']);
 const numberOrNull = (v) => (v === null || v === undefined ? null : Number(v));
+// A sign-off recorded before 0012 measured the full suite alone, its verdict in `verdict`.
+const EARLIER_SUITES = Object.freeze(['full']);
+
+// Each suite's part of a stored sign-off: [{suite, verdict, problem}], or null before its run completed.
+function partsOf(row) {
+  const where = `the verdict of sign-off ${row.id}`;
+  if (row.verdicts) {
+    return JSON.parse(row.verdicts).map((p) => ({ suite: p.suite, verdict: p.verdict ? storedVerdict(p.verdict, `${where} (${p.suite})`) : null, problem: p.problem ?? null }));
+  }
+  return row.verdict ? [{ suite: EARLIER_SUITES[0], verdict: storedVerdict(JSON.parse(row.verdict), where), problem: null }] : null;
+}
 
 function signoffOf(row) {
   if (!row) return null;
@@ -25,7 +37,8 @@ function signoffOf(row) {
     runId: numberOrNull(row.run_id),
     runUrl: row.run_url ?? null,
     replyId: numberOrNull(row.reply_id),
-    verdict: row.verdict ? storedVerdict(JSON.parse(row.verdict), `the verdict of sign-off ${row.id}`) : null,
+    suites: row.suites ? row.suites.split(' ') : [...EARLIER_SUITES],
+    verdicts: partsOf(row),
     failure: row.failure ?? null,
     summary: row.summary ?? null,
     createdAt: Number(row.created_at),
@@ -39,7 +52,7 @@ function need(value, name) {
 }
 
 /** The sign-off of a request, made once: {signoff, duplicate}. */
-async function recordSignoff(store, { requestId, repo, issueNumber, candidate, previous, state = 'pending' }) {
+async function recordSignoff(store, { requestId, repo, issueNumber, candidate, previous, suites, state = 'pending' }) {
   return store.behaviour.writeTransaction(store.db, async (tx) => {
     const seen = await tx.selectFrom('signoffs').selectAll().where('request_id', '=', need(requestId, 'requestId')).executeTakeFirst();
     if (seen) return { signoff: signoffOf(seen), duplicate: true };
@@ -48,6 +61,7 @@ async function recordSignoff(store, { requestId, repo, issueNumber, candidate, p
       request_id: requestId, repo: need(repo, 'repo'), issue_number: need(issueNumber, 'issueNumber'),
       candidate_ref: candidate.ref ?? null, candidate_sha: need(candidate.sha, 'candidate.sha'),
       previous_ref: previous.ref ?? null, previous_sha: need(previous.sha, 'previous.sha'),
+      suites: need(suites && suites.length ? suites.join(' ') : null, 'suites'),
       status: 'dispatched', state, created_at: now, updated_at: now,
     }).execute();
     const row = await tx.selectFrom('signoffs').selectAll().where('request_id', '=', requestId).executeTakeFirstOrThrow();
@@ -69,11 +83,11 @@ const FIELDS = Object.freeze({
   status: 'status', state: 'state', workflowRunId: 'workflow_run_id', runId: 'run_id', runUrl: 'run_url', replyId: 'reply_id', failure: 'failure', summary: 'summary', completedAt: 'completed_at',
 });
 
-/** Sets fields of a sign-off (camelCase names of FIELDS, and verdict as a document). */
+/** Sets fields of a sign-off (camelCase names of FIELDS, and verdicts: [{suite, verdict, problem}]). */
 async function updateSignoff(store, id, fields) {
   const set = { updated_at: store.now() };
   for (const [key, value] of Object.entries(fields)) {
-    if (key === 'verdict') set.verdict = value === null ? null : JSON.stringify(value);
+    if (key === 'verdicts') set.verdicts = value === null ? null : JSON.stringify(value);
     else if (Object.hasOwn(FIELDS, key)) set[FIELDS[key]] = value;
     else throw new StoreError(`store: a sign-off has no field '${key}'`);
   }

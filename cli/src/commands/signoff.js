@@ -1,6 +1,6 @@
 'use strict';
-// `perfgate signoff <run-dir>`: the release sign-off report of a merged full-suite run folder
-// (perfgate merge), written beside its verdict as signoff.md and signoff.html, with the
+// `perfgate signoff <run-dir>...`: the release sign-off report of merged run folders, one per
+// suite (perfgate merge), written into the first beside its verdict as signoff.md and signoff.html, with the
 // decision the commit status perfgate/signoff carries. The bot posts the same report and sets
 // the status; this command is for the workflow's job summary and for runs by hand.
 const fs = require('node:fs');
@@ -21,14 +21,15 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 };
 
-const HELP = `usage: perfgate signoff <run-dir> [options]
+const HELP = `usage: perfgate signoff <run-dir>... [options]
 
-Decides a release sign-off from the merged full-suite run folder <run-dir> (its verdict.json)
-and writes signoff.md and signoff.html there: every microbenchmark grouped as the posts group
-them (point queries, range queries, writes; before and after the writes), per-op metrics,
-charts, the waivers and the decision. Prints the decision: success only when every
-microbenchmark is within its limits (pass or warn) or waived; failure otherwise; error when
-the run broke off or shards are missing.
+Decides a release sign-off from merged run folders, one per suite (e.g. full, ddl, tpcc: their
+verdict.json), and writes signoff.md and signoff.html into the first: each suite's rows grouped
+as the posts group them (point queries, range queries, writes; before and after the writes),
+the suite as a whole, per-op metrics, charts, the waivers and the decision. Prints the
+decision: success only when every microbenchmark and every suite as a whole is within its
+limits (pass or warn) or waived; failure otherwise; error when a run broke off or shards are
+missing.
 
   --candidate-ref <name>   the release candidate's name (e.g. mariadb-10.11.19)
   --candidate-sha <sha>    its commit
@@ -61,15 +62,18 @@ function readWaivers(file) {
 function readSettings(argv) {
   const { values, positionals } = parseCommandLine('signoff', argv, OPTIONS, { allowPositionals: true });
   if (values.help) return { help: true };
-  if (positionals.length !== 1) throw new UsageError(`expected one merged run folder, got ${positionals.length}; usage: perfgate signoff <run-dir>`);
-  const dir = path.resolve(positionals[0]);
-  if (!fs.existsSync(path.join(dir, 'verdict.json'))) throw new UsageError(`'${positionals[0]}': no verdict.json there; expected a merged run folder (perfgate merge --out)`);
+  if (!positionals.length) throw new UsageError('expected a merged run folder, got none; usage: perfgate signoff <run-dir>...');
+  for (const given of positionals) {
+    if (!fs.existsSync(path.join(path.resolve(given), 'verdict.json'))) throw new UsageError(`'${given}': no verdict.json there; expected a merged run folder (perfgate merge --out)`);
+  }
+  const dirs = positionals.map((given) => path.resolve(given));
   for (const key of ['candidate-sha', 'previous-sha']) {
     if (values[key] && !/^[0-9a-f]{40}$/.test(values[key])) throw new UsageError(`--${key} '${values[key]}' is not valid; expected a commit SHA of 40 hex digits`);
   }
   return {
     help: false,
-    dir,
+    dir: dirs[0],
+    dirs,
     candidate: { ref: values['candidate-ref'] || null, sha: values['candidate-sha'] || null },
     previous: { ref: values['previous-ref'] || null, sha: values['previous-sha'] || null },
     waivers: values.waivers ? readWaivers(values.waivers) : [],
@@ -78,8 +82,13 @@ function readSettings(argv) {
 }
 
 async function execute(settings, io) {
-  const verdict = readDocument(path.join(settings.dir, 'verdict.json'), 'verdict');
-  const { decision, files } = core.renderSignoff(verdict, settings);
+  const verdicts = settings.dirs.map((dir) => readDocument(path.join(dir, 'verdict.json'), 'verdict'));
+  // One folder per suite: a suite named twice would count its rows twice.
+  const suites = verdicts.map((v, i) => v.suite || path.basename(settings.dirs[i]));
+  const twice = suites.find((name, i) => suites.indexOf(name) !== i);
+  if (twice) throw new UsageError(`the run folders hold the suite ${twice} twice; expected one merged run folder per suite`);
+  const input = verdicts.length === 1 ? verdicts[0] : verdicts.map((verdict, i) => ({ suite: suites[i], verdict }));
+  const { decision, files } = core.renderSignoff(input, settings);
   for (const [name, text] of Object.entries(files)) writeText(path.join(settings.dir, name), text);
   io.stderr.write(`perfgate signoff: wrote signoff.md and signoff.html in ${settings.dir}\n`);
   io.stdout.write(`${core.SIGNOFF_CONTEXT}: ${decision.state} — ${decision.description}\n`);

@@ -23,7 +23,7 @@ describe('release sign-off with the bot on MariaDB', () => {
     server = await startMariadb();
     artifactsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-signoff-mariadb-'));
     gh = await s.startSignoffDouble({ artifactsDir });
-    running = await t.startBotOn(gh, { databaseUrl: server.url });
+    running = await t.startBotOn(gh, { databaseUrl: server.url, env: { PERFGATE_SIGNOFF_SUITES: 'full' } });
   });
   after(async () => {
     if (running) await running.close();
@@ -40,11 +40,11 @@ describe('release sign-off with the bot on MariaDB', () => {
     assert.equal(r.dispatches.length, 1);
     assert.equal(r.dispatches[0].inputs['previous-sha'], s.TAGS['mariadb-10.11.18']);
     assert.deepEqual(s.signoffStatuses(gh, candidate).map((x) => x.state), ['pending']);
-    t.writeArtifact(artifactsDir, r.request.runId, 'perfgate-signoff', s.mergedRunFolder({ previousSha: s.TAGS['mariadb-10.11.18'], candidateSha: candidate, limits: s.ONE_FAILS }).files);
+    t.writeArtifact(artifactsDir, r.request.runId, 'perfgate-signoff-full', s.mergedRunFolder({ previousSha: s.TAGS['mariadb-10.11.18'], candidateSha: candidate, limits: s.ONE_FAILS }).files);
     await s.completeSignoffRun(gh, running, r.request);
     assert.deepEqual(s.signoffStatuses(gh, candidate).map((x) => [x.state, x.description]).at(-1), ['failure', '1 of 42 not within limits (scan_range=100 fail)']);
     const signoff = await t.bot.signoffForRequest(running.store, r.request.id);
-    assert.equal(signoff.verdict.benchmarks.length, 42);
+    assert.deepEqual(signoff.verdicts.map((p) => [p.suite, p.verdict.benchmarks.length]), [['full', 42]]);
     await s.onIssue(gh, running, issue, 'admin', '/perf waive scan_range=100 -- expected from the new scan code');
     assert.deepEqual(s.signoffStatuses(gh, candidate).map((x) => [x.state, x.description]).at(-1), ['success', 'All 42 microbenchmarks within limits, 1 waived']);
     assert.match(r.reply()[0], /\| scan_range=100 \| fail \| @admin \| expected from the new scan code \|/);

@@ -60,6 +60,20 @@ describe('readSettings', () => {
     for (const [inputs, message] of refusedRelease) assert.throws(() => settingsWith(inputs, dispatch), { name: 'InputError', message });
   });
 
+  it('job=signoff judges the suites named in suite, separated by spaces; every other job one suite', () => {
+    const dispatch = { env: { ...ENV, GITHUB_EVENT_NAME: 'workflow_dispatch' }, event: {} };
+    const pair = { job: 'signoff', 'head-sha': '1'.repeat(40), 'base-ref': '8'.repeat(40) };
+    const s = settingsWith({ ...pair, suite: ' full  ddl tpcc ' }, dispatch);
+    assert.deepEqual([s.suite, s.suites], ['full', ['full', 'ddl', 'tpcc']]);
+    assert.deepEqual(settingsWith({ suite: 'quick' }).suites, ['quick']);
+    const refusedSuites = [
+      [{ ...pair, suite: 'full ddl full' }, "input suite: 'full ddl full' is not valid; expected suite names separated by spaces, such as full ddl tpcc, each once"],
+      [{ ...pair, suite: 'full ../ddl' }, "input suite: '../ddl' is not valid; expected suite names separated by spaces, such as full ddl tpcc"],
+    ];
+    for (const [inputs, message] of refusedSuites) assert.throws(() => settingsWith(inputs, dispatch), { name: 'InputError', message });
+    assert.throws(() => settingsWith({ suite: 'quick ddl' }), { name: 'InputError', message: "input suite: 'quick ddl' is not valid; expected a suite name such as quick, full or ahi" });
+  });
+
   const refused = [
     [{ job: 'build' }, "input job: 'build' is not valid; expected one of gate, measure, report, bisect, signoff"],
     [{ job: 'bisect', 'good-sha': 'base', 'bad-sha': 'c'.repeat(40) }, "input good-sha: 'base' is not valid; expected a full commit SHA (40 lowercase hex digits), as the perfgate bot pins it"],

@@ -11,6 +11,7 @@ import {
 const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
 const { benchmarkNames } = require('../../../bot/src/app/service');
+const { REPLIES } = require('../../../bot/src/app/messages');
 
 const BENCHMARKS = benchmarkNames(core.loadThresholds());
 const HINT = '\n\n`/perf help` lists the commands and their arguments.';
@@ -161,6 +162,11 @@ describe('/perf commands in pull requests', () => {
     const r = await say('maintainer', `/perf waive scan_range=100 -- ${reason}`);
     assert.deepEqual(r.replies, [`@maintainer waiver recorded for \`scan_range=100\` in this pull request: ${core.markdownText(reason)}`]);
     assert.doesNotMatch(r.replies[0].slice('@maintainer '.length), /(^|[^\w\u200d])@[A-Za-z0-9]|(^|[^\\])\]\(|(^|[^\\])</);
+  });
+
+  it('/perf waive of a suite as a whole in a pull request is refused: only a sign-off waives it', async () => {
+    const r = await say('maintainer', '/perf waive quick-suite -- spread thin');
+    assert.deepEqual([r.replies, r.request.status], [[REPLIES.waiveSignoffOnly({ author: 'maintainer', microbenchmark: 'quick-suite' })], 'invalid']);
   });
 
   it('/perf help: anyone may ask; the reply is the help text', async () => {

@@ -53,6 +53,14 @@ describe('perfgate bot settings', () => {
     assert.equal(config.webhookSources, null, 'deliveries from anywhere unless the networks are set');
   });
 
+  test('the suites of a release sign-off: full, ddl and tpcc by default; each a suite of the thresholds, no row in two', () => {
+    assert.deepEqual(readBotConfig({ env: env(), port: '0' }).signoffSuites, ['full', 'ddl', 'tpcc']);
+    assert.deepEqual(readBotConfig({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'full, ddl-quick' }, port: '0' }).signoffSuites, ['full', 'ddl-quick']);
+    fails({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'full,nightly' } }, `PERFGATE_SIGNOFF_SUITES 'nightly' is not a suite of ${readBotConfig({ env: env(), port: '0' }).thresholds.dir}; expected one of: ${Object.keys(readBotConfig({ env: env(), port: '0' }).thresholds.suites).join(', ')}`);
+    fails({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'ddl,ddl-quick' } }, "PERFGATE_SIGNOFF_SUITES: ddl and ddl-quick both have the row 'add-index'; expected suites with no row in common (results are kept by row)");
+    assert.throws(() => readBotConfig({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'full;rm' }, port: '0' }), /PERFGATE_SIGNOFF_SUITES .*expected one to eight suite names separated by commas/);
+  });
+
   test("the networks deliveries may come from: GitHub's hook blocks of IPv4 and IPv6", () => {
     const sources = readBotConfig({ env: { ...env(), PERFGATE_WEBHOOK_SOURCES: '192.30.252.0/22, 140.82.112.0/20,2a0a:a440::/29' }, port: '0' }).webhookSources;
     assert.deepEqual(sources, [
@@ -192,7 +200,7 @@ describe('perfgate bot settings', () => {
   test('a config file that is not a mapping of known keys is refused, naming the file and the key', () => {
     const file = path.join(dir, 'typo.yml');
     fs.writeFileSync(file, 'PERFGATE_APPID: 1\n');
-    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_SECRET_FILES, PERFGATE_GITHUB_TIMEOUT_SECONDS, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_WATCH_SUITES, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_REPORT, PERFGATE_FAIL_ON, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_SWEEP_SECONDS, PERFGATE_COMMAND_DEADLINE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_WEBHOOK_SOURCES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
+    fails({ file, env: env() }, `${file}: unknown key 'PERFGATE_APPID'; expected one of PERFGATE_APP_ID, PERFGATE_PRIVATE_KEY_FILE, PERFGATE_SECRET_FILES, PERFGATE_GITHUB_TIMEOUT_SECONDS, PERFGATE_WEBHOOK_SECRET, PERFGATE_DATABASE_URL, GITHUB_API_URL, PERFGATE_REPOSITORIES, PERFGATE_GITHUB_PACING, PERFGATE_TEAMS, PERFGATE_COMMAND_WORKFLOW, PERFGATE_FULL_WORKFLOW, PERFGATE_BISECT_WORKFLOW, PERFGATE_BISECT_POLL_SECONDS, PERFGATE_BISECT_MAX_HOURS, PERFGATE_WATCH, PERFGATE_WATCH_BRANCH, PERFGATE_WATCH_WORKFLOW, PERFGATE_WATCH_SUITES, PERFGATE_CHANGE_POINT_PYTHON, PERFGATE_TRACKER, PERFGATE_JIRA_URL, PERFGATE_JIRA_PROJECT, PERFGATE_JIRA_ISSUE_TYPE, PERFGATE_JIRA_USER, PERFGATE_JIRA_TOKEN, PERFGATE_SIGNOFF_WORKFLOW, PERFGATE_SIGNOFF_SUITES, PERFGATE_REPORT, PERFGATE_FAIL_ON, PERFGATE_THRESHOLDS, PERFGATE_HOST, PERFGATE_PORT, PERFGATE_WORKERS, PERFGATE_JOB_LEASE_SECONDS, PERFGATE_SWEEP_SECONDS, PERFGATE_COMMAND_DEADLINE_SECONDS, PERFGATE_MAX_CONNECTIONS, PERFGATE_HEADERS_TIMEOUT_SECONDS, PERFGATE_REQUEST_TIMEOUT_SECONDS, PERFGATE_MAX_WEBHOOK_BYTES, PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT, PERFGATE_WEBHOOK_SOURCES, PERFGATE_MAX_ARTIFACT_BYTES, PERFGATE_DASHBOARD, PERFGATE_DASHBOARD_HOSTS`);
     fs.writeFileSync(file, '- a\n- b\n');
     fails({ file, env: env() }, `${file}: expected a mapping of KEY: value lines, found a list`);
     fs.writeFileSync(file, 'PERFGATE_APP_ID: [\n');

@@ -15,12 +15,12 @@ import {
   bot, botComments, command, PR, pushEvent, REPOSITORY, settled, startBotOn, writeArtifact,
 } from '../../support/bot.mjs';
 import {
-  completeSignoffRun, mergedRunFolder, newIssue, ONE_FAILS, onIssue as onIssueOf, sha, signoffStatuses, startSignoffDouble, TAGS,
+  completeSignoffRun, mergedRunFolder, newIssue, ONE_FAILS, onIssue as onIssueOf, sha, signoffStatuses, startSignoffDouble, TAGS, tpccRunFolder,
 } from '../../support/signoff.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('@perfgate/core');
-const { MERGED_ARTIFACT } = require('../../../bot/src/app/signoff-contract');
+const FULL_ARTIFACT = core.signoffArtifact('full');
 const { SIGNOFF_REPLIES } = require('../../../bot/src/app/signoff');
 const { REPLIES } = require('../../../bot/src/app/messages');
 
@@ -33,7 +33,7 @@ describe('release sign-off', () => {
   before(async () => {
     artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-signoff-'));
     gh = await startSignoffDouble({ artifactsDir });
-    running = await startBotOn(gh);
+    running = await startBotOn(gh, { env: { PERFGATE_SIGNOFF_SUITES: 'full' } });
   });
   after(async () => {
     await running?.close();
@@ -53,16 +53,16 @@ describe('release sign-off', () => {
     assert.deepEqual([d.workflow, d.ref, d.actor], ['perf-signoff.yml', 'main', 'perfgate[bot]']);
     assert.deepEqual(d.inputs, {
       'candidate-ref': 'mariadb-10.11.19', 'candidate-sha': TAGS['mariadb-10.11.19'], 'previous-ref': 'mariadb-10.11.18', 'previous-sha': TAGS['mariadb-10.11.18'],
-      conversation: String(issue), 'request-id': `c${r.comment.id}`,
+      conversation: String(issue), 'request-id': `c${r.comment.id}`, suites: 'full',
     });
     assert.deepEqual([r.request.status, r.request.baseSha, r.request.headSha, r.request.suite], ['dispatched', TAGS['mariadb-10.11.18'], TAGS['mariadb-10.11.19'], 'full']);
     const signoff = await bot.signoffForRequest(running.store, r.request.id);
     assert.deepEqual([signoff.issueNumber, signoff.candidate, signoff.previous, signoff.status, signoff.state],
       [issue, { ref: 'mariadb-10.11.19', sha: TAGS['mariadb-10.11.19'] }, { ref: 'mariadb-10.11.18', sha: TAGS['mariadb-10.11.18'] }, 'dispatched', 'pending']);
-    assert.deepEqual(statuses(TAGS['mariadb-10.11.19']).map((s) => [s.state, s.description, s.creator.login]), [['pending', 'The full suite is being measured against mariadb-10.11.18', 'perfgate[bot]']]);
+    assert.deepEqual(statuses(TAGS['mariadb-10.11.19']).map((s) => [s.state, s.description, s.creator.login]), [['pending', 'Being measured against mariadb-10.11.18: full', 'perfgate[bot]']]);
     const run = await (await fetch(`${gh.url}/repos/${REPOSITORY}/actions/runs/${r.request.runId}`)).json();
     assert.equal(run.display_title, `perfgate signoff mariadb-10.11.19 against mariadb-10.11.18 (c${r.comment.id})`);
-    assert.deepEqual(r.reply(), [SIGNOFF_REPLIES.queued({ author: 'maintainer', candidate: signoff.candidate, previous: signoff.previous, runUrl: run.html_url })]);
+    assert.deepEqual(r.reply(), [SIGNOFF_REPLIES.queued({ author: 'maintainer', candidate: signoff.candidate, previous: signoff.previous, suites: ['full'], runUrl: run.html_url })]);
   });
 
   it('completed: the merged run folder stored, the report as the reply, failure with a failing microbenchmark; waived → success, the report lists the waiver', async () => {
@@ -73,18 +73,18 @@ describe('release sign-off', () => {
     const statuses = (commit) => gh.state.statuses(REPOSITORY).slice(statusesBefore).filter((s) => s.sha === commit && s.context === 'perfgate/signoff');
     const { files, verdict } = mergedRunFolder({ previousSha: TAGS['mariadb-10.11.17'], candidateSha: candidate, limits: ONE_FAILS });
     assert.deepEqual(verdict.counts, { pass: 41, warn: 0, undecided: 0, fail: 1, error: 0 });
-    writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, files);
+    writeArtifact(artifactsDir, r.request.runId, FULL_ARTIFACT, files);
     const run = await complete(r.request);
 
     const signoff = await bot.signoffForRequest(running.store, r.request.id);
     assert.deepEqual([signoff.status, signoff.state, signoff.summary], ['completed', 'failure', '1 of 42 not within limits (scan_range=100 fail)']);
-    assert.equal(signoff.verdict.benchmarks.length, 42);
-    const stored = await running.store.db.selectFrom('runs').selectAll().where('run_key', '=', `${REPOSITORY}/${run.id}/1/${MERGED_ARTIFACT}`).executeTakeFirst();
+    assert.deepEqual(signoff.verdicts.map((p) => [p.suite, p.verdict.benchmarks.length, p.problem]), [['full', 42, null]]);
+    const stored = await running.store.db.selectFrom('runs').selectAll().where('run_key', '=', `${REPOSITORY}/${run.id}/1/${FULL_ARTIFACT}`).executeTakeFirst();
     assert.equal(Number(stored.id), signoff.runId);
     assert.deepEqual(statuses(candidate).map((s) => s.state), ['pending', 'failure']);
     assert.equal(statuses(candidate)[1].targetUrl, run.html_url);
     const waivers = [];
-    const report = () => core.renderSignoff(signoff.verdict, { candidate: signoff.candidate, previous: signoff.previous, waivers, runUrl: run.html_url }).files['signoff.md'].trimEnd();
+    const report = () => core.renderSignoff(signoff.verdicts, { candidate: signoff.candidate, previous: signoff.previous, waivers, runUrl: run.html_url }).files['signoff.md'].trimEnd();
     assert.deepEqual(r.reply(), [report()], 'the queued reply became the report');
     assert.equal((await bot.getRequest(running.store, r.request.id)).status, 'completed');
 
@@ -113,7 +113,7 @@ describe('release sign-off', () => {
     assert.match(early.reply()[0], /It counts when the run completes\.$/);
     const again = await onIssue(issue, 'admin', '/perf waive scan_range=100 -- the planned change of the scan');
     assert.match(again.reply()[0], /^@admin waiver replaced for `scan_range=100`/);
-    writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, mergedRunFolder({ previousSha: TAGS['mariadb-10.11.19'], candidateSha: candidate, limits: ONE_FAILS }).files);
+    writeArtifact(artifactsDir, r.request.runId, FULL_ARTIFACT, mergedRunFolder({ previousSha: TAGS['mariadb-10.11.19'], candidateSha: candidate, limits: ONE_FAILS }).files);
     await complete(r.request);
     assert.deepEqual(statuses(candidate).map((x) => x.state), ['pending', 'success']);
     assert.match(r.reply()[0], /\| scan_range=100 \| fail \| @admin \| the planned change of the scan \|/);
@@ -123,7 +123,7 @@ describe('release sign-off', () => {
     const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', `/perf signoff ${TAGS['mariadb-10.11.19']} vs mariadb-10.11.18`);
     const { files, verdict } = mergedRunFolder({ previousSha: TAGS['mariadb-10.11.18'], candidateSha: TAGS['mariadb-10.11.19'] });
-    writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, files);
+    writeArtifact(artifactsDir, r.request.runId, FULL_ARTIFACT, files);
     await complete(r.request);
     const blocking = verdict.benchmarks.filter((b) => !['pass', 'warn'].includes(b.verdict)).length;
     assert.deepEqual(statuses(TAGS['mariadb-10.11.19']).at(-1).state, 'failure');
@@ -135,23 +135,23 @@ describe('release sign-off', () => {
     const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.20');
     assert.equal(r.dispatches[0].inputs['previous-ref'], 'mariadb-10.11.19');
     await complete(r.request, 'failure');
-    const why = 'the run ended failure (the run uploaded no run folder (an artifact perfgate-signoff, or its shards))';
-    assert.deepEqual(statuses(TAGS['mariadb-10.11.20']).map((s) => [s.state, s.description]).at(-1), ['error', `The sign-off run failed: ${why}`.slice(0, 140)]);
+    const why = 'the run ended failure (the run uploaded no run folder (an artifact perfgate-signoff-full, or its shards))';
+    assert.deepEqual(statuses(TAGS['mariadb-10.11.20']).map((s) => [s.state, s.description]).at(-1), ['error', `the full suite left no verdict: ${why}`]);
     assert.match(r.reply()[0], /^<!-- perfgate:signoff -->\n## 💥 Release sign-off: `mariadb-10.11.20` against `mariadb-10.11.19` — error/);
     const signoff = await bot.signoffForRequest(running.store, r.request.id);
-    assert.deepEqual([signoff.status, signoff.failure], ['failed', why]);
+    assert.deepEqual([signoff.status, signoff.failure], ['failed', `full: ${why}`]);
     assert.equal((await bot.getRequest(running.store, r.request.id)).status, 'failed');
   });
 
   it('a run folder of other commits than the pinned ones is rejected: nothing stored, status error', async () => {
     const issue = newIssue(gh);
     const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.19 vs mariadb-10.11.9');
-    writeArtifact(artifactsDir, r.request.runId, MERGED_ARTIFACT, mergedRunFolder({ previousSha: sha('e'), candidateSha: TAGS['mariadb-10.11.19'] }).files);
+    writeArtifact(artifactsDir, r.request.runId, FULL_ARTIFACT, mergedRunFolder({ previousSha: sha('e'), candidateSha: TAGS['mariadb-10.11.19'] }).files);
     const runsBefore = Number((await running.store.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n);
     await complete(r.request);
     assert.equal(Number((await running.store.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).n), runsBefore);
     assert.equal(statuses(TAGS['mariadb-10.11.19']).at(-1).state, 'error');
-    assert.match(statuses(TAGS['mariadb-10.11.19']).at(-1).description, /^The sign-off run failed: its artifact was rejected: perfgate-signoff\/results\.json: sides\.base\.commit is "e{34}…$/);
+    assert.match(statuses(TAGS['mariadb-10.11.19']).at(-1).description, /^the full suite left no verdict: its artifact was rejected: perfgate-signoff-full\/results\.json: sides\.base\.commit is "e+…$/);
   });
 
   it('refusals: a read-only user (nothing dispatched, no status, no sign-off), a waiver outside the full suite, a waiver where there is no sign-off, refs that name nothing', async () => {
@@ -172,7 +172,7 @@ describe('release sign-off', () => {
     assert.deepEqual(readerWaives.reply(), []);
     assert.deepEqual([readerWaives.request.status, readerWaives.request.detail], ['refused', `not answered: @reader may not run commands, and their comment ${reader.comment.id}, less than 60 minutes earlier, takes the one reply that allows`]);
     const ahi = await onIssue(issue, 'maintainer', '/perf waive point-select -- not ours');
-    assert.deepEqual(ahi.reply(), [`@maintainer \`point-select\` is not a microbenchmark of the full suite a sign-off runs, so there is nothing to waive. Allowed: ${FULL_NAMES.join(', ')}.`]);
+    assert.deepEqual(ahi.reply(), [`@maintainer \`point-select\` is not a microbenchmark of the full suite this sign-off runs, nor one of them as a whole, so there is nothing to waive. Allowed: ${[...FULL_NAMES, ...core.suiteWideNames('full')].join(', ')}.`]);
     const signoff = await bot.latestSignoffIn(running.store, { repo: REPOSITORY, issueNumber: issue });
     assert.deepEqual(await bot.signoffWaivers(running.store, signoff.id), []);
 
@@ -235,5 +235,63 @@ describe('release sign-off', () => {
 
   it("sent nothing that breaks GitHub's description", () => {
     assert.deepEqual(gh.problems().map((c) => `${c.operationId} ${c.status}: ${c.problems.join('; ')}`), []);
+  });
+});
+
+describe('release sign-off of several suites (PERFGATE_SIGNOFF_SUITES=full,tpcc)', () => {
+  let gh;
+  let running;
+  let artifactsDir;
+  before(async () => {
+    artifactsDir = mkdtempSync(path.join(os.tmpdir(), 'perfgate-bot-signoff-suites-'));
+    gh = await startSignoffDouble({ artifactsDir });
+    running = await startBotOn(gh, { env: { PERFGATE_SIGNOFF_SUITES: 'full,tpcc' } });
+  });
+  after(async () => {
+    await running?.close();
+    await gh?.close();
+    rmSync(artifactsDir, { recursive: true, force: true });
+  });
+  const onIssue = (issue, login, body) => onIssueOf(gh, running, issue, login, body);
+  const pair = { previousSha: TAGS['mariadb-10.11.18'], candidateSha: TAGS['mariadb-10.11.19'] };
+
+  it('dispatches both suites; each suite\'s judged folder stored; a TPC-C row beyond its limits blocks until waived by its name', async () => {
+    const issue = newIssue(gh);
+    const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.19');
+    assert.equal(r.dispatches[0].inputs.suites, 'full tpcc');
+    assert.match(r.reply()[0], /: the suites full, tpcc are \[running\]/);
+    const full = mergedRunFolder({ ...pair, limits: { default: { warn: 0.0002, fail: 0.0001 } } });
+    assert.equal(full.verdict.verdict, 'pass');
+    const tpcc = tpccRunFolder(pair);
+    assert.equal(tpcc.verdict.benchmarks[0].verdict, 'undecided', 'the A/A run\'s interval reaches the fail limit');
+    writeArtifact(artifactsDir, r.request.runId, core.signoffArtifact('full'), full.files);
+    writeArtifact(artifactsDir, r.request.runId, core.signoffArtifact('tpcc'), tpcc.files);
+    const run = await completeSignoffRun(gh, running, r.request);
+    const signoff = await bot.signoffForRequest(running.store, r.request.id);
+    assert.deepEqual([signoff.status, signoff.state, signoff.summary], ['completed', 'failure', '1 of 43 not within limits (tpcc undecided)']);
+    assert.deepEqual(signoff.verdicts.map((p) => [p.suite, p.verdict.benchmarks.length]), [['full', 42], ['tpcc', 1]]);
+    for (const suite of ['full', 'tpcc']) {
+      const stored = await running.store.db.selectFrom('runs').selectAll().where('run_key', '=', `${REPOSITORY}/${run.id}/1/${core.signoffArtifact(suite)}`).executeTakeFirst();
+      assert.ok(stored, `the ${suite} run is in the history`);
+    }
+    assert.match(r.reply()[0], /### tpcc: /);
+    const w = await onIssue(issue, 'maintainer', '/perf waive tpcc -- one warehouse on a shared runner; rerun on the bare-metal runner');
+    assert.match(w.reply()[0], /The sign-off is now \*\*success\*\*: All 43 microbenchmarks within limits, 1 waived/);
+    const suiteWide = await onIssue(issue, 'maintainer', '/perf waive full-suite.write -- accepted');
+    assert.match(suiteWide.reply()[0], /^@maintainer waiver recorded for `full-suite\.write`/);
+    const ddl = await onIssue(issue, 'maintainer', '/perf waive add-index -- not measured here');
+    assert.match(ddl.reply()[0], /is not a microbenchmark of the suites full, tpcc this sign-off runs/);
+  });
+
+  it('a suite whose folder is missing makes the sign-off an error naming it; the other suite is still stored and shown', async () => {
+    const issue = newIssue(gh);
+    const r = await onIssue(issue, 'maintainer', '/perf signoff mariadb-10.11.19 vs mariadb-10.11.18');
+    writeArtifact(artifactsDir, r.request.runId, core.signoffArtifact('full'), mergedRunFolder({ ...pair, limits: { default: { warn: 0.0002, fail: 0.0001 } } }).files);
+    await completeSignoffRun(gh, running, r.request, 'failure');
+    const signoff = await bot.signoffForRequest(running.store, r.request.id);
+    assert.deepEqual([signoff.status, signoff.state], ['completed', 'error']);
+    assert.equal(signoff.summary, 'the tpcc suite left no verdict: the run ended failure (the run uploaded no run folder (an artifact perfgate-signoff-tpcc, or its shards))');
+    assert.match(r.reply()[0], /### tpcc\n\nNo verdict: the run ended failure/);
+    assert.match(r.reply()[0], /### full: Writes/);
   });
 });

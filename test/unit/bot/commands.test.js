@@ -224,8 +224,8 @@ test('the help text is generated from the table the parser uses', () => {
 - \`/perf cancel\`: cancel this pull request's queued and running measurements
 - \`/perf help\`: show this help
 - \`/perf bisect <good> <bad> [tests=NAME,…]\`: find the first commit between <good> and <bad> that made the microbenchmarks slower
-- \`/perf signoff <candidate> [vs <previous>]\`: measure release <candidate> against <previous> (default: the release before it) with the full suite
-- \`/perf waive <microbenchmark> -- <reason>\`: accept a slower <microbenchmark> in this pull request, giving the reason
+- \`/perf signoff <candidate> [vs <previous>]\`: measure release <candidate> against <previous> (default: the release before it) with the sign-off suites (full, ddl, tpcc unless the bot is set otherwise)
+- \`/perf waive <microbenchmark> -- <reason>\`: accept a slower <microbenchmark> in this pull request (in a sign-off also <suite>-suite, a suite as a whole), giving the reason
 
 Arguments:
 

@@ -47,3 +47,22 @@ test('perfgate signoff: bad input is one line naming it, exit 2, nothing written
   assert.deepEqual([sha.code, sha.stderr], [2, "perfgate signoff: --candidate-sha 'abc' is not valid; expected a commit SHA of 40 hex digits\n"]);
   assert.deepEqual(fs.readdirSync(dir).sort(), ['verdict.json', 'w.json']);
 });
+
+test('perfgate signoff of several suites: one report of all, written into the first folder; a suite given twice is refused', async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-signoff-cli-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const [full, ddl] = ['full', 'ddl'].map((name) => path.join(root, name));
+  fs.mkdirSync(full);
+  fs.mkdirSync(ddl);
+  fs.copyFileSync(VERDICT, path.join(full, 'verdict.json'));
+  fs.copyFileSync(path.join(__dirname, '../../fixtures/verdicts/ddl-quick-slow-index/verdict.json'), path.join(ddl, 'verdict.json'));
+  const both = await cli(['signoff', full, ddl]);
+  assert.equal(both.code, 1, both.stderr);
+  assert.match(both.stdout, /^perfgate\/signoff: failure — 40 of 49 not within limits, a suite as a whole not within limits \(/);
+  const md = fs.readFileSync(path.join(full, 'signoff.md'), 'utf8');
+  assert.match(md, /· suites `full`, `ddl-quick`/);
+  assert.match(md, /### ddl-quick: the suite as a whole/);
+  assert.deepEqual(fs.readdirSync(ddl), ['verdict.json'], 'nothing written into the other folders');
+  const twice = await cli(['signoff', full, full]);
+  assert.deepEqual([twice.code, twice.stderr], [2, 'perfgate signoff: the run folders hold the suite full twice; expected one merged run folder per suite\n']);
+});

@@ -185,3 +185,72 @@ test('the measured sign-off run: every microbenchmark reported once, the decisio
   for (const b of verdict.benchmarks) assert.equal(files['signoff.md'].split('\n').filter((l) => l.includes(` | ${b.name} | `)).length, 1, b.name);
   assert.ok(files['signoff.md'].length < core.GITHUB_COMMENT_LIMIT);
 });
+
+// A sign-off of several suites: the full suite beside real verdicts of the DDL suite (the e2e
+// fork's slower index build, 7 Dec) and of TPC-C (an A/A run, 6 Dec, judged here).
+const DDL = fixtureVerdict('ddl-quick-slow-index');
+const TPCC = core.judge(JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/signoff/tpcc-aa-results.json'), 'utf8')), core.findSuite(core.loadThresholds(), 'tpcc'));
+const suitesOf = (full, ddl = DDL, tpcc = TPCC) => [{ suite: 'full', verdict: full }, { suite: 'ddl-quick', verdict: ddl }, { suite: 'tpcc', verdict: tpcc }];
+
+test('several suites: every row of every suite and each suite as a whole decide, each named as it is waived', () => {
+  const d = signoffDecision({ suites: suitesOf(allPass()) });
+  assert.equal(d.state, 'failure');
+  const ddlBlocking = DDL.benchmarks.filter((b) => !['pass', 'warn'].includes(b.verdict)).map((b) => b.name);
+  assert.deepEqual(d.blocking.map((b) => b.id), [...ddlBlocking, 'ddl-quick-suite', 'tpcc']);
+  assert.ok(d.description.startsWith(`${ddlBlocking.length + 1} of 50 not within limits, a suite as a whole not within limits (`), d.description);
+  // Waiving each blocking item signs it off; the count is of rows, not of suite-wide entries.
+  const all = signoffDecision({ suites: suitesOf(allPass()), waivers: d.blocking.map((b) => waiver(b.id)) });
+  assert.equal(all.state, 'success');
+  assert.equal(all.description, `All 50 microbenchmarks within limits, ${d.blocking.length} waived`);
+  // Without the suite-wide waiver the DDL suite as a whole still blocks.
+  const rowsOnly = signoffDecision({ suites: suitesOf(allPass()), waivers: d.blocking.filter((b) => b.id !== 'ddl-quick-suite').map((b) => waiver(b.id)) });
+  assert.equal(rowsOnly.state, 'failure');
+  assert.match(rowsOnly.description, /^a suite as a whole not within limits \(ddl-quick-suite fail\)/);
+});
+
+test('several suites: one that left no verdict, or errored, makes the sign-off an error naming it', () => {
+  const missing = signoffDecision({ suites: [{ suite: 'full', verdict: allPass() }, { suite: 'tpcc', verdict: null, problem: 'the run uploaded no run folder perfgate-signoff-tpcc' }] });
+  assert.equal(missing.state, 'error');
+  assert.equal(missing.description, 'the tpcc suite left no verdict: the run uploaded no run folder perfgate-signoff-tpcc');
+  const broken = structuredClone(TPCC);
+  broken.benchmarks[0].verdict = 'error';
+  const errored = signoffDecision({ suites: suitesOf(allPass(), DDL, broken), waivers: DDL.benchmarks.map((b) => waiver(b.name)) });
+  assert.equal(errored.state, 'error');
+  assert.equal(errored.description, 'tpcc: 1 microbenchmark failed to run: tpcc');
+  // A failing suite does not hide another's error: errors decide first.
+  assert.equal(signoffDecision({ suites: suitesOf(withVerdicts(allPass(), { 'insert_range=100': 'fail' }), DDL, broken) }).state, 'error');
+});
+
+test('the full suite as a whole beyond its limits with every row within them fails the sign-off, not an error', () => {
+  const wide = allPass();
+  wide.verdict = 'fail';
+  wide.suite_wide = { limits: {}, entries: [{ id: 'write rows', group: 'write', rows: [], verdict: 'fail' }], left_out: [], notes: [] };
+  const d = signoffDecision({ verdict: wide });
+  assert.equal(d.state, 'failure');
+  assert.deepEqual(d.blocking, [{ id: 'full-suite.write', verdict: 'fail' }]);
+  assert.equal(signoffDecision({ verdict: wide, waivers: [waiver('full-suite.write')] }).state, 'success');
+});
+
+test('signoff.md and .html of several suites: each suite\'s rows once under its name, its suite-wide table, a suite without verdict said', () => {
+  const parts = suitesOf(allPass());
+  const { decision, files } = renderSignoff(parts, SIDES);
+  const md = files['signoff.md'];
+  assert.equal(decision.state, 'failure');
+  assert.match(md, /· suites `full`, `ddl-quick`, `tpcc`/);
+  const headings = md.split('\n').filter((l) => l.startsWith('### ')).map((l) => l.slice(4));
+  assert.ok(headings.includes('full: Writes'), headings.join(' / '));
+  assert.ok(headings.includes('ddl-quick: the suite as a whole'), headings.join(' / '));
+  assert.ok(headings.some((h) => h.startsWith('tpcc: ')), headings.join(' / '));
+  for (const b of [...NAMES, ...DDL.benchmarks.map((x) => x.name), 'tpcc']) {
+    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && l.includes(` | ${b} | `)).length, 1, b);
+  }
+  assert.match(md, /\| ❌ \| ddl-quick-suite \| /);
+  assert.ok(md.length < core.GITHUB_COMMENT_LIMIT, `${md.length} characters`);
+  const html = files['signoff.html'];
+  for (const b of DDL.benchmarks) assert.ok(html.includes(`data-benchmark="${b.name}"`), b.name);
+  assert.ok(!html.includes('class=""'), 'every row\'s class attribute is well formed');
+  const without = renderSignoff([{ suite: 'full', verdict: allPass() }, { suite: 'tpcc', verdict: null, problem: 'its measure job failed' }], SIDES);
+  assert.equal(without.decision.state, 'error');
+  assert.match(without.files['signoff.md'], /### tpcc\n\nNo verdict: its measure job failed\./);
+  assert.match(without.files['signoff.html'], /<h2 data-suite="tpcc">tpcc<\/h2><p>No verdict: its measure job failed\.<\/p>/);
+});
