@@ -230,7 +230,8 @@ function normalizer(side) {
   };
 }
 // Versions differ between any two releases; they are listed, but not named in a headline.
-const VERSION_VARIABLE = /^(version|version_comment|version_source_revision|innodb_version|version_compile_\w+|version_malloc_library|version_ssl_library)$/;
+// build_id: MySQL's identity of the build, which two builds of one source never share.
+const VERSION_VARIABLE = /^(version|version_comment|version_source_revision|innodb_version|version_compile_\w+|version_malloc_library|version_ssl_library|build_id)$/;
 
 /**
  * SHOW GLOBAL VARIABLES that differ between the sides, by name, each side's own paths and port

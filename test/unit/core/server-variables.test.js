@@ -49,6 +49,13 @@ test('paths and ports of each side are not differences; a changed default and th
   assert.match(R.renderReport(v), /<table data-table="variables"><tr><th>variable<\/th><th>base<\/th><th>head<\/th><\/tr>\n<tr><td>innodb_adaptive_hash_index<\/td><td>OFF<\/td><td>ON<\/td><\/tr>/);
 });
 
+test("MySQL's build_id is a version variable: two builds of one source differ in it and in nothing that is a setting", () => {
+  const r = withVariables({ build_id: '6771bb7f9e118831e5dfb38a437d0023516b9f41' }, { build_id: 'eede862fadb25e6f36a0001db3ae3bd31bb08100' });
+  const rows = variableRows(r.sides);
+  assert.deepEqual(rows.map((x) => [x.name, x.version]), [['build_id', true]]);
+  assert.equal(variablesLine(rows), '1 version variable');
+});
+
 test('the same variables on both sides: the reports say none differ', () => {
   const v = judge(withVariables({}, {}), CONFIG);
   assert.ok(R.renderComment(v).includes('Server variables (SHOW GLOBAL VARIABLES): none differ between the sides, their own paths and port aside.'));
