@@ -103,7 +103,9 @@ function planLine(f) {
 
 // --- memory ---------------------------------------------------------------------------------------
 
-const memoryLine = (f) => `memory grows ${figure(f.head - f.base)} B per query more (a leak?): ${figure(f.base)} → ${figure(f.head)} B/query resident, the buffer pool's new pages aside`;
+const memoryLine = (f) => (f.source === 'rounds'
+  ? `memory grows ${figure(f.head - f.base)} B per query more over the timed rounds (a leak?): ${figure(f.base)} → ${figure(f.head)} B/query resident, head−base [${figure(f.low)}, ${figure(f.high)}]`
+  : `memory grows ${figure(f.head - f.base)} B per query more (a leak?): ${figure(f.base)} → ${figure(f.head)} B/query resident, the buffer pool's new pages aside`);
 
 // --- defaults -------------------------------------------------------------------------------------
 

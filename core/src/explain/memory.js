@@ -53,4 +53,19 @@ function memoryFindings(base, head) {
   return { findings: [{ kind: 'memory', base: mean(b), head: mean(h), floor, peak: { base: peakOf(base), head: peakOf(head) } }], problem: null };
 }
 
-module.exports = { memoryFindings, LEAST_BYTES, BASE_MULTIPLE };
+// A memory verdict beyond a limit: what the timed rounds decided of the row (row-signals.js).
+const BEYOND = new Set(['warn', 'fail']);
+
+/**
+ * The timed rounds' own memory figure of a row, where the probe has none: a growth per query
+ * the verdict already judged beyond a limit, its interval wholly above zero.
+ * @param memory  the verdict row's `memory` ({base, head, difference: {estimate, low, high}, verdict})
+ * @returns {findings: [{kind: 'memory', source: 'rounds', base, head, low, high}], problem} or null
+ */
+function roundsMemoryFindings(memory) {
+  const d = memory && memory.difference;
+  if (!d || !BEYOND.has(memory.verdict) || !(d.low > 0) || !finite(memory.base) || !finite(memory.head)) return null;
+  return { findings: [{ kind: 'memory', source: 'rounds', base: memory.base, head: memory.head, low: d.low, high: d.high }], problem: null };
+}
+
+module.exports = { memoryFindings, roundsMemoryFindings, LEAST_BYTES, BASE_MULTIPLE };

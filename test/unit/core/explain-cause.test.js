@@ -49,6 +49,22 @@ test('the leaking head: memory, with the counters it could not compare said', ()
   assert.equal(cause.not_looked_at[0].why, '2 counter windows a side, 3 needed');
 });
 
+test('memory the probe did not get to: the timed rounds\' figure where the verdict judged it beyond a limit, never otherwise', () => {
+  // The MySQL leak variant's scan_range=100 (7 Dec): the probes' time went to the counters.
+  const grown = { base: 208.9, head: 1277.3, difference: { estimate: 1068.4, low: 731.7, high: 1405.0 }, verdict: 'fail' };
+  const doc = explainDoc([{ id: UI, base: { ...side('pfs19_p1', 'update-index'), memory: null }, head: { ...side('pfs19_p1', 'update-index'), memory: null } }]);
+  const plain = { ...row(captured(), UI), instructions_functions: null };
+  const cause = causeOf(doc.rows[0], { ...plain, memory: grown });
+  assert.equal(cause.line, 'memory grows 1,068 B per query more over the timed rounds (a leak?): 209 → 1,277 B/query resident, head−base [732, 1,405]');
+  assert.ok(cause.looked_at.includes('memory'));
+  // Within the limits, or an interval that reaches zero: the rounds say nothing, the probe's absence is said.
+  for (const memory of [{ ...grown, verdict: 'pass' }, { ...grown, verdict: 'undecided' }, { ...grown, difference: { ...grown.difference, low: -5 } }, undefined]) {
+    const none = causeOf(doc.rows[0], { ...plain, memory });
+    assert.doesNotMatch(none.line, /memory grows/, JSON.stringify(memory));
+    assert.ok(none.not_looked_at.some((n) => n.what === 'memory'), JSON.stringify(memory));
+  }
+});
+
 test('a plan that changed leads every other finding', () => {
   const doc = explainDoc([{ id: UI, base: side('pfs19_p1', 'update-index'), head: side('pfs19_fsync', 'update-index'), plans: planShapes('explain_19_a', 'explain_19_opt') }]);
   const cause = causeOf(doc.rows[0], row(captured(), UI));
