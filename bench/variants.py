@@ -245,9 +245,9 @@ PREFIX_VARIANTS = {
 }
 
 
-def variant_tag(name):
+def variant_tag(name, variants=None):
     """The variant's tag names its code too: a resized variant is a commit of its own."""
-    return f"variant-{name}-{hashlib.sha256(VARIANTS[name].all_code.encode()).hexdigest()[:8]}"
+    return f"variant-{name}-{hashlib.sha256((variants or VARIANTS)[name].all_code.encode()).hexdigest()[:8]}"
 
 
 def _pr_commits():
@@ -257,13 +257,15 @@ def _pr_commits():
     return pr
 
 
-def variant_commits(fork, names=None):
-    """One tagged commit on `base` per variant (fixed dates: the same SHA on every machine)."""
+def variant_commits(fork, names=None, variants=None):
+    """One tagged commit on `base` per variant (fixed dates: the same SHA on every machine);
+    `variants` the MySQL fork's (mysql_variants.py) instead of the MariaDB fork's."""
     pr = _pr_commits()
-    for name in names or VARIANTS:
-        tag = variant_tag(name)
+    variants = variants or VARIANTS
+    for name in names or variants:
+        tag = variant_tag(name, variants)
         if pr.exists(fork, tag):
             continue
-        sha = pr.commit_edit(fork, "base", VARIANTS[name].path, VARIANTS[name].edit, f"Regression variant {name}",
+        sha = pr.commit_edit(fork, "base", variants[name].path, variants[name].edit, f"Regression variant {name}",
                              "2025-01-03T00:00:00Z")
         pr.git(fork, "tag", tag, sha)

@@ -67,6 +67,9 @@ COMMENT_PREFIX=$(cached_prefix pr-comment)
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+
+say "checking the MySQL regression variants' anchors in the fork (bench/mysql_variants.py)"
+PERFGATE_E2E_FAMILY=mysql PERFGATE_E2E_FORK="$FORK" python3 -m pytest -q test/e2e/test_variant_anchors.py
 T_START=$(now)
 
 say "lifecycle: the integration tests on mysqld $("$BASE_PREFIX/bin/mysqld" --no-defaults --version | sed 's/.* Ver //')"

@@ -1,7 +1,9 @@
 """Every regression variant of bench/variants.py lands in the end-to-end fork as it says: its
 marker and anchor are in the file at `base`, and its tagged commit changes that one file by
 exactly its code. Needs the fork (test/e2e/fetch-mariadb-source.sh); test/e2e/run.sh runs this
-after preparing it. The tags are made in a scratch clone, never in the fork itself."""
+after preparing it. With PERFGATE_E2E_FAMILY=mysql the same for bench/mysql_variants.py on the
+MySQL test fork (test/e2e/run-mysql.sh). The tags are made in a scratch clone, never in the
+fork itself."""
 import os
 import subprocess
 import sys
@@ -12,10 +14,13 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 
+import mysql_variants  # noqa: E402
 import variants  # noqa: E402
 
+FAMILY = os.environ.get("PERFGATE_E2E_FAMILY", "mariadb")
+VARIANTS = mysql_variants.MYSQL_VARIANTS if FAMILY == "mysql" else variants.VARIANTS
 FORK = Path(os.environ.get("PERFGATE_E2E_FORK",
-                           Path(os.environ.get("PERFGATE_CACHE", Path.home() / ".cache" / "perfgate")) / "e2e" / "mariadb-fork"))
+                           Path(os.environ.get("PERFGATE_CACHE", Path.home() / ".cache" / "perfgate")) / "e2e" / f"{FAMILY}-fork"))
 
 
 def git(repo, *args):
@@ -30,20 +35,20 @@ def clone(tmp_path_factory):
     target = tmp_path_factory.mktemp("fork") / "clone"
     subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(FORK), str(target)], check=True)
     git(target, "fetch", "-q", "origin", "refs/tags/base:refs/tags/base")
-    for name in variants.VARIANTS:
+    for name in VARIANTS:
         try:
-            variants.variant_commits(str(target), [name])
+            variants.variant_commits(str(target), [name], VARIANTS)
         except ValueError:
             pass  # that variant's test says which anchor is missing
     return target
 
 
-@pytest.mark.parametrize("name", list(variants.VARIANTS))
+@pytest.mark.parametrize("name", list(VARIANTS))
 def test_the_variants_commit_changes_its_file_by_its_code(clone, name):
-    v = variants.VARIANTS[name]
+    v = VARIANTS[name]
     before = git(clone, "show", f"base:{v.path}")
     edited = v.edit(before)  # a ValueError naming the file and the missing marker or anchor
-    tag = variants.variant_tag(name)
+    tag = variants.variant_tag(name, VARIANTS)
     assert git(clone, "diff", "--name-only", "base", tag).split() == [v.path]
     after = git(clone, "show", f"{tag}:{v.path}")
     for marker, anchor in [v.at] + [site[:2] for site in v.more]:

@@ -11,6 +11,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "bench"))
 
+import mysql_variants  # noqa: E402
 import variants  # noqa: E402
 
 
@@ -61,9 +62,21 @@ def test_the_measured_variants_keep_their_tags():
     assert {name: variants.variant_tag(name) for name in MEASURED_TAGS} == MEASURED_TAGS
 
 
+# The MySQL fork's variants measured in docs/measurements.md ("Seeded regressions on MySQL 9.7").
+MYSQL_MEASURED_TAGS = {
+    "fsync-commit": "variant-fsync-commit-80856561", "lock-sleep": "variant-lock-sleep-f2d54b8f",
+    "leak-statement": "variant-leak-statement-2c9963a2", "default-sort-buffer": "variant-default-sort-buffer-c51294ec",
+}
+
+
+def test_the_measured_mysql_variants_keep_their_tags():
+    tags = {name: variants.variant_tag(name, mysql_variants.MYSQL_VARIANTS) for name in MYSQL_MEASURED_TAGS}
+    assert tags == MYSQL_MEASURED_TAGS
+
+
 def test_every_row_a_variant_names_is_a_benchmark_or_words():
     benchmarks = yaml.safe_load((REPO / "thresholds" / "benchmarks.yml").read_text())["benchmarks"]
-    for name, v in variants.VARIANTS.items():
+    for name, v in [*variants.VARIANTS.items(), *mysql_variants.MYSQL_VARIANTS.items()]:
         assert v.slows and v.why, name
         for row in v.slows + v.leaves:
             assert " " in row or row in benchmarks, f"{name}: {row!r} is not in thresholds/benchmarks.yml"
