@@ -184,6 +184,23 @@ describe('perf-signoff.yml under act on two real servers', () => {
     assert.equal(existsSync(artifact(artifactsDir, runId, core.signoffArtifact('full'))), false, 'nothing measured, nothing uploaded');
   });
 
+  it('dispatched suites or shards that are not plain names are refused by the refs job before any measure job is planned', async () => {
+    for (const [runId, extra, message] of [
+      [9204, { suites: 'full\nmatrix={"include":[]}' }, /suites must be suite names of letters, digits and \. _ - separated by spaces, each once/],
+      [9205, { suites: 'full full' }, /suites must be suite names of letters, digits and \. _ - separated by spaces, each once/],
+      [9206, { suites: 'full', shards: '["1/2", "$(id)"]' }, /shards must be a JSON list of K\/N/],
+    ]) {
+      const inputs = {
+        'candidate-ref': CANDIDATE_TAG, 'candidate-sha': fork.headSha, 'previous-ref': PREVIOUS_TAG, 'previous-sha': fork.baseSha, conversation: '', 'request-id': 'hand', ...extra,
+      };
+      const act = await runSignoff({ event: 'workflow_dispatch', payload: workflowDispatchEvent({ workflow: 'perf-signoff.yml', inputs, sender: 'maintainer' }), runId });
+      assert.notEqual(act.exitCode, 0, JSON.stringify(extra));
+      assert.equal(act.jobs.refs, 'failure', JSON.stringify(extra));
+      assert.notEqual(act.jobs.measure, 'success', JSON.stringify(extra));
+      assert.match(stepLog(act), message, JSON.stringify(extra));
+    }
+  });
+
   it('an untagged candidate is refused before anything is built: the sign-off is an error, nothing is uploaded for the bot', async () => {
     // A commit in the repository that no tag points at (as a pull request's head can be).
     const untagged = execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@perfgate.invalid', 'commit-tree', `${fork.headSha}^{tree}`, '-p', fork.headSha, '-m', 'not released'], { cwd: fork.repo, encoding: 'utf8' }).trim();
