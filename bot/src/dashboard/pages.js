@@ -215,12 +215,12 @@ function signoffsPage({ base, signoffs, webUrl }) {
     const waivers = s.waivers.length
       ? `<ul>${s.waivers.map((w) => `<li>${esc(w.microbenchmark)}: ${esc(w.reason)}${w.author ? ` (${esc(w.author)})` : ''}</li>`).join('')}</ul>` : '<span class="muted">none</span>';
     return `<tr data-signoff="${s.id}"><td>${esc(s.repo)}</td><td>${ref(s.candidateRef, s.candidateSha)}</td><td>${ref(s.previousRef, s.previousSha)}</td>`
-      + `<td>${esc(s.status)}${s.state ? ` (${esc(s.state)})` : ''}</td><td>${s.verdict ? `${verdictBadge(s.verdict)} ${esc(s.headline || '')}` : esc(s.summary || '')}</td>`
+      + `<td>${esc((s.suites || []).join(', '))}</td><td>${esc(s.status)}${s.state ? ` (${esc(s.state)})` : ''}</td><td>${esc(s.summary || '')}</td>`
       + `<td>${waivers}</td><td class="t">${esc(time(s.createdAt))}</td><td class="t">${esc(time(s.completedAt))}</td></tr>`;
   });
   const body = [
-    '<p class="muted">Release candidates judged against the previous release, newest first, with the microbenchmarks a maintainer waived.</p>',
-    table(['repository', 'candidate', 'previous release', 'status', 'result', 'waivers', 'asked', 'completed'], rows, ' data-table="signoffs"'),
+    '<p class="muted">Release candidates judged against the previous release with the sign-off\'s suites, newest first: the decision the commit status carries, and what a maintainer waived.</p>',
+    table(['repository', 'candidate', 'previous release', 'suites', 'status', 'decision', 'waivers', 'asked', 'completed'], rows, ' data-table="signoffs"'),
   ];
   return layout({ title: 'Release sign-offs', active: 'signoffs', base, body: body.join('\n') });
 }

@@ -138,7 +138,8 @@ async function recentRuns(store, { repo = null, suite = null, before = null, lim
   if (suite) q = q.where('r.suite', '=', suite);
   if (before !== null) q = q.where('r.id', '<', before);
   return (await q.execute()).map((r) => ({
-    ...r, verdict: outcomeWord(r.verdict), id: Number(r.id), startedAt: toNumber(r.startedAt), finishedAt: toNumber(r.finishedAt), storedAt: Number(r.storedAt),
+    // A sign-off stored before its suites were kept measured the full suite alone (0012).
+    ...r, suites: r.suites ? r.suites.split(' ') : ['full'], verdict: outcomeWord(r.verdict), id: Number(r.id), startedAt: toNumber(r.startedAt), finishedAt: toNumber(r.finishedAt), storedAt: Number(r.storedAt),
     prNumber: toNumber(r.prNumber), headSeq: toNumber(r.headSeq), baseSeq: toNumber(r.baseSeq),
   }));
 }
@@ -174,11 +175,12 @@ async function signoffList(store, { repo = null, limit = 50 } = {}) {
     .leftJoin('verdicts as v', 'v.run_id', 'so.run_id')
     .select(['so.id', 'so.repo', 'so.candidate_ref as candidateRef', 'so.candidate_sha as candidateSha', 'so.previous_ref as previousRef',
       'so.previous_sha as previousSha', 'so.status', 'so.state', 'so.workflow_run_id as workflowRunId', 'so.run_id as runId', 'so.summary',
-      'so.created_at as createdAt', 'so.updated_at as updatedAt', 'so.completed_at as completedAt', 'v.verdict', 'v.headline'])
+      'so.created_at as createdAt', 'so.updated_at as updatedAt', 'so.completed_at as completedAt', 'so.suites', 'v.verdict', 'v.headline'])
     .orderBy('so.created_at', 'desc').orderBy('so.id', 'desc').limit(limit);
   if (repo) q = q.where('so.repo', '=', repo);
   const rows = (await q.execute()).map((r) => ({
-    ...r, verdict: outcomeWord(r.verdict), id: Number(r.id), workflowRunId: toNumber(r.workflowRunId), runId: toNumber(r.runId), createdAt: Number(r.createdAt),
+    // A sign-off stored before its suites were kept measured the full suite alone (0012).
+    ...r, suites: r.suites ? r.suites.split(' ') : ['full'], verdict: outcomeWord(r.verdict), id: Number(r.id), workflowRunId: toNumber(r.workflowRunId), runId: toNumber(r.runId), createdAt: Number(r.createdAt),
     updatedAt: Number(r.updatedAt), completedAt: toNumber(r.completedAt), waivers: [],
   }));
   if (!rows.length) return rows;

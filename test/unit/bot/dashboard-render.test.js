@@ -119,12 +119,13 @@ test('runs, regressions and sign-off pages escape what the store holds and link 
 
   const signoffs = pages.signoffsPage({
     ...site,
-    signoffs: [{ id: 1, repo: 'o/r', candidateRef: HOSTILE, candidateSha: 'abc', previousRef: 'v1', previousSha: 'def', status: 'completed', state: 'failure', summary: HOSTILE, createdAt: 0, completedAt: null, verdict: null, headline: null,
+    signoffs: [{ id: 1, repo: 'o/r', candidateRef: HOSTILE, candidateSha: 'abc', previousRef: 'v1', previousSha: 'def', suites: ['full', HOSTILE], status: 'completed', state: 'failure', summary: HOSTILE, createdAt: 0, completedAt: null, verdict: null, headline: null,
       waivers: [{ microbenchmark: 'scan_range=100', reason: HOSTILE, author: 'rm', createdAt: 0 }] }],
     params: {},
   });
   assert.doesNotMatch(signoffs, /<script|<img/);
   assert.match(signoffs, /<li>scan_range=100: &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;&lt;img src=x onerror=alert\(1\)&gt; \(rm\)<\/li>/);
+  assert.match(signoffs, /<td>full, &lt;script&gt;/, 'the suites, escaped');
 
   const overview = pages.overviewPage({ ...site, catalogue: [{ repo: 'o/r', microbenchmark: HOSTILE, runs: 3, lastSeq: 9, changePoints: 1, openRegressions: 0 }], regressions: [], runs: [] });
   assert.doesNotMatch(overview, /<script|<img/);
