@@ -1,9 +1,11 @@
 'use strict';
-// What `perfgate doctor` says of the counting tools on this host: valgrind for instructions per
-// query, and the explanation step's stacks (perf as root, eu-stack in the sandbox, where the
-// harness runs as uid 65534: docs/explain.md, "Stacks without perf").
+// What `perfgate doctor` says of the tools on this host: valgrind for instructions per query, the
+// explanation step's stacks (perf as root, eu-stack in the sandbox, where the harness runs as
+// uid 65534: docs/explain.md, "Stacks without perf"), and go-tpc for the TPC-C suite.
 const fs = require('node:fs');
+const path = require('node:path');
 const { onPath } = require('./processes');
+const { cacheDirFrom } = require('./source-build/build-commit');
 
 // Yama's setting: above 0, a process may attach only to its own descendants (1), or only with
 // CAP_SYS_PTRACE (2), or never (3); eu-stack is mysqld's sibling under the sandboxed harness.
@@ -20,18 +22,29 @@ function readPtraceScope(file = PTRACE_SCOPE) {
   }
 }
 
-/** The tools on PATH: {valgrind, perf, euStack}, each its path or null, and Yama's ptraceScope. */
+// go-tpc where the harness looks for it: on PATH, then in perfgate's tools folder (tpcc_workload.py).
+function findGoTpc(env) {
+  const inTools = path.join(cacheDirFrom(env), 'tools', 'bin', 'go-tpc');
+  return onPath('go-tpc', env) || (fs.existsSync(inTools) ? inTools : null);
+}
+
+/** The tools: {valgrind, perf, euStack, goTpc}, each its path or null, and Yama's ptraceScope. */
 function findTools(env, scopeFile = PTRACE_SCOPE) {
-  return { valgrind: onPath('valgrind', env), perf: onPath('perf', env), euStack: onPath('eu-stack', env), ptraceScope: readPtraceScope(scopeFile) };
+  return { valgrind: onPath('valgrind', env), perf: onPath('perf', env), euStack: onPath('eu-stack', env), goTpc: findGoTpc(env), ptraceScope: readPtraceScope(scopeFile) };
 }
 
 /** One check line per need, from what was found (pure). */
-function toolChecks({ valgrind, perf, euStack, ptraceScope = null }) {
+function toolChecks({ valgrind, perf, euStack, goTpc = null, ptraceScope = null }) {
   const instructions = valgrind
     ? { check: 'instructions', state: 'valgrind', ok: true, effect: 'instructions per query are counted under callgrind' }
     : { check: 'instructions', state: 'valgrind is not installed', ok: false,
       effect: 'a suite that counts instructions (the quick suite) makes every row an error here; install valgrind (runner-setup/install)' };
-  return [instructions, stacksCheck(perf, euStack, ptraceScope)];
+  const tpcc = goTpc
+    ? { check: 'tpcc', state: `go-tpc (${goTpc})`, ok: true, effect: 'the TPC-C suite runs here (/perf tpcc, the release sign-off)' }
+    : { check: 'tpcc', state: 'go-tpc is not installed', ok: false,
+      effect: 'the TPC-C suite (/perf tpcc, and the release sign-off, which runs it by default) makes its row an error here; '
+        + 'run scripts/install-ci-tools.sh as the runner\'s user (Go 1.25 or newer)' };
+  return [instructions, stacksCheck(perf, euStack, ptraceScope), tpcc];
 }
 
 function stacksCheck(perf, euStack, ptraceScope) {

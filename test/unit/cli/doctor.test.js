@@ -98,10 +98,11 @@ test('perfgate doctor on this machine: says what is not controllable instead of 
 
 test('the counting tools: valgrind for instructions, perf and eu-stack for stacks, each missing one named with its effect', () => {
   const { toolChecks } = require('../../../cli/src/tool-checks');
-  const all = toolChecks({ valgrind: '/usr/bin/valgrind', perf: '/usr/bin/perf', euStack: '/usr/bin/eu-stack' });
-  assert.deepEqual(all.map((c) => [c.check, c.ok, c.state]), [['instructions', true, 'valgrind'], ['stacks', true, 'perf (as root), eu-stack (in the sandbox)']]);
+  const all = toolChecks({ valgrind: '/usr/bin/valgrind', perf: '/usr/bin/perf', euStack: '/usr/bin/eu-stack', goTpc: '/opt/go-tpc' });
+  assert.deepEqual(all.map((c) => [c.check, c.ok, c.state]), [['instructions', true, 'valgrind'], ['stacks', true, 'perf (as root), eu-stack (in the sandbox)'], ['tpcc', true, 'go-tpc (/opt/go-tpc)']]);
   const none = toolChecks({ valgrind: null, perf: null, euStack: null });
-  assert.deepEqual(none.map((c) => [c.ok, c.state]), [[false, 'valgrind is not installed'], [false, 'neither perf nor eu-stack is installed']]);
+  assert.deepEqual(none.map((c) => [c.ok, c.state]), [[false, 'valgrind is not installed'], [false, 'neither perf nor eu-stack is installed'], [false, 'go-tpc is not installed']]);
+  assert.match(none[2].effect, /release sign-off, which runs it by default\) makes its row an error here; run scripts\/install-ci-tools\.sh/);
   assert.match(none[0].effect, /makes every row an error here; install valgrind \(runner-setup\/install\)$/);
   assert.match(none[1].effect, /not looked at anywhere; install perf \(linux-perf on Debian, linux-tools-\$\(uname -r\) on Ubuntu\) and elfutils/);
   assert.match(toolChecks({ valgrind: 'v', perf: 'p', euStack: null })[1].effect, /not looked at inside the sandbox; install elfutils/);
@@ -118,6 +119,7 @@ test('the counting tools: valgrind for instructions, perf and eu-stack for stack
   const r = perfgate();
   assert.match(r.stdout, /^  (ok  |WARN)  instructions +valgrind/m);
   assert.match(r.stdout, /^  (ok  |WARN)  stacks +/m);
+  assert.match(r.stdout, /^  (ok  |WARN)  tpcc +/m);
 });
 
 test('perfgate doctor --json gives the machine, the checks and the warnings', () => {
