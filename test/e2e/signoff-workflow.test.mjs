@@ -43,8 +43,11 @@ const FULL = tinySuite({
   suite: 'full', benchmarks: ['point-query', 'update-index_range=100'], rounds: 6, limits: { warn: 0.3, fail: 0.1 }, instructions: { warn: 1.5, fail: 2 },
 });
 
-// One index build beside them, at the act tier's small scale: its limits as wide as the full suite's.
-const DDL = tinyDdlSuite({ suite: 'ddl', limits: { warn: 0.3, fail: 0.1 }, rounds: 3 });
+// One index build beside them, at the act tier's small scale: a statement of a few milliseconds
+// on a server restarted for each round, whose time a busy host spreads over two orders of
+// magnitude (1.24 [0.04, 41.39] from three pairs beside a MySQL measurement): six pairs, and
+// limits that only a broken run reaches, since this test is about the sign-off's plumbing.
+const DDL = tinyDdlSuite({ suite: 'ddl', limits: { warn: 0.02, fail: 0.01 }, rounds: 6 });
 
 const signoffStatuses = (gh, sha) => gh.state.statuses(REPOSITORY).filter((s) => s.sha === sha && s.context === core.SIGNOFF_CONTEXT);
 const artifact = (artifactsDir, runId, name) => path.join(artifactsDir, String(runId), name, `${name}.zip`);
