@@ -56,10 +56,9 @@ test('the shipped thresholds load into one typed config', () => {
   // One row: the suite as a whole is held to the row's own limits, not the quick suite's.
   assert.deepEqual(tpcc.suite_wide.rqps, { warn: tpcc.limits.default.warn, fail: tpcc.limits.default.fail });
   for (const suite of Object.values(config.suites)) {
-    // The DDL suites' own profiles differ from the flavour's in a redo log small enough to copy
-    // and no buffer pool loaded in the background, and LOAD DATA LOCAL allowed for the bulk
-    // load (off by default on MySQL 8.0 and later); on MySQL also DDL on one thread, the
-    // connection's (MariaDB builds an index on one thread always). TPC-C restores a fresh copy every round too,
+    // The DDL suites' own profiles differ from the flavour's in a redo log small enough to copy,
+    // no buffer pool loaded in the background, LOAD DATA LOCAL allowed for the bulk load (off
+    // by default on MySQL 8.0 and later), and on MySQL DDL on the connection's thread alone. TPC-C restores a fresh copy every round too,
     // and on MariaDB turns snapshot isolation off on every version.
     const own = suite.ddl || suite.tpcc ? 'ddl-' : '';
     const mariadb = suite.tpcc ? 'tpcc-mariadb' : `${own}mariadb`;
