@@ -140,7 +140,8 @@ export function readSettings({ input, env, event }) {
   const suites = (input('suite') || 'quick').trim().split(/\s+/);
   const several = job === 'signoff' ? 'suite names separated by spaces, such as full ddl tpcc' : 'a suite name such as quick, full or ahi';
   if (suites.length > 1 && job !== 'signoff') throw bad('suite', input('suite'), several);
-  const badSuite = suites.find((s) => !/^[A-Za-z0-9_.-]+$/.test(s));
+  // A name starts with a letter or digit: `.` or `..` would name a folder above the run's own.
+  const badSuite = suites.find((s) => !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(s));
   if (badSuite) throw bad('suite', badSuite, several);
   if (new Set(suites).size !== suites.length) throw bad('suite', input('suite'), `${several}, each once`);
   const suite = suites[0];

@@ -189,8 +189,9 @@ describe('perf-signoff.yml under act on two real servers', () => {
 
   it('dispatched suites or shards that are not plain names are refused by the refs job before any measure job is planned', async () => {
     for (const [runId, extra, message] of [
-      [9204, { suites: 'full\nmatrix={"include":[]}' }, /suites must be suite names of letters, digits and \. _ - separated by spaces, each once/],
-      [9205, { suites: 'full full' }, /suites must be suite names of letters, digits and \. _ - separated by spaces, each once/],
+      [9204, { suites: 'full\nmatrix={"include":[]}' }, /suites must be suite names/],
+      [9205, { suites: 'full full' }, /suites must be suite names of letters, digits and \. _ - \(a letter or digit first\) separated by spaces, each once/],
+      [9207, { suites: 'full ..' }, /suites must be suite names/],
       [9206, { suites: 'full', shards: '["1/2", "$(id)"]' }, /shards must be a JSON list of K\/N/],
     ]) {
       const inputs = {

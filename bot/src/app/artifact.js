@@ -130,14 +130,15 @@ async function downloadArtifact(octokit, { owner, repo, artifact, maxBytes, docu
 
 /**
  * Downloads the run folder artifacts of a workflow run for `suite` (perfgate-<suite>, or its
- * shards) and reads each. Returns [{name, entries, documents}] by name. Throws ArtifactRejected
- * when there is none or one breaks a rule; other errors (network, GitHub 5xx) are worth trying
- * again.
+ * shards; `exact`: that one artifact alone) and reads each. Returns [{name, entries, documents}]
+ * by name. Throws ArtifactRejected when there is none or one breaks a rule; other errors
+ * (network, GitHub 5xx) are worth trying again.
  */
-async function downloadRunFolders(octokit, { owner, repo, runId, suite, maxBytes }) {
+async function downloadRunFolders(octokit, { owner, repo, runId, suite, maxBytes, exact = false }) {
   const listed = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, { owner, repo, run_id: runId, per_page: 100 });
-  const found = listed.filter((a) => core.isRunArtifact(a.name, suite)).sort((a, b) => a.name.localeCompare(b.name));
-  if (!found.length) reject(`the run uploaded no run folder (an artifact perfgate-${suite}, or its shards)`);
+  const wanted = (name) => (exact ? name === `perfgate-${suite}` : core.isRunArtifact(name, suite));
+  const found = listed.filter((a) => wanted(a.name)).sort((a, b) => a.name.localeCompare(b.name));
+  if (!found.length) reject(`the run uploaded no run folder (an artifact perfgate-${suite}${exact ? '' : ', or its shards'})`);
   const names = found.map((a) => a.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) reject(`the run uploaded two artifacts named ${twice}`);

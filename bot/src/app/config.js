@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const core = require('@perfgate/core');
-const { checkSuiteList, suiteList } = require('./suite-lists');
+const { checkSuiteList, signoffSuites, suiteList } = require('./suite-lists');
 const { parseTarget, redact } = require('../store/connection');
 const { WORKFLOWS } = require('./contract');
 const bisectContract = require('./bisect-contract');
@@ -407,6 +407,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
   const fromFile = file ? readFileSettings(file) : {};
   const base = file ? path.dirname(path.resolve(file)) : process.cwd();
   const values = {};
+  const defaulted = new Set();
   for (const [key, spec] of Object.entries(KEYS)) {
     const inEnv = env[key] !== undefined && env[key] !== '';
     const raw = inEnv ? env[key] : fromFile[key];
@@ -416,6 +417,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
         throw new UsageError(`${key} is not set: ${spec.describe}; set it in the environment${file ? ` or in ${file}` : ' or in a --config file'}`);
       }
       values[key] = spec.default === core.SHIPPED_THRESHOLDS_DIR ? spec.read(spec.default, () => {}, base) : spec.default;
+      defaulted.add(key);
       continue;
     }
     const shown = spec.secret ? '***' : spec.show ? spec.show(String(raw)) : raw;
@@ -429,8 +431,8 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     throw new UsageError(`PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT ${values.PERFGATE_MAX_WEBHOOK_BYTES_IN_FLIGHT} is less than PERFGATE_MAX_WEBHOOK_BYTES ${values.PERFGATE_MAX_WEBHOOK_BYTES}; expected room for at least one body`);
   }
   if (values.PERFGATE_WATCH === 'on') checkSuiteList('PERFGATE_WATCH_SUITES', values.PERFGATE_WATCH_SUITES, values.PERFGATE_THRESHOLDS);
-  checkSuiteList('PERFGATE_SIGNOFF_SUITES', values.PERFGATE_SIGNOFF_SUITES, values.PERFGATE_THRESHOLDS);
-  const warnings = secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES });
+  const signoff = signoffSuites(values.PERFGATE_SIGNOFF_SUITES, values.PERFGATE_THRESHOLDS, { defaulted: defaulted.has('PERFGATE_SIGNOFF_SUITES') });
+  const warnings = [...secretFileModes({ keyFile: values.PERFGATE_PRIVATE_KEY_FILE.file, file, fromFile, policy: values.PERFGATE_SECRET_FILES }), ...signoff.warnings];
   if (values.PERFGATE_HEADERS_TIMEOUT_SECONDS > values.PERFGATE_REQUEST_TIMEOUT_SECONDS) {
     throw new UsageError(`PERFGATE_HEADERS_TIMEOUT_SECONDS ${values.PERFGATE_HEADERS_TIMEOUT_SECONDS} is longer than PERFGATE_REQUEST_TIMEOUT_SECONDS ${values.PERFGATE_REQUEST_TIMEOUT_SECONDS}; expected at most the time for the whole request`);
   }
@@ -445,7 +447,7 @@ function readBotConfig({ file = null, env = {}, port } = {}) {
     teams: values.PERFGATE_TEAMS,
     pacing: values.PERFGATE_GITHUB_PACING,
     workflows: { quick: values.PERFGATE_COMMAND_WORKFLOW, ahi: values.PERFGATE_COMMAND_WORKFLOW, ddl: values.PERFGATE_COMMAND_WORKFLOW, 'contention-quick': values.PERFGATE_COMMAND_WORKFLOW, tpcc: values.PERFGATE_COMMAND_WORKFLOW, full: values.PERFGATE_FULL_WORKFLOW, [bisectContract.SUITE]: values.PERFGATE_BISECT_WORKFLOW, signoff: values.PERFGATE_SIGNOFF_WORKFLOW },
-    signoffSuites: values.PERFGATE_SIGNOFF_SUITES,
+    signoffSuites: signoff.suites,
     bisect: { pollSeconds: values.PERFGATE_BISECT_POLL_SECONDS, maxHours: values.PERFGATE_BISECT_MAX_HOURS },
     report: values.PERFGATE_REPORT,
     failOn: values.PERFGATE_FAIL_ON,

@@ -92,6 +92,11 @@ function checkSignoffFolder({ documents }, { suite, name = core.signoffArtifact(
   const measured = new Set(results.benchmarks.map((b) => b.id));
   const unknown = verdict.benchmarks.find((b) => !measured.has(b.id));
   if (unknown) fail(`verdict.json judges ${unknown.id}, which results.json does not hold`);
+  // Every row planned and measured is judged: a verdict that leaves one out would decide without it.
+  const judged = new Set(verdict.benchmarks.map((b) => b.id));
+  const planned = ((results.plan && results.plan.benchmarks) || []).map((b) => b.id);
+  const unjudged = [...planned, ...measured].find((id) => !judged.has(id));
+  if (unjudged) fail(`verdict.json does not judge ${unjudged}, which results.json ${measured.has(unjudged) ? 'holds' : 'plans'}`);
   return { results, verdict, installedPrefixes };
 }
 

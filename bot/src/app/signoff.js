@@ -178,9 +178,8 @@ async function suitePart(ctx, octokit, request, { suite, runId, attempt, conclus
   const where = whereOf(request);
   const name = core.signoffArtifact(suite);
   try {
-    const folders = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: `signoff-${suite}`, maxBytes: ctx.config.maxArtifactBytes });
-    const folder = folders.find((f) => f.name === name);
-    if (!folder) throw new SignoffFolderRejected(`the run uploaded no judged run folder ${name} (only ${folders.map((f) => f.name).join(', ')})`);
+    // That one artifact: another named like its shards is neither downloaded nor read.
+    const [folder] = await downloadRunFolders(octokit, { owner: where.owner, repo: where.repo, runId, suite: `signoff-${suite}`, maxBytes: ctx.config.maxArtifactBytes, exact: true });
     const checked = checkSignoffFolder(folder, { suite, previousSha: request.baseSha, candidateSha: request.headSha });
     const stored = await store.storeRun(ctx.store, {
       request: { id: request.id, repo: request.repo, runKey: `${request.repo}/${runId}/${attempt}/${name}`, base: { sha: request.baseSha }, head: { sha: request.headSha } },

@@ -25,4 +25,20 @@ function checkSuiteList(key, suites, thresholds) {
   }
 }
 
-module.exports = { suiteList, checkSuiteList };
+/**
+ * The sign-off's suites, checked: as set, or by default those of SIGNOFF_SUITES the thresholds
+ * folder has, with a warning naming the others (a fork's own folder without TPC-C still starts).
+ * @returns {suites, warnings: [line]}
+ */
+function signoffSuites(suites, thresholds, { defaulted }) {
+  const key = 'PERFGATE_SIGNOFF_SUITES';
+  const missing = defaulted ? suites.filter((name) => !Object.hasOwn(thresholds.suites, name)) : [];
+  const kept = suites.filter((name) => !missing.includes(name));
+  if (!kept.length) throw new UsageError(`${key} is not set and ${thresholds.dir} has none of its default suites (${suites.join(', ')}); set it to the suites a release sign-off measures`);
+  checkSuiteList(key, kept, thresholds);
+  const warnings = missing.length
+    ? [`${key} is not set: a release sign-off measures ${kept.join(', ')}; ${missing.join(', ')} of its default ${missing.length === 1 ? 'is not a suite' : 'are not suites'} of ${thresholds.dir}`] : [];
+  return { suites: kept, warnings };
+}
+
+module.exports = { suiteList, checkSuiteList, signoffSuites };

@@ -138,8 +138,7 @@ async function recentRuns(store, { repo = null, suite = null, before = null, lim
   if (suite) q = q.where('r.suite', '=', suite);
   if (before !== null) q = q.where('r.id', '<', before);
   return (await q.execute()).map((r) => ({
-    // A sign-off stored before its suites were kept measured the full suite alone (0012).
-    ...r, suites: r.suites ? r.suites.split(' ') : ['full'], verdict: outcomeWord(r.verdict), id: Number(r.id), startedAt: toNumber(r.startedAt), finishedAt: toNumber(r.finishedAt), storedAt: Number(r.storedAt),
+    ...r, verdict: outcomeWord(r.verdict), id: Number(r.id), startedAt: toNumber(r.startedAt), finishedAt: toNumber(r.finishedAt), storedAt: Number(r.storedAt),
     prNumber: toNumber(r.prNumber), headSeq: toNumber(r.headSeq), baseSeq: toNumber(r.baseSeq),
   }));
 }

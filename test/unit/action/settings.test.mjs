@@ -69,6 +69,7 @@ describe('readSettings', () => {
     const refusedSuites = [
       [{ ...pair, suite: 'full ddl full' }, "input suite: 'full ddl full' is not valid; expected suite names separated by spaces, such as full ddl tpcc, each once"],
       [{ ...pair, suite: 'full ../ddl' }, "input suite: '../ddl' is not valid; expected suite names separated by spaces, such as full ddl tpcc"],
+      [{ ...pair, suite: 'full ..' }, "input suite: '..' is not valid; expected suite names separated by spaces, such as full ddl tpcc"],
     ];
     for (const [inputs, message] of refusedSuites) assert.throws(() => settingsWith(inputs, dispatch), { name: 'InputError', message });
     assert.throws(() => settingsWith({ suite: 'quick ddl' }), { name: 'InputError', message: "input suite: 'quick ddl' is not valid; expected a suite name such as quick, full or ahi" });

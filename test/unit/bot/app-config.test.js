@@ -59,6 +59,15 @@ describe('perfgate bot settings', () => {
     fails({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'full,nightly' } }, `PERFGATE_SIGNOFF_SUITES 'nightly' is not a suite of ${readBotConfig({ env: env(), port: '0' }).thresholds.dir}; expected one of: ${Object.keys(readBotConfig({ env: env(), port: '0' }).thresholds.suites).join(', ')}`);
     fails({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'ddl,ddl-quick' } }, "PERFGATE_SIGNOFF_SUITES: ddl and ddl-quick both have the row 'add-index'; expected suites with no row in common (results are kept by row)");
     assert.throws(() => readBotConfig({ env: { ...env(), PERFGATE_SIGNOFF_SUITES: 'full;rm' }, port: '0' }), /PERFGATE_SIGNOFF_SUITES .*expected one to eight suite names separated by commas/);
+    // A fork's own thresholds folder without TPC-C: by default the suites it has, and a warning
+    // saying so; named explicitly, a suite it lacks stops the start.
+    const own = path.join(dir, 'thresholds-without-tpcc');
+    fs.cpSync(readBotConfig({ env: env(), port: '0' }).thresholds.dir, own, { recursive: true });
+    fs.rmSync(path.join(own, 'suites', 'tpcc.yml'));
+    const without = readBotConfig({ env: { ...env(), PERFGATE_THRESHOLDS: own }, port: '0' });
+    assert.deepEqual(without.signoffSuites, ['full', 'ddl']);
+    assert.deepEqual(without.warnings, [`PERFGATE_SIGNOFF_SUITES is not set: a release sign-off measures full, ddl; tpcc of its default is not a suite of ${own}`]);
+    assert.throws(() => readBotConfig({ env: { ...env(), PERFGATE_THRESHOLDS: own, PERFGATE_SIGNOFF_SUITES: 'full,tpcc' }, port: '0' }), { message: new RegExp(`^PERFGATE_SIGNOFF_SUITES 'tpcc' is not a suite of ${own}`) });
   });
 
   test("the networks deliveries may come from: GitHub's hook blocks of IPv4 and IPv6", () => {

@@ -85,6 +85,10 @@ test('the merged run folder: installed prefixes (no commits) are accepted and sa
     [(d) => { d['verdict.json'].suite = 'quick'; }, 'perfgate-signoff-full/verdict.json: suite is "quick", but this folder is the sign-off\'s full'],
     [(d) => { d['results.json'].sides.head.commit = PREVIOUS; }, `perfgate-signoff-full/results.json: sides.head.commit is "${PREVIOUS}", but the sign-off pinned ${CANDIDATE}`],
     [(d) => { d['results.json'].benchmarks.pop(); }, 'perfgate-signoff-full/verdict.json judges insert_range=100, which results.json does not hold'],
+    [(d) => { d['verdict.json'].benchmarks = d['verdict.json'].benchmarks.filter((b) => b.id !== 'scan_range=100'); }, 'perfgate-signoff-full/verdict.json does not judge scan_range=100, which results.json holds'],
+    [(d) => {
+      for (const file of ['verdict.json', 'results.json']) d[file].benchmarks = d[file].benchmarks.filter((b) => b.id !== 'scan_range=100');
+    }, 'perfgate-signoff-full/verdict.json does not judge scan_range=100, which results.json plans'],
     [(d) => { d['verdict.json'].schema = 'x'; }, /^perfgate-signoff-full\/verdict\.json: /],
   ];
   for (const [edit, message] of refusals) {
