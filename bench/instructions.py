@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "harness"))
 
-from perfgate_harness import callgrind, server, sysbench  # noqa: E402
+from perfgate_harness import callgrind, counted_malloc, server, sysbench  # noqa: E402
 from perfgate_harness.plan import load_plan  # noqa: E402
 from perfgate_harness.sysbench_workload import run_events  # noqa: E402
 
@@ -107,7 +107,7 @@ def run_side(plan, side: str, out: Path, events: dict, windows: int, calibrate: 
     cg_dir.mkdir(parents=True, exist_ok=True)
     vsrv = server.Server(side, spec.basedir, spec.binary, flavor, version, layout,
                          callgrind.server_options(plan.profile_options),
-                         wrapper=callgrind.valgrind_wrapper(cg_dir))
+                         wrapper=callgrind.valgrind_wrapper(cg_dir, counted_malloc.locate()))
     t = time.monotonic()
     vsrv.start(timeout=600)
     timings["start_under_valgrind"] = time.monotonic() - t

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 # chromium: report.html is checked in a real headless browser by the tests.
 # shellcheck: the runner-setup scripts are checked by the tests.
-# valgrind: instructions per query are counted under callgrind (driven through vgdb).
+# valgrind: instructions per query are counted under callgrind (driven through vgdb), the
+# server on jemalloc (libjemalloc2: harness/perfgate_harness/counted_malloc.py).
 # bubblewrap: the sandbox builds, servers and sysbench run in (tested); util-linux: setpriv.
 # make, python3: better-sqlite3 (the bot's SQLite store) compiles its native module at npm ci.
 # python3-pip: the harness and its tests; python3-venv: Apache Otava's environment of its own.
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 # fonts-noto-color-emoji: the verdict marks in the pictures scripts/render-pictures.mjs takes.
 # bubblewrap: pull-request code runs in a sandbox (cli/src/sandbox.js).
 # linux-perf: the explanation step's on- and off-CPU stacks (docs/explain.md); elfutils: eu-stack.
-APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind binutils bubblewrap patchelf fonts-noto-color-emoji linux-perf elfutils)
+APT_PACKAGES=(sysbench liburing2 procps cmake ninja-build g++ make python3 python3-pip python3-venv git ccache chromium shellcheck util-linux valgrind libjemalloc2 binutils bubblewrap patchelf fonts-noto-color-emoji linux-perf elfutils)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -33,8 +33,8 @@ function findTools(env, scopeFile = PTRACE_SCOPE) {
   return { valgrind: onPath('valgrind', env), perf: onPath('perf', env), euStack: onPath('eu-stack', env), goTpc: findGoTpc(env), ptraceScope: readPtraceScope(scopeFile) };
 }
 
-/** One check line per need, from what was found (pure). */
-function toolChecks({ valgrind, perf, euStack, goTpc = null, ptraceScope = null }) {
+/** One check line per need, from what was found (pure); countedMalloc is the fingerprint's. */
+function toolChecks({ valgrind, perf, euStack, goTpc = null, ptraceScope = null, countedMalloc = null }) {
   const instructions = valgrind
     ? { check: 'instructions', state: 'valgrind', ok: true, effect: 'instructions per query are counted under callgrind' }
     : { check: 'instructions', state: 'valgrind is not installed', ok: false,
@@ -44,7 +44,19 @@ function toolChecks({ valgrind, perf, euStack, goTpc = null, ptraceScope = null 
     : { check: 'tpcc', state: 'go-tpc is not installed', ok: false,
       effect: 'the TPC-C suite (/perf tpcc, and the release sign-off, which runs it by default) makes its row an error here; '
         + 'run scripts/install-ci-tools.sh as the runner\'s user (Go 1.25 or newer)' };
-  return [instructions, stacksCheck(perf, euStack, ptraceScope), tpcc];
+  return [instructions, stacksCheck(perf, euStack, ptraceScope), tpcc, ...(valgrind ? [mallocCheck(countedMalloc)] : [])];
+}
+
+// The malloc counted servers run on (harness/perfgate_harness/counted_malloc.py, figures in
+// docs/measurements.md "Instruction counts of fresh processes").
+function mallocCheck(countedMalloc) {
+  if (countedMalloc && countedMalloc.name === 'jemalloc') {
+    return { check: 'counted malloc', state: `jemalloc (${countedMalloc.library})`, ok: true,
+      effect: 'two processes of one build count alike within the quick suite\'s instruction limits' };
+  }
+  return { check: 'counted malloc', state: countedMalloc ? "glibc's, one arena (libjemalloc.so.2 not found)" : 'unknown (the harness did not say)', ok: false,
+    effect: 'two processes of one build count a write\'s instructions up to 0.35% apart, near the quick suite\'s warn limit: '
+      + 'more rows are counted again on fresh servers; install libjemalloc2 (runner-setup/install)' };
 }
 
 function stacksCheck(perf, euStack, ptraceScope) {

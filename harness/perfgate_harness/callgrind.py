@@ -25,6 +25,7 @@ from pathlib import Path
 
 from . import children
 from .callgrind_format import CallgrindFormatError, Profile, parse_profile
+from .counted_malloc import CountedMalloc
 from .workload import WorkloadFailed
 
 OUT_FILE_PREFIX = "callgrind.out"
@@ -57,19 +58,12 @@ def unavailable_reason() -> str | None:
 
 # ------------------------------------------------------------------------------ pure decisions
 
-# glibc's malloc gives threads arenas of their own (up to 8 per core) and hands them on as
-# threads come and go, so the heap a connection's thread allocates from differs between two
-# processes of one build, and malloc's own work was most of what they counted apart. One arena
-# for every thread takes most of it out (docs/measurements.md, "Instruction counts of fresh
-# processes"). Valgrind lays out its client's address space itself, the same in every process,
-# so address-space randomisation needs no switch.
-MALLOC_TUNABLES = "glibc.malloc.arena_max=1"
-
-
-def valgrind_wrapper(out_dir: Path) -> tuple:
-    """The command that runs the server under callgrind, counting nothing until told to, with
-    malloc's per-thread arenas off (for the server only: Valgrind itself does not use glibc)."""
-    return ("env", f"GLIBC_TUNABLES={MALLOC_TUNABLES}",
+def valgrind_wrapper(out_dir: Path, malloc: CountedMalloc) -> tuple:
+    """The command that runs the server under callgrind, counting nothing until told to, on the
+    malloc that counts alike in every process (counted_malloc.py; for the server only: Valgrind
+    itself does not use glibc). Valgrind lays out its client's address space itself, the same in
+    every process, so address-space randomisation needs no switch."""
+    return ("env", *malloc.environment(),
             "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
             f"--callgrind-out-file={Path(out_dir) / OUT_FILE_PREFIX}.%p")
 

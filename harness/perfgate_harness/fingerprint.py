@@ -20,6 +20,8 @@ import socket
 import subprocess
 from pathlib import Path
 
+from . import counted_malloc
+
 # Fields whose difference makes two timings incomparable. Order does not matter (the hash is
 # over sorted keys) but the list is explicit so that adding a field to the output never changes
 # the id of old results by accident.
@@ -382,6 +384,8 @@ def collect(data_dir=None, root="/"):
         # The load generator's version: recorded, not in the id (adding it would change the id
         # of every earlier result).
         "sysbench": sysbench_version() if root == "/" else None,
+        # What counted servers run on here (counted_malloc.py); recorded, not in the id either.
+        "counted_malloc": counted_malloc.locate().record() if root == "/" else None,
         "isolated_cpus": (_read(p("sys/devices/system/cpu/isolated")) or "").strip() or None,
         "mitigations": mitigations,
         "mitigations_summary": summarize_mitigations(mitigations),

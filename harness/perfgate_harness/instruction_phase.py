@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pymysql
 
-from . import callgrind, progress, schedule, server
+from . import callgrind, counted_malloc, progress, schedule, server
 from .phase import Phase
 from .plan import Benchmark
 
@@ -45,13 +45,16 @@ class InstructionPhase(Phase):
                 fleet.side_failed(side, {"step": "instructions", "message": reason, "log_tail": ""})
             return None
         dirs = {side: fleet.servers[side].layout.dir / "callgrind" for side in self.fleet.sides}
+        malloc = counted_malloc.locate()
+        if malloc.warning():
+            journal.warn(malloc.warning())
         counted = {}
         for side in self.fleet.sides:
             dirs[side].mkdir(parents=True, exist_ok=True)
             srv = fleet.servers[side]
             counted[side] = server.Server(side, srv.basedir, srv.binary, srv.flavor, srv.version, srv.layout,
                                           callgrind.server_options(fleet.server_options(side)),
-                                          wrapper=callgrind.valgrind_wrapper(dirs[side]))
+                                          wrapper=callgrind.valgrind_wrapper(dirs[side], malloc))
         with fleet.replaced(counted):
             try:
                 fleet.start_all(timeout=VALGRIND_START_TIMEOUT)
@@ -78,7 +81,8 @@ class InstructionPhase(Phase):
                         journal.warn(f"instructions: {side}: valgrind wrote no final dump (it did not exit cleanly)")
                     callgrind.remove_files(dirs[side], srv.pid)
         return {"tool": "callgrind", "windows": self.plan.instruction_windows, "seed": self.plan.instruction_seed,
-                "seconds": round(time.monotonic() - started, 1), "data": self.services.datadirs.data}
+                "seconds": round(time.monotonic() - started, 1), "data": self.services.datadirs.data,
+                "malloc": malloc.record()}
 
     def _count(self, bench: Benchmark, record: dict, controls: dict, dirs: dict) -> None:
         """One benchmark's warm-up and windows on every side at once, into its record."""

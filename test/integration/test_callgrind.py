@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perfgate_harness import callgrind, server, sysbench
+from perfgate_harness import callgrind, counted_malloc, server, sysbench
 from perfgate_harness.sysbench_workload import run_events
 
 from conftest import BASE
@@ -44,7 +44,7 @@ def counted_server(tmp_path_factory, basedirs):
     cg_dir = layout.dir / "callgrind"
     cg_dir.mkdir()
     srv = server.Server("base", Path(BASE), binary, flavor, version, layout, callgrind.server_options(profile),
-                        wrapper=callgrind.valgrind_wrapper(cg_dir))
+                        wrapper=callgrind.valgrind_wrapper(cg_dir, counted_malloc.locate()))
     started = time.monotonic()
     srv.start(timeout=300)
     startup = time.monotonic() - started
@@ -59,18 +59,27 @@ def counted_server(tmp_path_factory, basedirs):
         assert list(cg_dir.iterdir()) == []
 
 
-def test_the_program_valgrind_runs_gets_the_malloc_tunables(tmp_path):
+def test_the_program_valgrind_runs_gets_the_malloc_settings(tmp_path):
     # /usr/bin/env in the server's place prints the environment valgrind gave its client.
-    out = subprocess.run([*callgrind.valgrind_wrapper(tmp_path), "/usr/bin/env"], capture_output=True, text=True,
+    malloc = counted_malloc.locate()
+    out = subprocess.run([*callgrind.valgrind_wrapper(tmp_path, malloc), "/usr/bin/env"], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    assert f"GLIBC_TUNABLES={callgrind.MALLOC_TUNABLES}" in out.stdout.splitlines()
+    seen = dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
+    for word in malloc.environment():
+        name, value = word.split("=", 1)
+        # Valgrind puts its own preloads before the client's.
+        assert value in seen[name].split(":") if name == "LD_PRELOAD" else seen[name] == value, (name, seen.get(name))
 
 
-def test_the_counted_server_runs_with_one_malloc_arena(counted_server):
+def test_the_counted_server_runs_on_jemalloc(counted_server):
+    # setup installs libjemalloc2 (scripts/install-deps.sh): a host without it fails here, it is not skipped.
+    malloc = counted_malloc.locate()
+    assert malloc.name == "jemalloc", malloc.warning()
     srv = counted_server[0]
-    environ = Path(f"/proc/{srv.pid}/environ").read_bytes().split(b"\0")
-    assert f"GLIBC_TUNABLES={callgrind.MALLOC_TUNABLES}".encode() in environ
+    environ = dict(e.split("=", 1) for e in Path(f"/proc/{srv.pid}/environ").read_text().split("\0") if "=" in e)
+    assert malloc.library in environ["LD_PRELOAD"].split(":"), environ.get("LD_PRELOAD")
+    assert malloc.library in Path(f"/proc/{srv.pid}/maps").read_text(), "jemalloc is not mapped into the server"
 
 
 def test_point_selects_count_the_same_in_two_windows(counted_server):

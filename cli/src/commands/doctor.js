@@ -78,7 +78,7 @@ async function execute(opts, io) {
   const checks = core.diagnose(fp);
   // The sandbox is this host's, not the saved fingerprint's.
   const sandbox = opts.fingerprint ? null : sandboxCheck({ mode: sandboxMode(env), probe: probeSandbox });
-  const tools = opts.fingerprint ? [] : toolChecks(findTools(env));
+  const tools = opts.fingerprint ? [] : toolChecks({ ...findTools(env), countedMalloc: fp.counted_malloc || null });
   if (opts.json) io.stdout.write(JSON.stringify({ machine: fp, checks, warnings: core.warnings(checks), ...(sandbox ? { sandbox, tools } : {}) }, null, 2) + '\n');
   else io.stdout.write(formatText(fp, checks, sandbox ? [sandbox, ...tools] : []));
   return EXIT.ok;

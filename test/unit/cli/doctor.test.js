@@ -98,8 +98,15 @@ test('perfgate doctor on this machine: says what is not controllable instead of 
 
 test('the counting tools: valgrind for instructions, perf and eu-stack for stacks, each missing one named with its effect', () => {
   const { toolChecks } = require('../../../cli/src/tool-checks');
-  const all = toolChecks({ valgrind: '/usr/bin/valgrind', perf: '/usr/bin/perf', euStack: '/usr/bin/eu-stack', goTpc: '/opt/go-tpc' });
-  assert.deepEqual(all.map((c) => [c.check, c.ok, c.state]), [['instructions', true, 'valgrind'], ['stacks', true, 'perf (as root), eu-stack (in the sandbox)'], ['tpcc', true, 'go-tpc (/opt/go-tpc)']]);
+  const jemalloc = { name: 'jemalloc', library: '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', settings: 'dirty_decay_ms:-1,muzzy_decay_ms:-1' };
+  const all = toolChecks({ valgrind: '/usr/bin/valgrind', perf: '/usr/bin/perf', euStack: '/usr/bin/eu-stack', goTpc: '/opt/go-tpc', countedMalloc: jemalloc });
+  assert.deepEqual(all.map((c) => [c.check, c.ok, c.state]), [['instructions', true, 'valgrind'], ['stacks', true, 'perf (as root), eu-stack (in the sandbox)'],
+    ['tpcc', true, 'go-tpc (/opt/go-tpc)'], ['counted malloc', true, 'jemalloc (/usr/lib/x86_64-linux-gnu/libjemalloc.so.2)']]);
+  // Counted on glibc's malloc: a warning with what it costs and what to install; no line without valgrind.
+  const glibc = toolChecks({ valgrind: 'v', perf: 'p', euStack: 'e', countedMalloc: { name: 'glibc', settings: 'glibc.malloc.arena_max=1' } })[3];
+  assert.deepEqual([glibc.ok, glibc.state], [false, "glibc's, one arena (libjemalloc.so.2 not found)"]);
+  assert.match(glibc.effect, /up to 0\.35% apart.*install libjemalloc2 \(runner-setup\/install\)$/);
+  assert.equal(toolChecks({ valgrind: 'v', perf: 'p', euStack: 'e' })[3].state, 'unknown (the harness did not say)');
   const none = toolChecks({ valgrind: null, perf: null, euStack: null });
   assert.deepEqual(none.map((c) => [c.ok, c.state]), [[false, 'valgrind is not installed'], [false, 'neither perf nor eu-stack is installed'], [false, 'go-tpc is not installed']]);
   assert.match(none[2].effect, /release sign-off, which runs it by default\) makes its row an error here; run scripts\/install-ci-tools\.sh/);
@@ -120,6 +127,7 @@ test('the counting tools: valgrind for instructions, perf and eu-stack for stack
   assert.match(r.stdout, /^  (ok  |WARN)  instructions +valgrind/m);
   assert.match(r.stdout, /^  (ok  |WARN)  stacks +/m);
   assert.match(r.stdout, /^  (ok  |WARN)  tpcc +/m);
+  assert.match(r.stdout, /^  ok    counted malloc +jemalloc \(/m);
 });
 
 test('perfgate doctor --json gives the machine, the checks and the warnings', () => {

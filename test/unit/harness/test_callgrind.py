@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perfgate_harness import callgrind, server
+from perfgate_harness import callgrind, counted_malloc, server
 from perfgate_harness.callgrind_format import CallgrindFormatError, parse_profile
 
 REPO = Path(__file__).resolve().parents[3]
@@ -50,24 +50,29 @@ def materialize(tmp_path: Path) -> Path:
 
 # ------------------------------------------------------------------------- command and options
 
+JEMALLOC = counted_malloc.CountedMalloc("jemalloc", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")
+
+
 def test_valgrind_wrapper_counts_nothing_until_told_and_splits_threads(tmp_path):
-    assert callgrind.valgrind_wrapper(tmp_path) == (
+    assert callgrind.valgrind_wrapper(tmp_path, counted_malloc.GLIBC) == (
         "env", "GLIBC_TUNABLES=glibc.malloc.arena_max=1",
         "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
         f"--callgrind-out-file={tmp_path}/callgrind.out.%p")
 
 
-def test_the_counted_server_gets_one_malloc_arena_and_valgrind_runs_it(tmp_path):
+def test_the_counted_server_gets_jemalloc_preloaded_and_valgrind_runs_it(tmp_path):
     lay = server.layout_for(tmp_path, "base")
-    cmd = server.start_command(Path("/m/sbin/mariadbd"), lay, None, callgrind.valgrind_wrapper(tmp_path / "cg"))
-    # `env` sets the variable for what it runs: valgrind passes it on to the server it loads.
-    assert cmd[0] == "env" and cmd.index("GLIBC_TUNABLES=glibc.malloc.arena_max=1") < cmd.index("valgrind")
+    cmd = server.start_command(Path("/m/sbin/mariadbd"), lay, None, callgrind.valgrind_wrapper(tmp_path / "cg", JEMALLOC))
+    # `env` sets the variables for what it runs: valgrind passes them on to the server it loads.
+    assert cmd[:5] == ["env", "GLIBC_TUNABLES=glibc.malloc.arena_max=1",
+                       "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+                       "MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1", "valgrind"]
     assert cmd.index("valgrind") < cmd.index("/m/sbin/mariadbd")
 
 
 def test_the_wrapper_goes_between_taskset_and_the_server(tmp_path):
     lay = server.layout_for(tmp_path, "base")
-    wrapper = callgrind.valgrind_wrapper(tmp_path / "cg")
+    wrapper = callgrind.valgrind_wrapper(tmp_path / "cg", counted_malloc.GLIBC)
     cmd = server.start_command(Path("/m/sbin/mariadbd"), lay, "1", wrapper)
     assert cmd[:6] == ["taskset", "-c", "1", "env", "GLIBC_TUNABLES=glibc.malloc.arena_max=1", "valgrind"]
     assert cmd[-2:] == ["/m/sbin/mariadbd", f"--defaults-file={lay.cnf}"]
