@@ -69,21 +69,23 @@ function learnLimits(series, options = {}) {
   return out;
 }
 
-const runnerOf = (verdict) => {
-  const m = (verdict.run && verdict.run.machine) || {};
-  return m.hardware_class || m.id || null;
-};
+const machineOf = (verdict) => (verdict.run && verdict.run.machine) || {};
+const runnerOf = (verdict) => machineOf(verdict).hardware_class || machineOf(verdict).id || null;
+// The malloc counted servers ran on (harness counted_malloc.py): two processes count further
+// apart on glibc's than on jemalloc, so runs on one teach nothing of the other's spread.
+const mallocOf = (verdict) => (machineOf(verdict).counted_malloc || {}).name || null;
 
 /**
  * The series of main's runs from their verdicts (perfgate.verdict/v2), oldest first: only
- * those of `suite` and of the runner class of the last one (timings of two classes do not
- * compare); rows in error give no figure.
+ * those of `suite` and of the runner class and counted malloc of the last one (timings of two
+ * classes do not compare, nor instruction counts of two mallocs); rows in error give no figure.
  * @returns {series, runner, runs, leftOut}
  */
 function seriesFromVerdicts(verdicts, { suite = null } = {}) {
   const ofSuite = verdicts.filter((v) => !suite || v.suite === suite);
-  const runner = ofSuite.length ? runnerOf(ofSuite.at(-1)) : null;
-  const used = ofSuite.filter((v) => runnerOf(v) === runner);
+  const last = ofSuite.at(-1);
+  const runner = last ? runnerOf(last) : null;
+  const used = ofSuite.filter((v) => runnerOf(v) === runner && mallocOf(v) === mallocOf(last));
   const series = {};
   for (const v of used) {
     for (const b of v.benchmarks || []) {

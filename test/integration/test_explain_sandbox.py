@@ -26,7 +26,9 @@ def test_stacks_inside_the_sandbox_come_from_snapshots_and_name_no_wait_between_
     for side in ("base", "head"):
         stacks = row["sides"][side]["stacks"]
         assert stacks is not None, row["sides"][side]["unavailable"]
-        assert stacks["tool"] == "eu-stack" and stacks["snapshots"] >= 10 and stacks["queries"] > 0, stacks
+        # How many snapshots fit in the window depends on the machine's load (eu-stack takes ~0.1 s
+        # each when idle; 7 in 2.1 s on a loaded 2-core machine): several, not a number.
+        assert stacks["tool"] == "eu-stack" and stacks["snapshots"] >= 3 and stacks["queries"] > 0, stacks
         assert set(stacks["offcpu_snapshots"]) <= set(stacks["offcpu_us_per_query"])
         assert "dispatch_command" in (out / stacks["oncpu_file"]).read_text() + (out / stacks["offcpu_file"]).read_text()
     (bench,) = [b for b in json.loads((out / "verdict.json").read_text())["benchmarks"] if b["id"] == "point-query"]

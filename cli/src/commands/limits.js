@@ -22,7 +22,7 @@ const HELP = `usage: perfgate limits learn --suite <name> --out <file> <verdict.
 
 Learns limits from main's own history: the verdicts of main's runs (each main commit measured
 against the one before it; run folders or their verdict.json, oldest first), those of the last
-one's runner class only. Per row and signal (rQPS, instr/o, and cpu/o where the row was judged by it)
+one's runner class and counted malloc only. Per row and signal (rQPS, instr/o, and cpu/o where the row was judged by it)
 with at least ${core.LEARN.min_runs} runs: fail at
 1.5 × the 99th percentile of how far main's runs read from 1, warn at that percentile, within
 calibrate's floors and caps; a row whose spread is beyond the caps is written as unstable (it is
@@ -82,7 +82,7 @@ async function execute(settings, io) {
   fs.mkdirSync(path.dirname(settings.out), { recursive: true });
   writeText(settings.out, text);
   io.stdout.write(summary(learned));
-  io.stderr.write(`perfgate limits learn: ${runs} runs of main on runner ${runner || 'unknown'}${leftOut ? ` (${leftOut} of other suites or runners left out)` : ''}; wrote ${settings.out}\n`);
+  io.stderr.write(`perfgate limits learn: ${runs} runs of main on runner ${runner || 'unknown'}${leftOut ? ` (${leftOut} of other suites, runners or counted mallocs left out)` : ''}; wrote ${settings.out}\n`);
   return EXIT.ok;
 }
 

@@ -8,7 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const core = require('../../../core/src');
 
-const QUICK = core.findSuite(core.loadThresholds(), 'quick');
+// Rows held at instr/o 1.015 / 1.03: 1.5% on every row fails the suite, no row.
+const QUICK = require('../../support/loose-quick').looseQuickSuite();
 const FIXTURE = path.join(__dirname, '../../fixtures/main-history/aa-instructions-0.json');
 
 // A real A/A run with every head window 1.5% above, and insert_range=100's head windows lost.
