@@ -30,7 +30,7 @@ test('quick resolves to one benchmark per catalogue name, in suite order', () =>
     options: { points_on: 'k', points_columns: 'id, k, c, pad', points: 1000 },
     threads: 1,
     shape: 'SELECT id, k, c, pad FROM sbtestN FORCE INDEX (k_N) WHERE k IN (<1000 random values>)',
-    instructions_events: 2,
+    instructions_events: 6,
   });
   assert.deepEqual(plan.sides, sides);
 });
