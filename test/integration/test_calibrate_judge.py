@@ -47,7 +47,7 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
         # Two processes of one build, paired windows: estimates near 1, limits above their spread.
         instr = b["instructions"]
         assert instr["measured"] == [3, 3] and all(0.97 < e < 1.03 for e in instr["estimates"]), instr
-        assert 1.005 <= instr["suggested"]["warn"] < instr["suggested"]["fail"] <= 1.10, instr
+        assert 1.003 <= instr["suggested"]["warn"] < instr["suggested"]["fail"] <= 1.10, instr
         assert cal["suggested"][b["id"]] == {**time["suggested"], "instructions": instr["suggested"]}
     lines = r.stdout.splitlines()
     assert lines[0].startswith("perfgate calibrate: 10.11.18-MariaDB")
@@ -70,17 +70,22 @@ def test_calibrate_then_judge_again(basedirs, tmp_path):
     verdict = json.loads((out / "pair-1" / "verdict.json").read_text())
     assert verdict["limits"]["point-query"]["instructions"] == cal["suggested"]["point-query"]["instructions"]
 
-    # The same folder judged again with limits nothing can fail: pass, exit 0, reports rewritten.
+    # The same folder judged again with rQPS limits nothing can fail: reports rewritten, no fail.
     r = perfgate("judge", str(out / "pair-1"), "--warn", "0.01", "--fail", "0.01")
-    assert r.returncode == 0, r.stderr
     verdict = json.loads((out / "pair-1" / "verdict.json").read_text())
     jsonschema.validate(verdict, json.loads((REPO / "schema" / "verdict.schema.json").read_text()))
-    assert verdict["verdict"] == "pass"
     assert verdict["limits"] == {"default": {"warn": 0.01, "fail": 0.01, "instructions": quick["limits"]["default"]["instructions"]}}
-    # The instruction limits stay the suite's: two processes of one build may leave an instr/o
-    # interval reaching its warn limit, a pass that could still be a warn, whose headline must
-    # say so rather than claim that every comparison is within its limits.
-    if any(b.get("could_be") for b in verdict["benchmarks"]):
+    # The instruction limits stay the suite's (instr/o 1.003 / 1.007), and a judge counts no more
+    # windows: a pair's three windows may leave instr/o open at the fail limit (undecided, exit 3),
+    # never a fail, and never open on time.
+    assert (r.returncode, verdict["verdict"]) in ((0, "pass"), (3, "undecided")), r.stderr
+    for b in verdict["benchmarks"]:
+        assert b["verdict"] in ("pass", "undecided") and (b["verdict"] == "pass" or b["decided_by"] == ["instructions"]), b
+    if verdict["verdict"] == "undecided":
+        assert "more instruction windows than the budget allows would decide" in r.stdout
+    # An instr/o interval reaching its warn limit is a pass that could still be a warn, whose
+    # headline must say so rather than claim that every comparison is within its limits.
+    elif any(b.get("could_be") for b in verdict["benchmarks"]):
         assert "Pass: all 2 comparisons within their fail limits; " in r.stdout
     else:
         assert "Pass: all 2 comparisons within their limits." in r.stdout
