@@ -52,6 +52,9 @@ def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_
     r, verdict, results, out = compare(basedirs, tmp_path, "performance_schema=ON")
     assert r.returncode == 1, r.stdout + r.stderr[-2000:]
     assert results["data"] == "shared" and results["instructions"]["windows"] == 3
+    # Counted on jemalloc, which setup installs (counted_malloc.py): recorded with the run.
+    assert results["instructions"]["malloc"]["name"] == "jemalloc", results["instructions"]
+    assert results["machine"]["counted_malloc"] == results["instructions"]["malloc"]
     # Each fail was counted again on fresh server processes (a recount of instructions.windows)
     # before it stood; minutes: 0 leaves no count to narrow, a confirmation always runs.
     assert [e["purpose"] for e in results["extensions"]] == ["recount"]
