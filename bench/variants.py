@@ -180,7 +180,7 @@ VARIANTS = {
                              "a wait in the row fetch: time only"),
     "read-0.5": variant(SELECT, SELECT_AT, busy_loop(35), READS, ["insert_range=100"],
                         "half of read-1's loop in the row fetch: the smallest change a finer gate must see"),
-    # write-1's 420 iterations measured +1.34% per update-index query on jemalloc (7 Dec): 160 for 0.5%.
+    # Scaled from what write-1's 420 iterations measured on jemalloc (docs/measurements.md, "Finer instruction limits").
     "write-0.5": variant(UPDATE, UPDATE_AT, busy_loop(160), WRITES, ["point-query", "update-nonindex_range=100"],
                          "more instructions per secondary-index entry an update changes: the smallest change a finer gate must see"),
     # `|` for `&`: innodb_flush_log_at_trx_commit=2 (the profile's) then flushes like 1.

@@ -2,12 +2,12 @@
 
 Two fresh processes of one build count a write's instructions per query apart by what malloc
 does: glibc's malloc serves the connection from heap state the background threads share and
-leave differently in every process. One arena for every thread took most of that out of the
-reads but left the writes up to 0.35% apart; jemalloc preloaded, with its per-thread caches and
-its purging of unused pages switched off (it runs on a clock, and under Valgrind the clock is
-what differs most), brought every row of the quick suite within the 0.2% the gate's limits need
-(docs/measurements.md, "Instruction counts of fresh processes"). Where jemalloc is not
-installed the server counts on glibc's malloc with one arena, and the run says so.
+leave differently in every process. One arena for every thread narrowed the reads but not the
+writes; jemalloc preloaded, with its per-thread caches and its purging of unused pages switched
+off (it runs on a clock, and under Valgrind the clock is what differs most), narrowed every row
+of the quick suite enough for the gate's limits (figures: docs/measurements.md, "Instruction
+counts of fresh processes"). Where jemalloc is not installed the server counts on glibc's
+malloc with one arena, and the run says so.
 
 Base and head of one run always count with the same malloc. The counts are of the server with
 that malloc, not of its own: a change in how often the server allocates still shows, the cost of
