@@ -81,6 +81,16 @@ test('refused with the file and key named: a round of a side the run does not ha
   const negative = JSON.parse(JSON.stringify(RESULTS));
   negative.benchmarks[0].instructions.head.windows[0].background.per_query = -1e5;
   assert.match(core.schemaProblem('results', negative), /per_query/);
+  // The malloc a run says it counted on, and the host's: one of two names, nothing added.
+  const malloc = JSON.parse(JSON.stringify(RESULTS));
+  malloc.instructions.malloc = { name: 'jemalloc', settings: 'x', library: '/usr/lib/libjemalloc.so.2' };
+  malloc.machine.counted_malloc = { ...malloc.instructions.malloc };
+  assert.equal(core.schemaProblem('results', malloc), null);
+  malloc.instructions.malloc.name = 'tcmalloc';
+  assert.match(core.schemaProblem('results', malloc), /instructions\.malloc\.name: "tcmalloc" is not valid; expected one of: jemalloc, glibc/);
+  malloc.instructions.malloc.name = 'glibc';
+  malloc.machine.counted_malloc.preload = '/tmp/evil.so';
+  assert.match(core.schemaProblem('results', malloc), /machine\.counted_malloc/);
 });
 
 test('a cancelled run judged together with a finished one is still cancelled', () => {
