@@ -55,8 +55,8 @@ function mallocCheck(countedMalloc) {
       effect: 'two processes of one build count alike within the quick suite\'s instruction limits' };
   }
   return { check: 'counted malloc', state: countedMalloc ? "glibc's, one arena (libjemalloc.so.2 not found)" : 'unknown (the harness did not say)', ok: false,
-    effect: 'two processes of one build count a write\'s instructions up to 0.35% apart, near the quick suite\'s warn limit: '
-      + 'more rows are counted again on fresh servers; install libjemalloc2 (runner-setup/install)' };
+    effect: 'two processes of one build count further apart than the shipped instruction limits allow for (docs/measurements.md, '
+      + '"Instruction counts of fresh processes"): unchanged code can warn; install libjemalloc2 (runner-setup/install)' };
 }
 
 function stacksCheck(perf, euStack, ptraceScope) {

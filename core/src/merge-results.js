@@ -18,6 +18,16 @@ function machineKey(doc, byClass) {
   return byClass && m.hardware_class ? ['machine.hardware_class', m.hardware_class] : ['machine.id', m.id || null];
 }
 
+// How a run counted instructions: what it left out (nothing before client reads were) and the
+// malloc it counted on; null for a run that counted none.
+function countedHow(doc) {
+  const phase = doc.instructions;
+  if (!phase) return null;
+  const leftOut = JSON.stringify(phase.left_out || []);
+  const malloc = JSON.stringify((phase.malloc && phase.malloc.name) || null);
+  return ['instructions.left_out and instructions.malloc.name', `${leftOut} on ${malloc}`];
+}
+
 function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
   const first = docs[0];
   docs.forEach((d, i) => {
@@ -34,6 +44,10 @@ function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
     const [shardA, shardB] = [first, d].map((x) => (x.plan && x.plan.shard ? x.plan.shard.index : null));
     if (!byClass && shardA !== shardB) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.shard.index' is ${JSON.stringify(shardB)} but ${nameOf(first, 0)} has ${JSON.stringify(shardA)}: the shards of a suite are joined by perfgate merge`);
+    }
+    const [countA, countB] = [first, d].map(countedHow);
+    if (countA && countB && countA[1] !== countB[1]) {
+      throw new UsageError(`${nameOf(d, i)}: key '${countB[0]}' is ${countB[1]} but ${nameOf(first, 0)} has ${countA[1]}: instruction counts made differently are not comparable; measure both again with one perfgate`);
     }
     if (suiteOf(d) !== suiteOf(first)) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.suite' is ${JSON.stringify(suiteOf(d))} but ${nameOf(first, 0)} has ${JSON.stringify(suiteOf(first))}: different suites cannot be judged together`);

@@ -48,7 +48,8 @@ class CountedMalloc:
         if self.library:
             return None
         return (f"instructions: {JEMALLOC} not found; counted on glibc's malloc with one arena, where two processes "
-                f"of one build count a write's instructions up to 0.35% apart (install {INSTALL_HINT})")
+                f"of one build count further apart than the shipped instruction limits allow for "
+                f"(docs/measurements.md, \"Instruction counts of fresh processes\"; install {INSTALL_HINT})")
 
 
 GLIBC = CountedMalloc("glibc")

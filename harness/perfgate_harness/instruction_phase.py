@@ -82,7 +82,7 @@ class InstructionPhase(Phase):
                     callgrind.remove_files(dirs[side], srv.pid)
         return {"tool": "callgrind", "windows": self.plan.instruction_windows, "seed": self.plan.instruction_seed,
                 "seconds": round(time.monotonic() - started, 1), "data": self.services.datadirs.data,
-                "malloc": malloc.record()}
+                "malloc": malloc.record(), "left_out": sorted(callgrind.CLIENT_READS)}
 
     def _count(self, bench: Benchmark, record: dict, controls: dict, dirs: dict) -> None:
         """One benchmark's warm-up and windows on every side at once, into its record."""

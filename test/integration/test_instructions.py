@@ -55,6 +55,7 @@ def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_
     # Counted on jemalloc, which setup installs (counted_malloc.py): recorded with the run.
     assert results["instructions"]["malloc"]["name"] == "jemalloc", results["instructions"]
     assert results["machine"]["counted_malloc"] == results["instructions"]["malloc"]
+    assert results["instructions"]["left_out"] == ["vio_read"]
     # Each fail was counted again on fresh server processes (a recount of instructions.windows)
     # before it stood; minutes: 0 leaves no count to narrow, a confirmation always runs.
     assert [e["purpose"] for e in results["extensions"]] == ["recount"]
@@ -65,6 +66,8 @@ def test_more_work_per_query_fails_on_instructions_and_says_where(basedirs, tmp_
             windows = bench["instructions"][side]["windows"]
             assert len(windows) == 6 and all(w["connection"]["per_query"] > 1000 for w in windows)
             assert all(w["connection"]["threads"] >= 1 for w in windows)
+            # Reading the client's statements is left out of the count and kept beside it.
+            assert all(0 < w["connection"]["client_reads"] < w["connection"]["instructions"] for w in windows)
             assert (out / bench["instructions"][side]["files"]).is_dir(), "the last window's callgrind files are kept"
     for row in rows(verdict).values():
         assert row["instructions_verdict"] == "fail", row["reason"]

@@ -8,7 +8,7 @@ const core = require('../../core/src');
 const { thresholdsWith } = require('./thresholds-copy');
 
 const SHIPPED_ROWS = '  default: {warn: 0.97, fail: 0.93, instructions: {warn: 1.003, fail: 1.007}';
-const SHIPPED_WIDE = '  instructions: {warn: 1.004, fail: 1.006}';
+const SHIPPED_WIDE = '  instructions: {warn: 1.002, fail: 1.003}   # fails where a row only warns: a change spread below what rows decide';
 
 function looseQuickSuite() {
   const dir = thresholdsWith({ 'suites/quick.yml': (text) => {

@@ -92,12 +92,13 @@ test('perfgate judge refuses results from two machines unless told', async (t) =
 test('perfgate judge exits 1 on the suite as a whole failing while no row fails, and prints it first', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfgate-judge-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  // A real A/A run of instructions (its per-function lists were dropped to keep it small: empty
-  // ones here) with every head window 0.65% above: each row warns or stays open, none fails.
-  const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, '../main-history/aa-instructions-0.json'), 'utf8'));
+  // A real A/A run of the quick suite counted on jemalloc (its per-function lists were dropped
+  // to keep it small: empty ones here) with every head window 0.4% above: each row warns,
+  // passes or stays open, none fails.
+  const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, '../aa-jemalloc/aa-quick-2.json'), 'utf8'));
   for (const b of doc.benchmarks) {
     for (const side of ['base', 'head']) b.instructions[side].functions = {};
-    for (const w of b.instructions.head.windows) w.connection.per_query *= 1.0065;
+    for (const w of b.instructions.head.windows) w.connection.per_query *= 1.004;
   }
   fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(doc));
   const r = await cli(['judge', dir]);
@@ -105,9 +106,9 @@ test('perfgate judge exits 1 on the suite as a whole failing while no row fails,
   const verdict = JSON.parse(fs.readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
   assert.equal(verdict.counts.fail, 0);
   assert.equal(verdict.suite_wide.verdict, 'fail');
-  assert.match(r.stdout, /^Fail: all rows: 0\.7% more instructions per query \(instr\/o 1\.0068 \[1\.0065, 1\.0072\], fail limit 1\.006\)/m);
+  assert.match(r.stdout, /^Fail: all rows: 0\.4% more instructions per query \(instr\/o 1\.0040 \[1\.0037, 1\.0044\], fail limit 1\.003\)/m);
   const lines = r.stdout.split('\n');
   assert.match(lines[2], /^suite-wide +rQPS +95% interval +instr\/o +95% interval +verdict$/);
-  assert.match(lines[3], /^all rows \(10\) +– +– +1\.0068 +1\.0065–1\.0072 +fail$/);
+  assert.match(lines[3], /^all rows \(14\) +– +– +1\.0040 +1\.0037–1\.0044 +fail$/);
   assert.ok(lines.findIndex((l) => l.startsWith('microbenchmark')) > 3);
 });

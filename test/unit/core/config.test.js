@@ -24,7 +24,7 @@ test('the shipped thresholds load into one typed config', () => {
   assert.deepEqual(quick.budget, { extra_pairs: 19, minutes: 5 });
   // The suite as a whole: as shipped, and the same for a suite file that leaves the key out
   // whose rows are held as the quick suite's are (ahi: 0.97/0.93 over 9 workloads).
-  const wide = { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.004, fail: 1.006 }, min_rows: 3 };
+  const wide = { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.002, fail: 1.003 }, min_rows: 3 };
   assert.deepEqual(quick.suite_wide, wide);
   assert.deepEqual(config.suites.ahi.suite_wide, wide);
   assert.deepEqual(config.suites.full.suite_wide, { ...wide, instructions: { warn: 1.005, fail: 1.01 } }); // its rows: 1.015 / 1.03
@@ -362,13 +362,13 @@ test('config errors name file, line and key, the bad value and the expected form
     },
     {
       name: 'suite-wide instruction limits the wrong way round',
-      edits: { 'suites/quick.yml': replace('  instructions: {warn: 1.004, fail: 1.006}', '  instructions: {warn: 1.02, fail: 1.01}') },
+      edits: { 'suites/quick.yml': replace('  instructions: {warn: 1.002, fail: 1.003}', '  instructions: {warn: 1.02, fail: 1.01}') },
       file: 'suites/quick.yml', at: 'instructions: {warn: 1.02',
       expect: (f, l) => `${f}:${l}: suite_wide.instructions.warn: warn 1.02 is above fail 1.01; expected warn <= fail (the suite's instr/o above fail fails, above warn warns)`,
     },
     {
       name: 'a suite-wide limit that is no ratio',
-      edits: { 'suites/quick.yml': replace('  instructions: {warn: 1.004, fail: 1.006}', '  instructions: {warn: 1.005, fail: 1%}') },
+      edits: { 'suites/quick.yml': replace('  instructions: {warn: 1.002, fail: 1.003}', '  instructions: {warn: 1.005, fail: 1%}') },
       file: 'suites/quick.yml', at: 'instructions: {warn: 1.005, fail: 1%}',
       expect: (f, l) => `${f}:${l}: suite_wide.instructions.fail: '1%' is not valid; expected a ratio in (0, 2]`,
     },
@@ -493,7 +493,7 @@ test('a suite that leaves suite_wide out is held to its own rows\' limits brough
   assert.deepEqual(quick.suite_wide, { rqps: { warn: 0.97, fail: 0.95 }, instructions: { warn: 1.008, fail: 1.016 }, min_rows: 3 });
   // Rows tighter than the shipped quick suite's never give a tighter suite-wide limit than it ships.
   const tight = thresholdsWith({ 'suites/quick.yml': (t) => noKey(rowsAt(t, '{warn: 0.995, fail: 0.99, instructions: {warn: 1.002, fail: 1.004}')) });
-  assert.deepEqual(loadThresholds(tight).suites.quick.suite_wide, { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.004, fail: 1.006 }, min_rows: 3 });
+  assert.deepEqual(loadThresholds(tight).suites.quick.suite_wide, { rqps: { warn: 0.98, fail: 0.97 }, instructions: { warn: 1.002, fail: 1.003 }, min_rows: 3 });
   // One pair given: the other still follows the rows.
   const half = thresholdsWith({ 'suites/quick.yml': (t) => loose(t).replace(/\nsuite_wide:\n(  .*\n)+/, '\nsuite_wide:\n  rqps: {warn: 0.99, fail: 0.98}\n') });
   assert.deepEqual(loadThresholds(half).suites.quick.suite_wide, { rqps: { warn: 0.99, fail: 0.98 }, instructions: { warn: 1.008, fail: 1.016 }, min_rows: 3 });

@@ -91,6 +91,16 @@ test('refused with the file and key named: a round of a side the run does not ha
   malloc.instructions.malloc.name = 'glibc';
   malloc.machine.counted_malloc.preload = '/tmp/evil.so';
   assert.match(core.schemaProblem('results', malloc), /machine\.counted_malloc/);
+  // What the counts left out: names of functions, and client reads no fewer than none.
+  const leftOut = JSON.parse(JSON.stringify(RESULTS));
+  leftOut.instructions.left_out = ['vio_read'];
+  leftOut.benchmarks[0].instructions.head.windows[0].connection.client_reads = 2101;
+  assert.equal(core.schemaProblem('results', leftOut), null);
+  leftOut.instructions.left_out = ['vio_read; rm -rf /'];
+  assert.match(core.schemaProblem('results', leftOut), /instructions\.left_out/);
+  leftOut.instructions.left_out = ['vio_read'];
+  leftOut.benchmarks[0].instructions.head.windows[0].connection.client_reads = -5;
+  assert.match(core.schemaProblem('results', leftOut), /client_reads/);
 });
 
 test('a cancelled run judged together with a finished one is still cancelled', () => {

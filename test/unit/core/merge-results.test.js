@@ -161,3 +161,23 @@ test('a copy of a run, renumbered and with its windows\' seconds changed, is ref
   assert.equal(merged.benchmarks[0].rounds.length, 12);
   assert.equal(merged.benchmarks[0].instructions.base.windows.length, 6);
 });
+
+// Counts that left client reads out are about 0.5% below those that did not on point-query
+// (harness callgrind.py CLIENT_READS): windows of both in one interval would read as a change.
+test('runs that counted instructions differently are refused: what they left out, the malloc they counted on', () => {
+  const window = (q) => ({ events: 10, queries: 10, seconds: 1 + q / 1000, connection: { instructions: q * 10, threads: 1, per_query: q }, background: { instructions: 0, threads: 1, per_query: 0 } });
+  const doc = (phase, q) => results([bench('p', [], {
+    instructions: { events: 10, seed: 1, base: { windows: [window(q)], functions: { connection: [] } }, head: { windows: [window(q + 1)], functions: { connection: [] } } },
+  })], { instructions: { tool: 'callgrind', windows: 1, seed: 1, seconds: 1, ...phase } });
+  const jemalloc = { malloc: { name: 'jemalloc', settings: 's' } };
+  const now = { ...jemalloc, left_out: ['vio_read'] };
+  const extension = { file: 'results.extra-1.json', purpose: 'recount', first_round: 0, rounds: 0, windows: 1, benchmarks: ['p'] };
+  assert.equal(mergeResults([doc(now, 100), doc(now, 101)], { extension }).benchmarks[0].instructions.base.windows.length, 2);
+  assert.throws(() => mergeResults([doc(jemalloc, 100), doc(now, 101)], { extension }), {
+    message: 'results #2: key \'instructions.left_out and instructions.malloc.name\' is ["vio_read"] on "jemalloc" but results #1 has [] on "jemalloc": instruction counts made differently are not comparable; measure both again with one perfgate',
+  });
+  assert.throws(() => mergeResults([doc(now, 100), doc({ ...now, malloc: { name: 'glibc', settings: 's' } }, 101)]), /is \["vio_read"\] on "glibc" but results #1 has \["vio_read"\] on "jemalloc"/);
+  // A run that counted nothing (timed rounds only) joins either.
+  assert.equal(mergeResults([doc(now, 100), results([bench('p', pairs(0, 2))])]).benchmarks[0].rounds.length, 4);
+  for (const d of [doc(now, 100), doc(jemalloc, 100)]) assert.equal(schemaProblem('results', d), null);
+});

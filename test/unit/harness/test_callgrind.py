@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from perfgate_harness import callgrind, counted_malloc, server
-from perfgate_harness.callgrind_format import CallgrindFormatError, parse_profile
+from perfgate_harness.callgrind_format import CallgrindFormatError, FunctionCost, Profile, parse_profile
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "test" / "fixtures" / "callgrind"
@@ -244,14 +244,34 @@ def test_threads_split_into_the_connection_and_the_background():
     assert any(n.startswith("tpool::") for n in names)  # InnoDB's worker pool
 
 
-def test_window_record_keeps_exact_totals_per_group():
+def test_window_record_keeps_exact_totals_per_group_less_the_client_reads():
     profiles = window_profiles()
     record = callgrind.window_record(profiles, queries=3, events=3, seconds=1.23456)
     total = sum(p.totals for p in profiles)
-    assert record["connection"]["instructions"] + record["background"]["instructions"] == total
+    reads = record["connection"]["client_reads"]
+    assert record["connection"]["instructions"] + record["background"]["instructions"] + reads == total
+    # The connection thread read its 3 statements (and COM_QUIT's wait) through vio_read:
+    # exactly what callgrind charged to vio_read and what it called; background threads read none.
+    connection = callgrind.split_threads(profiles)["connection"][0]
+    assert reads == connection.functions["vio_read"].inclusive
+    assert 0 < reads < record["connection"]["instructions"] / 100
+    assert record["background"]["client_reads"] == 0
     assert record["connection"]["per_query"] == round(record["connection"]["instructions"] / 3, 1)
     assert record["seconds"] == 1.235 and record["events"] == 3 and record["queries"] == 3
     assert record["connection"]["threads"] == 1
+
+
+def test_client_reads_are_vio_read_alone_and_counted_once():
+    def profile(*functions):
+        return Profile(pid=1, part=1, thread=1, trigger=None, events=["Ir"], totals=0,
+                       functions={f.name: f for f in functions})
+    thread = profile(FunctionCost("do_command(THD*, bool)", "mariadbd", "", 0, 10, 1000),
+                     FunctionCost("vio_read(st_vio*, unsigned char*, unsigned long)", "mariadbd", "", 0, 20, 120),
+                     FunctionCost("vio_read'2", "mariadbd", "", 0, 5, 30),  # inside the first level's 120
+                     FunctionCost("vio_read_buff", "mariadbd", "", 0, 40, 160),  # the buffer's own work counts
+                     FunctionCost("vio_io_wait", "mariadbd", "", 0, 50, 90))  # inside vio_read's 120
+    assert callgrind.client_reads(thread) == 120
+    assert callgrind.client_reads(profile()) == 0
 
 
 def test_a_window_with_no_queries_or_no_connection_count_is_an_error_not_a_figure():
