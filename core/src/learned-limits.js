@@ -71,21 +71,24 @@ function learnLimits(series, options = {}) {
 
 const machineOf = (verdict) => (verdict.run && verdict.run.machine) || {};
 const runnerOf = (verdict) => machineOf(verdict).hardware_class || machineOf(verdict).id || null;
-// The malloc counted servers ran on (harness counted_malloc.py): two processes count further
-// apart on glibc's than on jemalloc, so runs on one teach nothing of the other's spread.
-const mallocOf = (verdict) => (machineOf(verdict).counted_malloc || {}).name || null;
+// How a run counted instructions: the malloc counted servers ran on (harness counted_malloc.py;
+// two processes count further apart on glibc's than on jemalloc) and what the counts left out
+// (client reads, whose waits come with timing): runs counted one way teach nothing of another's spread.
+const countedAs = (verdict) => JSON.stringify([(machineOf(verdict).counted_malloc || {}).name || null,
+  (verdict.run && verdict.run.counted && verdict.run.counted.left_out) || []]);
 
 /**
  * The series of main's runs from their verdicts (perfgate.verdict/v2), oldest first: only
- * those of `suite` and of the runner class and counted malloc of the last one (timings of two
- * classes do not compare, nor instruction counts of two mallocs); rows in error give no figure.
+ * those of `suite` and of the runner class, counted malloc and left-out functions of the last
+ * one (timings of two classes do not compare, nor instruction counts made two ways); rows in
+ * error give no figure.
  * @returns {series, runner, runs, leftOut}
  */
 function seriesFromVerdicts(verdicts, { suite = null } = {}) {
   const ofSuite = verdicts.filter((v) => !suite || v.suite === suite);
   const last = ofSuite.at(-1);
   const runner = last ? runnerOf(last) : null;
-  const used = ofSuite.filter((v) => runnerOf(v) === runner && mallocOf(v) === mallocOf(last));
+  const used = ofSuite.filter((v) => runnerOf(v) === runner && countedAs(v) === countedAs(last));
   const series = {};
   for (const v of used) {
     for (const b of v.benchmarks || []) {

@@ -99,6 +99,8 @@ function judge(results, config = {}, options = {}) {
       profile: plan.profile ?? null,
       ...(plan.shard ? { shard: { index: plan.shard.index, count: plan.shard.count, benchmarks_in_suite: plan.shard.suite_benchmarks.length } } : {}),
       ...(run.shards ? { shards: run.shards } : {}),
+      // How its instructions were counted: runs counted otherwise teach learned limits nothing.
+      ...(run.instructions ? { counted: { left_out: run.instructions.left_out || [], malloc: (run.instructions.malloc && run.instructions.malloc.name) || null } } : {}),
     },
     ...(wide ? { suite_wide: { ...wide, verdict: entries.length ? worst(entries.map((e) => e.verdict)) : null } } : {}),
     benchmarks: judged,

@@ -139,6 +139,10 @@ test('learned from 120 drawn runs of main: the quiet row tighter, the noisy one 
   const onJemalloc = (v) => ({ ...v, run: { ...v.run, machine: { ...v.run.machine, counted_malloc: { name: 'jemalloc', settings: 's' } } } });
   const moved = core.seriesFromVerdicts([...verdicts, ...verdicts.slice(0, 7).map(onJemalloc)], { suite: 'quick' });
   assert.deepEqual([moved.runs, moved.leftOut], [7, 120]);
+  // And runs whose counts left client reads out are not learned with runs that counted them.
+  const readsOut = (v) => ({ ...onJemalloc(v), run: { ...onJemalloc(v).run, counted: { left_out: ['vio_read'], malloc: 'jemalloc' } } });
+  const now = core.seriesFromVerdicts([...verdicts.slice(0, 7).map(onJemalloc), ...verdicts.slice(0, 5).map(readsOut)], { suite: 'quick' });
+  assert.deepEqual([now.runs, now.leftOut], [5, 7]);
   const learned = core.learnLimits(series);
   const q = learned['point-query'].rqps;
   const u = learned['update-index_range=100'].rqps;
@@ -238,4 +242,16 @@ test('cpu/o is learned where a row is judged by it, and replaces only a cpu/o li
   const plain = row(core.judge(slower, shipped), 'point-query');
   assert.equal(plain.limits.cpu_per_query, undefined);
   assert.equal(plain.limits.learned.cpu, undefined);
+});
+
+test('a verdict records how its run counted instructions, which learning compares', () => {
+  const fixture = path.join(__dirname, '../../fixtures/aa-jemalloc/aa-quick-1.json');
+  const doc = JSON.parse(fs.readFileSync(fixture, 'utf8'));
+  assert.deepEqual(core.judge(doc, QUICK).run.counted, { left_out: [], malloc: 'jemalloc' });
+  doc.instructions.left_out = ['vio_read'];
+  const v = core.judge(doc, QUICK);
+  assert.deepEqual(v.run.counted, { left_out: ['vio_read'], malloc: 'jemalloc' });
+  assert.equal(core.schemaProblem('verdict', v), null);
+  delete doc.instructions;
+  assert.equal('counted' in core.judge(doc, QUICK).run, false);
 });
