@@ -56,12 +56,22 @@ function ahiCells(judged, config, extensions = []) {
         const own = ratios.filter((r) => inStretch(r.index, stretch));
         return own.length ? signalOf('gain', pairedInterval(own), limits) : null;
       }));
-      const row = rowVerdict({ time: gain });
-      cell.verdict = row.verdict;
-      cell.could_be = row.open ? row.worst : null;
-      cell.needs = row.needs;
-      cell.reason = clausesOf([gain]);
-      if (gain.unconfirmed) cell.headline_phrase = unconfirmedPhrase(gain.unconfirmed);
+      const unstable = (limits.unstable || []).filter((u) => u.signal === 'rqps');
+      if (unstable.length) {
+        // Main's own runs spread beyond any useful limit: shown, undecided, deciding nothing (verdict.js).
+        const [{ runs, p99 }] = unstable;
+        const spread = `its AHI gain spread on main is ${(100 * p99).toFixed(1)}% (99th percentile of ${runs} runs)`;
+        Object.assign(cell, { verdict: 'undecided', could_be: null, needs: [], unstable: { signals: [{ signal: 'rqps', runs, p99 }], whole_row: true } });
+        cell.reason = `unstable: ${spread}: ${clausesOf([gain])}`;
+        cell.headline_phrase = spread;
+      } else {
+        const row = rowVerdict({ time: gain });
+        cell.verdict = row.verdict;
+        cell.could_be = row.open ? row.worst : null;
+        cell.needs = row.needs;
+        cell.reason = clausesOf([gain]);
+        if (gain.unconfirmed) cell.headline_phrase = unconfirmedPhrase(gain.unconfirmed);
+      }
     }
     out.push(cell);
   }

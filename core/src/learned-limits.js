@@ -91,14 +91,18 @@ function seriesFromVerdicts(verdicts, { suite = null } = {}) {
   const used = ofSuite.filter((v) => runnerOf(v) === runner && countedAs(v) === countedAs(last));
   const series = {};
   for (const v of used) {
+    const add = (id, signal, estimate) => {
+      if (Number.isFinite(estimate) && estimate > 0) ((series[id] ||= {})[signal] ||= []).push(estimate);
+    };
     for (const b of v.benchmarks || []) {
-      if (b.ahi || b.verdict === 'error') continue;
+      if (b.verdict === 'error') continue;
       for (const [signal, { figure, judgedBy }] of Object.entries(SIGNALS)) {
         if (judgedBy && !b[judgedBy]) continue;
-        const estimate = b[figure] && b[figure].estimate;
-        if (Number.isFinite(estimate) && estimate > 0) ((series[b.id] ||= {})[signal] ||= []).push(estimate);
+        add(b.id, signal, b[figure] && b[figure].estimate);
       }
     }
+    // An AHI gain cell is judged on the head's gain against the base's, a ratio like rQPS.
+    for (const c of v.ahi || []) if (c.verdict !== 'error') add(c.id, 'rqps', c.gain_ratio && c.gain_ratio.estimate);
   }
   return { series, runner, runs: used.length, leftOut: verdicts.length - used.length };
 }

@@ -10,7 +10,8 @@ const { IO_LIMIT_KEYS } = require('./per-query');
 const PER_QUERY_KEYS = ['cpu_per_query', 'instructions', ...IO_LIMIT_KEYS, 'memory_per_query'];
 
 /**
- * The limits of one row. An AHI gain cell is judged by `ahi_gain`, else `default`: a
+ * The limits of one row, with what main's history taught in their place (config.learned). An
+ * AHI gain cell is judged by `ahi_gain`, else `default`: a
  * workload's own limits are on the rQPS of its cells, not on how the head's AHI gain compares
  * with the base's. Otherwise the microbenchmark at its thread count first (also when a run of
  * one thread count names its rows without it: its id is then the bare name, whose entry must
@@ -34,7 +35,10 @@ function rowLimits(config, bench, { ahiGain = false } = {}) {
     }
     out[key] = { warn: u.warn, fail: u.fail };
   }
-  const learned = !ahiGain && !bench.ahi && config && config.learned ? own(config.learned.byName) : null;
+  // Learned limits are per row id; an AHI row or gain cell takes only its own (its workload's
+  // name is its other cells' too).
+  const taught = config && config.learned ? config.learned.byName : null;
+  const learned = taught ? (ahiGain || bench.ahi ? taught[bench.id] : own(taught)) : null;
   return learned ? withLearned(out, learned) : out;
 }
 

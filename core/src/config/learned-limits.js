@@ -37,18 +37,24 @@ function loadSignal(src, at, signal) {
  * @param suite  the loaded suite it belongs to: its names (and '<name> threads=<n>') are the rows it may hold
  * @returns {file, runner, runs, byName: {<row id>: {rqps?, instructions?, cpu?}}}
  */
+const AHI_ID = /^(.+?)(?: ahi=(?:on|off) threads=\d+|@\d+:ahi-gain)$/;
+
 function loadLearned(src, suite, threadKey) {
   check.mapping(src, [], { required: ['suite', 'limits'], optional: ['runner', 'runs'], what: 'learned limits {suite, runner, runs, limits}' });
   const name = check.string(src, ['suite']);
   if (name !== suite.name) src.fail(['suite'], `${show(name)} differs from the file name; expected '${suite.name}'`);
-  const known = (key) => suite.names.includes(key) || suite.names.includes((threadKey.exec(key) || [])[1]);
+  // An AHI suite's rows are '<workload> ahi=<on|off> threads=<n>' and its gain cells '<workload>@<n>:ahi-gain' (plan.js, ahi-cells.js).
+  const ahiNames = suite.ahi ? suite.ahi.variants.map((v) => v.name) : [];
+  const known = (key) => suite.names.includes(key) || suite.names.includes((threadKey.exec(key) || [])[1])
+    || ahiNames.includes((AHI_ID.exec(key) || [])[1]);
+  const ahiForms = ahiNames.length ? `, '<workload> ahi=on|off threads=<n>' or '<workload>@<n>:ahi-gain'` : '';
   const raw = check.mapping(src, ['limits'], {
     anyKeys: true, what: 'learned limits per row',
   });
   const byName = {};
   for (const id of Object.keys(raw)) {
     const at = ['limits', id];
-    if (!known(id)) src.fail(at, `${show(id)} is not a row of suite ${suite.name}; expected one of: ${suite.names.join(', ')}, or one of those followed by ' threads=<n>'`);
+    if (!known(id)) src.fail(at, `${show(id)} is not a row of suite ${suite.name}; expected one of: ${suite.names.join(', ')}, or one of those followed by ' threads=<n>'${ahiForms}`);
     const entry = check.mapping(src, at, { optional: Object.keys(LEARNED_SIGNALS), what: `learned limits of one row {${Object.keys(LEARNED_SIGNALS).join(', ')}}` });
     byName[id] = {};
     for (const signal of Object.keys(LEARNED_SIGNALS)) if (entry[signal] !== undefined) byName[id][signal] = loadSignal(src, [...at, signal], signal);

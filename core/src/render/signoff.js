@@ -128,7 +128,7 @@ function renderSignoffMarkdown(input, options = {}) {
       `${parts.length > 1 ? `**${text(part.suite)}** — ` : ''}${plural(verdict.benchmarks.length, 'microbenchmark')}: ${F.countsLine(verdict)}. Limits: ${F.limitsLine(verdict)}; ${F.roundsLine(verdict)}.`,
       ...F.scopeNotes(verdict).map((n) => `\n${text(n)}`),
     );
-    const unstable = verdict.benchmarks.filter((b) => b.unstable);
+    const unstable = [...verdict.benchmarks, ...(verdict.ahi || [])].filter((b) => b.unstable);
     if (unstable.length) {
       out.push('', `**Unstable on main** (not judged by that signal until the benchmark is fixed): ${unstable.map((b) => `${code(b.id, { max: NAME_MAX })} (${text(unstableSpread(b))})`).join(', ')}.`);
     }
