@@ -32,18 +32,19 @@ function loadSignal(src, at, signal) {
   return { warn, fail, runs, p99 };
 }
 
+// An AHI suite's rows are '<workload> ahi=<on|off> threads=<n>' (plan.js) and its gain cells
+// '<workload>@<n>:ahi-gain' (ahi-cells.js).
+const AHI_ID = /^(.+?)(?: ahi=(?:on|off) threads=\d+|@\d+:ahi-gain)$/;
+
 /**
  * @param src    the file's YamlSource
  * @param suite  the loaded suite it belongs to: its names (and '<name> threads=<n>') are the rows it may hold
  * @returns {file, runner, runs, byName: {<row id>: {rqps?, instructions?, cpu?}}}
  */
-const AHI_ID = /^(.+?)(?: ahi=(?:on|off) threads=\d+|@\d+:ahi-gain)$/;
-
 function loadLearned(src, suite, threadKey) {
   check.mapping(src, [], { required: ['suite', 'limits'], optional: ['runner', 'runs'], what: 'learned limits {suite, runner, runs, limits}' });
   const name = check.string(src, ['suite']);
   if (name !== suite.name) src.fail(['suite'], `${show(name)} differs from the file name; expected '${suite.name}'`);
-  // An AHI suite's rows are '<workload> ahi=<on|off> threads=<n>' and its gain cells '<workload>@<n>:ahi-gain' (plan.js, ahi-cells.js).
   const ahiNames = suite.ahi ? suite.ahi.variants.map((v) => v.name) : [];
   const known = (key) => suite.names.includes(key) || suite.names.includes((threadKey.exec(key) || [])[1])
     || ahiNames.includes((AHI_ID.exec(key) || [])[1]);
