@@ -7,7 +7,7 @@ const { rowVerdict } = require('./row-verdict');
 const { rowLimits } = require('./row-limits');
 const { signalOf } = require('./row-signals');
 const { pairsOfProcesses, inStretch, worstPairOfProcesses, unconfirmed } = require('./process-pairs');
-const { clausesOf, unconfirmedPhrase } = require('./verdict-words');
+const { clausesOf, unconfirmedPhrase, spreadWords } = require('./verdict-words');
 
 /** The typical QPS of one side of a judged benchmark: the geometric mean of its rounds (null when none). */
 function sideQps(judged, side) {
@@ -59,9 +59,8 @@ function ahiCells(judged, config, extensions = []) {
       const unstable = (limits.unstable || []).filter((u) => u.signal === 'rqps');
       if (unstable.length) {
         // Main's own runs spread beyond any useful limit: shown, undecided, deciding nothing (verdict.js).
-        const [{ runs, p99 }] = unstable;
-        const spread = `its AHI gain spread on main is ${(100 * p99).toFixed(1)}% (99th percentile of ${runs} runs)`;
-        Object.assign(cell, { verdict: 'undecided', could_be: null, needs: [], unstable: { signals: [{ signal: 'rqps', runs, p99 }], whole_row: true } });
+        const spread = spreadWords(unstable, { rqps: 'AHI gain' });
+        Object.assign(cell, { verdict: 'undecided', could_be: null, needs: [], unstable: { signals: unstable.map(({ signal, runs, p99 }) => ({ signal, runs, p99 })), whole_row: true } });
         cell.reason = `unstable: ${spread}: ${clausesOf([gain])}`;
         cell.headline_phrase = spread;
       } else {

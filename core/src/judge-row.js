@@ -11,7 +11,7 @@ const { ioFigures, latencyP95, memoryFigure, IO_LIMIT_KEYS, IO_LABEL } = require
 const { signalOf, timeSignal } = require('./row-signals');
 const { pairsOfProcesses, inStretch, windowsOfStretch, worstPairOfProcesses, unconfirmed, withAllThreads } = require('./process-pairs');
 const { recordProblem, noPairs, brokenWindow } = require('./row-errors');
-const { clauseOf, clausesOf, explain } = require('./verdict-words');
+const { clauseOf, clausesOf, explain, spreadWords } = require('./verdict-words');
 
 // The time signal of every round pooled, held to what each pair of processes proved alone.
 function judgeTime(out, rounds, limits, extensions, id) {
@@ -172,13 +172,6 @@ function judgeRecord(bench, limits, runErrors, extensions = [], timePlanned = fa
 function unstableSignals(limits, { time, instructions }) {
   const of = { rqps: time, instructions };
   return (limits.unstable || []).filter((u) => of[u.signal]).map((u) => ({ ...u, judged: of[u.signal] }));
-}
-
-// "its rQPS spread on main is <p99>% (99th percentile of <runs> runs)"
-function spreadWords(unstable) {
-  const words = { rqps: 'rQPS', instructions: 'instr/o', cpu: 'cpu/o' };
-  const each = unstable.map((u) => `${words[u.signal]} spread on main is ${(100 * u.p99).toFixed(1)}% (99th percentile of ${u.runs} runs)`);
-  return `its ${each.join(', its ')}`;
 }
 
 module.exports = { judgeRecord };

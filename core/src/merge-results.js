@@ -19,14 +19,13 @@ function machineKey(doc, byClass) {
 }
 
 // How a run counted instructions: what it left out (nothing before client reads were) and the
-// malloc it counted on; null for a run that counted none.
-function countedHow(doc) {
+// malloc it counted on; null for a run that counted none. The verdict records it (run.counted).
+function countedOf(doc) {
   const phase = doc.instructions;
   if (!phase) return null;
-  const leftOut = JSON.stringify(phase.left_out || []);
-  const malloc = JSON.stringify((phase.malloc && phase.malloc.name) || null);
-  return ['instructions.left_out and instructions.malloc.name', `${leftOut} on ${malloc}`];
+  return { left_out: phase.left_out || [], malloc: (phase.malloc && phase.malloc.name) || null };
 }
+const countedWords = ({ left_out: leftOut, malloc }) => `${JSON.stringify(leftOut)} on ${JSON.stringify(malloc)}`;
 
 function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
   const first = docs[0];
@@ -45,9 +44,9 @@ function refuseMismatch(docs, { allowDifferentMachines, byClass = false }) {
     if (!byClass && shardA !== shardB) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.shard.index' is ${JSON.stringify(shardB)} but ${nameOf(first, 0)} has ${JSON.stringify(shardA)}: the shards of a suite are joined by perfgate merge`);
     }
-    const [countA, countB] = [first, d].map(countedHow);
-    if (countA && countB && countA[1] !== countB[1]) {
-      throw new UsageError(`${nameOf(d, i)}: key '${countB[0]}' is ${countB[1]} but ${nameOf(first, 0)} has ${countA[1]}: instruction counts made differently are not comparable; measure both again with one perfgate`);
+    const [countA, countB] = [first, d].map(countedOf);
+    if (countA && countB && countedWords(countA) !== countedWords(countB)) {
+      throw new UsageError(`${nameOf(d, i)}: key 'instructions.left_out and instructions.malloc.name' is ${countedWords(countB)} but ${nameOf(first, 0)} has ${countedWords(countA)}: instruction counts made differently are not comparable; measure both again with one perfgate`);
     }
     if (suiteOf(d) !== suiteOf(first)) {
       throw new UsageError(`${nameOf(d, i)}: key 'plan.suite' is ${JSON.stringify(suiteOf(d))} but ${nameOf(first, 0)} has ${JSON.stringify(suiteOf(first))}: different suites cannot be judged together`);
@@ -263,4 +262,4 @@ function nextRoundIndex(results) {
   return max + 1;
 }
 
-module.exports = { mergeResults, nextRoundIndex };
+module.exports = { mergeResults, nextRoundIndex, countedOf };

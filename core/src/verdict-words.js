@@ -262,4 +262,12 @@ function sentence(overall, items, runError, wide) {
   }
 }
 
-module.exports = { signedBytes, clause, clauseOf, clausesOf, explain, unconfirmedPhrase, headline, listed };
+// "its rQPS spread on main is <p99>% (99th percentile of <runs> runs)": the signals unstable on
+// main (learned limits); `words` names a signal otherwise (an AHI gain cell's rqps is its gain).
+const SPREAD_WORDS = { rqps: 'rQPS', instructions: 'instr/o', cpu: 'cpu/o' };
+function spreadWords(unstable, words = SPREAD_WORDS) {
+  const each = unstable.map((u) => `${words[u.signal]} spread on main is ${(100 * u.p99).toFixed(1)}% (99th percentile of ${u.runs} runs)`);
+  return `its ${each.join(', its ')}`;
+}
+
+module.exports = { signedBytes, clause, clauseOf, clausesOf, explain, unconfirmedPhrase, headline, listed, spreadWords };

@@ -7,7 +7,7 @@
 // a whole), verdict-words.js.
 const { EXIT } = require('./errors');
 const { CONFIDENCE } = require('./statistics');
-const { mergeResults } = require('./merge-results');
+const { mergeResults, countedOf } = require('./merge-results');
 const { diagnose, warnings } = require('./runner-checks');
 const { rowLimits, flatLimits } = require('./row-limits');
 const { judgeRecord } = require('./judge-row');
@@ -100,7 +100,7 @@ function judge(results, config = {}, options = {}) {
       ...(plan.shard ? { shard: { index: plan.shard.index, count: plan.shard.count, benchmarks_in_suite: plan.shard.suite_benchmarks.length } } : {}),
       ...(run.shards ? { shards: run.shards } : {}),
       // How its instructions were counted: runs counted otherwise teach learned limits nothing.
-      ...(run.instructions ? { counted: { left_out: run.instructions.left_out || [], malloc: (run.instructions.malloc && run.instructions.malloc.name) || null } } : {}),
+      ...(run.instructions ? { counted: countedOf(run) } : {}),
     },
     ...(wide ? { suite_wide: { ...wide, verdict: entries.length ? worst(entries.map((e) => e.verdict)) : null } } : {}),
     benchmarks: judged,
